@@ -1,0 +1,63 @@
+"""The ``pathreport`` command.
+
+Each sub-command lives in its own module under :mod:`pathreport.commands` and exposes
+``register(subparsers)``; this file only assembles them, so adding a command never touches the
+others. Command modules import their heavy dependencies inside the handler, which keeps
+``pathreport --help`` fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+
+from pathreport import __version__
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "pathreport.commands.list_cmd",
+    "pathreport.commands.evaluate_cmd",
+    "pathreport.commands.crqs_cmd",
+    "pathreport.commands.bigen_cmd",
+    "pathreport.commands.results_cmd",
+    "pathreport.commands.pathlang_cmd",
+    "pathreport.commands.pathbind_cmd",
+    "pathreport.commands.splits_cmd",
+)
+
+
+class UserError(Exception):
+    """An error caused by the user's input; printed without a traceback, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pathreport",
+        description="Benchmark pathology report generators and pathology vision-language models.",
+    )
+    parser.add_argument("--version", action="version", version=f"pathreport {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="<command>")
+    for module_name in COMMAND_MODULES:
+        if importlib.util.find_spec(module_name) is not None:
+            importlib.import_module(module_name).register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        result = args.func(args)
+    except (UserError, FileNotFoundError, ValueError, KeyError) as err:
+        message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        print(f"pathreport {args.command}: error: {message}", file=sys.stderr)
+        return 2
+    return int(result or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,205 @@
+"""Reading and writing feature files in TRIDENT's layout.
+
+TRIDENT (mahmoodlab/TRIDENT) writes one HDF5 file per slide::
+
+    <job_dir>/<mag>x_<patch>px_<overlap>px_overlap/features_<encoder>/<slide_id>.h5
+        features  (N, D) float      one row per tissue patch (N may be 0)
+        coords    (N, 2) int        level-0 (x, y) of each patch's top-left corner
+    <job_dir>/<mag>x_<patch>px_<overlap>px_overlap/slide_features_<encoder>/<slide_id>.h5
+        features  (D,)              one slide embedding
+
+Older CLAM-style files have int32 coords and no attributes at all, so every attribute is optional
+here. Bad files stop the run with a message that names the file, what was expected and what was
+found, because a silently skipped or zero-filled slide changes the benchmark without anyone noticing.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pathreport.encoders import EncoderSpec, coords_folder
+
+
+class FeatureFileError(ValueError):
+    """A missing, unreadable or inconsistent feature file."""
+
+
+@dataclass
+class SlideFeatures:
+    """The content of one TRIDENT feature file."""
+
+    path: Path
+    features: np.ndarray  # (N, D) float32 for patch encoders, (D,) for slide encoders
+    coords: np.ndarray | None  # (N, 2) int64, or None when the file has none
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def num_patches(self) -> int:
+        return int(self.features.shape[0]) if self.features.ndim == 2 else 1
+
+
+def feature_dir(job_dir: str | os.PathLike, encoder: EncoderSpec, *, overlap: int = 0, patch_size: int | None = None,
+                magnification: float | None = None) -> Path:
+    """Folder where TRIDENT puts ``encoder``'s features under ``job_dir``.
+
+    ``patch_size`` and ``magnification`` default to the encoder's own, but may differ: the REG 2025
+    features of the reference runs were all extracted at 512 px, 20x, whatever the encoder.
+    """
+    folder = coords_folder(
+        magnification if magnification is not None else encoder.magnification,
+        patch_size if patch_size is not None else (encoder.patch_size or 512),
+        overlap,
+    )
+    return Path(job_dir) / folder / encoder.feature_folder
+
+
+def read_features(
+    path: str | os.PathLike,
+    *,
+    expected_dim: int | None = None,
+    key: str = "features",
+    slide_level: bool = False,
+    allow_nonfinite: bool = False,
+    with_coords: bool = True,
+) -> SlideFeatures:
+    """Read one feature file and check it.
+
+    Args:
+        path: the ``<slide_id>.h5`` file.
+        expected_dim: the encoder's embedding dimension; a different D is an error.
+        key: the dataset to read (``features``, or e.g. ``bag_feats_deep`` for GECKO files).
+        slide_level: the file holds one vector per slide (``(D,)`` or ``(1, D)``).
+        allow_nonfinite: accept NaN/Inf values (never the default: they poison training silently).
+        with_coords: also read ``coords`` when present.
+    """
+    import h5py
+
+    path = Path(path)
+    if not path.is_file():
+        raise FeatureFileError(f"Feature file {path} does not exist.")
+    try:
+        with h5py.File(path, "r") as f:
+            if key not in f:
+                raise FeatureFileError(
+                    f"{path}: no dataset '{key}' (found {sorted(f.keys())}). TRIDENT feature files hold "
+                    "'features' and 'coords'; check that this is a features_<encoder> file."
+                )
+            data = f[key]
+            feats = np.asarray(data[()], dtype=np.float32)
+            attrs = {k: _plain(v) for k, v in data.attrs.items()}
+            coords = None
+            if with_coords and "coords" in f and not slide_level:
+                coords = np.asarray(f["coords"][()], dtype=np.int64)
+                attrs.update({f"coords.{k}": _plain(v) for k, v in f["coords"].attrs.items()})
+    except FeatureFileError:
+        raise
+    except (OSError, KeyError, TypeError, ValueError) as err:
+        raise FeatureFileError(
+            f"{path} could not be read as HDF5 ({err}). The file is corrupt or incomplete; "
+            "re-run TRIDENT's feature extraction for this slide."
+        ) from None
+
+    if slide_level:
+        if feats.ndim == 2 and feats.shape[0] == 1:
+            feats = feats[0]
+        if feats.ndim != 1:
+            raise FeatureFileError(f"{path}: '{key}' should be one slide vector (D,), found shape {feats.shape}.")
+        dim = feats.shape[0]
+    else:
+        if feats.ndim == 1 and feats.shape[0] == 0:
+            feats = feats.reshape(0, expected_dim or 0)
+        if feats.ndim != 2:
+            raise FeatureFileError(
+                f"{path}: '{key}' should be a (N, D) matrix of patch features, found shape {feats.shape}."
+            )
+        dim = feats.shape[1]
+        if coords is not None and coords.shape != (feats.shape[0], 2):
+            raise FeatureFileError(
+                f"{path}: 'coords' has shape {coords.shape} but '{key}' has {feats.shape[0]} rows; "
+                "expected one (x, y) per patch."
+            )
+    if expected_dim is not None and dim != expected_dim and not (feats.size == 0 and dim == 0):
+        raise FeatureFileError(
+            f"{path}: feature dimension is {dim}, expected {expected_dim}. The file was probably written "
+            "by another encoder: choose the matching encoder=<name> or point to the right features_<encoder> folder."
+        )
+    if not allow_nonfinite and feats.size and not np.isfinite(feats).all():
+        bad = int((~np.isfinite(feats)).any(axis=-1).sum()) if feats.ndim == 2 else 1
+        raise FeatureFileError(
+            f"{path}: '{key}' contains NaN or Inf values ({bad} row(s)). Re-extract this slide, or exclude it "
+            "from the split."
+        )
+    return SlideFeatures(path=path, features=feats, coords=coords, attrs=attrs)
+
+
+def write_features(
+    path: str | os.PathLike,
+    features: np.ndarray,
+    coords: np.ndarray | None = None,
+    *,
+    encoder: str = "",
+    patch_size: int = 256,
+    magnification: float = 20.0,
+    level0_magnification: float = 40.0,
+    overlap: int = 0,
+    level0_size: tuple[int, int] = (0, 0),
+    extra: dict[str, np.ndarray] | None = None,
+) -> Path:
+    """Write a feature file exactly as TRIDENT's ``save_h5`` does (datasets, chunks, attributes).
+
+    Used to generate the synthetic dataset and test fixtures, so that the reader is always
+    exercised on TRIDENT's real layout.
+    """
+    import h5py
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    features = np.asarray(features, dtype=np.float32)
+    name = path.stem
+    tmp = path.with_suffix(".h5.tmp")
+    with h5py.File(tmp, "w") as f:
+        _save(f, "features", features, {"name": name, "savetodir": str(path.parent), "encoder": encoder})
+        if coords is not None:
+            coords = np.asarray(coords, dtype=np.int64)
+            ps0 = int(patch_size * level0_magnification // magnification)
+            _save(f, "coords", coords, {
+                "patch_size": int(patch_size),
+                "patch_size_level0": ps0,
+                "level0_magnification": float(level0_magnification),
+                "target_magnification": float(magnification),
+                "overlap": int(overlap),
+                "name": name,
+                "savetodir": str(path.parent),
+                "level0_width": int(level0_size[0]),
+                "level0_height": int(level0_size[1]),
+            })
+        for key, value in (extra or {}).items():
+            _save(f, key, np.asarray(value), {})
+    os.replace(tmp, path)
+    return path
+
+
+def _save(f: Any, key: str, data: np.ndarray, attrs: dict[str, Any]) -> None:
+    if data.ndim >= 1 and data.shape[0] > 0:
+        chunks = (1, *data.shape[1:])
+    else:
+        chunks = None
+    dset = f.create_dataset(key, data=data, chunks=chunks, maxshape=(None, *data.shape[1:]) if chunks else None)
+    for k, v in attrs.items():
+        dset.attrs[k] = "None" if v is None else v
+
+
+def _plain(value: Any) -> Any:
+    """h5py returns numpy scalars and bytes; give back plain Python values."""
+    if isinstance(value, bytes):
+        return value.decode(errors="replace")
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value

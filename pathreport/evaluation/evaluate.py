@@ -1,0 +1,133 @@
+"""The one evaluation function: predictions in, summary and per-case scores out.
+
+Data flows one way (decode -> predictions file -> evaluators -> summary). The test stage of
+``train.py``, ``eval.py`` and ``pathreport evaluate`` all call :func:`evaluate_records` and
+:func:`write_evaluation`, so a number in a table is always recomputable from the predictions file.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pathreport.evaluation.base import EvaluationResult
+from pathreport.evaluation.predictions import PredictionRecord
+
+DEFAULT_METRICS = ("nlg", "crqs")
+
+
+def report_evaluators() -> list[str]:
+    """Names of registered evaluators that score prediction records."""
+    from pathreport.plugins import EVALUATORS
+
+    return [e.name for e in EVALUATORS.entries() if e.metadata.get("kind") == "report"]
+
+
+def evaluated_set_digest(ids: Sequence[str]) -> str:
+    """A short fingerprint of the evaluated slide set, so tables can prove models saw the same slides."""
+    return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
+
+
+def evaluate_records(
+    records: Sequence[PredictionRecord],
+    *,
+    dataset: str | None = None,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> EvaluationResult:
+    """Score ``records`` with each evaluator named in ``metrics``.
+
+    Args:
+        records: one per evaluated slide (ids must be unique).
+        dataset: dataset name; selects the CRQS schema and appears in the summary.
+        metrics: evaluator names (``nlg``, ``crqs``, or any registered report evaluator).
+        options: per-evaluator keyword options, e.g. ``{"crqs": {"formula": "eq6"}}``.
+    """
+    from pathreport.plugins import EVALUATORS
+
+    if not records:
+        raise ValueError("Nothing to evaluate: the predictions are empty.")
+    ids = [r.id for r in records]
+    if len(set(ids)) != len(ids):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        raise ValueError(f"Slide ids appear more than once in the predictions: {dupes[:10]}.")
+    options = options or {}
+    result = EvaluationResult(
+        summary={
+            "dataset": dataset,
+            "n_cases": len(records),
+            "evaluated_set": evaluated_set_digest(ids),
+            "n_empty_predictions": sum(1 for r in records if not r.prediction.strip()),
+        }
+    )
+    for name in metrics:
+        entry = EVALUATORS.get(name)
+        if entry.metadata.get("kind") != "report":
+            raise ValueError(
+                f"Evaluator '{name}' does not score report predictions (kind={entry.metadata.get('kind')!r}); "
+                f"report evaluators: {', '.join(report_evaluators())}."
+            )
+        result = result.merge(entry.obj(records, dataset=dataset, **options.get(name, {})))
+    return result
+
+
+def write_evaluation(
+    result: EvaluationResult,
+    out_dir: str | os.PathLike,
+    *,
+    summary_name: str = "summary.json",
+    per_case_name: str = "per_case.jsonl",
+    table_prefix: str = "",
+) -> dict[str, Path]:
+    """Write the summary JSON, the per-case JSON Lines and one CSV per table; return their paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = dict(result.summary)
+    if result.unavailable:
+        summary["unavailable"] = dict(result.unavailable)
+    written = {"summary": _atomic_write(out / summary_name, json.dumps(_jsonable(summary), indent=2) + "\n")}
+    lines = [json.dumps(_jsonable({"id": cid, **vals}), ensure_ascii=False) for cid, vals in sorted(result.per_case.items())]
+    written["per_case"] = _atomic_write(out / per_case_name, "\n".join(lines) + ("\n" if lines else ""))
+    for name, rows in result.tables.items():
+        written[name] = _write_csv(out / f"{table_prefix}{name}.csv", rows)
+    return written
+
+
+def _jsonable(value: Any) -> Any:
+    """Turn numpy scalars and non-finite floats into plain JSON (NaN becomes null)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", 1) == 0:
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _atomic_write(path: Path, text: str) -> Path:
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as f:
+        f.write(text)
+        tmp = f.name
+    os.replace(tmp, path)
+    return path
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: _jsonable(v) for k, v in row.items()})
+        tmp = f.name
+    os.replace(tmp, path)
+    return path

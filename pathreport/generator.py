@@ -1,0 +1,227 @@
+"""What a report generator is: a plain ``nn.Module`` with two hooks for the shared decoder.
+
+A generator file in ``models/`` defines a config dataclass and a :class:`ReportGenerator` subclass,
+and registers them::
+
+    @dataclass
+    class MyConfig(GeneratorConfig):
+        d_model: int = 512
+
+    @register_generator("mygen", config=MyConfig, paper="...", upstream="...", licence="...")
+    class MyGen(ReportGenerator):
+        def __init__(self, cfg: MyConfig, ctx: GeneratorContext): ...
+        def encode(self, batch): ...                  # once per slide
+        def decode(self, state, tokens, cache): ...   # teacher forcing, or one step with a cache
+
+Lightning, the tokenizer, the optimiser, decoding settings and metrics are NOT the generator's
+business: they are shared by every model, which is what makes comparisons fair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from pathreport.data.batch import SlideBatch
+from pathreport.nn import DecoderCache
+
+
+@dataclass
+class GeneratorConfig:
+    """Base of every generator config. ``name`` is filled in by the registry."""
+
+    name: str = "???"
+
+
+@dataclass(frozen=True)
+class StreamSpec:
+    """An input a generator needs beyond the main patch features.
+
+    Attributes:
+        kind: ``patch`` (one vector per patch, same patches as the main stream, so it shares the
+            main mask), ``slide`` (one vector per slide) or ``concept`` (per-slide vectors from a
+            concept model such as GECKO, read from named HDF5 datasets).
+        encoder: encoder spec that gives the folder and dimension (``conch1``, ``titan``), or None
+            when the dataset config gives them (concept streams).
+        key: HDF5 dataset to read (``features``, ``bag_feats_deep``, ``bag_feats``).
+        description: shown in error messages and ``pathreport list models``.
+    """
+
+    kind: str
+    encoder: str | None = None
+    key: str = "features"
+    description: str = ""
+
+
+@dataclass
+class GeneratorContext:
+    """Everything a generator needs to know about the data, decided by the core, not the plug-in.
+
+    Attributes:
+        vocab_size: number of token ids (special tokens included).
+        pad_id, bos_id, eos_id, unk_id: special token ids of the shared tokenizer.
+        feature_dim: D of the main stream, from the encoder spec.
+        stream_dims: D of each extra stream the generator declared.
+        max_report_tokens: longest report (in tokens, without <bos>/<eos>) the decoder will produce.
+    """
+
+    vocab_size: int
+    feature_dim: int
+    pad_id: int = 0
+    bos_id: int = 1
+    eos_id: int = 2
+    unk_id: int = 3
+    stream_dims: dict[str, int] = field(default_factory=dict)
+    max_report_tokens: int = 320
+
+
+class ReportGenerator(nn.Module):
+    """Base class of trainable generators.
+
+    Row conventions (see :mod:`pathreport.nn`): ``encode`` returns per-slide state with B rows;
+    ``decode`` gets R = B x K token rows (K hypotheses per slide, slide-major) and must treat state
+    tensors as shared by the K rows of a slide (``pathreport.nn.fold_rows`` does that for
+    attention).
+    """
+
+    config_class: ClassVar[type[GeneratorConfig]] = GeneratorConfig
+    #: extra inputs by name (read by the data layer and passed in ``SlideBatch.streams``).
+    streams: ClassVar[dict[str, StreamSpec]] = {}
+    #: False for retrieval baselines that are fitted, not trained by gradient descent.
+    trainable: ClassVar[bool] = True
+
+    def __init__(self, cfg: GeneratorConfig, ctx: GeneratorContext) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.ctx = ctx
+
+    def encode(self, batch: SlideBatch) -> dict[str, Tensor]:
+        """Per-slide state (memory tokens, masks, ...), computed once per slide."""
+        raise NotImplementedError(f"{type(self).__name__} must implement encode()")
+
+    def decode(
+        self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None
+    ) -> Tensor:
+        """Next-token logits.
+
+        Args:
+            state: output of :meth:`encode` (B rows).
+            tokens: (R, T) token ids. Without a cache: the whole teacher-forced prefix. With a
+                cache: only the new tokens (usually one per row); the cache holds the rest.
+            cache: incremental-decoding state, updated in place.
+
+        Returns:
+            (R, T, V) logits.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must implement decode()")
+
+    def loss(self, batch: SlideBatch) -> tuple[Tensor, dict[str, Tensor]]:
+        """Teacher-forced token cross-entropy, averaged over real (non-pad) target tokens.
+
+        Generators with auxiliary losses override this and add their terms; the returned dict holds
+        every term for logging.
+        """
+        if batch.tokens is None:
+            raise ValueError("The batch has no report tokens; training needs references.")
+        logits = self.decode(self.encode(batch), batch.tokens[:, :-1])
+        nll = token_cross_entropy(logits, batch.tokens[:, 1:], self.ctx.pad_id)
+        return nll, {"nll": nll.detach()}
+
+
+class RetrievalBaseline(nn.Module):
+    """Base class of baselines that are fitted on the training split and predict text directly.
+
+    They live in the generator registry and are evaluated exactly like trained generators, because a
+    benchmark must show how far a trivial strategy gets (in REG 2025, 94.7% of test reports occur
+    verbatim in training).
+    """
+
+    config_class: ClassVar[type[GeneratorConfig]] = GeneratorConfig
+    streams: ClassVar[dict[str, StreamSpec]] = {}
+    trainable: ClassVar[bool] = False
+
+    def __init__(self, cfg: GeneratorConfig, ctx: GeneratorContext) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.ctx = ctx
+
+    def fit(self, batches: Iterable[SlideBatch]) -> None:
+        """Learn from the training split (one pass, in a fixed order)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement fit()")
+
+    def predict(self, batch: SlideBatch) -> list[str]:
+        """One report per slide."""
+        raise NotImplementedError(f"{type(self).__name__} must implement predict()")
+
+
+def token_cross_entropy(logits: Tensor, targets: Tensor, pad_id: int) -> Tensor:
+    """Mean cross-entropy over non-pad targets of a padded batch (each real token weighs the same)."""
+    return F.cross_entropy(
+        logits.reshape(-1, logits.shape[-1]).float(), targets.reshape(-1), ignore_index=pad_id, reduction="mean"
+    )
+
+
+def masked_mean(x: Tensor, mask: Tensor) -> Tensor:
+    """Mean over the patch axis of (B, N, D) using a (B, N) bool mask."""
+    weights = mask.to(x.dtype).unsqueeze(-1)
+    return (x * weights).sum(1) / weights.sum(1).clamp_min(1.0)
+
+
+def register_generator(
+    name: str, *, config: type[GeneratorConfig], smoke: dict[str, Any] | None = None, **metadata: Any
+) -> Callable[[type], type]:
+    """Register a generator class and its config (which Hydra then knows as ``model=<name>``).
+
+    Args:
+        name: the join key (``^[a-z][a-z0-9_]*$``).
+        config: the generator's config dataclass (a :class:`GeneratorConfig` subclass).
+        smoke: overrides giving a tiny configuration for fast tests.
+        **metadata: paper, upstream, licence, kind (``generator`` or ``baseline``), ...
+    """
+    from pathreport.plugins import GENERATORS
+
+    if not (isinstance(config, type) and issubclass(config, GeneratorConfig)):
+        raise TypeError(f"Generator '{name}': config must be a GeneratorConfig dataclass, got {config!r}.")
+
+    def decorate(cls: type) -> type:
+        if not (issubclass(cls, ReportGenerator) or issubclass(cls, RetrievalBaseline)):
+            raise TypeError(f"Generator '{name}' must subclass ReportGenerator or RetrievalBaseline.")
+        cls.config_class = config
+        metadata.setdefault("kind", "generator" if cls.trainable else "baseline")
+        GENERATORS.add(name, cls, config=config, smoke=smoke, **metadata)
+        return cls
+
+    return decorate
+
+
+def build_generator(cfg: Any, ctx: GeneratorContext) -> nn.Module:
+    """Instantiate the registered generator named ``cfg.name`` with its typed config."""
+    from omegaconf import OmegaConf
+
+    from pathreport.plugins import GENERATORS
+
+    entry = GENERATORS.get(cfg["name"] if isinstance(cfg, dict) else cfg.name)
+    config_cls = entry.config or GeneratorConfig
+    if not isinstance(cfg, config_cls):
+        base = OmegaConf.structured(config_cls)
+        merged = OmegaConf.merge(base, OmegaConf.create(OmegaConf.to_container(cfg) if not isinstance(cfg, dict) else cfg))
+        cfg = OmegaConf.to_object(merged)
+    return entry.obj(cfg, ctx)
+
+
+__all__ = [
+    "DecoderCache",
+    "GeneratorConfig",
+    "GeneratorContext",
+    "ReportGenerator",
+    "RetrievalBaseline",
+    "StreamSpec",
+    "build_generator",
+    "masked_mean",
+    "register_generator",
+    "token_cross_entropy",
+]

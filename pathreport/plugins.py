@@ -1,0 +1,227 @@
+"""The registries of every plug-in kind, and their discovery.
+
+Discovery runs once, on the first lookup of any registry (or explicitly through :func:`discover`,
+which the Hydra entry points call before composing, because ``model=<name>`` needs the generator's
+config dataclass in Hydra's ConfigStore). It loads, in order:
+
+1. the built-in evaluator and adapter modules of the package;
+2. encoder specs, one YAML file each in ``encoders/``;
+3. dataset specs, one YAML file each in ``configs/data/``;
+4. every ``*.py`` file in ``models/`` and in the folders of ``PATHREPORT_PLUGIN_PATH``: a generator
+   is added by dropping one file there, with no import list to edit;
+5. third-party packages through the entry-point groups ``pathreport.<kind>`` (for example
+   ``pathreport.generators``): an entry point may name a module (importing it registers its
+   plug-ins) or an object (registered under the entry point's name).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import sys
+import threading
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pathreport import paths
+from pathreport.registry import Entry, Registry
+
+log = logging.getLogger(__name__)
+
+
+def _store_in_hydra(group: str):
+    """An ``on_register`` hook that puts the entry's config into Hydra's ConfigStore ``group``."""
+
+    def hook(entry: Entry) -> None:
+        from hydra.core.config_store import ConfigStore
+        from omegaconf import OmegaConf
+
+        if entry.config is None:
+            return
+        node = OmegaConf.structured(entry.config)
+        if "name" in node:
+            node.name = entry.name
+        ConfigStore.instance().store(group=group, name=entry.name, node=node, provider="pathreport")
+
+    return hook
+
+
+def _store_encoder(entry: Entry) -> None:
+    from hydra.core.config_store import ConfigStore
+
+    ConfigStore.instance().store(group="encoder", name=entry.name, node=entry.obj, provider="pathreport")
+
+
+GENERATORS: Registry = Registry("models", on_register=_store_in_hydra("model"))
+ENCODERS: Registry = Registry("encoders", on_register=_store_encoder)
+DATASETS: Registry = Registry("datasets")
+EVALUATORS: Registry = Registry("evaluators")
+TEXT_ENCODERS: Registry = Registry("text_encoders")
+VLMS: Registry = Registry("vlms")
+GENERATIVE_VLMS: Registry = Registry("generative_vlms")
+
+REGISTRIES: dict[str, Registry] = {
+    "models": GENERATORS,
+    "encoders": ENCODERS,
+    "datasets": DATASETS,
+    "evaluators": EVALUATORS,
+    "text_encoders": TEXT_ENCODERS,
+    "vlms": VLMS,
+    "generative_vlms": GENERATIVE_VLMS,
+}
+
+# Entry-point group per registry, for third-party packages.
+ENTRY_POINT_GROUPS: dict[str, str] = {
+    "pathreport.generators": "models",
+    "pathreport.encoders": "encoders",
+    "pathreport.datasets": "datasets",
+    "pathreport.evaluators": "evaluators",
+    "pathreport.text_encoders": "text_encoders",
+    "pathreport.vlms": "vlms",
+    "pathreport.generative_vlms": "generative_vlms",
+}
+
+# Built-in modules that register evaluators and adapters when imported. They must stay cheap to
+# import (standard library, numpy, torch and pathreport only at top level).
+BUILTIN_MODULES: tuple[str, ...] = (
+    "pathreport.evaluation.nlg",
+    "pathreport.crqs",
+    "pathreport.text_encoders",
+    "pathreport.pathlang",
+    "pathreport.pathbind",
+)
+
+_lock = threading.RLock()
+_discovered = False
+_loaded_files: dict[Path, str] = {}
+
+
+def discover() -> None:
+    """Load every plug-in once (idempotent and thread-safe)."""
+    global _discovered
+    with _lock:
+        if _discovered:
+            return
+        _discovered = True
+        for module in BUILTIN_MODULES:
+            if importlib.util.find_spec(module) is not None:
+                importlib.import_module(module)
+        _load_encoder_specs(paths.ENCODERS_DIR)
+        _load_dataset_specs(paths.CONFIGS_DIR / "data")
+        for folder in paths.plugin_dirs():
+            load_plugin_folder(folder)
+        _load_entry_points()
+
+
+def load_plugin_folder(folder: Path) -> None:
+    """Import every ``*.py`` file of ``folder`` (skipping ``_private.py`` helpers)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        if folder != paths.MODELS_DIR:
+            log.warning("Plug-in folder %s (from %s) does not exist.", folder, paths.PLUGIN_PATH_ENV)
+        return
+    for path in sorted(folder.glob("*.py")):
+        if not path.name.startswith("_"):
+            load_plugin_file(path)
+
+
+def load_plugin_file(path: Path) -> str:
+    """Import one plug-in file under a private module name and return that name.
+
+    Files are loaded by path rather than as a package so that a plug-in folder needs no
+    ``__init__.py`` and two folders may hold files with the same stem.
+    """
+    path = Path(path).resolve()
+    if path in _loaded_files:
+        return _loaded_files[path]
+    module_name = f"pathreport_plugins.{path.parent.name}.{path.stem}"
+    if module_name in sys.modules:  # same stem in another folder
+        module_name = f"{module_name}_{abs(hash(str(path))) % 10**8}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"Cannot import plug-in file {path}.")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    _loaded_files[path] = module_name
+    try:
+        spec.loader.exec_module(module)
+    except Exception:
+        sys.modules.pop(module_name, None)
+        _loaded_files.pop(path, None)
+        raise
+    return module_name
+
+
+def _load_encoder_specs(folder: Path) -> None:
+    from pathreport.encoders import EncoderSpec
+
+    for path in sorted(folder.glob("*.yaml")):
+        spec = EncoderSpec.from_yaml(path)
+        ENCODERS.add(spec.name, spec, provider=str(path), **spec.metadata())
+
+
+def _load_dataset_specs(folder: Path) -> None:
+    for path in sorted(folder.glob("*.yaml")):
+        with open(path) as f:
+            raw = yaml.safe_load(f) or {}
+        name = raw.get("name", path.stem)
+        if name != path.stem:
+            raise ValueError(
+                f"{path}: field 'name' is {name!r} but the file is called {path.name}; "
+                f"the dataset name is the join key, so rename one to match."
+            )
+        DATASETS.add(
+            name,
+            raw,
+            provider=str(path),
+            description=raw.get("description", ""),
+            cleaning=raw.get("cleaning"),
+            max_report_tokens=raw.get("max_report_tokens"),
+        )
+
+
+def _load_entry_points() -> None:
+    for group, kind in ENTRY_POINT_GROUPS.items():
+        for ep in entry_points(group=group):
+            obj = ep.load()
+            if isinstance(obj, type(sys)):  # a module: importing it registered its plug-ins
+                continue
+            registry = REGISTRIES[kind]
+            if ep.name not in registry._entries:
+                dist = getattr(ep, "dist", None)
+                provider = f"{dist.name} {dist.version}" if dist is not None else ep.value
+                registry.add(ep.name, obj, config=getattr(obj, "config_class", None), provider=provider)
+
+
+for _registry in REGISTRIES.values():
+    _registry.set_loader(discover)
+
+
+def describe(kind: str) -> list[dict[str, Any]]:
+    """Rows for ``pathreport list <kind>``: name, provider and metadata of every entry."""
+    try:
+        registry = REGISTRIES[kind]
+    except KeyError:
+        from pathreport.registry import RegistryError, did_you_mean
+
+        hint = did_you_mean(kind, list(REGISTRIES))
+        raise RegistryError(
+            f"Unknown registry '{kind}'. {hint + ' ' if hint else ''}Choose from: {', '.join(REGISTRIES)}."
+        ) from None
+    rows = []
+    for entry in registry.entries():
+        row: dict[str, Any] = {"name": entry.name, "provider": _short_provider(entry.provider)}
+        row.update({k: v for k, v in entry.metadata.items() if v not in (None, "", [], {})})
+        rows.append(row)
+    return rows
+
+
+def _short_provider(provider: str) -> str:
+    try:
+        return str(Path(provider).resolve().relative_to(paths.PROJECT_ROOT))
+    except (ValueError, OSError):
+        return provider
