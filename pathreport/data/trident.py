@@ -149,6 +149,7 @@ def write_features(
     overlap: int = 0,
     level0_size: tuple[int, int] = (0, 0),
     extra: dict[str, np.ndarray] | None = None,
+    features_key: str = "features",
 ) -> Path:
     """Write a feature file exactly as TRIDENT's ``save_h5`` does (datasets, chunks, attributes).
 
@@ -163,7 +164,7 @@ def write_features(
     name = path.stem
     tmp = path.with_suffix(".h5.tmp")
     with h5py.File(tmp, "w") as f:
-        _save(f, "features", features, {"name": name, "savetodir": str(path.parent), "encoder": encoder})
+        _save(f, features_key, features, {"name": name, "savetodir": str(path.parent), "encoder": encoder})
         if coords is not None:
             coords = np.asarray(coords, dtype=np.int64)
             ps0 = int(patch_size * level0_magnification // magnification)

@@ -1,0 +1,134 @@
+"""Report text: cleaning per dataset style, word-level tokenization, and the shared tokenizer.
+
+Why this is careful: the reference implementation's cleaner deleted every number from 1 to 14 that
+was followed by a full stop, so "2.5 cm" became "5 cm" and "Grade Group 2." became
+"grade group ." before training AND before clinical scoring. Here cleaning only ever removes list
+numbering at the start of a line or sentence, keeps decimals, grades, scores and ratios intact,
+and is applied to the model's training targets only: evaluation always uses the raw reference.
+
+The tokenizer is built from the TRAINING split only (the reference built it from all splits, which
+leaks the test vocabulary and hides out-of-vocabulary words) and travels inside every checkpoint.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+CLEANING_STYLES = ("reg", "pathology", "none")
+
+# A token is a number (with decimals, "2.5"), a word (letters, with inner apostrophes:
+# "gleason's"), or any other single visible character ("(", ";", "+", "%", "/").
+_TOKEN = re.compile(r"\d+(?:\.\d+)*|[^\W\d_]+(?:'[^\W\d_]+)*|[^\w\s]|_")
+# List numbering at the start of the text, a line, or after a sentence end: "1. ", "2) ", "(3) ".
+_NUMBERING = re.compile(r"(?:(?<=^)|(?<=\n)|(?<=[.;:!?]\s))[ \t]*\(?\d{1,2}[.)](?=\s+[^\W\d_])", re.MULTILINE)
+_STRIP_CHARS = re.compile(r"[#*^_\[\]{}\\|~`\"<>]")
+_SPACES = re.compile(r"\s+")
+
+# Detokenization: no space before these, none after the opening ones, none around the joiners.
+_NO_SPACE_BEFORE = set(".,;:)]%?!'")
+_NO_SPACE_AFTER = set("([")
+_JOINERS = set("-/+=")
+
+
+def clean_report(text: str, style: str) -> str:
+    """Normalise a report for use as a training target.
+
+    Styles:
+        ``reg``: REG 2025 reports are short and templated; keep case and punctuation, only collapse
+            whitespace (including the newline after the specimen line).
+        ``pathology``: free-text TCGA / HistAI reports; additionally unescape HTML, drop list
+            numbering and decorative characters, and lower-case.
+        ``none``: collapse whitespace only.
+    """
+    if style not in CLEANING_STYLES:
+        raise ValueError(f"Unknown cleaning style {style!r}; choose from {CLEANING_STYLES}.")
+    if style == "pathology":
+        text = html.unescape(text)
+        text = _NUMBERING.sub(" ", text)
+        text = _STRIP_CHARS.sub(" ", text)
+        text = text.lower()
+    return _SPACES.sub(" ", text).strip()
+
+
+def split_tokens(text: str) -> list[str]:
+    """Words, numbers and punctuation marks of a cleaned report."""
+    return _TOKEN.findall(text)
+
+
+def join_tokens(tokens: Sequence[str]) -> str:
+    """Readable text from tokens: "grade II ( tubule formation : 3 )" -> "grade II (tubule formation: 3)"."""
+    out: list[str] = []
+    glue_next = False
+    for tok in tokens:
+        if out and not glue_next and tok not in _JOINERS and tok not in _NO_SPACE_BEFORE:
+            out.append(" ")
+        out.append(tok)
+        glue_next = tok in _NO_SPACE_AFTER or tok in _JOINERS or tok == "'"
+    return "".join(out)
+
+
+@dataclass
+class Tokenizer:
+    """Word-level vocabulary shared by every generator of a comparison.
+
+    Attributes:
+        vocab: id -> token; ids 0-3 are ``<pad> <bos> <eos> <unk>``.
+        style: the cleaning style applied before splitting.
+    """
+
+    vocab: list[str]
+    style: str = "reg"
+
+    SPECIALS = ("<pad>", "<bos>", "<eos>", "<unk>")
+    PAD, BOS, EOS, UNK = 0, 1, 2, 3
+
+    def __post_init__(self) -> None:
+        if tuple(self.vocab[:4]) != self.SPECIALS:
+            raise ValueError(f"A vocabulary must start with {self.SPECIALS}, found {self.vocab[:4]}.")
+        if len(set(self.vocab)) != len(self.vocab):
+            raise ValueError("The vocabulary has duplicate tokens.")
+        if self.style not in CLEANING_STYLES:
+            raise ValueError(f"Unknown cleaning style {self.style!r}; choose from {CLEANING_STYLES}.")
+        self._index = {tok: i for i, tok in enumerate(self.vocab)}
+
+    @classmethod
+    def build(cls, reports: Iterable[str], *, style: str, min_count: int = 1) -> Tokenizer:
+        """Vocabulary of tokens seen at least ``min_count`` times in ``reports`` (the training split)."""
+        if min_count < 1:
+            raise ValueError(f"min_count must be >= 1, found {min_count}.")
+        counts = Counter(tok for report in reports for tok in split_tokens(clean_report(report, style)))
+        words = sorted(tok for tok, n in counts.items() if n >= min_count and tok not in cls.SPECIALS)
+        return cls(list(cls.SPECIALS) + words, style)
+
+    def __len__(self) -> int:
+        return len(self.vocab)
+
+    def encode(self, report: str, max_tokens: int | None = None) -> tuple[list[int], bool]:
+        """Token ids of a report, without specials; and whether it was truncated to ``max_tokens``."""
+        ids = [self._index.get(tok, self.UNK) for tok in split_tokens(clean_report(report, self.style))]
+        if max_tokens is not None and len(ids) > max_tokens:
+            return ids[:max_tokens], True
+        return ids, False
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Text of token ids; stops at ``<eos>``, skips ``<pad>``/``<bos>``."""
+        tokens = []
+        for i in ids:
+            i = int(i)
+            if i == self.EOS:
+                break
+            if i in (self.PAD, self.BOS):
+                continue
+            tokens.append(self.vocab[i] if 0 <= i < len(self.vocab) else "<unk>")
+        return join_tokens(tokens)
+
+    def to_dict(self) -> dict:
+        return {"vocab": list(self.vocab), "style": self.style}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Tokenizer:
+        return cls(list(data["vocab"]), data.get("style", "reg"))
