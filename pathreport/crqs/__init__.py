@@ -1,0 +1,55 @@
+"""CRQS, the Clinical Report Quality Score (PathReportEval, arXiv 2607.18448, Sec. 3.4 and App. A.7).
+
+Reports are mapped to clinical fields with a dataset schema (``crqs/<dataset>.yaml``) by a
+swappable extractor backend (:data:`pathreport.crqs.extractors.EXTRACTORS`, rule-based by
+default), then compared field by field into four components (CFC, KIR, HR, CDS) and one score.
+The definition, and every departure from the paper and from the paper authors' code
+(https://github.com/surykntsingh/PathBench, MIT licence), is in ``docs/crqs.md``.
+
+Importing this package registers the ``crqs`` report evaluator; it stays cheap (standard library,
+PyYAML and pathreport only; numpy is imported when a confidence interval is computed).
+"""
+
+from pathreport.crqs.evaluator import CRQS_METRICS, evaluate_crqs
+from pathreport.crqs.extractors import EXTRACTORS, Finding, get_extractor
+from pathreport.crqs.schema import (
+    FieldSpec,
+    Schema,
+    SchemaError,
+    available_schemas,
+    build_schema,
+    load_schema,
+)
+from pathreport.crqs.scoring import CaseScore, CRQSConfig, score_fields
+
+
+def extract(text: str, dataset: str, *, extractor: str = "rule") -> dict:
+    """The clinical fields of one report under ``dataset``'s schema (canonical values)."""
+    return get_extractor(extractor, load_schema(dataset)).extract(text)
+
+
+def score_pair(reference: str, prediction: str, dataset: str, *, extractor: str = "rule", config: CRQSConfig | None = None) -> CaseScore:
+    """CRQS of one generated report against its reference."""
+    schema = load_schema(dataset)
+    backend = get_extractor(extractor, schema)
+    return score_fields(backend.extract(reference), backend.extract(prediction), schema, config or CRQSConfig())
+
+
+__all__ = [
+    "CRQS_METRICS",
+    "EXTRACTORS",
+    "CRQSConfig",
+    "CaseScore",
+    "FieldSpec",
+    "Finding",
+    "Schema",
+    "SchemaError",
+    "available_schemas",
+    "build_schema",
+    "evaluate_crqs",
+    "extract",
+    "get_extractor",
+    "load_schema",
+    "score_fields",
+    "score_pair",
+]

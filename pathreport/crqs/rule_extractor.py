@@ -1,0 +1,377 @@
+"""The rule-based CRQS extractor: vocabulary phrases, structured patterns and scoped negation.
+
+How one report is read (all of it linear in the report length, so safe on any input):
+
+1. The text is normalised and split into words (:class:`~pathreport.crqs.text.ReportText`).
+2. One pass over the words with a phrase trie finds every vocabulary phrase of every field, every
+   negation cue, pseudo-negation and scope terminator. Within a field, phrases are matched
+   leftmost-longest ("adenocarcinoma in situ" beats "adenocarcinoma"); across fields they may
+   overlap ("tubular adenoma" gives diagnosis = adenoma and histologic_type = tubular).
+3. Each field's regular expressions (Gleason, grade group, sizes, "Necrosis: Absent", ...) run on
+   the normalised text; schema patterns are checked for nested unbounded quantifiers on load.
+4. Negation (see :mod:`pathreport.crqs.negation`) turns a negated finding into the field's
+   ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is no
+   diagnosis).
+5. Each field keeps one value by its ``select`` rule (first mention, highest on the value scale,
+   or all values), then values imply values of other fields that the text left empty (for example
+   diagnosis = adenocarcinoma implies benign_vs_malignant = malignant).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from pathreport.crqs.extractors import EXTRACTORS, Fields, Finding
+from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, FieldSpec, Schema
+from pathreport.crqs.text import ReportText, normalise_phrase
+
+_END = ""  # trie key that marks a complete phrase (never a word)
+TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP = range(7)
+_SIGN_AFTER = re.compile(r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)])")
+_ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
+
+
+def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
+    """Word sequences that spell ``phrase``: plural of the last word, joined hyphen compounds.
+
+    "non-invasive" is also "noninvasive"; "cin 2" is also "cin2"; "calcification" is also
+    "calcifications". Authors list real synonyms; spelling variants come for free.
+    """
+    words = normalise_phrase(phrase).split()
+    if not words:
+        return set()
+    variants = {tuple(words)}
+    if "-" in phrase and len(words) > 1:
+        variants.add(("".join(words),))
+    m = _ALPHA_DIGIT.match(" ".join(words))
+    if m:
+        variants.add((m.group(1) + m.group(2),))
+    for v in list(variants):
+        last = v[-1]
+        if last.isalpha() and len(last) > 2:
+            variants.add((*v[:-1], last + "s"))
+            if last.endswith(("s", "x", "ch", "sh")):
+                variants.add((*v[:-1], last + "es"))
+            if last.endswith("y") and last[-2] not in "aeiou":
+                variants.add((*v[:-1], last[:-1] + "ies"))
+    return variants
+
+
+def literal_anchors(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """Literal strings of which every match contains at least one, or None if there is none.
+
+    A pattern is only run when one of its anchors occurs in the text (a C-speed substring test),
+    which skips most patterns on most reports. Derived from the parsed regex, so schema authors
+    write nothing extra; a pattern whose structure cannot be analysed simply always runs.
+    """
+    try:
+        parser = __import__("re._parser", fromlist=["parse"])
+    except ImportError:  # Python 3.10
+        import sre_parse as parser  # type: ignore[no-redef]
+    try:
+        tree = parser.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - any parser change only disables the optimisation
+        return None
+    best = _best_anchor(_required(tree, parser))
+    return best if best and min(_anchor_weight(a) for a in best) >= 3 else None
+
+
+def _required(seq, parser) -> list[tuple[str, ...]]:
+    """Anchor sets (any-of tuples) that a match of the parsed sequence ``seq`` must contain."""
+    consts = parser
+    found: list[tuple[str, ...]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            found.append(("".join(run),))
+            run.clear()
+
+    for op, av in seq:
+        name = str(op)
+        if name == "LITERAL":
+            run.append(chr(av))
+            continue
+        flush()
+        if name == "SUBPATTERN":
+            found.extend(_required(av[-1], consts))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
+            found.extend(_required(av[2], consts))
+        elif name == "BRANCH":
+            options = [_best_anchor(_required(alt, consts)) for alt in av[1]]
+            if all(options):
+                found.append(tuple(a for opt in options for a in opt))  # type: ignore[union-attr]
+    flush()
+    return found
+
+
+def _anchor_weight(anchor: str) -> int:
+    """How selective a literal is: its length for words; rare symbols ("+", "%") count as 4."""
+    if any(ch.isalnum() for ch in anchor):
+        return len(anchor)
+    return 1 if set(anchor) <= set(" :,.;-()/'") else 4
+
+
+def _best_anchor(sets: list[tuple[str, ...]]) -> tuple[str, ...] | None:
+    return max(sets, key=lambda s: (min(_anchor_weight(a) for a in s), -len(s)), default=None)
+
+
+class RuleExtractor:
+    """Rule backend for one schema (build once, call many times; thread-safe after build)."""
+
+    name = "rule"
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self.fields: tuple[FieldSpec, ...] = schema.fields
+        self._field_index = {f.name: i for i, f in enumerate(self.fields)}
+        self._value_implies = [{v.canonical: v.implies for v in f.values if v.implies} for f in self.fields]
+        self._root: dict = {}
+        cues = schema.negation
+        for kind, phrases in ((PRE, cues.pre), (POST, cues.post), (AFFIRM, cues.affirm), (PSEUDO, cues.pseudo), (STOP, cues.terminators)):
+            for phrase in phrases:
+                self._insert(phrase, (kind, -1, None))
+        for fi, f in enumerate(self.fields):
+            for value in f.values:
+                for synonym in value.synonyms:
+                    self._insert(synonym, (TERM, fi, value.canonical))
+            for phrase in f.negated_mentions:
+                self._insert(phrase, (MENTION, fi, None))
+        self._fillers = cues.fillers
+        self._max_gap = cues.max_gap
+        self._max_post = cues.max_post_fillers
+        self._pattern_rules = []
+        for fi, f in enumerate(self.fields):
+            for rule in f.patterns:
+                anchors = literal_anchors(rule.regex)
+                self._pattern_rules.append((fi, f, rule, frozenset(anchors) if anchors else None))
+        self._anchors = tuple(sorted({a for *_, anchors in self._pattern_rules if anchors for a in anchors}))
+
+    def _insert(self, phrase: str, payload: tuple) -> None:
+        for words in phrase_variants(phrase):
+            node = self._root
+            for w in words:
+                node = node.setdefault(w, {})
+            bucket = node.setdefault(_END, [])
+            if payload not in bucket:
+                bucket.append(payload)
+
+    # -- public API ----------------------------------------------------------------------------
+    def extract(self, text: str) -> Fields:
+        """Canonical value per extracted field, in schema order."""
+        return self._run(text, explain=False)[0]
+
+    def extract_many(self, texts: Sequence[str]) -> list[Fields]:
+        return [self.extract(t) for t in texts]
+
+    def explain(self, text: str) -> tuple[Fields, list[Finding]]:
+        """The fields and every finding behind them (selected ones flagged), for debugging."""
+        return self._run(text, explain=True)
+
+    # -- internals -----------------------------------------------------------------------------
+    def _scan(self, rt: ReportText) -> list[tuple[int, int, list]]:
+        words, join, n, root = rt.words, rt.joinable, len(rt.words), self._root
+        hits = []
+        for i in range(n):
+            node = root.get(words[i])
+            if node is None:
+                continue
+            j = i
+            while True:
+                payloads = node.get(_END)
+                if payloads:
+                    hits.append((i, j, payloads))
+                j += 1
+                if j >= n or not join[j]:
+                    break
+                node = node.get(words[j])
+                if node is None:
+                    break
+        return hits
+
+    def _run(self, raw: str, *, explain: bool) -> tuple[Fields, list[Finding]]:
+        rt = ReportText.from_raw(raw)
+        hits = self._scan(rt) if rt.words else []
+
+        pseudo: set[int] = set()
+        for i, j, payloads in hits:
+            if any(p[0] == PSEUDO for p in payloads):
+                pseudo.update(range(i, j + 1))
+        pre_by_start: dict[int, int] = {}
+        post_by_start: dict[int, tuple[int, int]] = {}
+        stop_starts: list[int] = []
+        terms: dict[tuple[int, int], tuple[int, Any, int]] = {}  # (field, start) -> (end, value, kind)
+        for i, j, payloads in hits:
+            for kind, fi, value in payloads:
+                if kind in (TERM, MENTION):
+                    old = terms.get((fi, i))
+                    if old is None or j > old[0] or (j == old[0] and kind == TERM):
+                        terms[(fi, i)] = (j, value, kind)
+                elif i in pseudo:
+                    continue
+                elif kind == PRE:
+                    pre_by_start[i] = max(j, pre_by_start.get(i, j))
+                elif kind in (POST, AFFIRM):
+                    old_post = post_by_start.get(i)
+                    if old_post is None or j > old_post[0]:
+                        post_by_start[i] = (j, kind)
+                elif kind == STOP:
+                    stop_starts.append(i)
+        pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
+        pre_ends = [j for j, _ in pre_cues]
+        stop_starts.sort()
+
+        def negation(i: int, j: int) -> tuple[bool, str | None]:
+            """(negated, cue text) for a finding spanning words i..j."""
+            # Post cue: "necrosis: absent", "H. pylori not detected", "LVI (-)".
+            sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
+            if sign:
+                symbol = sign.group(1) or sign.group(2) or sign.group(3)
+                return (symbol.startswith("-"), symbol if symbol.startswith("-") else None)
+            k, limit = j + 1, j + 1 + self._max_post
+            while k < len(rt) and k <= limit:
+                if rt.boundary_between(k, k) or rt.comma_between(k, k):
+                    break
+                cue = post_by_start.get(k)
+                if cue is not None:
+                    return (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]) if cue[1] == POST else None)
+                if rt.words[k] not in self._fillers:
+                    break
+                k += 1
+            # Pre cue: the nearest cue ending before i, in the same clause, close enough.
+            idx = bisect_left(pre_ends, i) - 1
+            while idx >= 0 and pre_cues[idx][1] >= i:  # a cue overlapping the finding itself
+                idx -= 1
+            if idx < 0:
+                return (False, None)
+            cue_end, cue_start = pre_cues[idx]
+            if i - cue_end - 1 > self._max_gap or rt.boundary_between(cue_end + 1, i):
+                return (False, None)
+            s = bisect_left(stop_starts, cue_end + 1)
+            if s < len(stop_starts) and stop_starts[s] < i:
+                return (False, None)
+            return (True, " ".join(rt.words[cue_start : cue_end + 1]))
+
+        candidates: list[list[tuple[int, Any, Finding | None]]] = [[] for _ in self.fields]
+        dropped: list[Finding] = []
+        last_end: dict[int, int] = {}
+        for (fi, i), (j, value, kind) in sorted(terms.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            if i <= last_end.get(fi, -1):
+                continue  # overlaps a longer phrase of the same field
+            last_end[fi] = j
+            f = self.fields[fi]
+            negated, cue = negation(i, j) if f.negatable else (False, None)
+            if kind == MENTION and not negated:
+                continue
+            if negated and value != f.negated_value:
+                value = f.negated_value
+            source = "mention" if kind == MENTION else "term"
+            if value is None:
+                if explain:  # a negated finding that the field drops ("no adenocarcinoma")
+                    dropped.append(Finding(f.name, None, rt.starts[i], rt.ends[j], rt.text[rt.starts[i] : rt.ends[j]], source, True, cue))
+                continue
+            self._add(candidates, fi, rt.starts[i], value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain)
+
+        text = rt.text
+        present = {a for a in self._anchors if a in text}
+        for fi, f, rule, anchors in self._pattern_rules:
+            if anchors is not None and anchors.isdisjoint(present):
+                continue
+            for m in rule.regex.finditer(text):
+                if rule.value is not None:
+                    value: Any = rule.value
+                else:
+                    value = self._pattern_value(f, m)
+                    if value is None:
+                        continue
+                negated, cue = False, None
+                if rule.negatable and rt.words:
+                    i = min(rt.word_at(m.start()), len(rt) - 1)
+                    j = max(i, min(rt.word_at(max(m.end() - 1, m.start())), len(rt) - 1))
+                    negated, cue = negation(i, j)
+                    if negated and value != f.negated_value:
+                        value = f.negated_value
+                        if value is None:
+                            continue
+                self._add(candidates, fi, m.start(), value, rt, m.start(), m.end(), "pattern", negated, cue, explain)
+
+        fields: Fields = {}
+        findings: list[Finding] = dropped
+        for fi, f in enumerate(self.fields):
+            cands = candidates[fi]
+            if not cands:
+                continue
+            value, chosen = _select(f, cands)
+            fields[f.name] = value
+            if explain:
+                for _, _, finding in cands:
+                    if finding is not None:
+                        findings.append(replace(finding, selected=any(finding is c for c in chosen)))
+        self._imply(fields, findings if explain else None)
+        ordered = {f.name: fields[f.name] for f in self.fields if f.name in fields}
+        return ordered, findings
+
+    def _pattern_value(self, f: FieldSpec, m: re.Match) -> Any:
+        raw = m.group("value")
+        if raw is None:
+            return None
+        if f.type == "numeric":
+            value = f.canonicalize(raw)
+            if value is None:
+                return None
+            unit = m.groupdict().get("unit") or f.unit
+            return f.convert_unit(float(value), unit)
+        return f.canonicalize(raw)
+
+    def _add(self, candidates, fi, pos, value, rt, start, end, source, negated, cue, explain) -> None:
+        finding = None
+        if explain:
+            finding = Finding(self.fields[fi].name, value, start, end, rt.text[start:end], source, negated, cue)
+        candidates[fi].append((pos, value, finding))
+
+    def _imply(self, fields: Fields, findings: list[Finding] | None) -> None:
+        for fi, f in enumerate(self.fields):
+            implies = self._value_implies[fi]
+            if not implies or f.name not in fields:
+                continue
+            value = fields[f.name]
+            parts = str(value).split(MULTI_VALUE_SEPARATOR) if f.select == "all" else [value]
+            for part in parts:
+                for target, implied in implies.get(part, ()):
+                    if target not in fields:
+                        fields[target] = implied
+                        if findings is not None:
+                            findings.append(Finding(field=target, value=implied, start=-1, end=-1, snippet=f"{f.name}={part}", source="implied", selected=True))
+
+
+def _select(f: FieldSpec, cands: list[tuple[int, Any, Finding | None]]) -> tuple[Any, list[Finding | None]]:
+    """One value per field, by the field's ``select`` rule; also the findings behind it."""
+    cands = sorted(cands, key=lambda c: c[0])
+    if f.select == "first":
+        chosen = [cands[0]]
+    elif f.select == "last":
+        chosen = [cands[-1]]
+    elif f.select in ("max", "min"):
+        ranks = [f.rank(c[1]) for c in cands]
+        best = max(ranks) if f.select == "max" else min(ranks)
+        chosen = [cands[ranks.index(best)]]
+    else:  # all
+        seen: dict[Any, tuple] = {}
+        for c in cands:
+            seen.setdefault(c[1], c)
+        if len(seen) > 1 and f.negated_value in seen:  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
+            del seen[f.negated_value]
+        ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
+        return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v][2] for v in ordered]
+    return chosen[0][1], [chosen[0][2]]
+
+
+EXTRACTORS.add(
+    "rule",
+    RuleExtractor,
+    description="rule-based: schema vocabularies and patterns with NegEx-style scoped negation",
+)

@@ -1,0 +1,136 @@
+"""Report text as the extractor sees it: normalised characters and word tokens with their gaps.
+
+Extraction runs on the RAW report (never on tokenizer-cleaned text, which eats numbers such as
+"2.5 cm"), so the only normalisation here keeps every character class that carries meaning:
+lower case, Unicode compatibility forms and one dash and one quote character. Everything the
+extractor matches is aligned on this normalised string.
+
+Words are maximal runs of letters and digits (a possessive "'s" is dropped, so "Gleason's score"
+reads as "gleason score"). The characters between two words (the *gap*) decide two things:
+
+* whether a phrase may continue across it (spaces, hyphens and slashes join words, so
+  "well-differentiated" matches the phrase "well differentiated"; a full stop joins only after a
+  one-letter word, so "H. pylori" matches "h pylori");
+* where a negation scope ends (sentence and clause punctuation, newlines).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+# One dash, one apostrophe; keeps patterns simple.
+_CHAR_MAP = str.maketrans(
+    {
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+        "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u00b4": "'", "`": "'",
+        "\u201c": '"', "\u201d": '"', "\u00d7": "x", "\u00a0": " ", "\t": " ", "\r": "\n",
+    }
+)  # fmt: skip
+
+_WORD = re.compile(r"[^\W_]+(?:'s(?![^\W_]))?")
+# A gap (anything that is not a word) followed by a word; a possessive "'s" is skipped.
+_TOKEN = re.compile(r"([\W_]*)([^\W_]+)(?:'s(?![^\W_]))?")
+_GAP_CACHE: dict[str, tuple[bool, bool, bool]] = {}
+_JOINABLE_GAP = re.compile(r"[\s\-/]*")
+_BOUNDARY_CHARS = frozenset(".;!?\n")
+
+
+def normalise(text: str) -> str:
+    """Lower-case, NFKC-normalised text with unified dashes and quotes (HTML entities decoded)."""
+    if "&" in text:
+        text = html.unescape(text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return text.translate(_CHAR_MAP).lower()
+
+
+def normalise_phrase(phrase: str) -> str:
+    """The canonical spelling of a vocabulary phrase: its words joined by single spaces."""
+    return " ".join(m.group(0).removesuffix("'s") for m in _WORD.finditer(normalise(phrase)))
+
+
+@dataclass
+class ReportText:
+    """A normalised report split into words, with precomputed phrase and scope information.
+
+    Attributes:
+        text: the normalised string.
+        words: normalised words (possessive removed).
+        starts / ends: character offsets of each word in ``text``.
+        joinable: ``joinable[k]`` is True when a phrase may continue from word ``k-1`` to ``k``.
+        boundary_count: prefix count of clause boundaries; the gap before word ``k`` holds a
+            boundary iff ``boundary_count[k+1] - boundary_count[k] == 1``.
+        comma_count: the same for commas (post-negation cues may not cross a comma).
+    """
+
+    text: str
+    words: list[str]
+    starts: list[int]
+    ends: list[int]
+    joinable: list[bool]
+    boundary_count: list[int] = field(repr=False)
+    comma_count: list[int] = field(repr=False)
+
+    @classmethod
+    def from_raw(cls, raw: str) -> ReportText:
+        text = normalise(raw)
+        words: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        joinable: list[bool] = []
+        boundary_count = [0]
+        comma_count = [0]
+        b = c = 0
+        prev = ""
+        classify = _classify_gap
+        for m in _TOKEN.finditer(text):
+            gap, word = m.group(1), m.group(2)
+            join, has_boundary, has_comma = _GAP_CACHE.get(gap) or classify(gap)
+            if has_boundary or has_comma:
+                if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
+                    # "h. pylori", "e. coli": a full stop after one letter is an abbreviation.
+                    join, has_boundary = True, False
+                elif gap in (".", ",") and prev.isdigit() and word[0].isdigit():
+                    has_boundary = has_comma = False  # "2.5 cm", "1,5 cm"
+            b += has_boundary
+            c += has_comma
+            words.append(word)
+            starts.append(m.start(2))
+            ends.append(m.end(2))
+            joinable.append(join and bool(prev))
+            boundary_count.append(b)
+            comma_count.append(c)
+            prev = word
+        return cls(text, words, starts, ends, joinable, boundary_count, comma_count)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def boundary_between(self, first: int, last: int) -> bool:
+        """True when a clause boundary lies in a gap before any word ``first..last`` (inclusive)."""
+        return self.boundary_count[last + 1] - self.boundary_count[first] > 0
+
+    def comma_between(self, first: int, last: int) -> bool:
+        """True when a comma lies in a gap before any word ``first..last`` (inclusive)."""
+        return self.comma_count[last + 1] - self.comma_count[first] > 0
+
+    def word_at(self, char_pos: int) -> int:
+        """Index of the first word that ends after ``char_pos`` (for mapping regex hits to words)."""
+        from bisect import bisect_right
+
+        return bisect_right(self.ends, char_pos)
+
+
+def _classify_gap(gap: str) -> tuple[bool, bool, bool]:
+    """(phrase may continue, clause boundary, comma) for the characters between two words."""
+    result = (
+        _JOINABLE_GAP.fullmatch(gap) is not None,
+        "\n" in gap or any(ch in _BOUNDARY_CHARS for ch in gap),
+        "," in gap,
+    )
+    if len(_GAP_CACHE) < 4096:
+        _GAP_CACHE[gap] = result
+    return result

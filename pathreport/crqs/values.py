@@ -1,0 +1,162 @@
+"""Value parsers and match rules: from a matched snippet to a canonical value, and back to a verdict.
+
+A schema field names a *parser* (how a captured snippet becomes a canonical value) and its *type*
+decides the match rule. Canonical values are plain strings (or floats for numeric fields), so they
+print as JSON and compare exactly; only three structured types compare on more than equality:
+
+* ``numeric``: within the field's absolute or relative tolerance;
+* ``gleason``: "3+4=7", "7 (3+4)" and "Gleason's score 7 (3+4)" are all ``3+4=7``. When one report
+  gives the patterns and the other only the sum, the sums are compared (the less specific report is
+  not wrong, only less specific); when both give patterns, 3+4 and 4+3 differ (grade group 2 vs 3);
+* ``count``: lymph nodes "2/14" vs "present": the involvement status is compared, and the counts too
+  when both reports give them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
+NUMBER_WORDS = {
+    "zero": 0, "no": 0, "none": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "twenty": 20, "single": 1,
+}  # fmt: skip
+
+_SPACES = re.compile(r"[\s_\-]+")
+_STRIP = " \t\n.,;:()[]{}\"'"
+_GLEASON_PAIR = re.compile(r"([1-5])\s*\+\s*([1-5])")
+_GLEASON_SUM = re.compile(r"(?<![\d+])(10|[2-9])(?![\d+])")
+_COUNT = re.compile(r"([a-z]+|\d{1,3})\s*(?:/|of|out of)\s*([a-z]+|\d{1,3})")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_STAGE = re.compile(r"(y?r?p?)\s*t\s*([0-4]|is|x)\s*([a-d]?)(?:\s*\((m|\d+)\))?")
+
+
+class ValueParseError(ValueError):
+    """A captured snippet that the field's parser cannot read (the match is then ignored)."""
+
+
+def clean_text(raw: str) -> str:
+    """Lower case, single spaces, no surrounding punctuation: the key used for synonym lookup."""
+    return _SPACES.sub(" ", raw.lower()).strip(_STRIP).strip()
+
+
+def to_int(raw: str) -> int:
+    """An integer written in digits, roman numerals or English words ("II", "2", "two")."""
+    token = clean_text(raw)
+    if token.isdigit():
+        return int(token)
+    if token in ROMAN:
+        return ROMAN[token]
+    if token in NUMBER_WORDS:
+        return NUMBER_WORDS[token]
+    raise ValueParseError(f"not a number: {raw!r}")
+
+
+def parse_ordinal(raw: str) -> str:
+    """Grades and scores: "II", "2", "two" -> "2"; anything else is returned cleaned."""
+    token = clean_text(raw)
+    try:
+        return str(to_int(token))
+    except ValueParseError:
+        return token
+
+
+def parse_gleason(raw: str) -> str:
+    """Gleason score: "3+4=7", "7 (3+4)", "3 + 4", "score 7" -> "3+4=7" or "7" (sum only)."""
+    text = raw.lower()
+    pair = _GLEASON_PAIR.search(text)
+    if pair:
+        primary, secondary = int(pair.group(1)), int(pair.group(2))
+        return f"{primary}+{secondary}={primary + secondary}"
+    total = _GLEASON_SUM.search(text)
+    if total:
+        return total.group(1)
+    raise ValueParseError(f"not a Gleason score: {raw!r}")
+
+
+def parse_count(raw: str) -> str:
+    """Involved / examined counts: "2/14", "2 of 14", "two of fourteen" -> "2/14"."""
+    text = clean_text(raw)
+    m = _COUNT.search(text)
+    if m:
+        return f"{to_int(m.group(1))}/{to_int(m.group(2))}"
+    return str(to_int(text))
+
+
+def parse_number(raw: str) -> float:
+    """The first number of a snippet, decimal comma accepted ("2,5" -> 2.5)."""
+    m = _NUMBER.search(raw)
+    if not m:
+        raise ValueParseError(f"no number in {raw!r}")
+    return float(m.group(0).replace(",", "."))
+
+
+def parse_stage(raw: str) -> str:
+    """Pathological T stage: "pT2a", "pt 2a", "ypT3" -> "pt2a", "ypt3"."""
+    m = _STAGE.search(raw.lower())
+    if not m:
+        raise ValueParseError(f"not a T stage: {raw!r}")
+    prefix = m.group(1) or "p"
+    return f"{prefix}t{m.group(2)}{m.group(3)}"
+
+
+PARSERS: dict[str, Callable[[str], object]] = {
+    "text": clean_text,
+    "ordinal": parse_ordinal,
+    "gleason": parse_gleason,
+    "count": parse_count,
+    "number": parse_number,
+    "stage": parse_stage,
+}
+
+
+# -- match rules -------------------------------------------------------------------------------
+def gleason_match(a: str, b: str) -> bool:
+    """Equal patterns when both reports give them; otherwise equal sums."""
+    if a == b:
+        return True
+    if "=" in a and "=" in b:
+        return False
+    return a.rsplit("=", 1)[-1] == b.rsplit("=", 1)[-1]
+
+
+def _count_parts(value: str) -> tuple[bool, int | None, int | None]:
+    if value == "present":
+        return True, None, None
+    if value == "absent":
+        return False, None, None
+    involved, _, examined = value.partition("/")
+    k = int(involved)
+    return k > 0, k, int(examined) if examined else None
+
+
+def count_match(a: str, b: str) -> bool:
+    """Same involvement status, and the same counts wherever both reports state them."""
+    if a == b:
+        return True
+    try:
+        pa, ka, na = _count_parts(a)
+        pb, kb, nb = _count_parts(b)
+    except ValueError:
+        return False
+    if pa != pb:
+        return False
+    if ka is not None and kb is not None and ka != kb:
+        return False
+    return not (na is not None and nb is not None and na != nb)
+
+
+def numeric_match(a: float, b: float, *, absolute: float | None, relative: float | None) -> bool:
+    """Within the absolute tolerance, or within the relative tolerance of the reference ``a``."""
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+        return a == b
+    diff = abs(float(a) - float(b))
+    if absolute is not None and diff <= absolute + 1e-9:
+        return True
+    if relative is not None and diff <= relative * abs(float(a)) + 1e-9:
+        return True
+    return (absolute is None and relative is None) and math.isclose(a, b)
