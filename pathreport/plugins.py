@@ -43,7 +43,7 @@ def _store_in_hydra(group: str):
         if entry.config is None:
             return
         node = OmegaConf.structured(entry.config)
-        if "name" in node:
+        if "name" in getattr(entry.config, "__dataclass_fields__", {}):
             node.name = entry.name
         ConfigStore.instance().store(group=group, name=entry.name, node=node, provider="pathreport")
 

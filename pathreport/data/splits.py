@@ -20,11 +20,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pathreport.errors import PathreportError
+
 SPLIT_NAMES = ("train", "val", "test")
 _SPLIT_ALIASES = {"validation": "val", "valid": "val", "dev": "val"}
 
 
-class SplitError(ValueError):
+class SplitError(PathreportError, ValueError):
     """A split file that is malformed or leaks slides or patients across splits."""
 
 

@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 
 from pathreport.encoders import EncoderSpec, coords_folder
+from pathreport.errors import PathreportError
 
 
-class FeatureFileError(ValueError):
+class FeatureFileError(PathreportError, ValueError):
     """A missing, unreadable or inconsistent feature file."""
 
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pathreport.errors import PathreportError
+
 OPTIONAL_FIELDS = ("model", "encoder", "dataset")
 
 
@@ -33,7 +35,7 @@ class PredictionRecord:
         return {k: v for k, v in asdict(self).items() if v is not None or k in ("id", "reference", "prediction")}
 
 
-class PredictionsFormatError(ValueError):
+class PredictionsFormatError(PathreportError, ValueError):
     """A predictions file that cannot be read; the message names the file, the line and the fix."""
 
 

@@ -1,0 +1,294 @@
+"""Typed configuration: the schema every Hydra composition is checked against.
+
+Typed configs turn typos and wrong types into errors before any compute (``trainer.max_epoch=3``
+or ``data.batch_size=big`` stop at once). The ``trainer`` node is generated from the signature of
+Lightning's ``Trainer``, so every Trainer argument is reachable as ``trainer.<argument>=...``
+without a ``+`` and without this file listing them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+from omegaconf import MISSING
+
+from pathreport.data.synthetic import SyntheticConfig
+from pathreport.decoding import DecodingConfig
+from pathreport.encoders import EncoderSpec
+
+
+@dataclass
+class TokenizerConfig:
+    """Word-level tokenizer built from the training split.
+
+    Attributes:
+        min_count: a token needs this many occurrences in training reports to enter the vocabulary.
+    """
+
+    min_count: int = 3
+
+
+@dataclass
+class StreamLocation:
+    """Where an extra input stream's files are (overrides TRIDENT's default location).
+
+    Attributes:
+        dir: folder of ``<slide_id>.h5`` files; relative paths are resolved against
+            ``paths.features_dir``. None: TRIDENT's layout (``<coords folder>/features_<encoder>``
+            for patch streams, ``<coords folder>/slide_features_<encoder>`` for slide streams,
+            ``gecko/`` for concept streams).
+    """
+
+    dir: str | None = None
+
+
+@dataclass
+class DataConfig:
+    """A dataset: where its files are, how its reports are cleaned, how slides are batched.
+
+    Attributes:
+        name: dataset name (joins ``data=<name>``, ``splits/<name>/``, ``crqs/<name>.yaml``).
+        description: one line for ``pathreport list datasets``.
+        cleaning: report style: ``reg`` (templated, keep case), ``pathology`` (free text:
+            lower-case, drop list numbering), ``none``.
+        max_report_tokens: longest report the decoder generates (and longest training target).
+        splits: split file (paper-format JSON); None for the synthetic dataset.
+        patch_size, magnification, overlap: the TRIDENT coords folder
+            ``<mag>x_<patch>px_<overlap>px_overlap``; None takes the encoder's own.
+        feature_subdir: explicit feature folder (relative to ``paths.features_dir``), overriding
+            the TRIDENT layout.
+        max_patches, patch_sampling: bag policy (see ``BagPolicy``).
+        batch_size: slides per training batch (1 reproduces the reference setting).
+        eval_batch_size: slides per validation/test batch.
+        num_workers: DataLoader worker processes.
+        on_missing: ``error`` (default) stops when a split's slide has no feature file and lists
+            them; ``skip`` drops those slides and records them in the run's manifest.
+        patient_id_pattern: regex whose first group is the patient id of a slide id, for the
+            patient-leakage check (TCGA: the first 12 characters of the barcode).
+        tokenizer: tokenizer settings.
+        streams: locations of extra input streams (BiGen's knowledge stream, SCOUT's slide and
+            concept streams) when they differ from TRIDENT's layout.
+        knowledge_bank: BiGen's knowledge bank file (built by ``pathreport bigen build-bank``).
+        n_concepts: number of GECKO concepts of this dataset (66 for REG, 254 for TCGA), checked
+            against the concept files.
+        crqs_schema: CRQS schema name (default: the dataset name).
+        synthetic: generator settings (only for the synthetic dataset).
+    """
+
+    name: str = MISSING
+    description: str = ""
+    cleaning: str = "reg"
+    max_report_tokens: int = 320
+    splits: str | None = None
+    patch_size: int | None = None
+    magnification: float | None = None
+    overlap: int = 0
+    feature_subdir: str | None = None
+    max_patches: int | None = None
+    patch_sampling: str = "first"
+    batch_size: int = 8
+    eval_batch_size: int = 16
+    num_workers: int = 0
+    on_missing: str = "error"
+    patient_id_pattern: str | None = None
+    tokenizer: TokenizerConfig = field(default_factory=TokenizerConfig)
+    streams: dict[str, StreamLocation] = field(default_factory=dict)
+    knowledge_bank: str | None = None
+    n_concepts: int | None = None
+    crqs_schema: str | None = None
+    synthetic: SyntheticConfig | None = None
+
+
+@dataclass
+class OptimConfig:
+    """AdamW with ReduceLROnPlateau on validation loss (the paper's runs: lr 7e-5, weight decay
+    1e-5, plateau patience 3)."""
+
+    lr: float = 7e-5
+    weight_decay: float = 1e-5
+    betas: tuple[float, float] = (0.9, 0.999)
+    lr_factor: float = 0.5
+    lr_patience: int = 3
+    min_lr: float = 0.0
+
+
+@dataclass
+class CheckpointConfig:
+    """Keep the best checkpoint by validation loss, and the last one for resuming."""
+
+    monitor: str = "val_loss"
+    mode: str = "min"
+    save_top_k: int = 1
+    save_last: bool = True
+
+
+@dataclass
+class EarlyStoppingConfig:
+    """Stop when validation loss has not improved for ``patience`` epochs (paper: 7)."""
+
+    enabled: bool = True
+    monitor: str = "val_loss"
+    mode: str = "min"
+    patience: int = 7
+    min_delta: float = 1e-5
+
+
+@dataclass
+class CallbacksConfig:
+    """Lightning callbacks. ``extra`` takes user callbacks as ``{name: {_target_: ..., ...}}``."""
+
+    checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
+    early_stopping: EarlyStoppingConfig = field(default_factory=EarlyStoppingConfig)
+    progress_bar: str = "tqdm"
+    lr_monitor: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class LoggerConfig:
+    """Experiment logger.
+
+    Attributes:
+        kind: ``csv`` (metrics.csv in the run directory), ``wandb``, ``tensorboard`` or ``none``.
+        project, entity, group, tags: W&B run placement (``WANDB_MODE=offline`` logs locally).
+        log_tables: log predictions and per-case scores as W&B tables at test time.
+    """
+
+    kind: str = "csv"
+    project: str = "pathreport"
+    entity: str | None = None
+    group: str | None = None
+    tags: list[str] = field(default_factory=list)
+    log_tables: bool = True
+
+
+@dataclass
+class PathsConfig:
+    """Where things are.
+
+    Attributes:
+        features_dir: the TRIDENT job directory of the dataset (None for the synthetic dataset,
+            which is generated into ``cache_dir``).
+        cache_dir: generated data (synthetic dataset).
+        log_dir: root of run directories.
+        output_dir: this run's directory (Hydra's).
+    """
+
+    features_dir: str | None = None
+    cache_dir: str = "${oc.env:PATHREPORT_CACHE,${oc.env:HOME,.}/.cache/pathreport}"
+    log_dir: str = "logs"
+    output_dir: str = "${hydra:runtime.output_dir}"
+
+
+def _trainer_fields() -> list[tuple[str, Any, Any]]:
+    """One config field per argument of Lightning's ``Trainer``.
+
+    Arguments with a simple type (int, float, bool, str, or Optional of one) keep it, so that
+    ``trainer.max_epochs=abc`` fails at composition; union-typed ones (``devices``, ``precision``,
+    ...) are ``Any`` and left to Lightning to check.
+    """
+    import typing
+
+    from pytorch_lightning import Trainer
+
+    simple = (int, float, bool, str)
+    hints = typing.get_type_hints(Trainer.__init__)
+    skip = {"self", "callbacks", "logger", "plugins", "default_root_dir"}
+    out = []
+    for name, param in inspect.signature(Trainer.__init__).parameters.items():
+        if name in skip or param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
+            continue
+        default = param.default
+        if isinstance(default, (list, dict, tuple)) or not (
+            default is None or isinstance(default, simple)
+        ):
+            default = None
+        hint = hints.get(name, Any)
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if hint in simple:
+            kind: Any = hint
+        elif len(args) == 1 and args[0] in simple and type(None) in typing.get_args(hint):
+            kind = typing.Optional[args[0]]  # noqa: UP007 (OmegaConf needs typing.Optional)
+        else:
+            kind = Any
+        if default is None and kind in simple:
+            kind = typing.Optional[kind]  # noqa: UP007
+        out.append((name, kind, field(default=default)))
+    return out
+
+
+TrainerConfig = dataclasses.make_dataclass("TrainerConfig", _trainer_fields())
+TrainerConfig.__doc__ = "Lightning Trainer arguments (every one of them, generated from its signature)."
+
+
+@dataclass
+class TrainConfig:
+    """The whole configuration of ``train.py``.
+
+    Attributes:
+        task_name: names the run folder (``logs/<task_name>/...``).
+        seed: seeds Python, NumPy, torch and the DataLoader workers.
+        ckpt_path: resume training from this checkpoint (``last`` resumes the run's own last).
+        train: fit the model (False: test ``ckpt_path`` only).
+        test: decode and score the test split with the best checkpoint after training.
+        optimized_metric: value returned to Hydra sweepers (e.g. optuna).
+        val_decode: also decode the validation split each epoch and log lexical metrics (off, as in
+            the paper's runs: it costs a full decoding pass per epoch).
+        compile: wrap the generator with ``torch.compile``.
+    """
+
+    task_name: str = "train"
+    seed: int = 0
+    ckpt_path: str | None = None
+    train: bool = True
+    test: bool = True
+    optimized_metric: str = "val_loss"
+    val_decode: bool = False
+    compile: bool = False
+    data: DataConfig = MISSING
+    model: Any = MISSING
+    encoder: EncoderSpec = MISSING
+    optim: OptimConfig = field(default_factory=OptimConfig)
+    decoding: DecodingConfig = field(default_factory=DecodingConfig)
+    trainer: TrainerConfig = field(default_factory=TrainerConfig)
+    callbacks: CallbacksConfig = field(default_factory=CallbacksConfig)
+    logger: LoggerConfig = field(default_factory=LoggerConfig)
+    paths: PathsConfig = field(default_factory=PathsConfig)
+    metrics: list[str] = field(default_factory=lambda: ["nlg", "crqs"])
+
+
+@dataclass
+class EvalConfig:
+    """The configuration of ``eval.py``: a checkpoint plus what to change for this evaluation.
+
+    Attributes:
+        ckpt_path: checkpoint written by ``train.py`` (it carries config and vocabulary).
+        split: which split to decode and score.
+        data, decoding: overrides merged into the checkpoint's own settings
+            (e.g. ``+data.splits=other.json``, ``decoding.beam_size=1``).
+        features_dir: TRIDENT job directory, if the features moved since training.
+    """
+
+    task_name: str = "eval"
+    ckpt_path: str = MISSING
+    split: str = "test"
+    seed: int = 0
+    features_dir: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    decoding: dict[str, Any] = field(default_factory=dict)
+    trainer: TrainerConfig = field(default_factory=TrainerConfig)
+    logger: LoggerConfig = field(default_factory=lambda: LoggerConfig(kind="none"))
+    paths: PathsConfig = field(default_factory=PathsConfig)
+    metrics: list[str] = field(default_factory=lambda: ["nlg", "crqs"])
+
+
+def register_configs() -> None:
+    """Store the schemas in Hydra's ConfigStore (called before composition)."""
+    from hydra.core.config_store import ConfigStore
+
+    cs = ConfigStore.instance()
+    cs.store(name="train_schema", node=TrainConfig)
+    cs.store(name="eval_schema", node=EvalConfig)

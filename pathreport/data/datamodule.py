@@ -1,0 +1,291 @@
+"""The LightningDataModule: splits, feature files, tokenizer and loaders of one dataset.
+
+Everything that decides *which* slides a model is evaluated on lives here and is written to the
+run's manifest (split file and checksum, skipped slides and why, empty bags, truncated reports,
+the evaluated set's fingerprint), because fairness across models depends on it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytorch_lightning as pl
+import torch
+from torch.utils.data import DataLoader
+
+from pathreport.data.dataset import (
+    MAIN_STREAM,
+    BagPolicy,
+    Collator,
+    FeatureSource,
+    SlideReportDataset,
+)
+from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, load_splits
+from pathreport.data.synthetic import CONCEPT_STREAM_DIR, SyntheticConfig, SyntheticDataset
+from pathreport.data.text import Tokenizer
+from pathreport.data.trident import FeatureFileError, feature_dir
+from pathreport.encoders import EncoderSpec, coords_folder
+from pathreport.evaluation.evaluate import evaluated_set_digest
+from pathreport.generator import StreamSpec
+
+
+class MissingFeaturesError(FeatureFileError):
+    """Slides listed in a split have no feature file."""
+
+
+class ReportDataModule(pl.LightningDataModule):
+    """Loads one dataset for one encoder (and the extra streams a generator declares).
+
+    Args:
+        data: the ``data`` config node (see ``pathreport.config.DataConfig``).
+        encoder: the main stream's encoder spec.
+        streams: extra inputs the generator declares (name -> StreamSpec).
+        features_dir: the TRIDENT job directory (ignored for the synthetic dataset).
+        cache_dir: where the synthetic dataset is generated.
+        seed: seed for evaluation-time patch sampling and the training shuffle.
+        tokenizer: an existing tokenizer (from a checkpoint); None builds one from the train split.
+        encoders: resolves encoder names of extra streams to specs.
+    """
+
+    def __init__(
+        self,
+        data: Any,
+        encoder: EncoderSpec,
+        *,
+        streams: dict[str, StreamSpec] | None = None,
+        features_dir: str | None = None,
+        cache_dir: str | None = None,
+        seed: int = 0,
+        tokenizer: Tokenizer | None = None,
+    ) -> None:
+        super().__init__()
+        self.cfg = data
+        self.encoder = encoder
+        self.stream_specs = dict(streams or {})
+        self.features_dir = features_dir
+        self.cache_dir = cache_dir
+        self.seed = seed
+        self.tokenizer = tokenizer
+        self.splits: Splits | None = None
+        self.sources: list[FeatureSource] = []
+        self.datasets: dict[str, SlideReportDataset] = {}
+        self.manifest: dict[str, Any] = {}
+        self._synthetic: SyntheticDataset | None = None
+        if data.synthetic is None and data.splits is None:
+            raise ValueError(
+                f"Dataset '{data.name}' has no split file: set data.splits=<split JSON> "
+                "(and paths.features_dir=<TRIDENT job directory>)."
+            )
+
+    # -- synthetic -----------------------------------------------------------------------------
+    @property
+    def synthetic(self) -> SyntheticDataset | None:
+        if self.cfg.synthetic is None:
+            return None
+        if self._synthetic is None:
+            syn = self.cfg.synthetic
+            cfg = syn if isinstance(syn, SyntheticConfig) else SyntheticConfig(**dict(syn))
+            root = Path(self.cache_dir or "~/.cache/pathreport").expanduser() / "synthetic"
+            self._synthetic = SyntheticDataset(root, cfg)
+        return self._synthetic
+
+    def prepare_data(self) -> None:
+        """Generate the synthetic dataset's files if needed (Lightning calls this on one process)."""
+        if self.synthetic is not None:
+            encoders = [self.encoder] + [self._stream_encoder(n, s) for n, s in self.stream_specs.items() if s.encoder]
+            needs_concepts = any(s.kind == "concept" for s in self.stream_specs.values())
+            self.synthetic.ensure(encoders, concepts=needs_concepts)
+
+    # -- setup ---------------------------------------------------------------------------------
+    def setup(self, stage: str | None = None) -> None:
+        if self.splits is not None:
+            return
+        self.prepare_data()  # idempotent; makes the module usable without a Trainer
+        split_path = self.synthetic.split_file if self.synthetic else Path(self.cfg.splits).expanduser()
+        self.splits = load_splits(split_path, patient_id_pattern=self.cfg.patient_id_pattern)
+        self.sources = self._resolve_sources()
+        skipped = self._check_files()
+        if self.tokenizer is None:
+            self.tokenizer = Tokenizer.build(
+                [e.report for e in self.splits.train], style=self.cfg.cleaning, min_count=self.cfg.tokenizer.min_count
+            )
+        bag = BagPolicy(self.cfg.max_patches, self.cfg.patch_sampling)
+        for name in SPLIT_NAMES:
+            entries = [e for e in self.splits[name] if e.id not in skipped]
+            self.datasets[name] = SlideReportDataset(
+                entries, self.sources, self.tokenizer, max_report_tokens=self.cfg.max_report_tokens,
+                bag=bag, train=name == "train", seed=self.seed,
+            )
+        if not self.datasets["train"].entries:
+            raise ValueError(f"The train split of '{self.cfg.name}' is empty after removing slides without features.")
+        self.manifest = self._manifest(split_path, skipped)
+
+    def _stream_encoder(self, name: str, spec: StreamSpec) -> EncoderSpec:
+        from pathreport.plugins import ENCODERS
+
+        try:
+            return ENCODERS[spec.encoder]
+        except KeyError as err:
+            raise ValueError(f"Stream '{name}' names encoder '{spec.encoder}': {err}") from None
+
+    def _job_dir(self) -> Path:
+        if self.synthetic is not None:
+            return self.synthetic.job_dir
+        if not self.features_dir:
+            raise ValueError(
+                f"Dataset '{self.cfg.name}' needs its TRIDENT job directory: set paths.features_dir=<dir> "
+                "(the folder that contains <mag>x_<patch>px_<overlap>px_overlap/)."
+            )
+        return Path(self.features_dir).expanduser()
+
+    def _coords_dir(self, job: Path, spec: EncoderSpec) -> Path:
+        from pathreport.data import synthetic
+
+        if self.synthetic is not None:
+            return job / coords_folder(synthetic.MAGNIFICATION, synthetic.PATCH_SIZE, 0)
+        return job / coords_folder(
+            self.cfg.magnification if self.cfg.magnification is not None else spec.magnification,
+            self.cfg.patch_size if self.cfg.patch_size is not None else (spec.patch_size or self.encoder.patch_size),
+            self.cfg.overlap,
+        )
+
+    def _resolve_sources(self) -> list[FeatureSource]:
+        job = self._job_dir()
+        if self.cfg.feature_subdir:
+            main_dir = job / self.cfg.feature_subdir
+        else:
+            main_dir = self._coords_dir(job, self.encoder) / self.encoder.feature_folder
+        sources = [FeatureSource(MAIN_STREAM, main_dir, "patch", "features", self.encoder.embedding_dim,
+                                 f"encoder {self.encoder.name}")]
+        locations = self.cfg.streams or {}
+        for name, spec in self.stream_specs.items():
+            override = locations.get(name)
+            folder = Path(override.dir if not isinstance(override, dict) else override["dir"]) if override else None
+            if folder is not None and not folder.is_absolute():
+                folder = job / folder
+            dim = None
+            origin = f"stream '{name}'"
+            if spec.kind in ("patch", "slide"):
+                enc = self._stream_encoder(name, spec)
+                dim = enc.embedding_dim
+                origin += f" (encoder {enc.name})"
+                if folder is None:
+                    folder = self._coords_dir(job, enc) if spec.kind == "slide" else main_dir.parent
+                    folder = folder / enc.feature_folder
+            elif spec.kind == "concept":
+                folder = folder or job / CONCEPT_STREAM_DIR
+                if spec.key == "bag_feats" and self.cfg.n_concepts:
+                    dim = int(self.cfg.n_concepts)
+            else:
+                raise ValueError(f"Stream '{name}' has unknown kind {spec.kind!r} (patch, slide or concept).")
+            sources.append(FeatureSource(name, folder, spec.kind, spec.key, dim, origin))
+        return sources
+
+    def _check_files(self) -> dict[str, str]:
+        """Every slide of every split has a file in every stream; returns skipped id -> reason."""
+        import h5py
+
+        assert self.splits is not None
+        missing: dict[str, list[str]] = {}
+        skipped: dict[str, str] = {}
+        for source in self.sources:
+            if not source.folder.is_dir():
+                raise MissingFeaturesError(
+                    f"Feature folder {source.folder} for {source.origin} does not exist. Check "
+                    "paths.features_dir (the TRIDENT job directory), the encoder, and data.patch_size/"
+                    f"magnification/overlap{', or data.streams.' + source.name + '.dir' if source.name != MAIN_STREAM else ''}."
+                )
+            present = {p.stem for p in source.folder.glob("*.h5")}
+            for name in SPLIT_NAMES:
+                for entry in self.splits[name]:
+                    if entry.id not in present:
+                        missing.setdefault(source.name, []).append(entry.id)
+                        skipped.setdefault(entry.id, f"no {source.origin} file in {source.folder}")
+            # Learn a concept stream's dimension from one file, then every read checks it.
+            if source.dim is None and present:
+                with h5py.File(source.folder / f"{sorted(present)[0]}.h5", "r") as f:
+                    if source.key not in f:
+                        raise FeatureFileError(f"{source.folder}: files have no dataset '{source.key}' for {source.origin}.")
+                    source.dim = int(f[source.key].shape[-1])
+        if missing and self.cfg.on_missing != "skip":
+            lines = []
+            for stream, ids in missing.items():
+                folder = next(s.folder for s in self.sources if s.name == stream)
+                lines.append(f"  {stream} ({folder}): {len(ids)} missing, e.g. {', '.join(ids[:10])}")
+            raise MissingFeaturesError(
+                "Slides listed in the split have no feature file:\n" + "\n".join(lines) +
+                "\nExtract their features with TRIDENT, fix paths.features_dir, or set data.on_missing=skip "
+                "to drop them (they are then listed in the run's manifest)."
+            )
+        return skipped
+
+    def _manifest(self, split_path: Path, skipped: dict[str, str]) -> dict[str, Any]:
+        assert self.splits is not None and self.tokenizer is not None
+        out: dict[str, Any] = {
+            "dataset": self.cfg.name,
+            "split_file": str(split_path),
+            "split_sha256": self.splits.sha256,
+            "encoder": self.encoder.name,
+            "feature_dirs": {s.name: str(s.folder) for s in self.sources},
+            "stream_dims": self.stream_dims,
+            "tokenizer": {"size": len(self.tokenizer), "style": self.tokenizer.style,
+                          "min_count": self.cfg.tokenizer.min_count, "built_from": "train"},
+            "max_report_tokens": self.cfg.max_report_tokens,
+            "splits": {},
+        }
+        for name in SPLIT_NAMES:
+            ds = self.datasets[name]
+            out["splits"][name] = {
+                "listed": len(self.splits[name]),
+                "used": len(ds),
+                "skipped": {e.id: skipped[e.id] for e in self.splits[name] if e.id in skipped},
+                "truncated_reports": ds.truncated,
+                "evaluated_set": evaluated_set_digest(ds.ids),
+            }
+        return out
+
+    # -- accessors ----------------------------------------------------------------------------
+    @property
+    def feature_dim(self) -> int:
+        return self.encoder.embedding_dim
+
+    @property
+    def stream_dims(self) -> dict[str, int]:
+        return {s.name: int(s.dim) for s in self.sources[1:] if s.dim is not None}
+
+    def split_entries(self, split: str) -> list[SplitEntry]:
+        return self.datasets[split].entries
+
+    # -- loaders ------------------------------------------------------------------------------
+    def _loader(self, split: str, *, shuffle: bool, batch_size: int) -> DataLoader:
+        workers = int(self.cfg.num_workers)
+        return DataLoader(
+            self.datasets[split],
+            batch_size=batch_size,
+            shuffle=shuffle,
+            collate_fn=Collator(self.sources),
+            num_workers=workers,
+            persistent_workers=workers > 0,
+            pin_memory=torch.cuda.is_available(),
+        )
+
+    def train_dataloader(self) -> DataLoader:
+        return self._loader("train", shuffle=True, batch_size=self.cfg.batch_size)
+
+    def val_dataloader(self) -> DataLoader:
+        return self._loader("val", shuffle=False, batch_size=self.cfg.eval_batch_size)
+
+    def test_dataloader(self) -> DataLoader:
+        return self._loader(self.eval_split, shuffle=False, batch_size=self.cfg.eval_batch_size)
+
+    def fit_loader(self) -> DataLoader:
+        """The training split in a fixed order, for fitting retrieval baselines."""
+        return self._loader("train", shuffle=False, batch_size=self.cfg.eval_batch_size)
+
+    eval_split: str = "test"
+
+
+def resolve_path(value: str | None) -> str | None:
+    return None if value is None else os.path.expanduser(value)

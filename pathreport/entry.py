@@ -1,0 +1,129 @@
+"""Hydra entry points with plug-in discovery and helpful errors.
+
+Before Hydra composes, the plug-ins are discovered (so ``model=<name>`` finds a generator that
+exists only as a file in ``models/``) and the command-line overrides are checked: an unknown group
+option or config key stops with a "did you mean" suggestion instead of a bare composition error.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from pathreport import paths
+from pathreport.errors import PathreportError
+from pathreport.registry import RegistryError, did_you_mean
+
+log = logging.getLogger("pathreport")
+
+# Config groups whose options are user-facing names, and the noun used in messages.
+GROUP_NOUNS = {"model": "model", "encoder": "encoder", "data": "dataset", "trainer": "trainer config",
+               "logger": "logger", "experiment": "experiment", "hparams_search": "search space",
+               "debug": "debug preset"}
+
+
+def prepare() -> None:
+    """Discover plug-ins and register the schemas in Hydra's ConfigStore."""
+    from pathreport.config import register_configs
+    from pathreport.plugins import discover
+
+    register_configs()
+    discover()
+
+
+def check_overrides(overrides: list[str], config_name: str) -> str | None:
+    """Return an error message for the first unknown group option or config key, else None."""
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException:
+        return None  # Hydra reports syntax errors itself
+    GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(paths.CONFIGS_DIR), version_base="1.3"):
+        loader = GlobalHydra.instance().config_loader()
+        groups = set(loader.list_groups(""))
+        group_choices: list[str] = []
+        key_overrides = []
+        for ov in parsed:
+            key = ov.key_or_group
+            if key.startswith("hydra") or ov.is_delete() or ov.is_add() or ov.is_force_add():
+                continue
+            if key in groups:
+                options = loader.get_group_options(key)
+                values = [ov.value()] if not ov.is_sweep_override() else list(ov.sweep_string_iterator())
+                for value in values:
+                    if isinstance(value, str) and value not in options and value != "null":
+                        noun = GROUP_NOUNS.get(key, f"'{key}' option")
+                        hint = did_you_mean(value, options)
+                        return (f"Unknown {noun} '{value}' ({key}={value}). {hint + ' ' if hint else ''}"
+                                f"Available: {', '.join(sorted(options))}.")
+                first = values[0] if values else None
+                if isinstance(first, str):
+                    group_choices.append(f"{key}={first}")
+            else:
+                key_overrides.append(key)
+        if not key_overrides:
+            return None
+        try:
+            cfg = compose(config_name=config_name, overrides=group_choices)
+        except (HydraException, OmegaConfBaseException):
+            return None  # composition problems are reported by Hydra with full context
+    for key in key_overrides:
+        parent_key, _, leaf = key.rpartition(".")
+        parent = OmegaConf.select(cfg, parent_key, default=None) if parent_key else cfg
+        if parent is None or not OmegaConf.is_dict(parent):
+            continue
+        if leaf not in parent:
+            known = [str(k) for k in parent.keys()]
+            hint = did_you_mean(leaf, known)
+            where = f"'{parent_key}'" if parent_key else "the top level"
+            return (f"Unknown config key '{key}'. {hint + ' ' if hint else ''}Keys under {where}: "
+                    f"{', '.join(sorted(known))}. (To add a key that does not exist, write +{key}=...)")
+    return None
+
+
+def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None:
+    """Run ``task`` under ``@hydra.main`` with ``configs/<config_name>.yaml``."""
+    import hydra
+    from omegaconf import DictConfig
+
+    prepare()
+    user_overrides = [a for a in sys.argv[1:] if not a.startswith("-")]
+    problem = check_overrides(user_overrides, config_name)
+    if problem:
+        print(f"Error: {problem}", file=sys.stderr)
+        sys.exit(2)
+    from hydra.core.global_hydra import GlobalHydra
+
+    GlobalHydra.instance().clear()
+
+    @hydra.main(config_path=str(paths.CONFIGS_DIR), config_name=config_name, version_base="1.3")
+    def main(cfg: DictConfig) -> float | None:
+        _quiet_third_party_logs()
+        try:
+            summary = task(cfg)
+        except (PathreportError, RegistryError, FileNotFoundError) as err:
+            message = err.args[0] if isinstance(err, KeyError) and err.args else err
+            log.error("%s", message)
+            if os.environ.get("HYDRA_FULL_ERROR") == "1":
+                raise
+            sys.exit(1)
+        metric = cfg.get("optimized_metric")
+        value = summary.get(metric) if metric else None
+        return float(value) if isinstance(value, (int, float)) else None
+
+    main()
+
+
+def _quiet_third_party_logs() -> None:
+    for name in ("pytorch_lightning.utilities.rank_zero", "lightning.fabric"):
+        logging.getLogger(name).setLevel(logging.WARNING)

@@ -1,0 +1,143 @@
+"""The one LightningModule, shared by every generator.
+
+Generators are plain ``nn.Module`` s; this module owns everything that must be identical across
+them: the optimiser and its schedule, the loss bookkeeping, the shared decoder, and the writing
+of predictions. It does not compute metrics: it writes predictions, and the evaluation function
+scores the file (``pathreport.evaluation.evaluate``).
+
+A checkpoint carries the resolved config, the tokenizer vocabulary, the generator context and the
+library version, so ``eval.py ckpt_path=...`` decodes again from the checkpoint alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytorch_lightning as pl
+import torch
+from omegaconf import DictConfig, OmegaConf
+
+from pathreport import __version__
+from pathreport.data.batch import SlideBatch
+from pathreport.data.text import Tokenizer
+from pathreport.decoding import DecodingConfig, generate
+from pathreport.evaluation.predictions import PredictionRecord, write_predictions
+from pathreport.generator import GeneratorContext, build_generator
+
+log = logging.getLogger(__name__)
+
+
+class ReportModule(pl.LightningModule):
+    """Trains any registered generator and decodes with the shared decoder.
+
+    Args:
+        config: the resolved run configuration (a plain dict; saved in the checkpoint).
+        vocab: the tokenizer's vocabulary (saved in the checkpoint).
+        context: the generator context (feature and stream dimensions, special ids, max length).
+    """
+
+    def __init__(self, config: dict[str, Any], vocab: list[str], context: dict[str, Any]) -> None:
+        super().__init__()
+        self.save_hyperparameters({"config": config, "vocab": vocab, "context": context,
+                                   "pathreport_version": __version__})
+        self.cfg: DictConfig = OmegaConf.create(config)
+        self.tokenizer = Tokenizer(list(vocab), style=self.cfg.data.cleaning)
+        self.ctx = GeneratorContext(**context)
+        self.generator = build_generator(self.cfg.model, self.ctx)
+        self.decoding = DecodingConfig(**OmegaConf.to_container(self.cfg.decoding))
+        self.predictions_path: Path | None = None
+        self.expected_ids: list[str] | None = None
+        self.records: list[PredictionRecord] = []
+        self._outputs: list[PredictionRecord] = []
+
+    # -- training --------------------------------------------------------------------------------
+    @property
+    def trainable(self) -> bool:
+        return bool(getattr(self.generator, "trainable", True))
+
+    def training_step(self, batch: SlideBatch, batch_idx: int) -> torch.Tensor:
+        loss, terms = self.generator.loss(batch)
+        self.log("train_loss", loss, prog_bar=True, batch_size=len(batch))
+        for name, value in terms.items():
+            if name != "nll":
+                self.log(f"train_{name}", value, batch_size=len(batch))
+        return loss
+
+    def validation_step(self, batch: SlideBatch, batch_idx: int) -> None:
+        loss, _ = self.generator.loss(batch)
+        self.log("val_loss", loss, prog_bar=True, sync_dist=True, batch_size=len(batch))
+
+    def configure_optimizers(self) -> dict[str, Any]:
+        opt = self.cfg.optim
+        params = [p for p in self.generator.parameters() if p.requires_grad]
+        optimizer = torch.optim.AdamW(params, lr=opt.lr, weight_decay=opt.weight_decay, betas=tuple(opt.betas))
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
+            optimizer, mode="min", factor=opt.lr_factor, patience=opt.lr_patience, min_lr=opt.min_lr
+        )
+        return {"optimizer": optimizer,
+                "lr_scheduler": {"scheduler": scheduler, "monitor": "val_loss", "interval": "epoch"}}
+
+    # -- decoding --------------------------------------------------------------------------------
+    def decode_batch(self, batch: SlideBatch) -> list[str]:
+        """Reports for a batch: the shared decoder for generators, ``predict`` for baselines."""
+        if not self.trainable:
+            return self.generator.predict(batch)
+        max_len = self.decoding.max_len or self.ctx.max_report_tokens
+        ids = generate(self.generator, batch, self.decoding, max_len=max_len, bos_id=self.ctx.bos_id,
+                       eos_id=self.ctx.eos_id, pad_id=self.ctx.pad_id, unk_id=self.ctx.unk_id)
+        return [self.tokenizer.decode(seq) for seq in ids]
+
+    def on_test_epoch_start(self) -> None:
+        self._outputs = []
+
+    def test_step(self, batch: SlideBatch, batch_idx: int) -> None:
+        texts = self.decode_batch(batch)
+        meta = {"model": self.cfg.model.name, "encoder": self.cfg.encoder.name, "dataset": self.cfg.data.name}
+        for slide_id, reference, text in zip(batch.ids, batch.references, texts):
+            self._outputs.append(PredictionRecord(id=slide_id, reference=reference, prediction=text, **meta))
+
+    def on_test_epoch_end(self) -> None:
+        records = self._gather(self._outputs)
+        self.records = records
+        if self.expected_ids is not None:
+            got = {r.id for r in records}
+            lost = sorted(set(self.expected_ids) - got)
+            extra = sorted(got - set(self.expected_ids))
+            if lost or extra:
+                raise RuntimeError(f"Decoded slide set differs from the evaluated split: missing {lost[:10]}, "
+                                   f"unexpected {extra[:10]}.")
+        if self.predictions_path is not None and self.trainer.is_global_zero:
+            write_predictions(self.predictions_path, records)
+            log.info("Wrote %d predictions to %s", len(records), self.predictions_path)
+
+    def _gather(self, records: list[PredictionRecord]) -> list[PredictionRecord]:
+        """All ranks' predictions, each slide once (the distributed sampler pads with repeats)."""
+        if self.trainer.world_size > 1 and torch.distributed.is_available() and torch.distributed.is_initialized():
+            gathered: list[list[PredictionRecord]] = [[] for _ in range(self.trainer.world_size)]
+            torch.distributed.all_gather_object(gathered, records)
+            records = [r for part in gathered for r in part]
+        unique: dict[str, PredictionRecord] = {}
+        for record in records:
+            unique.setdefault(record.id, record)
+        return sorted(unique.values(), key=lambda r: r.id)
+
+    def on_train_start(self) -> None:
+        # Log the generator's size once, so runs are comparable at a glance.
+        n = sum(p.numel() for p in self.generator.parameters())
+        self.log("n_parameters", float(n), rank_zero_only=True)
+
+
+def module_from_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> ReportModule:
+    """Load a :class:`ReportModule` from a checkpoint written by ``train.py``."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"Checkpoint {path} does not exist.")
+    try:
+        return ReportModule.load_from_checkpoint(str(path), map_location=map_location, weights_only=False)
+    except (KeyError, TypeError) as err:
+        raise ValueError(
+            f"{path} is not a pathreport checkpoint (missing {err}); checkpoints written by train.py carry "
+            "the config, the vocabulary and the generator context."
+        ) from None
