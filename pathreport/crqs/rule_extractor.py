@@ -30,7 +30,7 @@ from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, FieldSpec, Schema
 from pathreport.crqs.text import ReportText, normalise_phrase
 
 _END = ""  # trie key that marks a complete phrase (never a word)
-TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP = range(7)
+TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
 _SIGN_AFTER = re.compile(r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)])")
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 
@@ -141,6 +141,8 @@ class RuleExtractor:
                     self._insert(synonym, (TERM, fi, value.canonical))
             for phrase in f.negated_mentions:
                 self._insert(phrase, (MENTION, fi, None))
+            for phrase in f.ignore:
+                self._insert(phrase, (IGNORE, fi, None))
         self._fillers = cues.fillers
         self._max_gap = cues.max_gap
         self._max_post = cues.max_post_fillers
@@ -207,9 +209,9 @@ class RuleExtractor:
         terms: dict[tuple[int, int], tuple[int, Any, int]] = {}  # (field, start) -> (end, value, kind)
         for i, j, payloads in hits:
             for kind, fi, value in payloads:
-                if kind in (TERM, MENTION):
+                if kind in (TERM, MENTION, IGNORE):
                     old = terms.get((fi, i))
-                    if old is None or j > old[0] or (j == old[0] and kind == TERM):
+                    if old is None or j > old[0] or (j == old[0] and kind < old[2]):
                         terms[(fi, i)] = (j, value, kind)
                 elif i in pseudo:
                     continue
@@ -226,22 +228,31 @@ class RuleExtractor:
         stop_starts.sort()
 
         def negation(i: int, j: int) -> tuple[bool, str | None]:
-            """(negated, cue text) for a finding spanning words i..j."""
-            # Post cue: "necrosis: absent", "H. pylori not detected", "LVI (-)".
+            """(negated, cue text) for a finding spanning words i..j.
+
+            A negative post cue always wins ("necrosis: absent"). A pre cue in the same comma
+            segment wins over an affirming post cue ("no extraprostatic extension identified");
+            across a comma the affirming post cue wins ("no necrosis, LVI present").
+            """
+            post: tuple[bool, str | None] | None = None
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
             if sign:
                 symbol = sign.group(1) or sign.group(2) or sign.group(3)
-                return (symbol.startswith("-"), symbol if symbol.startswith("-") else None)
-            k, limit = j + 1, j + 1 + self._max_post
-            while k < len(rt) and k <= limit:
-                if rt.boundary_between(k, k) or rt.comma_between(k, k):
-                    break
-                cue = post_by_start.get(k)
-                if cue is not None:
-                    return (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]) if cue[1] == POST else None)
-                if rt.words[k] not in self._fillers:
-                    break
-                k += 1
+                post = (symbol.startswith("-"), symbol)
+            else:
+                k, limit = j + 1, j + 1 + self._max_post
+                while k < len(rt) and k <= limit:
+                    if rt.boundary_between(k, k) or rt.comma_between(k, k):
+                        break
+                    cue = post_by_start.get(k)
+                    if cue is not None:
+                        post = (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]))
+                        break
+                    if rt.words[k] not in self._fillers:
+                        break
+                    k += 1
+            if post is not None and post[0]:
+                return post
             # Pre cue: the nearest cue ending before i, in the same clause, close enough.
             idx = bisect_left(pre_ends, i) - 1
             while idx >= 0 and pre_cues[idx][1] >= i:  # a cue overlapping the finding itself
@@ -254,15 +265,19 @@ class RuleExtractor:
             s = bisect_left(stop_starts, cue_end + 1)
             if s < len(stop_starts) and stop_starts[s] < i:
                 return (False, None)
+            if post is not None and rt.comma_between(cue_end + 1, i):
+                return (False, None)
             return (True, " ".join(rt.words[cue_start : cue_end + 1]))
 
-        candidates: list[list[tuple[int, Any, Finding | None]]] = [[] for _ in self.fields]
+        candidates: list[list[tuple[int, int, Any, Finding | None]]] = [[] for _ in self.fields]
         dropped: list[Finding] = []
         last_end: dict[int, int] = {}
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
             last_end[fi] = j
+            if kind == IGNORE:
+                continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
             f = self.fields[fi]
             negated, cue = negation(i, j) if f.negatable else (False, None)
             if kind == MENTION and not negated:
@@ -274,7 +289,7 @@ class RuleExtractor:
                 if explain:  # a negated finding that the field drops ("no adenocarcinoma")
                     dropped.append(Finding(f.name, None, rt.starts[i], rt.ends[j], rt.text[rt.starts[i] : rt.ends[j]], source, True, cue))
                 continue
-            self._add(candidates, fi, rt.starts[i], value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain)
+            self._add(candidates, fi, value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain)
 
         text = rt.text
         present = {a for a in self._anchors if a in text}
@@ -297,23 +312,42 @@ class RuleExtractor:
                         value = f.negated_value
                         if value is None:
                             continue
-                self._add(candidates, fi, m.start(), value, rt, m.start(), m.end(), "pattern", negated, cue, explain)
+                self._add(candidates, fi, value, rt, m.start(), m.end(), "pattern", negated, cue, explain)
+
+        # Pass 1: each field's own findings. Pass 2: a selected value's implications join the
+        # candidates of their target fields (one level, at the source's position) and those
+        # fields are selected again, so "tubular adenoma" (premalignant) and "no evidence of
+        # malignancy" (benign) compete under benign_vs_malignant's own select rule.
+        selected = {fi: _select(f, candidates[fi]) for fi, f in enumerate(self.fields) if candidates[fi]}
+        reselect: set[int] = set()
+        for fi, (value, chosen) in list(selected.items()):
+            implies = self._value_implies[fi]
+            if not implies:
+                continue
+            f = self.fields[fi]
+            parts = str(value).split(MULTI_VALUE_SEPARATOR) if f.select == "all" else [value]
+            start, neg_end = chosen[0][0], chosen[0][1]
+            for part in parts:
+                for target, implied in implies.get(part, ()):
+                    ti = self._field_index[target]
+                    finding = Finding(target, implied, -1, -1, f"{f.name}={part}", "implied") if explain else None
+                    candidates[ti].append((start, neg_end, implied, finding))
+                    reselect.add(ti)
+        for ti in reselect:
+            selected[ti] = _select(self.fields[ti], candidates[ti])
 
         fields: Fields = {}
         findings: list[Finding] = dropped
         for fi, f in enumerate(self.fields):
-            cands = candidates[fi]
-            if not cands:
+            if fi not in selected:
                 continue
-            value, chosen = _select(f, cands)
+            value, chosen = selected[fi]
             fields[f.name] = value
             if explain:
-                for _, _, finding in cands:
+                for *_, finding in candidates[fi]:
                     if finding is not None:
-                        findings.append(replace(finding, selected=any(finding is c for c in chosen)))
-        self._imply(fields, findings if explain else None)
-        ordered = {f.name: fields[f.name] for f in self.fields if f.name in fields}
-        return ordered, findings
+                        findings.append(replace(finding, selected=any(finding is c[3] for c in chosen)))
+        return fields, findings
 
     def _pattern_value(self, f: FieldSpec, m: re.Match) -> Any:
         raw = m.group("value")
@@ -327,47 +361,36 @@ class RuleExtractor:
             return f.convert_unit(float(value), unit)
         return f.canonicalize(raw)
 
-    def _add(self, candidates, fi, pos, value, rt, start, end, source, negated, cue, explain) -> None:
+    def _add(self, candidates, fi, value, rt, start, end, source, negated, cue, explain) -> None:
         finding = None
         if explain:
             finding = Finding(self.fields[fi].name, value, start, end, rt.text[start:end], source, negated, cue)
-        candidates[fi].append((pos, value, finding))
-
-    def _imply(self, fields: Fields, findings: list[Finding] | None) -> None:
-        for fi, f in enumerate(self.fields):
-            implies = self._value_implies[fi]
-            if not implies or f.name not in fields:
-                continue
-            value = fields[f.name]
-            parts = str(value).split(MULTI_VALUE_SEPARATOR) if f.select == "all" else [value]
-            for part in parts:
-                for target, implied in implies.get(part, ()):
-                    if target not in fields:
-                        fields[target] = implied
-                        if findings is not None:
-                            findings.append(Finding(field=target, value=implied, start=-1, end=-1, snippet=f"{f.name}={part}", source="implied", selected=True))
+        candidates[fi].append((start, -end, value, finding))
 
 
-def _select(f: FieldSpec, cands: list[tuple[int, Any, Finding | None]]) -> tuple[Any, list[Finding | None]]:
-    """One value per field, by the field's ``select`` rule; also the findings behind it."""
-    cands = sorted(cands, key=lambda c: c[0])
+def _select(f: FieldSpec, cands: list[tuple[int, int, Any, Finding | None]]) -> tuple[Any, list[tuple]]:
+    """One value per field, by the field's ``select`` rule; also the candidates behind it.
+
+    Candidates are ordered leftmost-longest: of two findings that start at the same character,
+    the longer one ("adenocarcinoma, tubular type") comes before the shorter ("adenocarcinoma").
+    """
+    cands = sorted(cands, key=lambda c: (c[0], c[1]))
     if f.select == "first":
-        chosen = [cands[0]]
+        chosen = cands[0]
     elif f.select == "last":
-        chosen = [cands[-1]]
+        chosen = cands[-1]
     elif f.select in ("max", "min"):
-        ranks = [f.rank(c[1]) for c in cands]
-        best = max(ranks) if f.select == "max" else min(ranks)
-        chosen = [cands[ranks.index(best)]]
+        ranks = [f.rank(c[2]) for c in cands]
+        chosen = cands[ranks.index(max(ranks) if f.select == "max" else min(ranks))]
     else:  # all
         seen: dict[Any, tuple] = {}
         for c in cands:
-            seen.setdefault(c[1], c)
+            seen.setdefault(c[2], c)
         if len(seen) > 1 and f.negated_value in seen:  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
             del seen[f.negated_value]
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
-        return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v][2] for v in ordered]
-    return chosen[0][1], [chosen[0][2]]
+        return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]
+    return chosen[2], [chosen]
 
 
 EXTRACTORS.add(

@@ -27,6 +27,9 @@ The file format (one mapping)::
         patterns:                      # regular expressions on the lower-cased text
           - {regex: "...(?P<value>...)...", value: optional-constant, negatable: false}
         select: first                  # first | last | max | min | all
+        negated_value: absent          # what a negated finding becomes (default: dropped)
+        negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
+        ignore: [fat necrosis]         # phrases that hide the field's terms inside them
         ...
 """
 
@@ -76,7 +79,8 @@ SCHEMA_KEYS = frozenset(
 FIELD_KEYS = frozenset(
     {
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
-        "negatable", "negated_value", "negated_mentions", "unknown", "unit", "units", "tolerance",
+        "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
+        "tolerance",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -136,6 +140,7 @@ class FieldSpec:
     negatable: bool = True
     negated_value: str | None = None
     negated_mentions: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
     units: tuple[tuple[str, float], ...] = ()
@@ -276,7 +281,10 @@ def load_schema(name_or_path: str | os.PathLike) -> Schema:
             )
     if not path.is_file():
         raise FileNotFoundError(f"CRQS schema file {path} does not exist.")
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        raise SchemaError(f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'.") from None
     vocab_path = _learned_vocab_path(raw, path)
     key = (str(path.resolve()), path.stat().st_mtime, vocab_path.stat().st_mtime if vocab_path else 0.0)
     with _cache_lock:
@@ -439,6 +447,7 @@ def _build_field(item: dict, where: str, *, groups: tuple[str, ...], key: bool, 
         negatable=bool(item.get("negatable", True)),
         negated_value=negated_value,
         negated_mentions=tuple(_string_list(item.get("negated_mentions", ()), here, "negated_mentions")),
+        ignore=tuple(_string_list(item.get("ignore", ()), here, "ignore")),
         unknown=unknown,
         unit=item.get("unit"),
         units=tuple((clean_text(k), float(v)) for k, v in units.items()),

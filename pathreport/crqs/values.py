@@ -95,6 +95,14 @@ def parse_number(raw: str) -> float:
     return float(m.group(0).replace(",", "."))
 
 
+def parse_size(raw: str) -> float:
+    """Greatest dimension of "3.5 x 2.0 x 1.5" (decimal comma accepted): tumour size convention."""
+    numbers = [float(m.group(0).replace(",", ".")) for m in _NUMBER.finditer(raw)]
+    if not numbers:
+        raise ValueParseError(f"no number in {raw!r}")
+    return max(numbers)
+
+
 def parse_stage(raw: str) -> str:
     """Pathological T stage: "pT2a", "pt 2a", "ypT3" -> "pt2a", "ypt3"."""
     m = _STAGE.search(raw.lower())
@@ -110,6 +118,7 @@ PARSERS: dict[str, Callable[[str], object]] = {
     "gleason": parse_gleason,
     "count": parse_count,
     "number": parse_number,
+    "size": parse_size,
     "stage": parse_stage,
 }
 
