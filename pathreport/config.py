@@ -211,11 +211,11 @@ def _trainer_fields() -> list[tuple[str, Any, Any]]:
         if hint in simple:
             kind: Any = hint
         elif len(args) == 1 and args[0] in simple and type(None) in typing.get_args(hint):
-            kind = typing.Optional[args[0]]  # noqa: UP007 (OmegaConf needs typing.Optional)
+            kind = typing.Optional[args[0]]  # noqa: UP045 (OmegaConf needs typing.Optional)
         else:
             kind = Any
         if default is None and kind in simple:
-            kind = typing.Optional[kind]  # noqa: UP007
+            kind = typing.Optional[kind]  # noqa: UP045
         out.append((name, kind, field(default=default)))
     return out
 

@@ -83,7 +83,7 @@ def check_overrides(overrides: list[str], config_name: str) -> str | None:
         if parent is None or not OmegaConf.is_dict(parent):
             continue
         if leaf not in parent:
-            known = [str(k) for k in parent.keys()]
+            known = [str(k) for k in parent]
             hint = did_you_mean(leaf, known)
             where = f"'{parent_key}'" if parent_key else "the top level"
             return (f"Unknown config key '{key}'. {hint + ' ' if hint else ''}Keys under {where}: "

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Generated data goes to a per-session cache (or PATHREPORT_TEST_CACHE, to reuse it between

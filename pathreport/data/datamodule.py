@@ -25,7 +25,7 @@ from pathreport.data.dataset import (
 from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, load_splits
 from pathreport.data.synthetic import CONCEPT_STREAM_DIR, SyntheticConfig, SyntheticDataset
 from pathreport.data.text import Tokenizer
-from pathreport.data.trident import FeatureFileError, feature_dir
+from pathreport.data.trident import FeatureFileError
 from pathreport.encoders import EncoderSpec, coords_folder
 from pathreport.evaluation.evaluate import evaluated_set_digest
 from pathreport.generator import StreamSpec

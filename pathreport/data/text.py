@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 CLEANING_STYLES = ("reg", "pathology", "none")
 
-# A token is a number (with decimals, "2.5"), a word (letters, with inner apostrophes:
-# "gleason's"), or any other single visible character ("(", ";", "+", "%", "/").
-_TOKEN = re.compile(r"\d+(?:\.\d+)*|[^\W\d_]+(?:'[^\W\d_]+)*|[^\w\s]|_")
+# A token is a decimal number ("2.5"), a word of letters and digits ("grade", "pT2N1", "CIN2",
+# "14", with inner apostrophes: "gleason's"), or any other single visible character ("(", ";",
+# "+", "%", "/"). Keeping alphanumeric words whole keeps stages and grades readable in predictions.
+_TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:'[^\W_]+)*|[^\w\s]|_")
 # List numbering at the start of the text, a line, or after a sentence end: "1. ", "2) ", "(3) ".
 _NUMBERING = re.compile(r"(?:(?<=^)|(?<=\n)|(?<=[.;:!?]\s))[ \t]*\(?\d{1,2}[.)](?=\s+[^\W\d_])", re.MULTILINE)
 _STRIP_CHARS = re.compile(r"[#*^_\[\]{}\\|~`\"<>]")

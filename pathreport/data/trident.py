@@ -187,10 +187,7 @@ def write_features(
 
 
 def _save(f: Any, key: str, data: np.ndarray, attrs: dict[str, Any]) -> None:
-    if data.ndim >= 1 and data.shape[0] > 0:
-        chunks = (1, *data.shape[1:])
-    else:
-        chunks = None
+    chunks = (1, *data.shape[1:]) if data.ndim >= 1 and data.shape[0] > 0 else None
     dset = f.create_dataset(key, data=data, chunks=chunks, maxshape=(None, *data.shape[1:]) if chunks else None)
     for k, v in attrs.items():
         dset.attrs[k] = "None" if v is None else v

@@ -1,0 +1,107 @@
+"""Hydra composition: typed configs, helpful errors, every Trainer argument, sweep specs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from omegaconf import OmegaConf
+
+from pathreport import paths
+from pathreport.entry import check_overrides, prepare
+from tests.conftest import compose_train
+
+
+def test_config_default_composition_is_histgen_on_uni2_synthetic(tmp_path):
+    cfg = compose_train([], tmp_path)
+    assert (cfg.model.name, cfg.encoder.name, cfg.data.name) == ("histgen", "uni2", "synthetic")
+    assert cfg.encoder.embedding_dim == 1536
+
+
+@pytest.mark.parametrize(
+    ("override", "expected"),
+    [
+        ("model=histgn", "Unknown model 'histgn' (model=histgn). Did you mean 'histgen'?"),
+        ("encoder=uni3", "Unknown encoder 'uni3' (encoder=uni3). Did you mean 'uni2'"),
+        ("data=reg2026", "Unknown dataset 'reg2026' (data=reg2026). Did you mean 'reg2025'?"),
+        ("trainer.max_epoch=3", "Unknown config key 'trainer.max_epoch'. Did you mean 'max_epochs'"),
+        ("data.batch_sise=2", "Unknown config key 'data.batch_sise'. Did you mean 'batch_size'"),
+        ("model=migen,histgn", "Unknown model 'histgn'"),
+    ],
+)
+def test_config_unknown_names_and_keys_answer_did_you_mean(override, expected):
+    prepare()
+    assert expected in (check_overrides([override], "train") or "")
+
+
+def test_config_valid_overrides_pass_the_check():
+    prepare()
+    assert check_overrides(["model=migen", "trainer.max_epochs=2", "+trainer.foo=1", "hydra.run.dir=x"], "train") is None
+
+
+@pytest.mark.parametrize("override", ["trainer.max_epochs=abc", "optim.lr=fast", "data.batch_size=2.5"])
+def test_config_wrong_type_fails_at_composition(override, tmp_path):
+    from hydra.errors import ConfigCompositionException
+
+    with pytest.raises(ConfigCompositionException, match=f"Error merging override {override}") as err:
+        compose_train([override], tmp_path)
+    assert "could not be converted" in str(err.value.__cause__)
+
+
+@pytest.mark.parametrize("arg", ["devices=2", "num_nodes=2", "accumulate_grad_batches=4", "gradient_clip_val=1.0",
+                                 "precision=bf16-mixed", "strategy=ddp", "limit_train_batches=0.5"])
+def test_config_every_trainer_argument_is_reachable(arg, tmp_path):
+    key, value = arg.split("=")
+    cfg = compose_train([f"trainer.{arg}"], tmp_path)
+    assert str(cfg.trainer[key]) == value
+
+
+def test_config_trainer_schema_covers_the_lightning_signature():
+    import inspect
+
+    from pytorch_lightning import Trainer
+
+    from pathreport.config import TrainerConfig
+
+    wanted = set(inspect.signature(Trainer.__init__).parameters) - {"self", "callbacks", "logger", "plugins",
+                                                                     "default_root_dir"}
+    assert wanted <= set(TrainerConfig.__dataclass_fields__)
+
+
+def _sample(spec: dict) -> list:
+    if "values" in spec:
+        return list(spec["values"])
+    return [spec["min"], spec["max"]]
+
+
+@pytest.mark.parametrize("sweep", sorted((paths.PROJECT_ROOT / "sweeps").glob("*.yaml")), ids=lambda p: p.stem)
+def test_config_every_wandb_sweep_spec_composes(sweep: Path, tmp_path):
+    """W&B fills ${args_no_hyphens} with key=value pairs; each must compose with the fixed command."""
+    spec = yaml.safe_load(sweep.read_text())
+    assert spec["metric"] == {"name": "val_loss", "goal": "minimize"} and spec["method"] == "bayes"
+    command = spec["command"]
+    assert command[-1] == "${args_no_hyphens}" and command[2] == "${program}" and spec["program"] == "train.py"
+    fixed = [c for c in command[3:-1]]
+    params = spec["parameters"]
+    # the extremes of every parameter, one parameter at a time, plus all minima together
+    combos = [{k: _sample(v)[0] for k, v in params.items()}]
+    for key, value in params.items():
+        for choice in _sample(value):
+            combos.append({**combos[0], key: choice})
+    for combo in combos:
+        cfg = compose_train([*fixed, *(f"{k}={v}" for k, v in combo.items())], tmp_path)
+        for key, value in combo.items():
+            assert OmegaConf.select(cfg, key) == pytest.approx(value)
+    prepare()
+    assert check_overrides([*fixed, *(f"{k}={v}" for k, v in combos[0].items())], "train") is None
+
+
+def test_config_experiment_and_debug_presets_compose(tmp_path):
+    for folder in ("experiment", "debug", "hparams_search"):
+        for path in sorted((paths.CONFIGS_DIR / folder).glob("*.yaml")):
+            extra = ["paths.features_dir=/data/trident", "data.splits=/data/splits.json"] if folder == "experiment" else []
+            cfg = compose_train([f"{folder}={path.stem}", *extra], tmp_path)
+            assert cfg.model.name and cfg.data.name, path
+
+
