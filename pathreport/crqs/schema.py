@@ -249,7 +249,7 @@ class Schema:
 
 
 # -- loading -------------------------------------------------------------------------------------
-_cache: dict[tuple[str, float, float], Schema] = {}
+_cache: dict[tuple[str, float, float, bool], Schema] = {}
 _cache_lock = threading.Lock()
 
 
@@ -263,8 +263,11 @@ def available_schemas() -> list[str]:
     return sorted(p.stem for p in paths.CRQS_DIR.glob("*.yaml")) if paths.CRQS_DIR.is_dir() else []
 
 
-def load_schema(name_or_path: str | os.PathLike) -> Schema:
-    """Load and validate a schema by dataset name or file path (cached until the file changes)."""
+def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = True) -> Schema:
+    """Load and validate a schema by dataset name or file path (cached until the file changes).
+
+    ``with_learned_vocab=False`` gives the curated schema alone (used to rebuild the vocabulary).
+    """
     text = str(name_or_path)
     if os.sep in text or text.endswith((".yaml", ".yml")) or (isinstance(name_or_path, Path)):
         path = Path(name_or_path)
@@ -285,11 +288,11 @@ def load_schema(name_or_path: str | os.PathLike) -> Schema:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as err:
         raise SchemaError(f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'.") from None
-    vocab_path = _learned_vocab_path(raw, path)
-    key = (str(path.resolve()), path.stat().st_mtime, vocab_path.stat().st_mtime if vocab_path else 0.0)
+    vocab_path = _learned_vocab_path(raw, path) if with_learned_vocab else None
+    key = (str(path.resolve()), path.stat().st_mtime, vocab_path.stat().st_mtime if vocab_path else 0.0, with_learned_vocab)
     with _cache_lock:
         if key not in _cache:
-            _cache[key] = build_schema(raw, path=path)
+            _cache[key] = build_schema(raw, path=path, with_learned_vocab=with_learned_vocab)
         return _cache[key]
 
 
@@ -300,7 +303,7 @@ def _learned_vocab_path(raw: Any, path: Path) -> Path | None:
     return None
 
 
-def build_schema(raw: Any, *, path: Path | None = None) -> Schema:
+def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool = True) -> Schema:
     """Validate a parsed schema mapping and build the :class:`Schema` (raises :class:`SchemaError`)."""
     where = str(path) if path else "<schema>"
     if not isinstance(raw, dict):
@@ -328,7 +331,7 @@ def build_schema(raw: Any, *, path: Path | None = None) -> Schema:
         _check_keys(extra, NEGATION_KEYS, where, "'negation'")
         negation = negation.extended(extra)
 
-    vocab_path = _learned_vocab_path(raw, path) if path else None
+    vocab_path = _learned_vocab_path(raw, path) if path and with_learned_vocab else None
     learned = _read_learned_vocab(vocab_path, name) if vocab_path else {}
 
     names: list[str] = []

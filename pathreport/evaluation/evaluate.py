@@ -14,6 +14,7 @@ import math
 import os
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,44 @@ def evaluate_records(
             )
         result = result.merge(entry.obj(records, dataset=dataset, **options.get(name, {})))
     return result
+
+
+def align_to_references(
+    records: Sequence[PredictionRecord],
+    references: dict[str, str],
+    *,
+    missing_as_empty: bool = False,
+    source: str = "the references",
+) -> list[PredictionRecord]:
+    """The records of exactly the evaluated set ``references`` (id -> raw reference report).
+
+    A slide of the evaluated set without a prediction is an error (a silently smaller test set
+    inflates every metric), unless ``missing_as_empty``: then it is scored as an empty
+    prediction. A prediction for a slide outside the set is an error too. The reference text
+    comes from ``references``, so a truncated or cleaned reference in the predictions file
+    cannot leak into the scores.
+    """
+    by_id = {r.id: r for r in records}
+    extra = sorted(set(by_id) - set(references))
+    if extra:
+        raise ValueError(
+            f"{len(extra)} prediction(s) are for slides that are not in {source} (ids {extra[:5]}); "
+            "check that the predictions and the references come from the same split."
+        )
+    missing = [i for i in references if i not in by_id]
+    if missing and not missing_as_empty:
+        raise ValueError(
+            f"{len(missing)} slide(s) of {source} have no prediction (ids {missing[:5]}); decode them, "
+            "or pass --missing-as-empty to score them as empty reports."
+        )
+    out = []
+    for slide_id, reference in references.items():
+        record = by_id.get(slide_id)
+        if record is None:
+            out.append(PredictionRecord(id=slide_id, reference=reference, prediction=""))
+        else:
+            out.append(replace(record, reference=reference))
+    return out
 
 
 def write_evaluation(

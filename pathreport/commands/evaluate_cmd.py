@@ -1,0 +1,136 @@
+"""``pathreport evaluate``: score a predictions file with NLG metrics and CRQS.
+
+Writes ``summary.json``, ``per_case.jsonl`` and one CSV per table (``fields.csv`` for CRQS) into
+``--out``, through the same evaluation function as the test stage of ``train.py``, so a number in
+a paper table can be recomputed from the predictions file alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="score a predictions file (NLG metrics, CRQS)",
+        description="Score generated reports against their references. Reads pathreport's JSON Lines "
+        '({"id", "reference", "prediction"}) or the reference implementation\'s {id: {"pred", "target"}} JSON.',
+    )
+    parser.add_argument("--predictions", required=True, type=Path, help="predictions file (JSON Lines or {id: {pred, target}} JSON)")
+    parser.add_argument("--dataset", help="dataset name; selects the CRQS schema crqs/<dataset>.yaml (default: the records' 'dataset' field)")
+    parser.add_argument("--out", required=True, type=Path, help="output folder for summary.json, per_case.jsonl and fields.csv")
+    parser.add_argument("--metrics", default="nlg,crqs", help="comma-separated report evaluators (default: nlg,crqs)")
+    crqs = parser.add_argument_group("CRQS")
+    crqs.add_argument("--schema", type=Path, help="a CRQS schema file to use instead of crqs/<dataset>.yaml")
+    crqs.add_argument("--formula", choices=("subtractive", "eq6"), default="subtractive", help="aggregate: subtractive (paper A.7 and code, default) or eq6 (paper Eq. 6)")
+    crqs.add_argument("--weights", help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.4)")
+    crqs.add_argument("--on-empty-reference", choices=("vacuous", "zero", "skip"), default="vacuous", help="score of a case whose reference has no extractable field (default: vacuous, CFC = KIR = 1)")
+    crqs.add_argument("--extractor", default="rule", help="extractor backend (default: rule)")
+    crqs.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the CRQS confidence interval (0 disables)")
+    crqs.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    nlg = parser.add_argument_group("NLG")
+    nlg.add_argument("--nlg-normalization", choices=("ptb", "simple"), default="ptb", help="text normalisation before BLEU/METEOR/ROUGE/CIDEr (ptb needs Java)")
+    nlg.add_argument("--no-meteor", action="store_true", help="skip METEOR (it starts a Java process)")
+    sel = parser.add_argument_group("evaluated set")
+    sel.add_argument("--references", type=Path, help="split JSON {split: [{id, report}]} or JSON Lines {id, report}: the evaluated set and its raw reference reports")
+    sel.add_argument("--split", default="test", help="split of --references to evaluate (default: test)")
+    sel.add_argument("--missing-as-empty", action="store_true", help="score slides of the evaluated set that have no prediction as empty reports instead of failing")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathreport.cli import UserError
+    from pathreport.evaluation.evaluate import (
+        align_to_references,
+        evaluate_records,
+        write_evaluation,
+    )
+    from pathreport.evaluation.predictions import read_predictions
+
+    records = read_predictions(args.predictions)
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    if not metrics:
+        raise UserError("--metrics is empty; give e.g. nlg, crqs or nlg,crqs.")
+    if args.references is not None:
+        references = read_references(args.references, args.split)
+        records = align_to_references(records, references, missing_as_empty=args.missing_as_empty, source=f"{args.references} [{args.split}]")
+    dataset = args.dataset or _dataset_of(records)
+    options: dict[str, dict[str, Any]] = {
+        "crqs": {
+            "schema": args.schema,
+            "formula": args.formula,
+            "weights": args.weights,
+            "on_empty_reference": args.on_empty_reference,
+            "extractor": args.extractor,
+            "n_bootstrap": args.bootstrap,
+            "seed": args.seed,
+        },
+        "nlg": {"normalization": args.nlg_normalization, "meteor": not args.no_meteor},
+    }
+    result = evaluate_records(records, dataset=dataset, metrics=metrics, options={m: options.get(m, {}) for m in metrics})
+    result.summary["predictions"] = str(args.predictions)
+    written = write_evaluation(result, args.out)
+    print(format_summary(result.summary))
+    for metric, reason in result.unavailable.items():
+        print(f"note: {metric} unavailable: {reason}")
+    for name, path in written.items():
+        print(f"wrote {name}: {path}")
+    return 0
+
+
+def read_references(path: Path, split: str) -> dict[str, str]:
+    """id -> raw reference report, from a split JSON (``split`` key) or JSON Lines {id, report}."""
+    from pathreport.cli import UserError
+
+    if not path.is_file():
+        raise FileNotFoundError(f"References file {path} does not exist.")
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict):
+        if split not in data:
+            raise UserError(f"{path}: no split {split!r}; the file has {sorted(data)}. Pass --split with one of them.")
+        items = data[split]
+    else:
+        items = []
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    items.append(json.loads(line))
+                except json.JSONDecodeError as err:
+                    raise UserError(f"{path}:{lineno}: not valid JSON ({err.msg}).") from None
+    refs: dict[str, str] = {}
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("report"), str):
+            raise UserError(f"{path}: entry {i} of {split!r} must be an object with string 'id' and 'report', found {item!r:.100}.")
+        if item["id"] in refs:
+            raise UserError(f"{path}: slide id {item['id']!r} appears twice in {split!r}.")
+        refs[item["id"]] = item["report"]
+    if not refs:
+        raise UserError(f"{path}: split {split!r} is empty; nothing to evaluate.")
+    return refs
+
+
+def _dataset_of(records: list) -> str | None:
+    names = {r.dataset for r in records if r.dataset}
+    return names.pop() if len(names) == 1 else None
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """A short, aligned view of the headline numbers (the JSON holds everything)."""
+    keys = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "METEOR", "ROUGE_L", "CIDEr", "CRQS", "CRQS_raw", "CFC", "KIR", "HR", "CDS")
+    lines = [f"dataset: {summary.get('dataset')}   cases: {summary.get('n_cases')}"]
+    for key in keys:
+        if key in summary:
+            value = summary[key]
+            lines.append(f"  {key:<9} {'n/a' if value is None else f'{value:.4f}'}")
+    ci = summary.get("CRQS_CI95")
+    if ci:
+        lines.append(f"  CRQS 95% CI [{ci[0]:.4f}, {ci[1]:.4f}] (bootstrap over cases)")
+    return "\n".join(lines)
