@@ -101,14 +101,10 @@ def _texts_from_file(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     if path.suffix != ".jsonl":
         return [text]
+    from pathreport.commands.evaluate_cmd import json_lines
+
     out = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise UserError(f"{path}:{lineno}: not valid JSON ({err.msg}).") from None
+    for lineno, obj in json_lines(path, text):
         value = obj.get("report", obj.get("reference")) if isinstance(obj, dict) else None
         if not isinstance(value, str):
             raise UserError(f"{path}:{lineno}: expected an object with a string 'report' or 'reference'.")

@@ -98,13 +98,7 @@ def read_references(path: Path, split: str) -> dict[str, str]:
             raise UserError(f"{path}: no split {split!r}; the file has {sorted(data)}. Pass --split with one of them.")
         items = data[split]
     else:
-        items = []
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    items.append(json.loads(line))
-                except json.JSONDecodeError as err:
-                    raise UserError(f"{path}:{lineno}: not valid JSON ({err.msg}).") from None
+        items = [obj for _, obj in json_lines(path, text)]
     refs: dict[str, str] = {}
     for i, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("report"), str):
@@ -115,6 +109,20 @@ def read_references(path: Path, split: str) -> dict[str, str]:
     if not refs:
         raise UserError(f"{path}: split {split!r} is empty; nothing to evaluate.")
     return refs
+
+
+def json_lines(path: Path, text: str) -> list[tuple[int, Any]]:
+    """(line number, parsed object) for each non-empty line; a bad line names the file and line."""
+    from pathreport.cli import UserError
+
+    out = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                out.append((lineno, json.loads(line)))
+            except json.JSONDecodeError as err:
+                raise UserError(f"{path}:{lineno}: not valid JSON ({err.msg}).") from None
+    return out
 
 
 def _dataset_of(records: list) -> str | None:
