@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
@@ -35,6 +36,30 @@ class GeneratorConfig:
     """Base of every generator config. ``name`` is filled in by the registry."""
 
     name: str = "???"
+
+
+@dataclass
+class TransformerGeneratorConfig(GeneratorConfig):
+    """Settings shared by the R2Gen family (MI-Gen, HistGen, BiGen); defaults are the benchmark
+    reference runs.
+
+    Attributes:
+        d_model: transformer width.
+        d_ff: feed-forward width.
+        d_vf: width of the patch projection (``wsi_mapping``) before ``att_embed``.
+        num_heads: attention heads.
+        num_layers: encoder and decoder layers.
+        dropout: dropout inside the transformer.
+        drop_prob_lm: dropout after ``att_embed`` (Linear(d_vf, d_model) + ReLU + Dropout).
+    """
+
+    d_model: int = 512
+    d_ff: int = 512
+    d_vf: int = 1024
+    num_heads: int = 4
+    num_layers: int = 3
+    dropout: float = 0.1
+    drop_prob_lm: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -159,9 +184,14 @@ class RetrievalBaseline(nn.Module):
 
 
 def token_cross_entropy(logits: Tensor, targets: Tensor, pad_id: int) -> Tensor:
-    """Mean cross-entropy over non-pad targets of a padded batch (each real token weighs the same)."""
+    """Mean cross-entropy over non-pad targets of a padded batch (each real token weighs the same).
+
+    Half-precision logits are upcast to float32; float64 stays float64 (exact parity tests).
+    """
+    if logits.dtype in (torch.float16, torch.bfloat16):
+        logits = logits.float()
     return F.cross_entropy(
-        logits.reshape(-1, logits.shape[-1]).float(), targets.reshape(-1), ignore_index=pad_id, reduction="mean"
+        logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=pad_id, reduction="mean"
     )
 
 
@@ -220,6 +250,7 @@ __all__ = [
     "ReportGenerator",
     "RetrievalBaseline",
     "StreamSpec",
+    "TransformerGeneratorConfig",
     "build_generator",
     "masked_mean",
     "register_generator",

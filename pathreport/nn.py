@@ -141,17 +141,22 @@ class FeedForward(nn.Module):
         return self.w_2(self.dropout(self.activation(self.w_1(x))))
 
 
+def sinusoidal_table(length: int, d_model: int) -> Tensor:
+    """The (length, d_model) sine/cosine position table of "Attention is all you need"."""
+    position = torch.arange(length).unsqueeze(1).float()
+    div = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+    table = torch.zeros(length, d_model)
+    table[:, 0::2] = torch.sin(position * div)
+    table[:, 1::2] = torch.cos(position * div)
+    return table
+
+
 class SinusoidalPositions(nn.Module):
     """Fixed sine/cosine position table, added with an offset (for incremental decoding)."""
 
     def __init__(self, d_model: int, max_len: int = 4096) -> None:
         super().__init__()
-        position = torch.arange(max_len).unsqueeze(1).float()
-        div = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
-        table = torch.zeros(max_len, d_model)
-        table[:, 0::2] = torch.sin(position * div)
-        table[:, 1::2] = torch.cos(position * div)
-        self.register_buffer("table", table, persistent=False)
+        self.register_buffer("table", sinusoidal_table(max_len, d_model), persistent=False)
 
     def forward(self, x: Tensor, offset: int = 0) -> Tensor:
         t = x.shape[1]
@@ -198,19 +203,33 @@ class DecoderLayer(nn.Module):
         cache: DecoderCache | None = None,
         name: str = "",
     ) -> Tensor:
-        h = self.norm1(x)
-        k, v = self.self_attn.project_kv(h)
-        if cache is not None:
-            k = cache.append(f"{name}.k", k)
-            v = cache.append(f"{name}.v", v)
-        x = x + self.drop(self.self_attn.attend(h, k, v, causal=True))
-        h = self.norm2(x)
-        if cache is not None:
-            mk, mv = cache.slide_tensors(f"{name}.memory_kv", lambda: self.cross_attn.project_kv(memory))
-        else:
-            mk, mv = self.cross_attn.project_kv(memory)
-        x = x + self.drop(self.cross_attn.attend(h, mk, mv, mask=memory_mask))
+        x = x + self.drop(causal_self_attention(self.self_attn, self.norm1(x), cache, name))
+        mk, mv = memory_kv(self.cross_attn, memory, cache, f"{name}.memory_kv")
+        x = x + self.drop(self.cross_attn.attend(self.norm2(x), mk, mv, mask=memory_mask))
         return x + self.drop(self.ff(self.norm3(x)))
+
+
+def causal_self_attention(
+    attn: MultiHeadAttention, h: Tensor, cache: DecoderCache | None, name: str
+) -> Tensor:
+    """Causal self-attention of (R, T, D) decoder states, appending keys/values to ``cache``.
+
+    With a cache, ``h`` holds only the new positions and attends to every cached one.
+    """
+    k, v = attn.project_kv(h)
+    if cache is not None:
+        k = cache.append(f"{name}.k", k)
+        v = cache.append(f"{name}.v", v)
+    return attn.attend(h, k, v, causal=True)
+
+
+def memory_kv(
+    attn: MultiHeadAttention, memory: Tensor, cache: DecoderCache | None, key: str
+) -> tuple[Tensor, Tensor]:
+    """Keys/values of a slide memory for ``attn``: projected once per slide when decoding."""
+    if cache is None:
+        return attn.project_kv(memory)
+    return cache.slide_tensors(key, lambda: attn.project_kv(memory))
 
 
 class TextDecoder(nn.Module):
@@ -265,3 +284,121 @@ class TextDecoder(nn.Module):
 
 def count_parameters(module: nn.Module, trainable_only: bool = True) -> int:
     return sum(p.numel() for p in module.parameters() if p.requires_grad or not trainable_only)
+
+
+def xavier_init_(module: nn.Module) -> None:
+    """Xavier-uniform initialisation of every matrix (and conv kernel) of ``module``.
+
+    The R2Gen family (MI-Gen, HistGen, BiGen, SCOUT) initialises its transformer this way; biases,
+    norms and vectors keep PyTorch's defaults.
+    """
+    for p in module.parameters():
+        if p.dim() > 1:
+            nn.init.xavier_uniform_(p)
+
+
+def square_grid_index(mask: Tensor) -> tuple[Tensor, int]:
+    """Where each real token of a slide sits on that slide's own square grid.
+
+    Slide b has n_b real tokens (``mask`` True, in sequence order); they fill a
+    ceil(sqrt(n_b)) x ceil(sqrt(n_b)) grid row by row. All grids are placed in the top-left
+    corner of one S x S canvas (S the largest side of the batch), so a convolution with zero
+    padding sees, around each slide's grid, exactly the zeros it would see on that grid alone.
+
+    Args:
+        mask: (B, L) bool, True for real tokens.
+
+    Returns:
+        (B, L) flat canvas index (row * S + col) of every token (meaningless where ``mask`` is
+        False), and S.
+    """
+    n = mask.sum(1)
+    side = torch.ceil(torch.sqrt(n.double())).long().clamp_min(1)
+    # Guard against floating-point error in the square root (side^2 must cover n).
+    side = side + (side * side < n).long()
+    canvas = int(side.max()) if side.numel() else 1
+    rank = mask.long().cumsum(1) - 1
+    row = torch.div(rank, side[:, None], rounding_mode="floor")
+    col = rank - row * side[:, None]
+    return row * canvas + col, canvas
+
+
+class PositionalConvMixer(nn.Module):
+    """MI-Gen's PAM: depthwise 2-D convolutions over the token sequence folded into a square grid.
+
+    The output is ``x + conv_k1(x) + conv_k2(x) + ...`` on the grid (kernels 13, 7 and 3 in the
+    reference), which gives the tokens a notion of 2-D neighbourhood without coordinates.
+
+    Batching and masking: the reference pads a sequence to a perfect square by repeating its first
+    tokens, which makes duplicated tokens attend and be attended to. Here each slide's real tokens
+    are laid on their own grid (:func:`square_grid_index`); empty cells are zeros, so a slide's
+    result never depends on its batch-mates or on padding. Masked positions of the output are 0.
+    """
+
+    def __init__(self, dim: int, kernels: tuple[int, ...] = (13, 7, 3)) -> None:
+        super().__init__()
+        self.convs = nn.ModuleList(nn.Conv2d(dim, dim, k, 1, k // 2, groups=dim) for k in kernels)
+
+    def forward(self, x: Tensor, mask: Tensor) -> Tensor:
+        b, _, d = x.shape
+        flat, side = square_grid_index(mask)
+        rows, cols = mask.nonzero(as_tuple=True)
+        cells = flat[rows, cols]
+        canvas = x.new_zeros(b, side * side, d)
+        canvas[rows, cells] = x[rows, cols]
+        grid = canvas.transpose(1, 2).reshape(b, d, side, side)
+        mixed = grid + sum(conv(grid) for conv in self.convs)
+        mixed = mixed.reshape(b, d, side * side).transpose(1, 2)
+        out = torch.zeros_like(x)
+        out[rows, cols] = mixed[rows, cells]
+        return out
+
+
+class GatedSourceFusion(nn.Module):
+    """Fuses S attended sources per head and per channel with a context-dependent softmax gate.
+
+    SCOUT's ``MultiHeadGatedFusionV3`` generalised to S sources: each source is projected, a gate
+    network that sees the decoder state and every source produces, for each head and channel, a
+    softmax over the S sources (with a learnable temperature); the weighted sum is projected, added
+    to the state, normalised and refined by a GELU feed-forward with a residual.
+
+    Returns the fused states and the gate weights (R, T, heads, S, d_head), which SCOUT's
+    gate-entropy loss regularises.
+    """
+
+    def __init__(self, d_model: int, heads: int, sources: int, dropout: float = 0.1) -> None:
+        super().__init__()
+        if d_model % heads:
+            raise ValueError(f"d_model={d_model} is not divisible by heads={heads}.")
+        self.heads = heads
+        self.sources = sources
+        self.temperature = nn.Parameter(torch.tensor(1.0))
+        self.source_proj = nn.ModuleList(nn.Linear(d_model, d_model) for _ in range(sources))
+        width = (sources + 1) * d_model
+        self.gate_net = nn.Sequential(
+            nn.Linear(width, width),
+            nn.ReLU(),
+            nn.Linear(width, sources * d_model),
+            nn.ReLU(),
+            nn.Linear(sources * d_model, sources * d_model),
+            nn.Dropout(dropout),
+        )
+        self.out_proj = nn.Linear(d_model, d_model)
+        self.norm = nn.LayerNorm(d_model)
+        self.ffn = nn.Sequential(
+            nn.Linear(d_model, 4 * d_model), nn.GELU(), nn.Linear(4 * d_model, d_model), nn.Dropout(dropout)
+        )
+
+    def forward(self, x: Tensor, sources: list[Tensor]) -> tuple[Tensor, Tensor]:
+        r, t, d = x.shape
+        h, s = self.heads, self.sources
+        if len(sources) != s:
+            raise ValueError(f"GatedSourceFusion expects {s} sources, got {len(sources)}.")
+        gates = self.gate_net(torch.cat([x, *sources], dim=-1)).view(r, t, h, s, d // h)
+        weights = F.softmax(gates / self.temperature, dim=3)
+        projected = torch.stack(
+            [proj(src).view(r, t, h, d // h) for proj, src in zip(self.source_proj, sources, strict=True)], dim=3
+        )
+        fused = (weights * projected).sum(3).reshape(r, t, d)
+        out = self.norm(x + self.out_proj(fused))
+        return out + self.ffn(out), weights
