@@ -1,0 +1,98 @@
+"""``pathreport pathbind vqa | grounding | table`` end to end with registered fake models."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+from pathbind_helpers import (
+    blind_vlm,
+    blob_vlm,
+    colour_vqa_file,
+    seeing_vlm,
+    write_image,
+    write_jsonl,
+)
+
+from pathreport.cli import main
+from pathreport.plugins import EVALUATORS, GENERATIVE_VLMS
+
+
+def _blob(cell: int):
+    maps = np.full((3, 1, 16), 0.01)
+    maps[1, 0, cell] = 1.0
+    return maps
+
+
+@pytest.fixture
+def fakes():
+    makers = {
+        "fake_blind": lambda **_: blind_vlm("fake_blind"),
+        "fake_seeing": lambda **_: seeing_vlm("fake_seeing", base_model="fake_blind"),
+        "fake_blob_a": lambda **_: blob_vlm(_blob(5), (4, 4), name="fake_blob_a"),
+        "fake_blob_b": lambda **_: blob_vlm(_blob(15), (4, 4), name="fake_blob_b"),
+    }
+    for name, make in makers.items():
+        GENERATIVE_VLMS.add(name, make, family="fake", attention=name.startswith("fake_blob"))
+    yield
+    for name in makers:
+        GENERATIVE_VLMS.remove(name)
+
+
+def test_pathbind_is_a_vlm_generative_evaluator():
+    entry = EVALUATORS.get("pathbind")
+    assert entry.metadata["kind"] == "vlm-generative" and entry.metadata["protocols"] == ["vqa", "grounding"]
+
+
+def test_cli_vqa_and_table_write_the_paper_layout_in_markdown_and_csv(tmp_path, fakes, capsys):
+    questions = colour_vqa_file(tmp_path / "data", [("A", "D1", "S"), ("B", "D1", "S"), ("C", "D2", "T"), ("A", "D2", "T")])
+    for model in ("fake_blind", "fake_seeing"):
+        code = main(["pathbind", "vqa", "--vlm", model, "--questions", str(questions), "--out", str(tmp_path / "results"), "--quiet"])
+        assert code == 0
+    assert (tmp_path / "results" / "vqa" / "fake_seeing" / "answers.jsonl").exists()
+    assert "fake_seeing | 100.0 / 50.0 (+50.0) | 100.0 / 50.0 (+50.0) | 100.0 / 50.0 (+50.0)" in capsys.readouterr().out
+    assert main(["pathbind", "table", "--results", str(tmp_path / "results"), "--out", str(tmp_path / "tables")]) == 0
+    markdown = (tmp_path / "tables" / "vqa.md").read_text()
+    assert "| Model | D1 | D2 | Avg (MG) |" in markdown and "| Random | 25.0 | 25.0 | 25.0 |" in markdown
+    with open(tmp_path / "tables" / "vqa.csv", newline="") as f:
+        rows = {row["model"]: row for row in csv.DictReader(f)}
+    assert rows["fake_seeing"]["D1 image"] == "100.0" and rows["fake_seeing"]["Avg gain"] == "50.0"
+    assert rows["fake_blind"]["D1 gain"] == "0.0" and rows["fake_blind"]["Avg gain"] == "0.0"
+    pairs = (tmp_path / "tables" / "pairs.md").read_text()
+    assert "fake_seeing <- fake_blind" in pairs
+
+
+def test_cli_grounding_writes_results_and_kendall_across_models(tmp_path, fakes):
+    for i in range(3):
+        write_image(tmp_path / f"{i}.png", (40, 40), seed=i)
+    samples = write_jsonl(tmp_path / "g.jsonl", [
+        {"id": f"s{i}", "image": f"{i}.png", "expression": expr, "box": [10, 10, 20, 20], "split": split}
+        for i, (expr, split) in enumerate([("gland", "testA"), ("nest", "testA"), ("stroma", "testB")])
+    ])
+    for model in ("fake_blob_a", "fake_blob_b"):
+        assert main(["pathbind", "grounding", "--vlm", model, "--samples", str(samples), "--out", str(tmp_path / "res"),
+                     "--sigma", "1", "--quiet"]) == 0
+    run = tmp_path / "res" / "grounding" / "fake_blob_a"
+    assert {"summary.json", "per_sample.jsonl", "metrics.csv", "table.md", "run.json"} <= {p.name for p in run.iterdir()}
+    assert len(list((run / "maps").glob("*.npz"))) == 3
+    assert main(["pathbind", "table", "--results", str(tmp_path / "res")]) == 0
+    tables = tmp_path / "res" / "tables"
+    main_table = (tables / "grounding.md").read_text()
+    assert "| Model | testA IoU | testA Prec | testA Rec | testB IoU | testB Prec | testB Rec | all IoU |" in main_table
+    kendall = (tables / "kendall.csv").read_text().splitlines()
+    assert kendall[0] == "setting,iou@0.05,iou@0.1,iou@0.2,iou@0.3,iou@0.4,pixel_ap"
+    # blob a sits on the box (cell (1,1) = pixels 10..19), blob b in the far corner: every setting ranks a first
+    assert all(line.split(",")[1:] == ["1.0"] * 6 for line in kendall[1:])
+
+
+def test_cli_reports_bad_input_without_traceback(tmp_path, fakes, capsys):
+    write_image(tmp_path / "a.png", (10, 10))
+    bad = write_jsonl(tmp_path / "g.jsonl", [{"id": "s", "image": "a.png", "expression": "x", "box": [0, 0, 11, 5], "split": "A"}])
+    assert main(["pathbind", "grounding", "--vlm", "fake_blob_a", "--samples", str(bad), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "reaches outside the 10x10 image" in err and "Traceback" not in err
+    assert main(["pathbind", "grounding", "--vlm", "fake_blind", "--samples", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "o")]) == 2
+    assert main(["pathbind", "vqa", "--vlm", "fake_blnd", "--questions", str(colour_vqa_file(tmp_path / "d", [("A", "D1", "S")])),
+                 "--out", str(tmp_path / "o")]) == 2
+    assert "Did you mean 'fake_blind'" in capsys.readouterr().err
