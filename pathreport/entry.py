@@ -125,5 +125,9 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
 
 
 def _quiet_third_party_logs() -> None:
+    import warnings
+
+    # torch 2.13's pytree deprecation, raised inside Lightning on every batch transfer.
+    warnings.filterwarnings("ignore", message=".*isinstance\\(treespec, LeafSpec\\).*")
     for name in ("pytorch_lightning.utilities.rank_zero", "lightning.fabric"):
         logging.getLogger(name).setLevel(logging.WARNING)

@@ -69,9 +69,9 @@ def tiny_train(tmp_path: Path):
     """Run ``train`` in-process on the tiny synthetic dataset; returns (summary, run dir)."""
     from pathreport.run import train
 
-    def run(*overrides: str, name: str = "run") -> tuple[dict, Path]:
+    def run(*overrides: str, name: str = "run", synthetic: bool = True) -> tuple[dict, Path]:
         out = tmp_path / name
-        cfg = compose_train([*TINY_DATA, *FAST_RUN, *overrides], out)
+        cfg = compose_train([*(TINY_DATA if synthetic else []), *FAST_RUN, *overrides], out)
         return train(cfg), out
 
     return run

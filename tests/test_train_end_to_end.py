@@ -170,3 +170,42 @@ class PooledCaption(ReportGenerator):
     def decode(self, state, tokens, cache=None):
         return self.decoder(tokens, state["memory"], state["mask"], cache)
 '''
+
+
+def _trident_job(root: Path, ids: list[str], trident_name: str, dim: int, folder: str) -> Path:
+    import numpy as np
+
+    from pathreport.data.trident import write_features
+
+    rng = np.random.default_rng(0)
+    for sid in ids:
+        n = int(rng.integers(3, 9))
+        write_features(root / folder / f"features_{trident_name}" / f"{sid}.h5",
+                       rng.standard_normal((n, dim)).astype(np.float32), rng.integers(0, 10_000, (n, 2)),
+                       encoder=trident_name, patch_size=512)
+    return root
+
+
+@pytest.mark.parametrize("split_format", ["paper", "histgen"])
+def test_train_on_real_layout_with_documented_overrides(tiny_train, tmp_path, split_format):
+    """data=reg2025 with a TRIDENT job directory and a split file, as a user types it."""
+    reports = ["Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
+               "Stomach, endoscopic biopsy;\n  Chronic gastritis", "Prostate, needle biopsy;\n  Benign prostatic tissue"]
+    ids = [f"PIT_01_{i:05d}_01" for i in range(12)]
+    split = {"train": ids[:8], "val": ids[8:10], "test": ids[10:]}
+    entries = {
+        name: [{"id": sid, "report": reports[int(sid[7:12]) % 3],
+                **({"image_path": [f"{sid}.pt"], "split": name} if split_format == "histgen" else {})}
+               for sid in members]
+        for name, members in split.items()
+    }
+    split_file = tmp_path / "reg_splits.json"
+    split_file.write_text(json.dumps(entries))
+    job = _trident_job(tmp_path / "trident", ids, "conch_v15", 768, "20x_512px_0px_overlap")
+    _, out = tiny_train("data=reg2025", "encoder=conch15", f"paths.features_dir={job}", f"data.splits={split_file}",
+                        "model=nearest_neighbor", "data.batch_size=4", synthetic=False)
+    records = read_predictions(out / "predictions" / "test.jsonl")
+    assert [r.id for r in records] == ids[10:]
+    assert all(r.dataset == "reg2025" and r.encoder == "conch15" for r in records)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["feature_dirs"]["patch"].endswith("20x_512px_0px_overlap/features_conch_v15")

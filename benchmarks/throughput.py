@@ -1,0 +1,126 @@
+"""Training and decoding throughput at batch 1 and at a larger batch, measured in one run.
+
+    python benchmarks/throughput.py                       # histgen, uni2 features, batch 16
+    python benchmarks/throughput.py --model migen --batch 32 --slides 64
+
+Slides come from the embedded synthetic dataset (real TRIDENT files, real tokenizer), the model
+is the registered generator at its default (paper) size, decoding is the shared beam search.
+The figures that matter are the ratios (per-slide speed-up of the batched setting), because
+absolute times on shared machines are noisy; both settings are measured in the same process,
+interleaved, on the same slides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import torch
+from omegaconf import OmegaConf
+
+
+def _setup(args: argparse.Namespace):
+    from pathreport.config import DataConfig
+    from pathreport.data.datamodule import ReportDataModule
+    from pathreport.data.synthetic import SyntheticConfig
+    from pathreport.generator import GeneratorContext, build_generator
+    from pathreport.plugins import ENCODERS, GENERATORS
+
+    entry = GENERATORS.get(args.model)
+    data = OmegaConf.structured(DataConfig(name="synthetic", max_report_tokens=64, synthetic=SyntheticConfig()))
+    dm = ReportDataModule(data, ENCODERS[args.encoder], streams=getattr(entry.obj, "streams", {}),
+                          cache_dir=args.cache)
+    dm.setup()
+    ctx = GeneratorContext(vocab_size=len(dm.tokenizer), feature_dim=dm.feature_dim, stream_dims=dm.stream_dims,
+                           max_report_tokens=64)
+    cfg = OmegaConf.merge(OmegaConf.structured(entry.config), {"name": args.model})
+    torch.manual_seed(0)
+    model = build_generator(cfg, ctx)
+    return dm, model, ctx
+
+
+def _batches(dm, split: str, size: int, count: int):
+    from pathreport.data.dataset import Collator
+
+    ds = dm.datasets[split]
+    collate = Collator(dm.sources)
+    items = [ds[i % len(ds)] for i in range(count)]
+    return [collate(items[i : i + size]) for i in range(0, count, size)]
+
+
+def time_training(model, batches, steps: int) -> float:
+    """Slides per second over ``steps`` optimiser steps (forward, backward, AdamW)."""
+    model.train()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    loss, _ = model.loss(batches[0])  # warm-up
+    loss.backward()
+    opt.zero_grad()
+    seen = 0
+    start = time.perf_counter()
+    for i in range(steps):
+        batch = batches[i % len(batches)]
+        loss, _ = model.loss(batch)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        seen += len(batch)
+    return seen / (time.perf_counter() - start)
+
+
+def time_decoding(model, batches, ctx, beam: int, max_len: int) -> float:
+    """Slides per second decoding every batch with the shared beam search."""
+    from pathreport.decoding import DecodingConfig, generate
+
+    model.eval()
+    cfg = DecodingConfig(beam_size=beam)
+    seen = 0
+    start = time.perf_counter()
+    for batch in batches:
+        generate(model, batch, cfg, max_len=max_len, bos_id=ctx.bos_id, eos_id=ctx.eos_id, pad_id=ctx.pad_id,
+                 unk_id=ctx.unk_id)
+        seen += len(batch)
+    return seen / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="histgen")
+    parser.add_argument("--encoder", default="uni2")
+    parser.add_argument("--batch", type=int, default=16, help="the larger batch size")
+    parser.add_argument("--slides", type=int, default=32, help="slides decoded per setting")
+    parser.add_argument("--train-slides", type=int, default=32, help="slides trained on per setting")
+    parser.add_argument("--beam", type=int, default=3)
+    parser.add_argument("--max-len", type=int, default=40, help="decoding length (untrained models rarely stop)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    parser.add_argument("--cache", default=None, help="where the synthetic dataset lives")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    from pathreport.plugins import discover
+
+    discover()
+    dm, model, ctx = _setup(args)
+    one = _batches(dm, "train", 1, args.train_slides)
+    many = _batches(dm, "train", args.batch, args.train_slides)
+    train_b1 = time_training(model, one, len(one))
+    train_bn = time_training(model, many, len(many))
+    test_one = _batches(dm, "test", 1, args.slides)
+    test_many = _batches(dm, "test", args.batch, args.slides)
+    dec_b1 = time_decoding(model, test_one, ctx, args.beam, args.max_len)
+    dec_bn = time_decoding(model, test_many, ctx, args.beam, args.max_len)
+    result = {
+        "model": args.model, "encoder": args.encoder, "threads": torch.get_num_threads(),
+        "parameters_M": round(sum(p.numel() for p in model.parameters()) / 1e6, 2),
+        "train_slides_per_s": {"batch_1": round(train_b1, 2), f"batch_{args.batch}": round(train_bn, 2)},
+        "train_speedup": round(train_bn / train_b1, 2),
+        f"decode_beam{args.beam}_slides_per_s": {"batch_1": round(dec_b1, 2), f"batch_{args.batch}": round(dec_bn, 2)},
+        "decode_speedup": round(dec_bn / dec_b1, 2),
+        "decode_max_len": args.max_len,
+    }
+    print(json.dumps(result, indent=2) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
+
+
+if __name__ == "__main__":
+    main()
