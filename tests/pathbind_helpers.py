@@ -23,11 +23,16 @@ def make_tokenizer(specials: list[str], eos: str, pad: str) -> Any:
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
+    from pathreport.pathbind.config import PromptConfig
+    from pathreport.pathbind.prompts import system_prompt
+
+    # the system prompts are in the corpus so that they become few tokens: short sequences, fast tests
+    prompts = [system_prompt(q, PromptConfig(variant=v)) for q in ("mc", "yesno") for v in ("thinking", "plain")]
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=320, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-    tokenizer.train_from_iterator(CORPUS * 3, trainer)
+    trainer = trainers.BpeTrainer(vocab_size=700, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tokenizer.train_from_iterator((CORPUS + prompts) * 3, trainer)
     return PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token=eos, pad_token=pad, unk_token=specials[0])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,3 +97,20 @@ def test_cli_reports_bad_input_without_traceback(tmp_path, fakes, capsys):
     assert main(["pathbind", "vqa", "--vlm", "fake_blnd", "--questions", str(colour_vqa_file(tmp_path / "d", [("A", "D1", "S")])),
                  "--out", str(tmp_path / "o")]) == 2
     assert "Did you mean 'fake_blind'" in capsys.readouterr().err
+
+
+def test_importing_pathbind_stays_cheap():
+    import subprocess
+    import sys
+
+    code = ("import sys, pathreport.pathbind; "
+            "print(sorted(m for m in ('transformers', 'PIL', 'scipy', 'pandas', 'matplotlib') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("module", sorted({GENERATIVE_VLMS.get(n).provider for n in GENERATIVE_VLMS.names()}), ids=lambda p: Path(p).name)
+def test_every_adapter_file_names_paper_upstream_licence_and_deviations(module):
+    doc = Path(module).read_text(encoding="utf-8").split('"""')[1].lower()
+    for word in ("paper", "upstream", "licen", "deviation"):
+        assert word in doc, f"{module}: the module docstring must name the {word}"

@@ -185,10 +185,12 @@ class HFVisionLanguageModel(AttentionVLM):
             "local_files_only": self.options.local_files_only,
             "trust_remote_code": self.options.trust_remote_code,
         }
+        # transformers 5 renamed ``torch_dtype`` to ``dtype``
+        dtype_key = "dtype" if int(transformers.__version__.split(".")[0]) >= 5 else "torch_dtype"
         try:
             self._model = transformers.AutoModelForImageTextToText.from_pretrained(
                 checkpoint,
-                dtype=self._dtype(),
+                **{dtype_key: self._dtype()},
                 attn_implementation=self.options.attn_implementation,
                 **common,
             ).eval()

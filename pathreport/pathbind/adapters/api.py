@@ -10,7 +10,7 @@ To wire another provider, subclass :class:`ApiVLM`, implement :meth:`ApiVLM.comp
 it in one new file in this folder (or in your own package through the
 ``pathreport.generative_vlms`` entry-point group).
 
-Deliberate choices (the paper states none of them): temperature 0 unless sampling is asked for; the
+Deliberate deviations and choices (the paper states none of them): temperature 0 unless sampling is asked for; the
 image is sent as a base64 PNG data URL placed before the text; text-only requests send the same
 system and user text with no image part; the API key is read from an environment variable, never
 from the command line or a file, and never written into results.

@@ -1,9 +1,10 @@
 """InternVL3 family (InternVL3-8B, InternVL3-38B) in the transformers-native format.
 
 Paper: Zhu et al. 2025, "InternVL3: Exploring Advanced Training and Test-Time Recipes for Open-Source
-Multimodal Models". Upstream code: https://github.com/OpenGVLab/InternVL (MIT); the transformers port
-``InternVLForConditionalGeneration`` (Apache-2.0) runs here, so the checkpoints must be the ``-hf``
-conversions (e.g. ``OpenGVLab/InternVL3-8B-hf``; not verified by pathreport).
+Multimodal Models". Upstream code: https://github.com/OpenGVLab/InternVL; the transformers port
+``InternVLForConditionalGeneration`` runs here, so the checkpoints must be the ``-hf`` conversions
+(e.g. ``OpenGVLab/InternVL3-8B-hf``; not verified by pathreport). Licence: MIT (upstream code),
+Apache-2.0 (transformers port); the weights carry their own licence.
 
 Visual tokens: dynamic tiling. The image is resized to a canvas of ``cols x rows`` tiles of 448 px
 (the tile count closest to the image's aspect ratio, between ``min_tiles`` and ``max_tiles``), each tile

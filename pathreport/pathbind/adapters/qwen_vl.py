@@ -4,9 +4,10 @@
 Papers: Wang et al. 2024, "Qwen2-VL"; Bai et al. 2025, "Qwen2.5-VL Technical Report"; Qwen3-VL
 (Qwen team, 2025); Zhang et al. 2025, "Patho-R1" (arXiv:2505.11404); Chen et al. 2024,
 "HuatuoGPT-Vision". Upstream code: https://github.com/QwenLM/Qwen2.5-VL and
-https://github.com/QwenLM/Qwen3-VL (Apache-2.0); https://github.com/Wenchuan-Zhang/Patho-R1. The
-transformers ports (``Qwen2VLForConditionalGeneration`` and successors, Apache-2.0) run here,
-loaded through ``AutoModelForImageTextToText`` so one adapter serves all three generations.
+https://github.com/QwenLM/Qwen3-VL; https://github.com/Wenchuan-Zhang/Patho-R1. The transformers
+ports (``Qwen2VLForConditionalGeneration`` and successors) run here, loaded through
+``AutoModelForImageTextToText`` so one adapter serves all three generations. Licence: Apache-2.0 for
+the Qwen code and the transformers ports; each checkpoint carries its own licence (see its card).
 
 Visual tokens: the image is resized so both sides are multiples of patch x merge (28 px for
 Qwen2/2.5-VL, 32 px for Qwen3-VL) within the processor's pixel budget; each 2 x 2 block of patches is
