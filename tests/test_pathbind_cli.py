@@ -53,6 +53,9 @@ def test_cli_vqa_and_table_write_the_paper_layout_in_markdown_and_csv(tmp_path, 
         assert code == 0
     assert (tmp_path / "results" / "vqa" / "fake_seeing" / "answers.jsonl").exists()
     assert "fake_seeing | 100.0 / 50.0 (+50.0) | 100.0 / 50.0 (+50.0) | 100.0 / 50.0 (+50.0)" in capsys.readouterr().out
+    again = ["pathbind", "vqa", "--vlm", "fake_blind", "--questions", str(questions), "--out", str(tmp_path / "results"), "--quiet"]
+    assert main(again) == 2 and "pass --resume" in capsys.readouterr().err
+    assert main([*again, "--resume"]) == 0
     assert main(["pathbind", "table", "--results", str(tmp_path / "results"), "--out", str(tmp_path / "tables")]) == 0
     markdown = (tmp_path / "tables" / "vqa.md").read_text()
     assert "| Model | D1 | D2 | Avg (MG) |" in markdown and "| Random | 25.0 | 25.0 | 25.0 |" in markdown

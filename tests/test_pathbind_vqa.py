@@ -104,7 +104,7 @@ def test_vqa_resume_continues_and_refuses_changed_settings(tmp_path, items):
     path, data = items
     vlm = blind_vlm()
     PathBind().vqa(vlm, data[:3], tmp_path / "out", questions_file=path)
-    with pytest.raises(FileExistsError, match="--resume"):
+    with pytest.raises(ValueError, match="already exists; pass --resume"):
         PathBind().vqa(vlm, data, tmp_path / "out", questions_file=path)
     resumed = blind_vlm()
     doc = PathBind().vqa(resumed, data[:3], tmp_path / "out", questions_file=path, resume=True)

@@ -168,9 +168,23 @@ def _progress(args: argparse.Namespace, what: str):
 
 
 def _build(args: argparse.Namespace):
+    from pathreport.cli import UserError
     from pathreport.pathbind.vlm import build_vlm
 
-    return build_vlm(args.vlm, **_options(args))
+    try:
+        return build_vlm(args.vlm, **_options(args))
+    except ImportError as err:  # a missing optional package: the message holds the install command
+        raise UserError(str(err)) from err
+
+
+def _guard(run: Any) -> Any:
+    """Show a missing package (raised when the model loads) as a one-line error with its install hint."""
+    from pathreport.cli import UserError
+
+    try:
+        return run()
+    except ImportError as err:
+        raise UserError(str(err)) from err
 
 
 # -- handlers --------------------------------------------------------------------------------------
@@ -203,7 +217,8 @@ def run_vqa(args: argparse.Namespace) -> int:
         items = items[: args.limit]
     vlm = _build(args)
     out = _run_dir(args, "vqa", args.name or vlm.name)
-    doc = PathBind().vqa(vlm, items, out, config, questions_file=args.questions, resume=args.resume, progress=_progress(args, "vqa"))
+    doc = _guard(lambda: PathBind().vqa(vlm, items, out, config, questions_file=args.questions, resume=args.resume,
+                                        progress=_progress(args, "vqa")))
     print((out / "table.md").read_text(encoding="utf-8"))
     unparsed = {c: v["count"] for c, v in doc["unparsed"].items() if v["count"]}
     if unparsed:
@@ -251,7 +266,8 @@ def run_grounding(args: argparse.Namespace) -> int:
     else:
         vlm = _build(args)
         out = _run_dir(args, "grounding", args.name or vlm.name)
-        PathBind().grounding(vlm, items, out, config, samples_file=args.samples, resume=args.resume, progress=_progress(args, "grounding"))
+        _guard(lambda: PathBind().grounding(vlm, items, out, config, samples_file=args.samples, resume=args.resume,
+                                            progress=_progress(args, "grounding")))
     print((out / "table.md").read_text(encoding="utf-8"))
     print(f"Results: {out}")
     return 0

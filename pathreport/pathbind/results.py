@@ -81,7 +81,7 @@ def start_run(out_dir: Path, settings: dict[str, Any], records: str, resume: boo
     run_file = out_dir / "run.json"
     if (out_dir / records).exists():
         if not resume:
-            raise FileExistsError(
+            raise ValueError(
                 f"{out_dir / records} already exists; pass --resume to continue that run, or choose another --out."
             )
         previous = json.loads(run_file.read_text(encoding="utf-8")) if run_file.exists() else {}
