@@ -77,3 +77,24 @@ def test_aggregator_rejects_mismatched_dimensions_naming_the_slide() -> None:
     aggregator = Aggregator(np.eye(4)[:2], settings_grid())
     with pytest.raises(ValueError, match="Slide 'b'.*dimension 3 but the text embeddings have 4"):
         score_slides(iter([np.ones((5, 4)), np.ones((5, 3))]), aggregator, 2, ids=["a", "b"])
+
+
+def test_query_blocks_for_large_slides_give_the_same_scores(monkeypatch) -> None:
+    from pathreport.pathlang import aggregation
+
+    rng = np.random.default_rng(3)
+    texts = rng.normal(size=(6, 16))
+    texts /= np.linalg.norm(texts, axis=1, keepdims=True)
+    combination = np.abs(rng.normal(size=(9, 6))) * (rng.random((9, 6)) < 0.5)
+    combination[np.arange(6), np.arange(6)] = 1.0
+    combination[6:, 0] = 1.0  # every query averages at least one text
+    combination /= np.linalg.norm(combination @ texts, axis=1, keepdims=True)
+    tiles = rng.normal(size=(50, 16))
+    whole = Aggregator(texts, settings_grid(), combination=combination, embed_queries=[7])(tiles)
+    monkeypatch.setattr(aggregation, "_CHUNK_ELEMENTS", 200)  # blocks of 2 queries for 50 tiles
+    blocked_aggregator = Aggregator(texts, settings_grid(), combination=combination, embed_queries=[7])
+    blocked = blocked_aggregator(tiles)
+    assert len(blocked_aggregator._chunks[2]) == 5
+    assert np.isfinite(whole[0]).all()
+    np.testing.assert_allclose(blocked[0], whole[0], atol=1e-6)
+    np.testing.assert_allclose(blocked[1], whole[1], atol=1e-6)

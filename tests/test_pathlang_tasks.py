@@ -163,3 +163,26 @@ def test_fixed_setting_must_be_in_the_grid() -> None:
     slides = slides_along(ds, [0, 1], [0, 1])
     with pytest.raises(ValueError, match="fixed_setting 'top5'"):
         run_pathlang(slides, ds, axis_encoder(ds), config=PathLangConfig(ratios=(0.01,), fixed_setting="top5"))
+
+
+def test_a_sixth_dataset_from_a_prompts_file_runs_the_tasks_it_has_prompts_for(tmp_path) -> None:
+    import json
+
+    prompts = {
+        "T1_canonical": {"Skin-X": {"benign": "Benign skin.", "melanoma": "Invasive melanoma."}},
+        "T4_set2": {"Skin-X": {"benign": {"gt": "normal skin", "pool": ["normal skin", "melanoma", "glioblastoma"]},
+                               "melanoma": {"gt": "melanoma", "pool": ["melanoma", "normal skin", "glioblastoma"]}}},
+        "_datasets": {"Skin-X": {"name": "skin_x", "aliases": {"mel": "melanoma"}}},
+    }
+    path = tmp_path / "skin.json"
+    path.write_text(json.dumps(prompts))
+    corpus = load_corpus(path)
+    ds = corpus.dataset("skin_x")
+    labels = [0, 1, 1, 0]
+    slides = slides_along(ds, labels, labels)
+    result = run_pathlang(slides, ds, axis_encoder(ds), config=PathLangConfig(tasks=("t1", "t4")), corpus=corpus)
+    assert result.tasks["t1"].units["classification"].per_setting["mean"]["accuracy"] == 1.0
+    assert set(result.tasks["t4"].units) == {"set2"}
+    assert "not run: set1, set3, set4" in " ".join(result.tasks["t4"].notes)
+    with pytest.raises(ValueError, match="no T3_V1_paraphrases prompts"):
+        run_pathlang(slides, ds, axis_encoder(ds), config=PathLangConfig(tasks=("t3",)), corpus=corpus)

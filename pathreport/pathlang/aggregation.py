@@ -203,7 +203,10 @@ class Aggregator:
         ks = {i: hybrid_k(n, s.ratio, self.k_min) for i, s in enumerate(self.settings) if s.ratio is not None}
         if ks:
             text_cosines = self.texts @ unit.T  # (T, N)
-            rows = max(1, _CHUNK_ELEMENTS // (n + max(ks.values())))
+            # Rows per block: a power of two (so that few block layouts are ever cached) that keeps
+            # the block's cosine and index matrices within _CHUNK_ELEMENTS.
+            target = max(1, _CHUNK_ELEMENTS // (n + max(ks.values())))
+            rows = min(self.n_queries, 1 << (target.bit_length() - 1))
             for start, stop, weights in self._query_chunks(rows):
                 cosines = text_cosines[start:stop] if weights is None else weights @ text_cosines
                 self._top_k(cosines, summed, norms, ks, start, stop, scores, embeddings)

@@ -16,7 +16,7 @@ import logging
 import os
 import platform
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,7 +167,7 @@ def run_pathlang(
     log.info("Scoring %d slides against %d queries (%d texts) under %d settings", len(slides), len(bank), len(texts), len(settings))
     started = time.perf_counter()
     workers = cfg.workers or (torch.get_num_threads() if aggregator.device.type == "cpu" else 1)
-    table = score_slides(iter(slides), aggregator, len(slides), ids=slides.ids, workers=workers)
+    table = score_slides(_with_progress(slides), aggregator, len(slides), ids=slides.ids, workers=workers)
     timing["score_slides_s"] = time.perf_counter() - started
 
     results: dict[str, TaskResult] = {}
@@ -196,6 +196,15 @@ def run_pathlang(
     }
     return PathLangResult(model=model, dataset=ds, config=cfg, settings=settings, slide_ids=list(slides.ids), y=slides.y,
                           tasks=results, chance=chance, manifest=manifest, text_vectors=vectors)
+
+
+def _with_progress(slides: SlideSet) -> Iterator[np.ndarray]:
+    """The slides' tiles, logging progress every tenth of the way (long runs read thousands)."""
+    step = max(1, len(slides) // 10)
+    for i, tiles in enumerate(slides, start=1):
+        yield tiles
+        if i % step == 0 or i == len(slides):
+            log.info("  read %d/%d slides", i, len(slides))
 
 
 def encode_texts(text_encoder: Any, texts: Sequence[str], batch_size: int) -> dict[str, np.ndarray]:
