@@ -57,7 +57,7 @@ def test_separable_classes_score_perfectly_on_every_task() -> None:
         for group in ("v1", "v2"):
             assert t3[group]["mean_accuracy"] == 1.0 and t3[group]["accuracy_std"] == 0.0
             assert t3[group]["prediction_consistency"] == 1.0 and t3[group]["pss"] == pytest.approx(1.0)
-            assert t3[group]["pss_ci95"] == pytest.approx([1.0, 1.0])
+            assert t3[group]["pss_ci95"] == pytest.approx([1.0, 1.0]) and not t3[group]["pss_ci95_contains_zero"]
         assert {n: c["mean"] for n, c in t3["v3"].items()} == {f"L{n}": 1.0 for n in range(1, 10)}
         assert all(c["gain_pct"] == 0.0 for c in t3["v3"].values())
         for direction in ("i2i", "i2t", "t2i"):

@@ -118,6 +118,7 @@ def variant_group_metrics(preds: np.ndarray, y: np.ndarray, names: list[str], n_
     accuracies = [v["accuracy"] for v in per_variant.values()]
     boot = M.bootstrap_stability(preds, n_classes, weights)
     pss = M.krippendorff_alpha_nominal(preds, n_classes)
+    pss_low, pss_high = M.percentile_interval(boot["pss"])
     return {
         "per_variant": {name: {k: v[k] for k in ("accuracy", "balanced_accuracy")} for name, v in per_variant.items()},
         "mean_accuracy": float(np.mean(accuracies)),
@@ -127,7 +128,8 @@ def variant_group_metrics(preds: np.ndarray, y: np.ndarray, names: list[str], n_
         "pss": pss,
         "pss_undefined": math.isnan(pss),
         "prediction_consistency_ci95": list(M.percentile_interval(boot["prediction_consistency"])),
-        "pss_ci95": list(M.percentile_interval(boot["pss"])),
+        "pss_ci95": [pss_low, pss_high],
+        "pss_ci95_contains_zero": bool(pss_low <= 0.0 <= pss_high),
         "pss_bootstrap_undefined": int(np.isnan(boot["pss"]).sum()),
     }
 
