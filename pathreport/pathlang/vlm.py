@@ -164,7 +164,7 @@ def register_adapter(**metadata: Any) -> Callable[[type[VLMAdapter]], type[VLMAd
     def decorate(cls: type[VLMAdapter]) -> type[VLMAdapter]:
         from pathreport.plugins import VLMS
 
-        VLMS.add(cls.name, cls, kind="dual-encoder", **metadata)
+        VLMS.add(cls.name, cls, kind="dual-encoder", **{"description": metadata.get("paper", ""), **metadata})
         return cls
 
     return decorate
