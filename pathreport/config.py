@@ -280,6 +280,7 @@ class EvalConfig:
     data: dict[str, Any] = field(default_factory=dict)
     decoding: dict[str, Any] = field(default_factory=dict)
     trainer: TrainerConfig = field(default_factory=TrainerConfig)
+    callbacks: CallbacksConfig = field(default_factory=CallbacksConfig)
     logger: LoggerConfig = field(default_factory=lambda: LoggerConfig(kind="none"))
     paths: PathsConfig = field(default_factory=PathsConfig)
     metrics: list[str] = field(default_factory=lambda: ["nlg", "crqs"])

@@ -82,8 +82,8 @@ def check_overrides(overrides: list[str], config_name: str) -> str | None:
         parent = OmegaConf.select(cfg, parent_key, default=None) if parent_key else cfg
         if parent is None or not OmegaConf.is_dict(parent):
             continue
-        if leaf not in parent:
-            known = [str(k) for k in parent]
+        known = [str(k) for k in parent]  # (``in`` would say False for a mandatory ??? value)
+        if leaf not in known:
             hint = did_you_mean(leaf, known)
             where = f"'{parent_key}'" if parent_key else "the top level"
             return (f"Unknown config key '{key}'. {hint + ' ' if hint else ''}Keys under {where}: "

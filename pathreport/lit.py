@@ -123,11 +123,6 @@ class ReportModule(pl.LightningModule):
             unique.setdefault(record.id, record)
         return sorted(unique.values(), key=lambda r: r.id)
 
-    def on_train_start(self) -> None:
-        # Log the generator's size once, so runs are comparable at a glance.
-        n = sum(p.numel() for p in self.generator.parameters())
-        self.log("n_parameters", float(n), rank_zero_only=True)
-
 
 def module_from_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> ReportModule:
     """Load a :class:`ReportModule` from a checkpoint written by ``train.py``."""

@@ -261,7 +261,7 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
     dm = build_datamodule(train_cfg, entry.obj, tokenizer=module.tokenizer)
     dm.setup("test")
     logger = build_logger(OmegaConf.merge(train_cfg, {"logger": cfg.logger}), out)
-    trainer = build_trainer(cfg, out, build_callbacks(OmegaConf.merge(train_cfg, {"callbacks": {}}), out, False), logger)
+    trainer = build_trainer(cfg, out, build_callbacks(cfg, out, trainable=False), logger)
     OmegaConf.save(train_cfg, out / "config.yaml", resolve=True)
     _write_json(out / "manifest.json", {**dm.manifest, "checkpoint": str(cfg.ckpt_path)})
     return test_and_score(train_cfg, module, dm, trainer, out, logger, split=cfg.split)
