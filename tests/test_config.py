@@ -97,11 +97,20 @@ def test_config_every_wandb_sweep_spec_composes(sweep: Path, tmp_path):
     assert check_overrides([*fixed, *(f"{k}={v}" for k, v in combos[0].items())], "train") is None
 
 
-def test_config_experiment_and_debug_presets_compose(tmp_path):
-    for folder in ("experiment", "debug", "hparams_search"):
+@pytest.mark.parametrize("dataset", ["reg2025", "tcga", "histai"])
+@pytest.mark.parametrize("model", ["migen", "histgen", "bigen", "scout"])
+def test_config_paper_recipe_composes_with_the_authors_settings(dataset, model, tmp_path):
+    cfg = compose_train([f"experiment={dataset}-{model}", "encoder=hoptimus1", "paths.features_dir=/data/trident",
+                         "data.splits=/data/splits.json"], tmp_path)
+    assert (cfg.data.name, cfg.model.name, cfg.encoder.name) == (dataset, model, "hoptimus1")
+    assert (cfg.optim.lr, cfg.optim.weight_decay, cfg.optim.lr_patience) == (7e-5, 1e-5, 3)
+    assert (cfg.data.batch_size, cfg.trainer.max_epochs, cfg.callbacks.early_stopping.patience) == (1, 200, 7)
+    assert cfg.callbacks.checkpoint.monitor == "val_loss" and cfg.decoding.beam_size == 3
+    assert cfg.data.max_report_tokens == {"reg2025": 96, "tcga": 600, "histai": 600}[dataset]
+
+
+def test_config_debug_and_search_presets_compose(tmp_path):
+    for folder in ("debug", "hparams_search"):
         for path in sorted((paths.CONFIGS_DIR / folder).glob("*.yaml")):
-            extra = ["paths.features_dir=/data/trident", "data.splits=/data/splits.json"] if folder == "experiment" else []
-            cfg = compose_train([f"{folder}={path.stem}", *extra], tmp_path)
-            assert cfg.model.name and cfg.data.name, path
-
-
+            cfg = compose_train([f"{folder}={path.stem}"], tmp_path)
+            assert cfg.model.name == "histgen", path
