@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.set_defaults(func=run_score)
 
     vocab = sub.add_parser("build-vocab", help="learn diagnosis phrases from training references and freeze them next to the schema")
-    vocab.add_argument("--dataset", required=True, help="dataset name (schema crqs/<dataset>.yaml)")
+    vocab.add_argument("--dataset", help="dataset name (schema crqs/<dataset>.yaml)")
+    vocab.add_argument("--schema", type=Path, help="a schema file instead of --dataset")
     vocab.add_argument("--split-file", required=True, type=Path, help='split JSON {"train": [{"id", "report"}], ...}; only "train" is read')
     vocab.add_argument("--min-count", type=int, default=2, help="keep phrases seen in at least this many training reports (default 2)")
     vocab.add_argument("--field", default="diagnosis", help="schema field to extend (default: diagnosis)")
@@ -125,10 +126,13 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_build_vocab(args: argparse.Namespace) -> int:
+    from pathreport.cli import UserError
     from pathreport.crqs.schema import load_schema
     from pathreport.crqs.vocab import build_vocab, read_train_reports, write_vocab
 
-    curated = load_schema(args.dataset, with_learned_vocab=False)
+    if not args.dataset and not args.schema:
+        raise UserError("give --dataset (e.g. reg2025) or --schema FILE.")
+    curated = load_schema(args.schema or args.dataset, with_learned_vocab=False)
     reports = read_train_reports(args.split_file)
     vocab = build_vocab(curated, reports, field=args.field, min_count=args.min_count)
     out = args.out or _default_vocab_path(curated)

@@ -35,6 +35,7 @@ The file format (one mapping)::
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -284,16 +285,27 @@ def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = T
             )
     if not path.is_file():
         raise FileNotFoundError(f"CRQS schema file {path} does not exist.")
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as err:
-        raise SchemaError(f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'.") from None
+    raw = _read_yaml(path)
     vocab_path = _learned_vocab_path(raw, path) if with_learned_vocab else None
     key = (str(path.resolve()), path.stat().st_mtime, vocab_path.stat().st_mtime if vocab_path else 0.0, with_learned_vocab)
     with _cache_lock:
         if key not in _cache:
             _cache[key] = build_schema(raw, path=path, with_learned_vocab=with_learned_vocab)
         return _cache[key]
+
+
+_yaml_cache: dict[tuple[str, float], Any] = {}
+
+
+def _read_yaml(path: Path) -> Any:
+    """The parsed file, re-read only when it changes (scoring one pair must not re-parse YAML)."""
+    key = (str(path.resolve()), path.stat().st_mtime)
+    if key not in _yaml_cache:
+        try:
+            _yaml_cache[key] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as err:
+            raise SchemaError(f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'.") from None
+    return copy.deepcopy(_yaml_cache[key])
 
 
 def _learned_vocab_path(raw: Any, path: Path) -> Path | None:

@@ -30,9 +30,10 @@ _CHAR_MAP = str.maketrans(
     }
 )  # fmt: skip
 
+# A word, with a possessive "'s" attached (and dropped). The gaps between words are sliced out
+# of the text by position: a pattern that matched "gap then word" would rescan a long run of
+# non-word characters from every position of it (quadratic time on 100 KB of spaces).
 _WORD = re.compile(r"[^\W_]+(?:'s(?![^\W_]))?")
-# A gap (anything that is not a word) followed by a word; a possessive "'s" is skipped.
-_TOKEN = re.compile(r"([\W_]*)([^\W_]+)(?:'s(?![^\W_]))?")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
@@ -86,8 +87,13 @@ class ReportText:
         b = c = 0
         prev = ""
         classify = _classify_gap
-        for m in _TOKEN.finditer(text):
-            gap, word = m.group(1), m.group(2)
+        prev_end = 0
+        for m in _WORD.finditer(text):
+            start, end = m.span()
+            gap, word = text[prev_end:start], m.group(0)
+            if word.endswith("'s"):
+                word = word[:-2]
+                end -= 2
             join, has_boundary, has_comma = _GAP_CACHE.get(gap) or classify(gap)
             if has_boundary or has_comma:
                 if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
@@ -98,12 +104,13 @@ class ReportText:
             b += has_boundary
             c += has_comma
             words.append(word)
-            starts.append(m.start(2))
-            ends.append(m.end(2))
+            starts.append(start)
+            ends.append(end)
             joinable.append(join and bool(prev))
             boundary_count.append(b)
             comma_count.append(c)
             prev = word
+            prev_end = m.end()
         return cls(text, words, starts, ends, joinable, boundary_count, comma_count)
 
     def __len__(self) -> int:
@@ -131,6 +138,6 @@ def _classify_gap(gap: str) -> tuple[bool, bool, bool]:
         "\n" in gap or any(ch in _BOUNDARY_CHARS for ch in gap),
         "," in gap,
     )
-    if len(_GAP_CACHE) < 4096:
+    if len(_GAP_CACHE) < 4096 and len(gap) <= 64:
         _GAP_CACHE[gap] = result
     return result
