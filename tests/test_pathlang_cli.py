@@ -79,7 +79,9 @@ def test_cli_tables_have_the_papers_model_by_dataset_layout(inputs, tmp_path) ->
     aligned_row = next(line for line in markdown.splitlines() if line.startswith("| aligned"))
     assert aligned_row.count("**") == 6  # best in every column, in bold
     rows = {r["model"]: r for r in csv.DictReader((tmp_path / "tables" / "pathlang_t4_set1.csv").read_text().splitlines())}
-    assert set(rows) == {"aligned", "weak"} and rows["aligned"]["camelyon16/setting"] in {"top1", "top5", "top10", "top50", "mean"}
+    assert set(rows) == {"aligned", "weak", "Chance"} and rows["aligned"]["camelyon16/setting"] in {"top1", "top5", "top10", "top50", "mean"}
+    assert float(rows["Chance"]["camelyon16/R@1"]) == 0.05 and float(rows["Chance"]["camelyon16/R@5"]) == 0.25
+    assert "| Chance | 0." in (tmp_path / "tables" / "pathlang_t4_set1.md").read_text()
     sensitivity = (tmp_path / "tables" / "pathlang_sensitivity_t1_macro_f1.md").read_text()
     assert "Spearman" in sensitivity and "| top1 |" in sensitivity
 

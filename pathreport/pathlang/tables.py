@@ -194,8 +194,24 @@ def model_by_dataset(runs: list[dict[str, Any]], name: str, view: str = "oracle"
     formats = [(c.digits, c.signed) for _ in datasets for c in columns]
     # Signed columns are changes (V3 gains), where "best" is not the point; they stay unmarked.
     marks = _mark([[r[j] for r in rows] if not formats[j - 1][1] else [None] * len(rows) for j in range(1, len(header))])
+    chance = _chance_row(runs, columns, datasets)
+    if chance:  # Set 1's uniform-random baseline, as the paper's C.T12 shows it (never marked)
+        rows.append(["Chance", *chance.values()])
+        marks.append([""] * len(chance))
+        csv_rows.append({"model": "Chance", **chance})
     view_note = "oracle setting per evaluation unit (upper bound)" if view == "oracle" else "fixed setting"
     return Table(name, f"{title}: {view_note}", header, rows, marks, formats), csv_rows
+
+
+def _chance_row(runs: list[dict[str, Any]], columns: Sequence[Column], datasets: list[str]) -> dict[str, Any]:
+    """Chance values per (dataset, metric) when the runs report a chance level for this pool."""
+    unit = columns[0].unit
+    row: dict[str, Any] = {}
+    for d in datasets:
+        chance = next((_dig(r, f"chance.t4.{unit}") for r in runs if r["dataset"] == d and _dig(r, f"chance.t4.{unit}")), None)
+        for c in columns:
+            row[f"{d}/{c.header}"] = chance.get(c.metric) if chance else None
+    return row if columns[0].task == "t4" and any(v is not None for v in row.values()) else {}
 
 
 def _label(runs: list[dict[str, Any]], dataset: str) -> str:
