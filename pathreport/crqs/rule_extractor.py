@@ -149,9 +149,22 @@ class RuleExtractor:
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
-                anchors = literal_anchors(rule.regex)
-                self._pattern_rules.append((fi, f, rule, frozenset(anchors) if anchors else None))
-        self._anchors = tuple(sorted({a for *_, anchors in self._pattern_rules if anchors for a in anchors}))
+                self._pattern_rules.append((fi, f, rule, literal_anchors(rule.regex)))
+        # Which rules each anchor string enables; rules without an anchor always run.
+        self._rules_by_anchor: dict[str, list[int]] = {}
+        self._unanchored = [k for k, (*_, anchors) in enumerate(self._pattern_rules) if not anchors]
+        for k, (*_, anchors) in enumerate(self._pattern_rules):
+            for anchor in anchors or ():
+                self._rules_by_anchor.setdefault(anchor, []).append(k)
+        self._freeze(self._root)
+
+    def _freeze(self, node: dict) -> None:
+        """Turn each phrase's payload list into (is_pseudo_negation, payloads) for the scan."""
+        for key, child in node.items():
+            if key == _END:
+                node[_END] = (any(p[0] == PSEUDO for p in child), tuple(child))
+            else:
+                self._freeze(child)
 
     def _insert(self, phrase: str, payload: tuple) -> None:
         for words in phrase_variants(phrase):
@@ -160,7 +173,7 @@ class RuleExtractor:
                 node = node.setdefault(w, {})
             bucket = node.setdefault(_END, [])
             if payload not in bucket:
-                bucket.append(payload)
+                bucket.append(payload)  # lists until _freeze() runs at the end of __init__
 
     # -- public API ----------------------------------------------------------------------------
     def extract(self, text: str) -> Fields:
@@ -184,9 +197,9 @@ class RuleExtractor:
                 continue
             j = i
             while True:
-                payloads = node.get(_END)
-                if payloads:
-                    hits.append((i, j, payloads))
+                entry = node.get(_END)
+                if entry is not None:
+                    hits.append((i, j, entry))
                 j += 1
                 if j >= n or not join[j]:
                     break
@@ -200,14 +213,14 @@ class RuleExtractor:
         hits = self._scan(rt) if rt.words else []
 
         pseudo: set[int] = set()
-        for i, j, payloads in hits:
-            if any(p[0] == PSEUDO for p in payloads):
+        for i, j, (is_pseudo, _) in hits:
+            if is_pseudo:
                 pseudo.update(range(i, j + 1))
         pre_by_start: dict[int, int] = {}
         post_by_start: dict[int, tuple[int, int]] = {}
         stop_starts: list[int] = []
         terms: dict[tuple[int, int], tuple[int, Any, int]] = {}  # (field, start) -> (end, value, kind)
-        for i, j, payloads in hits:
+        for i, j, (_, payloads) in hits:
             for kind, fi, value in payloads:
                 if kind in (TERM, MENTION, IGNORE):
                     old = terms.get((fi, i))
@@ -292,10 +305,12 @@ class RuleExtractor:
             self._add(candidates, fi, value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain)
 
         text = rt.text
-        present = {a for a in self._anchors if a in text}
-        for fi, f, rule, anchors in self._pattern_rules:
-            if anchors is not None and anchors.isdisjoint(present):
-                continue
+        active = set(self._unanchored)
+        for anchor, rules in self._rules_by_anchor.items():
+            if anchor in text:
+                active.update(rules)
+        for k in sorted(active):
+            fi, f, rule, _ = self._pattern_rules[k]
             for m in rule.regex.finditer(text):
                 if rule.value is not None:
                     value: Any = rule.value
@@ -374,6 +389,8 @@ def _select(f: FieldSpec, cands: list[tuple[int, int, Any, Finding | None]]) -> 
     Candidates are ordered leftmost-longest: of two findings that start at the same character,
     the longer one ("adenocarcinoma, tubular type") comes before the shorter ("adenocarcinoma").
     """
+    if len(cands) == 1:
+        return cands[0][2], cands
     cands = sorted(cands, key=lambda c: (c[0], c[1]))
     if f.select == "first":
         chosen = cands[0]

@@ -20,6 +20,7 @@ import html
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 # One dash, one apostrophe; keeps patterns simple.
 _CHAR_MAP = str.maketrans(
@@ -78,40 +79,33 @@ class ReportText:
     @classmethod
     def from_raw(cls, raw: str) -> ReportText:
         text = normalise(raw)
-        words: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        joinable: list[bool] = []
-        boundary_count = [0]
-        comma_count = [0]
-        b = c = 0
-        prev = ""
-        classify = _classify_gap
-        prev_end = 0
-        for m in _WORD.finditer(text):
-            start, end = m.span()
-            gap, word = text[prev_end:start], m.group(0)
-            if word.endswith("'s"):
-                word = word[:-2]
-                end -= 2
-            join, has_boundary, has_comma = _GAP_CACHE.get(gap) or classify(gap)
-            if has_boundary or has_comma:
+        matches = list(_WORD.finditer(text))
+        starts = [m.start() for m in matches]
+        match_ends = [m.end() for m in matches]
+        words = [m.group(0) for m in matches]
+        ends = match_ends
+        if "'s" in text:  # possessives: "gleason's" is the word "gleason"
+            ends = list(match_ends)
+            for k, word in enumerate(words):
+                if word.endswith("'s"):
+                    words[k] = word[:-2]
+                    ends[k] -= 2
+        gaps = [text[a:b] for a, b in zip([0, *match_ends[:-1]] if matches else [], starts, strict=True)]
+        classes = [_GAP_CACHE.get(g) or _classify_gap(g) for g in gaps]
+        joinable = [c[0] for c in classes]
+        boundary = [c[1] for c in classes]
+        comma = [c[2] for c in classes]
+        if words:
+            joinable[0] = False
+        for k, (_, has_boundary, has_comma) in enumerate(classes):
+            if k and (has_boundary or has_comma):
+                prev, gap = words[k - 1], gaps[k]
                 if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
                     # "h. pylori", "e. coli": a full stop after one letter is an abbreviation.
-                    join, has_boundary = True, False
-                elif gap in (".", ",") and prev.isdigit() and word[0].isdigit():
-                    has_boundary = has_comma = False  # "2.5 cm", "1,5 cm"
-            b += has_boundary
-            c += has_comma
-            words.append(word)
-            starts.append(start)
-            ends.append(end)
-            joinable.append(join and bool(prev))
-            boundary_count.append(b)
-            comma_count.append(c)
-            prev = word
-            prev_end = m.end()
-        return cls(text, words, starts, ends, joinable, boundary_count, comma_count)
+                    joinable[k], boundary[k] = True, False
+                elif gap in (".", ",") and prev.isdigit() and words[k][:1].isdigit():
+                    boundary[k] = comma[k] = False  # "2.5 cm", "1,5 cm"
+        return cls(text, words, starts, ends, joinable, [0, *accumulate(boundary)], [0, *accumulate(comma)])
 
     def __len__(self) -> int:
         return len(self.words)
