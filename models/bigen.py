@@ -1,10 +1,10 @@
 """BiGen: two latent tokens, one visual and one textual, the latter fed by retrieval from a bank of
 historical report sentences.
 
-Paper: "Historical Report Guided Bi-modal Concurrent Learning for Pathology Report Generation"
-(BiGen). No upstream repository of the original authors could be found; the architecture and its
-settings follow the benchmark authors' reimplementation, https://github.com/surykntsingh/PathBench
-(``modules/models/bigen``, MIT licence).
+Paper: L. Zhang, B. Yun, Q. Li and Y. Wang, "Historical Report Guided Bi-modal Concurrent Learning
+for Pathology Report Generation", MICCAI 2025, pp. 343-352. No upstream repository of the original
+authors could be found; the architecture and its settings follow the benchmark authors'
+reimplementation, https://github.com/surykntsingh/PathBench (``modules/models/bigen``, MIT licence).
 
 Inputs: the benchmark encoder's patch features and, for the same patches, a knowledge stream
 (``knowledge``: CONCH v1 patch features, 512-d, in the reference runs), plus a knowledge bank
@@ -200,7 +200,7 @@ class LatentBlock(nn.Module):
         "d_model": 16, "d_ff": 32, "d_vf": 24, "num_heads": 2, "num_layers": 3,
         "keep_fraction": 0.5, "group_size": 2, "top_k": 2,
     },
-    paper="BiGen: historical report guided bi-modal concurrent learning (MICCAI 2025)",
+    paper="BiGen (Zhang et al., MICCAI 2025)",
     upstream="https://github.com/surykntsingh/PathBench (reimplementation; no original code found)",
     licence="MIT (reimplementation of the PathBench reference code)",
     reference_params=REFERENCE_PARAMS,

@@ -1,7 +1,8 @@
 """HistGen: a hierarchical (region, then slide) encoder with a cross-modal memory matrix.
 
-Paper: Z. Guo et al., "HistGen: Histopathology Report Generation via Local-Global Feature Encoding
-and Cross-modal Context Interaction", MICCAI 2024. Upstream code:
+Paper: Z. Guo, J. Ma, Y. Xu, Y. Wang, L. Wang and H. Chen, "HistGen: Histopathology Report
+Generation via Local-Global Feature Encoding and Cross-modal Context Interaction", MICCAI 2024
+(arXiv:2403.05396). Upstream code:
 https://github.com/dddavid4real/HistGen; the settings here follow the benchmark authors'
 reimplementation, https://github.com/surykntsingh/PathBench (``modules/models/histgen``, MIT
 licence).
@@ -133,12 +134,14 @@ class TopKMemoryAttention(nn.Module):
 
     def forward(self, query: Tensor, k: Tensor, v: Tensor) -> Tensor:
         r, t, d = query.shape
-        q = self.q_proj(query).view(r, t, self.heads, self.d_head).transpose(1, 2)
-        scores = q @ k.transpose(-1, -2) / math.sqrt(self.d_head)  # (R, H, T, M)
+        # Every query row shares the same memory: put all rows on one axis per head, so the
+        # matrix products never broadcast (and copy) the memory per row.
+        q = self.q_proj(query).view(r * t, self.heads, self.d_head).transpose(0, 1)  # (H, R*T, Dh)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.d_head)  # (H, R*T, M)
         top, idx = scores.topk(min(self.topk, scores.shape[-1]), dim=-1)
         kept = torch.full_like(scores, float("-inf")).scatter(-1, idx, top)
-        out = self.drop(F.softmax(kept, dim=-1)) @ v  # (R, H, T, Dh)
-        return self.out_proj(out.transpose(1, 2).reshape(r, t, d))
+        out = self.drop(F.softmax(kept, dim=-1)) @ v  # (H, R*T, Dh)
+        return self.out_proj(out.transpose(0, 1).reshape(r, t, d))
 
 
 class AttentivePooling(nn.Module):

@@ -1,8 +1,9 @@
 """MI-Gen (WSI-Caption): a transformer encoder with positional convolutions over the patch bag.
 
-Paper: P. Chen et al., "WsiCaption: Multiple Instance Generation of Pathology Reports for Gigapixel
-Whole-Slide Images", MICCAI 2024 (oral). Upstream code: https://github.com/cpystan/Wsi-Caption
-(MI-Gen); the settings here follow the benchmark authors' reimplementation,
+Paper: P. Chen, H. Li, C. Zhu, S. Zheng, Z. Shui and L. Yang, "WsiCaption: Multiple Instance
+Generation of Pathology Reports for Gigapixel Whole-Slide Images", MICCAI 2024 (arXiv:2311.16480).
+Upstream code: https://github.com/cpystan/Wsi-Caption (MI-Gen); the settings here follow the
+benchmark authors' reimplementation,
 https://github.com/surykntsingh/PathBench (``modules/models/wsi_caption``, MIT licence).
 
 Architecture (reference defaults in :class:`MiGenConfig`):

@@ -1,9 +1,10 @@
 """SCOUT: patch tokens modulated by slide and concept embeddings, three memory streams fused by a
 per-head gate in every decoder layer.
 
-Paper: the SCOUT generator of the benchmark paper (PathReportEval / PathBench). Upstream code:
-https://github.com/surykntsingh/PathBench (``modules/models/scout``, MIT licence); this is a
-reimplementation of that code.
+Paper: S. Singh, S. Kapse, J. Saltz and P. Prasanna, "Semantic Context-Aware Modality Fusion
+Transformer (SCOUT): a context-aware multimodal transformer for concept-grounded pathology report
+generation", arXiv:2605.01144 (2026). Upstream code: https://github.com/surykntsingh/PathBench
+(``modules/models/scout``, MIT licence); this is a reimplementation of that code.
 
 Inputs: the benchmark encoder's patch features; a slide embedding (``slide``: TITAN, 768-d); and
 GECKO concept features of the slide (``concept_deep``: ``bag_feats_deep``, 512-d; ``concept``:
@@ -188,7 +189,7 @@ class ScoutDecoderLayer(nn.Module):
         "d_model": 16, "d_ff": 24, "num_heads": 2, "num_layers": 2, "film_hidden": 8,
         "g_lambda": 0.1,
     },
-    paper="SCOUT (PathReportEval benchmark paper)",
+    paper="SCOUT (Singh et al., arXiv:2605.01144)",
     upstream="https://github.com/surykntsingh/PathBench",
     licence="MIT (reimplementation of the PathBench reference code)",
     reference_params=REFERENCE_PARAMS,
@@ -306,6 +307,8 @@ def gate_entropy(gates: Tensor, token_mask: Tensor) -> Tensor:
         gates: (R, T, heads, sources, d_head) softmax weights over the sources axis.
         token_mask: (R, T) True for real (non-pad) target tokens.
     """
+    if gates.dtype in (torch.float16, torch.bfloat16):
+        gates = gates.float()
     per_token = -(gates * torch.log(gates.clamp_min(1e-12))).sum(3).mean((2, 3))
     weights = token_mask.to(per_token.dtype)
     return (per_token * weights).sum() / weights.sum().clamp_min(1.0)
