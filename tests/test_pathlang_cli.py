@@ -82,6 +82,7 @@ def test_cli_tables_have_the_papers_model_by_dataset_layout(inputs, tmp_path) ->
     assert set(rows) == {"aligned", "weak", "Chance"} and rows["aligned"]["camelyon16/setting"] in {"top1", "top5", "top10", "top50", "mean"}
     assert float(rows["Chance"]["camelyon16/R@1"]) == 0.05 and float(rows["Chance"]["camelyon16/R@5"]) == 0.25
     assert "| Chance | 0." in (tmp_path / "tables" / "pathlang_t4_set1.md").read_text()
+    assert not (tmp_path / "tables" / "pathlang_baseline_t3_v1.md").exists()  # no T3 in these runs
     sensitivity = (tmp_path / "tables" / "pathlang_sensitivity_t1_macro_f1.md").read_text()
     assert "Spearman" in sensitivity and "| top1 |" in sensitivity
 

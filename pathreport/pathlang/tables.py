@@ -258,6 +258,35 @@ def _mark_rows(rows: list[list[Any]]) -> list[list[str]]:
     return out
 
 
+def query_independent_baseline(runs: list[dict[str, Any]], group: str,
+                               settings: tuple[str, str] = ("top1", "mean")) -> tuple[Table, list[dict[str, Any]]] | None:
+    """P.C. and PSS of a T3 variant group under Hybrid Top-1% and mean pooling, averaged over each
+    model's datasets, and how many model-dataset pairs have a negative PSS (paper A.T16, A.T17)."""
+    models, _ = _order(runs)
+    key = "t3.paraphrase"
+    if not any(all(s in r.get("per_setting", {}).get(key, {}) for s in settings) for r in runs):
+        return None
+    header = ["Model"] + [f"{s} {m}" for s in settings for m in ("P.C.", "PSS")]
+    rows, csv_rows, negative, pairs = [], [], dict.fromkeys(settings, 0), 0
+    for m in models:
+        mine = [r["per_setting"][key] for r in runs if r["model"] == m and key in r.get("per_setting", {})]
+        row: list[Any] = [m]
+        for s in settings:
+            for metric in ("prediction_consistency", "pss"):
+                values = [v[s].get(f"{group}.{metric}") for v in mine if s in v]
+                values = [x for x in values if x is not None and not math.isnan(x)]
+                row.append(sum(values) / len(values) if values else None)
+            negative[s] += sum(1 for v in mine if s in v and (v[s].get(f"{group}.pss") or 0.0) < 0)
+        pairs += len(mine)
+        rows.append(row)
+        csv_rows.append({"model": m, **dict(zip(header[1:], row[1:], strict=True))})
+    counts = ", ".join(f"{negative[s]}/{pairs} under {s}" for s in settings)
+    title = (f"T3 {group.upper()} query-independent baseline (paper A.T{16 if group == 'v1' else 17}): averaged over each "
+             f"model's datasets; model-dataset pairs with negative PSS: {counts}")
+    return Table(f"baseline_{group}", title, header, rows, [[""] * (len(header) - 1) for _ in rows],
+                 [(3, False)] * (len(header) - 1)), csv_rows
+
+
 def write_tables(runs: list[dict[str, Any]], out_dir: str | os.PathLike, *, names: Sequence[str] | None = None,
                  view: str = "oracle", with_sensitivity: bool = True) -> tuple[str, list[Path]]:
     """Write every table as ``pathlang_<name>.md`` and ``.csv``; return all Markdown and the paths."""
@@ -282,6 +311,12 @@ def write_tables(runs: list[dict[str, Any]], out_dir: str | os.PathLike, *, name
             text = table.markdown() + ("\n" + rho.markdown() if rho else "")
             written += _write(out, f"sensitivity_{name}", text, csv_rows)
             parts.append(text)
+        for group in ("v1", "v2") if "t3" in available else ():
+            baseline = query_independent_baseline(runs, group)
+            if baseline:
+                table, csv_rows = baseline
+                written += _write(out, f"baseline_t3_{group}", table.markdown(), csv_rows)
+                parts.append(table.markdown())
     return "\n".join(parts), written
 
 
