@@ -50,3 +50,14 @@ def test_splits_patient_leakage_is_detected_from_barcode_pattern():
 def test_splits_unknown_split_name_is_rejected():
     with pytest.raises(SplitError, match="unknown split name"):
         parse_splits({"training": []})
+
+
+def test_splits_verify_command_recognises_a_different_split(tmp_path, capsys):
+    from pathreport.cli import main
+
+    path = _write(tmp_path, {"train": [{"id": "a", "report": "r"}], "val": [], "test": [{"id": "b", "report": "r"}]})
+    assert main(["splits", "verify", "--dataset", "reg2025", "--split-file", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "NOT the fixed reg2025 split" in out and "5924" in out
+    assert main(["splits", "verify", "--dataset", "tcga", "--split-file", str(path)]) == 0
+    assert "No checksum is recorded for tcga" in capsys.readouterr().out

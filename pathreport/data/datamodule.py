@@ -7,7 +7,7 @@ the evaluated set's fingerprint), because fairness across models depends on it.
 
 from __future__ import annotations
 
-import os
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +22,15 @@ from pathreport.data.dataset import (
     FeatureSource,
     SlideReportDataset,
 )
-from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, load_splits
+from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, fixed_split_record, load_splits
 from pathreport.data.synthetic import CONCEPT_STREAM_DIR, SyntheticConfig, SyntheticDataset
 from pathreport.data.text import Tokenizer
 from pathreport.data.trident import FeatureFileError
 from pathreport.encoders import EncoderSpec, coords_folder
 from pathreport.evaluation.evaluate import evaluated_set_digest
 from pathreport.generator import StreamSpec
+
+log = logging.getLogger(__name__)
 
 
 class MissingFeaturesError(FeatureFileError):
@@ -223,10 +225,18 @@ class ReportDataModule(pl.LightningDataModule):
 
     def _manifest(self, split_path: Path, skipped: dict[str, str]) -> dict[str, Any]:
         assert self.splits is not None and self.tokenizer is not None
+        record = None if self.synthetic else fixed_split_record(self.cfg.name)
+        matches = None
+        if record and record.get("sha256"):
+            matches = record["sha256"] == self.splits.sha256
+            if not matches:
+                log.warning("%s is not the benchmark's fixed %s split (%s); results are not comparable with "
+                            "the benchmark's tables.", split_path, self.cfg.name, record.get("source"))
         out: dict[str, Any] = {
             "dataset": self.cfg.name,
             "split_file": str(split_path),
             "split_sha256": self.splits.sha256,
+            "split_is_benchmark_split": matches,
             "encoder": self.encoder.name,
             "feature_dirs": {s.name: str(s.folder) for s in self.sources},
             "stream_dims": self.stream_dims,
@@ -285,7 +295,3 @@ class ReportDataModule(pl.LightningDataModule):
         return self._loader("train", shuffle=False, batch_size=self.cfg.eval_batch_size)
 
     eval_split: str = "test"
-
-
-def resolve_path(value: str | None) -> str | None:
-    return None if value is None else os.path.expanduser(value)

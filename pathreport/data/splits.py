@@ -56,6 +56,17 @@ class Splits:
         return {name: len(self[name]) for name in SPLIT_NAMES}
 
 
+def fixed_split_record(dataset: str) -> dict | None:
+    """The benchmark's record of a dataset's fixed split (``splits/<dataset>/split.yaml``): source,
+    checksum and counts; None when the dataset has no recorded split."""
+    import yaml
+
+    from pathreport import paths
+
+    path = paths.SPLITS_DIR / dataset / "split.yaml"
+    return (yaml.safe_load(path.read_text()) or {}) if path.is_file() else None
+
+
 def load_splits(path: str | os.PathLike, *, patient_id_pattern: str | None = None) -> Splits:
     """Read and check a split file (see the module docstring for formats)."""
     path = Path(path)
