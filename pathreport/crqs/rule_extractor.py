@@ -146,6 +146,8 @@ class RuleExtractor:
         self._fillers = cues.fillers
         self._max_gap = cues.max_gap
         self._max_post = cues.max_post_fillers
+        self._negatable = [f.negatable for f in self.fields]
+        self._negated_values = [f.negated_value for f in self.fields]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
@@ -282,25 +284,25 @@ class RuleExtractor:
                 return (False, None)
             return (True, " ".join(rt.words[cue_start : cue_end + 1]))
 
-        candidates: list[list[tuple[int, int, Any, Finding | None]]] = [[] for _ in self.fields]
+        candidates: dict[int, list[tuple[int, int, Any, Finding | None]]] = {}
         dropped: list[Finding] = []
         last_end: dict[int, int] = {}
-        for (fi, i), (j, value, kind) in sorted(terms.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        negatable, negated_values = self._negatable, self._negated_values
+        for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
             last_end[fi] = j
             if kind == IGNORE:
                 continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
-            f = self.fields[fi]
-            negated, cue = negation(i, j) if f.negatable else (False, None)
+            negated, cue = negation(i, j) if negatable[fi] else (False, None)
             if kind == MENTION and not negated:
                 continue
-            if negated and value != f.negated_value:
-                value = f.negated_value
+            if negated and value != negated_values[fi]:
+                value = negated_values[fi]
             source = "mention" if kind == MENTION else "term"
             if value is None:
                 if explain:  # a negated finding that the field drops ("no adenocarcinoma")
-                    dropped.append(Finding(f.name, None, rt.starts[i], rt.ends[j], rt.text[rt.starts[i] : rt.ends[j]], source, True, cue))
+                    dropped.append(Finding(self.fields[fi].name, None, rt.starts[i], rt.ends[j], rt.text[rt.starts[i] : rt.ends[j]], source, True, cue))
                 continue
             self._add(candidates, fi, value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain)
 
@@ -333,7 +335,8 @@ class RuleExtractor:
         # candidates of their target fields (one level, at the source's position) and those
         # fields are selected again, so "tubular adenoma" (premalignant) and "no evidence of
         # malignancy" (benign) compete under benign_vs_malignant's own select rule.
-        selected = {fi: _select(f, candidates[fi]) for fi, f in enumerate(self.fields) if candidates[fi]}
+        fields_spec = self.fields
+        selected = {fi: _select(fields_spec[fi], cands) for fi, cands in candidates.items()}
         reselect: set[int] = set()
         for fi, (value, chosen) in list(selected.items()):
             implies = self._value_implies[fi]
@@ -346,16 +349,15 @@ class RuleExtractor:
                 for target, implied in implies.get(part, ()):
                     ti = self._field_index[target]
                     finding = Finding(target, implied, -1, -1, f"{f.name}={part}", "implied") if explain else None
-                    candidates[ti].append((start, neg_end, implied, finding))
+                    candidates.setdefault(ti, []).append((start, neg_end, implied, finding))
                     reselect.add(ti)
         for ti in reselect:
             selected[ti] = _select(self.fields[ti], candidates[ti])
 
         fields: Fields = {}
         findings: list[Finding] = dropped
-        for fi, f in enumerate(self.fields):
-            if fi not in selected:
-                continue
+        for fi in sorted(selected):
+            f = fields_spec[fi]
             value, chosen = selected[fi]
             fields[f.name] = value
             if explain:
@@ -380,7 +382,16 @@ class RuleExtractor:
         finding = None
         if explain:
             finding = Finding(self.fields[fi].name, value, start, end, rt.text[start:end], source, negated, cue)
-        candidates[fi].append((start, -end, value, finding))
+        cands = candidates.get(fi)
+        if cands is None:
+            candidates[fi] = [(start, -end, value, finding)]
+        else:
+            cands.append((start, -end, value, finding))
+
+
+def _by_start(item: tuple) -> tuple[int, int]:
+    (field_index, start), _ = item
+    return start, field_index
 
 
 def _select(f: FieldSpec, cands: list[tuple[int, int, Any, Finding | None]]) -> tuple[Any, list[tuple]]:

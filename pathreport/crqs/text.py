@@ -35,7 +35,7 @@ _CHAR_MAP = str.maketrans(
 # of the text by position: a pattern that matched "gap then word" would rescan a long run of
 # non-word characters from every position of it (quadratic time on 100 KB of spaces).
 _WORD = re.compile(r"[^\W_]+(?:'s(?![^\W_]))?")
-_GAP_CACHE: dict[str, tuple[bool, bool, bool]] = {}
+_GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
 
@@ -91,20 +91,22 @@ class ReportText:
                     words[k] = word[:-2]
                     ends[k] -= 2
         gaps = [text[a:b] for a, b in zip([0, *match_ends[:-1]] if matches else [], starts, strict=True)]
-        classes = [_GAP_CACHE.get(g) or _classify_gap(g) for g in gaps]
+        cache = _GAP_CACHE
+        classes = [cache.get(g) or _classify_gap(g) for g in gaps]
         joinable = [c[0] for c in classes]
         boundary = [c[1] for c in classes]
         comma = [c[2] for c in classes]
         if words:
             joinable[0] = False
-        for k, (_, has_boundary, has_comma) in enumerate(classes):
-            if k and (has_boundary or has_comma):
-                prev, gap = words[k - 1], gaps[k]
-                if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
-                    # "h. pylori", "e. coli": a full stop after one letter is an abbreviation.
-                    joinable[k], boundary[k] = True, False
-                elif gap in (".", ",") and prev.isdigit() and words[k][:1].isdigit():
-                    boundary[k] = comma[k] = False  # "2.5 cm", "1,5 cm"
+        for k in [k for k, c in enumerate(classes) if c[3]]:
+            if not k:
+                continue
+            prev, gap = words[k - 1], gaps[k]
+            if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
+                # "h. pylori", "e. coli": a full stop after one letter is an abbreviation.
+                joinable[k], boundary[k] = True, False
+            elif gap in (".", ",") and prev.isdigit() and words[k][:1].isdigit():
+                boundary[k] = comma[k] = False  # "2.5 cm", "1,5 cm"
         return cls(text, words, starts, ends, joinable, [0, *accumulate(boundary)], [0, *accumulate(comma)])
 
     def __len__(self) -> int:
@@ -125,12 +127,17 @@ class ReportText:
         return bisect_right(self.ends, char_pos)
 
 
-def _classify_gap(gap: str) -> tuple[bool, bool, bool]:
-    """(phrase may continue, clause boundary, comma) for the characters between two words."""
+def _classify_gap(gap: str) -> tuple[bool, bool, bool, bool]:
+    """(phrase may continue, clause boundary, comma, worth a second look) for a gap.
+
+    The last flag marks the gaps where the neighbouring words change the answer: a full stop
+    after a one-letter abbreviation ("h. pylori") or inside a number ("2.5").
+    """
     result = (
         _JOINABLE_GAP.fullmatch(gap) is not None,
         "\n" in gap or any(ch in _BOUNDARY_CHARS for ch in gap),
         "," in gap,
+        gap.strip() == "." or gap == ",",
     )
     if len(_GAP_CACHE) < 4096 and len(gap) <= 64:
         _GAP_CACHE[gap] = result
