@@ -39,7 +39,9 @@ def reg_report(rng: random.Random) -> str:
     if kind == 0:
         g = rng.choice(["I", "II", "III"])
         t, n, m = rng.randint(1, 3), rng.randint(1, 3), rng.randint(1, 3)
-        spec = rng.choice(["core-needle biopsy", "sono-guided core biopsy", "biopsy", "mammotome biopsy"])
+        spec = rng.choice(
+            ["core-needle biopsy", "sono-guided core biopsy", "biopsy", "mammotome biopsy"]
+        )
         return f"Breast, {spec};\n  Invasive carcinoma of no special type, grade {g} (Tubule formation: {t}, Nuclear grade: {n}, Mitoses: {m})"
     if kind == 1:
         p, s = rng.choice([(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 5)])
@@ -50,11 +52,22 @@ def reg_report(rng: random.Random) -> str:
         note = rng.choice(["includes", "does not include"])
         return f"Urinary bladder, transurethral resection;\n  Invasive urothelial carcinoma,\n  with involvement of {depth}\n\nNote) The specimen {note} muscle proper."
     if kind == 3:
-        organ = rng.choice(["Stomach, endoscopic biopsy", "Colon, colonoscopic biopsy", "Rectum, colonoscopic biopsy"])
+        organ = rng.choice(
+            [
+                "Stomach, endoscopic biopsy",
+                "Colon, colonoscopic biopsy",
+                "Rectum, colonoscopic biopsy",
+            ]
+        )
         diff = rng.choice(["well", "moderately", "poorly"])
         return f"{organ};\n  Adenocarcinoma, {diff} differentiated"
     if kind == 4:
-        lesion = rng.choice(["Low-grade squamous intraepithelial lesion (LSIL; CIN 1)", "High-grade squamous intraepithelial lesion (HSIL; CIN 3)"])
+        lesion = rng.choice(
+            [
+                "Low-grade squamous intraepithelial lesion (LSIL; CIN 1)",
+                "High-grade squamous intraepithelial lesion (HSIL; CIN 3)",
+            ]
+        )
         return f"Uterine cervix, {rng.choice(['colposcopic', 'punch'])} biopsy;\n  {lesion}"
     arch = rng.choice(["Solid", "Cribriform", "Micropapillary"])
     necrosis = rng.choice(["Absent", "Present (Focal)", "Present (Comedo-type)"])
@@ -131,11 +144,22 @@ def measure(dataset: str, pairs: list[tuple[str, str]], repeats: int) -> dict:
     for _ in range(repeats):
         wall, cpu = time.perf_counter(), time.process_time()
         for reference, prediction in pairs:
-            score_fields(extractor.extract(reference), extractor.extract(prediction), schema, config)
+            score_fields(
+                extractor.extract(reference), extractor.extract(prediction), schema, config
+            )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        best_wall, best_cpu = max(best_wall, len(pairs) / wall), max(best_cpu, len(pairs) / max(cpu, 1e-9))
+        best_wall, best_cpu = (
+            max(best_wall, len(pairs) / wall),
+            max(best_cpu, len(pairs) / max(cpu, 1e-9)),
+        )
     words = sum(len(r.split()) + len(p.split()) for r, p in pairs) / (2 * len(pairs))
-    return {"dataset": dataset, "pairs": len(pairs), "mean_words_per_report": round(words, 1), "pairs_per_s_wall": round(best_wall), "pairs_per_s_cpu": round(best_cpu)}
+    return {
+        "dataset": dataset,
+        "pairs": len(pairs),
+        "mean_words_per_report": round(words, 1),
+        "pairs_per_s_wall": round(best_wall),
+        "pairs_per_s_cpu": round(best_cpu),
+    }
 
 
 def measure_evaluator(n_records: int, n_distinct: int, seed: int, repeats: int) -> dict:
@@ -150,15 +174,26 @@ def measure_evaluator(n_records: int, n_distinct: int, seed: int, repeats: int) 
 
     rng = random.Random(seed)
     pool = [reg_report(rng) for _ in range(n_distinct)]
-    records = [PredictionRecord(str(i), rng.choice(pool), rng.choice(pool)) for i in range(n_records)]
+    records = [
+        PredictionRecord(str(i), rng.choice(pool), rng.choice(pool)) for i in range(n_records)
+    ]
     evaluate_crqs(records[:10], dataset="reg2025", n_bootstrap=0)  # warm up
     best_wall = best_cpu = 0.0
     for _ in range(repeats):
         wall, cpu = time.perf_counter(), time.process_time()
         evaluate_crqs(records, dataset="reg2025", n_bootstrap=0)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        best_wall, best_cpu = max(best_wall, n_records / wall), max(best_cpu, n_records / max(cpu, 1e-9))
-    return {"dataset": "reg2025 (evaluator, templated)", "pairs": n_records, "distinct_texts": n_distinct, "pairs_per_s_wall": round(best_wall), "pairs_per_s_cpu": round(best_cpu)}
+        best_wall, best_cpu = (
+            max(best_wall, n_records / wall),
+            max(best_cpu, n_records / max(cpu, 1e-9)),
+        )
+    return {
+        "dataset": "reg2025 (evaluator, templated)",
+        "pairs": n_records,
+        "distinct_texts": n_distinct,
+        "pairs_per_s_wall": round(best_wall),
+        "pairs_per_s_cpu": round(best_cpu),
+    }
 
 
 # -- check set -----------------------------------------------------------------------------------
@@ -173,8 +208,12 @@ def check_set(meteor: bool) -> dict:
     refs = [t["reference"] for t in triplets]
     norm = "ptb" if java_available() else "simple"
     use_meteor = meteor and java_available() is not None
-    _, para, unavailable = compute_nlg(refs, [t["paraphrase"] for t in triplets], normalization=norm, meteor=use_meteor)
-    _, wrong, _ = compute_nlg(refs, [t["wrong"] for t in triplets], normalization=norm, meteor=use_meteor)
+    _, para, unavailable = compute_nlg(
+        refs, [t["paraphrase"] for t in triplets], normalization=norm, meteor=use_meteor
+    )
+    _, wrong, _ = compute_nlg(
+        refs, [t["wrong"] for t in triplets], normalization=norm, meteor=use_meteor
+    )
     rows = []
     for t, p, w in zip(triplets, para, wrong, strict=True):
         crqs_p = score_pair(t["reference"], t["paraphrase"], t["dataset"]).CRQS
@@ -194,18 +233,34 @@ def check_set(meteor: bool) -> dict:
     out = {"n_triplets": len(rows), "text_normalization": norm, "unavailable": unavailable}
     for metric in ("CRQS", "BLEU_4", "METEOR"):
         out[metric] = rate(metric, rows)
-    out["by_dataset"] = {d: {m: rate(m, [r for r in rows if r["dataset"] == d]) for m in ("CRQS", "BLEU_4", "METEOR")} for d in sorted({r["dataset"] for r in rows})}
-    out["by_error"] = {e: {m: rate(m, [r for r in rows if r["error"] == e]) for m in ("CRQS", "BLEU_4", "METEOR")} for e in sorted({r["error"] for r in rows})}
+    out["by_dataset"] = {
+        d: {
+            m: rate(m, [r for r in rows if r["dataset"] == d]) for m in ("CRQS", "BLEU_4", "METEOR")
+        }
+        for d in sorted({r["dataset"] for r in rows})
+    }
+    out["by_error"] = {
+        e: {m: rate(m, [r for r in rows if r["error"] == e]) for m in ("CRQS", "BLEU_4", "METEOR")}
+        for e in sorted({r["error"] for r in rows})
+    }
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n-reg", type=int, default=20_000, help="REG-length pairs (default 20000)")
-    parser.add_argument("--n-tcga", type=int, default=2_000, help="TCGA-length pairs (default 2000)")
+    parser.add_argument(
+        "--n-reg", type=int, default=20_000, help="REG-length pairs (default 20000)"
+    )
+    parser.add_argument(
+        "--n-tcga", type=int, default=2_000, help="TCGA-length pairs (default 2000)"
+    )
     parser.add_argument("--repeats", type=int, default=3, help="best of this many timed passes")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--check-set", action="store_true", help="also compare CRQS, BLEU-4 and METEOR on the check set")
+    parser.add_argument(
+        "--check-set",
+        action="store_true",
+        help="also compare CRQS, BLEU-4 and METEOR on the check set",
+    )
     parser.add_argument("--no-meteor", action="store_true", help="skip METEOR in --check-set")
     parser.add_argument("--json", type=Path, help="write the figures to this JSON file")
     args = parser.parse_args(argv)
@@ -216,14 +271,20 @@ def main(argv: list[str] | None = None) -> int:
         measure("tcga", make_pairs("tcga", args.n_tcga, args.seed + 1), args.repeats),
     ]
     for row in report["speed"]:
-        print(f"{row['dataset']:<8} {row['pairs']:>6} pairs, {row['mean_words_per_report']:>5} words/report: "
-              f"{row['pairs_per_s_wall']:>6} pairs/s wall, {row['pairs_per_s_cpu']:>6} pairs/s CPU ({report['cpu']})")
+        print(
+            f"{row['dataset']:<8} {row['pairs']:>6} pairs, {row['mean_words_per_report']:>5} words/report: "
+            f"{row['pairs_per_s_wall']:>6} pairs/s wall, {row['pairs_per_s_cpu']:>6} pairs/s CPU ({report['cpu']})"
+        )
     report["evaluator"] = row = measure_evaluator(args.n_reg, 800, args.seed + 2, args.repeats)
-    print(f"evaluator on {row['pairs']} REG-like records drawn from {row['distinct_texts']} distinct reports: "
-          f"{row['pairs_per_s_wall']} pairs/s wall, {row['pairs_per_s_cpu']} pairs/s CPU")
+    print(
+        f"evaluator on {row['pairs']} REG-like records drawn from {row['distinct_texts']} distinct reports: "
+        f"{row['pairs_per_s_wall']} pairs/s wall, {row['pairs_per_s_cpu']} pairs/s CPU"
+    )
     if args.check_set:
         report["check_set"] = result = check_set(meteor=not args.no_meteor)
-        print(f"check set ({result['n_triplets']} triplets, {result['text_normalization']} tokenisation): paraphrase ranked above the wrong report by")
+        print(
+            f"check set ({result['n_triplets']} triplets, {result['text_normalization']} tokenisation): paraphrase ranked above the wrong report by"
+        )
         for metric in ("CRQS", "BLEU_4", "METEOR"):
             value = result[metric]
             print(f"  {metric:<7} {'n/a' if value is None else f'{value:.1%}'}")

@@ -53,8 +53,14 @@ def test_checkset_bleu4_prefers_the_wrong_report_far_more_often_than_crqs(triple
     from pathreport.evaluation.nlg import compute_nlg
 
     refs = [t["reference"] for t in triplets]
-    _, para, _ = compute_nlg(refs, [t["paraphrase"] for t in triplets], normalization="simple", meteor=False)
-    _, wrong, _ = compute_nlg(refs, [t["wrong"] for t in triplets], normalization="simple", meteor=False)
-    bleu_rate = sum(p["BLEU_4"] > w["BLEU_4"] for p, w in zip(para, wrong, strict=True)) / len(triplets)
+    _, para, _ = compute_nlg(
+        refs, [t["paraphrase"] for t in triplets], normalization="simple", meteor=False
+    )
+    _, wrong, _ = compute_nlg(
+        refs, [t["wrong"] for t in triplets], normalization="simple", meteor=False
+    )
+    bleu_rate = sum(p["BLEU_4"] > w["BLEU_4"] for p, w in zip(para, wrong, strict=True)) / len(
+        triplets
+    )
     crqs_rate = sum(_crqs_wins(triplets)) / len(triplets)
     assert bleu_rate < 0.5 < crqs_rate

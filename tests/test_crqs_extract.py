@@ -24,23 +24,44 @@ def test_extract_negation_forms_give_absent_not_missing(sentence):
 
 @pytest.mark.parametrize(
     "sentence",
-    ["Negative for LVI.", "LVI not identified.", "Without lymphovascular invasion.", "Lymphovascular invasion: absent.", "LVI (-)."],
+    [
+        "Negative for LVI.",
+        "LVI not identified.",
+        "Without lymphovascular invasion.",
+        "Lymphovascular invasion: absent.",
+        "LVI (-).",
+    ],
 )
 def test_extract_lymphovascular_negations(sentence):
-    assert extract("Adenocarcinoma of the colon. " + sentence, "tcga")["lymphovascular_invasion"] == "absent"
+    assert (
+        extract("Adenocarcinoma of the colon. " + sentence, "tcga")["lymphovascular_invasion"]
+        == "absent"
+    )
 
 
 def test_extract_negation_scope_ends_at_clause_boundaries_and_affirmations():
-    fields = extract("No necrosis; lymphovascular invasion is present. Perineural invasion: not identified.", "tcga")
+    fields = extract(
+        "No necrosis; lymphovascular invasion is present. Perineural invasion: not identified.",
+        "tcga",
+    )
     assert fields["necrosis"] == "absent"
     assert fields["lymphovascular_invasion"] == "present"
     assert fields["perineural_invasion"] == "absent"
     # Across a comma an affirmation wins; within the cue's own segment the cue wins.
-    assert extract("No necrosis, lymphovascular invasion present.", "tcga")["lymphovascular_invasion"] == "present"
-    assert extract("No extraprostatic extension identified.", "histai")["extraprostatic_extension"] == "absent"
+    assert (
+        extract("No necrosis, lymphovascular invasion present.", "tcga")["lymphovascular_invasion"]
+        == "present"
+    )
+    assert (
+        extract("No extraprostatic extension identified.", "histai")["extraprostatic_extension"]
+        == "absent"
+    )
     # A negated diagnosis is no diagnosis; "no special type" is not a negation.
     assert "diagnosis" not in extract("No evidence of adenocarcinoma.", "reg2025")
-    assert extract("Invasive carcinoma of no special type", "reg2025")["histologic_type"] == "no special type"
+    assert (
+        extract("Invasive carcinoma of no special type", "reg2025")["histologic_type"]
+        == "no special type"
+    )
 
 
 @pytest.mark.parametrize(
@@ -55,7 +76,10 @@ def test_extract_negation_scope_ends_at_clause_boundaries_and_affirmations():
     ],
 )
 def test_extract_gleason_forms_are_one_canonical_value(text, expected):
-    assert extract("Prostate, biopsy; Acinar adenocarcinoma, " + text, "histai")["gleason_score"] == expected
+    assert (
+        extract("Prostate, biopsy; Acinar adenocarcinoma, " + text, "histai")["gleason_score"]
+        == expected
+    )
 
 
 def test_extract_gleason_sum_only_matches_either_pattern_order_but_patterns_must_agree():
@@ -64,16 +88,27 @@ def test_extract_gleason_sum_only_matches_either_pattern_order_but_patterns_must
     assert not spec.matches("3+4=7", "4+3=7")
 
 
-@pytest.mark.parametrize("text", ["grade group 2", "ISUP grade group 2", "WHO/ISUP grade group II", "GG2", "ISUP grade 2"])
+@pytest.mark.parametrize(
+    "text",
+    ["grade group 2", "ISUP grade group 2", "WHO/ISUP grade group II", "GG2", "ISUP grade 2"],
+)
 def test_extract_grade_group_forms(text):
     assert extract(f"Acinar adenocarcinoma, Gleason 3+4=7, {text}.", "histai")["grade_group"] == "2"
 
 
 def test_extract_roman_numerals_and_grade_contexts():
-    assert extract("Invasive carcinoma of no special type, grade III (Nuclear grade: 2)", "reg2025")["tumor_grade"] == "3"
+    assert (
+        extract("Invasive carcinoma of no special type, grade III (Nuclear grade: 2)", "reg2025")[
+            "tumor_grade"
+        ]
+        == "3"
+    )
     fields = extract("Tubular adenoma with high grade dysplasia", "reg2025")
     assert "tumor_grade" not in fields and fields["dysplasia_grade"] == "high"
-    assert extract("OLGA stage III, OLGIM stage 0", "histai") == {"olga_stage": "3", "olgim_stage": "0"}
+    assert extract("OLGA stage III, OLGIM stage 0", "histai") == {
+        "olga_stage": "3",
+        "olgim_stage": "0",
+    }
 
 
 @pytest.mark.parametrize(
@@ -87,12 +122,21 @@ def test_extract_roman_numerals_and_grade_contexts():
 )
 def test_extract_cervical_lesions(text, diagnosis, histologic_type, dysplasia):
     fields = extract("Uterine cervix, colposcopic biopsy;\n  " + text, "reg2025")
-    assert (fields["diagnosis"], fields["histologic_type"], fields["dysplasia_grade"]) == (diagnosis, histologic_type, dysplasia)
+    assert (fields["diagnosis"], fields["histologic_type"], fields["dysplasia_grade"]) == (
+        diagnosis,
+        histologic_type,
+        dysplasia,
+    )
 
 
 @pytest.mark.parametrize(
     ("text", "status"),
-    [("H. pylori not detected.", "absent"), ("Helicobacter pylori detected (++).", "present"), ("HP (-).", "absent"), ("H. pylori-associated gastritis.", "present")],
+    [
+        ("H. pylori not detected.", "absent"),
+        ("Helicobacter pylori detected (++).", "present"),
+        ("HP (-).", "absent"),
+        ("H. pylori-associated gastritis.", "present"),
+    ],
 )
 def test_extract_hpylori_status(text, status):
     assert extract("Chronic gastritis. " + text, "histai")["hpylori_status"] == status
@@ -138,7 +182,12 @@ def test_extract_sizes_convert_units_and_take_the_greatest_dimension():
     assert extract("Tumor size 21 mm.", "tcga")["tumor_size"] == 2.1
     spec = tcga.field("tumor_size")
     assert spec.matches(2.0, 2.25) and not spec.matches(2.0, 2.5)  # 15 % relative tolerance
-    assert extract("Prostate, biopsy; Acinar adenocarcinoma, tumor volume: 30%", "reg2025")["tumor_volume"] == 30.0
+    assert (
+        extract("Prostate, biopsy; Acinar adenocarcinoma, tumor volume: 30%", "reg2025")[
+            "tumor_volume"
+        ]
+        == 30.0
+    )
 
 
 def test_extract_reg_report_keeps_diagnosis_and_subtype_apart():
@@ -154,11 +203,28 @@ def test_extract_reg_report_keeps_diagnosis_and_subtype_apart():
         "specimen_type": "transurethral resection",
         "muscle_proper_status": "included",
     }
-    dcis = extract("Breast, biopsy;\n  Ductal carcinoma in situ\n  - Type: Cribriform and solid\n  - Nuclear grade: High\n  - Necrosis: Absent", "reg2025")
-    assert dcis["diagnosis"] == "ductal carcinoma in situ" and dcis["histologic_type"] == "solid + cribriform"
-    assert extract("Ductal carcinoma in situ\n  - Type: Solid and cribriform", "reg2025")["histologic_type"] == "solid + cribriform"
+    dcis = extract(
+        "Breast, biopsy;\n  Ductal carcinoma in situ\n  - Type: Cribriform and solid\n  - Nuclear grade: High\n  - Necrosis: Absent",
+        "reg2025",
+    )
+    assert (
+        dcis["diagnosis"] == "ductal carcinoma in situ"
+        and dcis["histologic_type"] == "solid + cribriform"
+    )
+    assert (
+        extract("Ductal carcinoma in situ\n  - Type: Solid and cribriform", "reg2025")[
+            "histologic_type"
+        ]
+        == "solid + cribriform"
+    )
     assert dcis["nuclear_grade"] == "high" and dcis["necrosis"] == "absent"
-    assert extract("Urinary bladder, TURBT; no tumor. The specimen does not include muscle proper.", "reg2025")["muscle_proper_status"] == "not included"
+    assert (
+        extract(
+            "Urinary bladder, TURBT; no tumor. The specimen does not include muscle proper.",
+            "reg2025",
+        )["muscle_proper_status"]
+        == "not included"
+    )
 
 
 def test_extract_histai_report_implies_the_diagnosis_hierarchy():
@@ -166,7 +232,10 @@ def test_extract_histai_report_implies_the_diagnosis_hierarchy():
     assert fields["diagnosis"] == "adenoma" and fields["benign_vs_malignant"] == "premalignant"
     assert fields["lineage"] == "epithelial" and fields["adenoma_type"] == "tubular"
     # A stated "no evidence of malignancy" (benign) does not hide the adenoma (premalignant).
-    assert extract("Tubular adenoma. No evidence of malignancy.", "histai")["benign_vs_malignant"] == "premalignant"
+    assert (
+        extract("Tubular adenoma. No evidence of malignancy.", "histai")["benign_vs_malignant"]
+        == "premalignant"
+    )
     # Word matching: "reactive" is not "active".
     assert "inflammation_activity" not in extract("Reactive lymph node hyperplasia.", "histai")
 
@@ -175,7 +244,17 @@ def test_extract_stage_parser_in_a_schema_that_has_a_t_stage():
     schema = build_schema(
         {
             "name": "staged",
-            "fields": [{"name": "pt_stage", "type": "ordinal", "parser": "stage", "values": {}, "patterns": ["(?<![a-z])(?P<value>y?p\\s?t\\s?(?:[0-4][a-d]?|is|x))(?![a-z0-9])"]}],
+            "fields": [
+                {
+                    "name": "pt_stage",
+                    "type": "ordinal",
+                    "parser": "stage",
+                    "values": {},
+                    "patterns": [
+                        "(?<![a-z])(?P<value>y?p\\s?t\\s?(?:[0-4][a-d]?|is|x))(?![a-z0-9])"
+                    ],
+                }
+            ],
         }
     )
     backend = get_extractor("rule", schema)
@@ -185,10 +264,17 @@ def test_extract_stage_parser_in_a_schema_that_has_a_t_stage():
 
 def test_extract_explain_shows_the_evidence_and_the_cue():
     backend = get_extractor("rule", load_schema("reg2025"))
-    fields, findings = backend.explain("Lung, biopsy;\n  Chronic granulomatous inflammation without necrosis")
+    fields, findings = backend.explain(
+        "Lung, biopsy;\n  Chronic granulomatous inflammation without necrosis"
+    )
     assert fields["necrosis"] == "absent"
     necrosis = [f for f in findings if f.field == "necrosis"][0]
-    assert necrosis.negated and necrosis.cue == "without" and necrosis.snippet == "necrosis" and necrosis.selected
+    assert (
+        necrosis.negated
+        and necrosis.cue == "without"
+        and necrosis.snippet == "necrosis"
+        and necrosis.selected
+    )
 
 
 def test_extract_synthetic_schema_recovers_every_generated_attribute():
@@ -200,7 +286,11 @@ def test_extract_synthetic_schema_recovers_every_generated_attribute():
         for key, value in attrs.items():
             if key in ("gleason_primary", "gleason_secondary"):
                 continue
-            expected[key] = ("present" if value else "absent") if isinstance(value, bool) else (float(value) if key == "tumor_volume" else str(value))
+            expected[key] = (
+                ("present" if value else "absent")
+                if isinstance(value, bool)
+                else (float(value) if key == "tumor_volume" else str(value))
+            )
         if "gleason_primary" in attrs:
             p, s = attrs["gleason_primary"], attrs["gleason_secondary"]
             expected["gleason_score"] = f"{p}+{s}={p + s}"
@@ -208,4 +298,6 @@ def test_extract_synthetic_schema_recovers_every_generated_attribute():
         assert {k: fields.get(k) for k in expected} == expected, report
         extra = set(fields) - set(expected)
         # The only field a report states beyond its attributes: invasive urothelial carcinoma is "high grade".
-        assert extra <= ({"urothelial_grade"} if attrs["diagnosis"] == "invasive_urothelial" else set()), report
+        assert extra <= (
+            {"urothelial_grade"} if attrs["diagnosis"] == "invasive_urothelial" else set()
+        ), report

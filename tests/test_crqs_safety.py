@@ -18,7 +18,9 @@ FRAGMENTS = [
     "invasion of the ", "muscle proper", "type:", " - ", ":", ";", ",", ". ", "\n", "(", "((((", "++++", "....",
     "h. pylori ", "carcinoma in situ ", "tumor measures ", "olga stage ", "iii ", "g2 ", "pt2a ", "'s", "é–’×",
 ]  # fmt: skip
-MAX_SECONDS = 2.0  # a linear extractor needs well under 0.1 s for 100 KB; backtracking needs minutes
+MAX_SECONDS = (
+    2.0  # a linear extractor needs well under 0.1 s for 100 KB; backtracking needs minutes
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +32,9 @@ def _timed(extractor, text: str) -> dict:
     start = time.perf_counter()
     fields = extractor.extract(text)
     elapsed = time.perf_counter() - start
-    assert elapsed < MAX_SECONDS, f"{extractor.schema.name}: {elapsed:.2f} s on {len(text)} characters"
+    assert elapsed < MAX_SECONDS, (
+        f"{extractor.schema.name}: {elapsed:.2f} s on {len(text)} characters"
+    )
     assert isinstance(fields, dict)
     return fields
 
@@ -51,16 +55,35 @@ def _timed(extractor, text: str) -> dict:
         "-" * 100_000,
         "é–—’×\u00a0ß" * 14_000,
     ],
-    ids=["spaces", "cues", "digits", "plus", "dimensions", "parens", "commas", "type", "gleason", "newlines", "dashes", "unicode"],
+    ids=[
+        "spaces",
+        "cues",
+        "digits",
+        "plus",
+        "dimensions",
+        "parens",
+        "commas",
+        "type",
+        "gleason",
+        "newlines",
+        "dashes",
+        "unicode",
+    ],
 )
 def test_safety_adversarial_100kb_inputs_finish_quickly(extractors, text):
     for extractor in extractors:
         _timed(extractor, text)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(
-    parts=st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=40)), min_size=1, max_size=60),
+    parts=st.lists(
+        st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=40)), min_size=1, max_size=60
+    ),
     repeat=st.integers(min_value=1, max_value=2_000),
 )
 def test_safety_random_text_never_fails_or_hangs(extractors, parts, repeat):

@@ -42,7 +42,13 @@ TCGA_FIELDS = [
 def test_schema_shipped_field_lists_match_the_paper():
     reg, histai, tcga = load_schema("reg2025"), load_schema("histai"), load_schema("tcga")
     assert set(reg.field_names) == REG_FIELDS and len(reg.field_names) == 18
-    assert reg.key_fields == ("diagnosis", "histologic_type", "tumor_grade", "gleason_score", "invasion_depth")
+    assert reg.key_fields == (
+        "diagnosis",
+        "histologic_type",
+        "tumor_grade",
+        "gleason_score",
+        "invasion_depth",
+    )
     assert list(histai.field_names) == HISTAI_FIELDS  # paper order (Table 9)
     assert set(histai.key_fields) == {
         "benign_vs_malignant", "diagnosis", "histologic_type", "in_situ_vs_invasive", "tumor_grade",
@@ -72,8 +78,18 @@ def _minimal() -> dict:
         "groups": ["diagnosis_hierarchy", "associated_morphology"],
         "key_fields": ["diagnosis"],
         "fields": [
-            {"name": "diagnosis", "group": "diagnosis_hierarchy", "type": "categorical", "values": {"carcinoma": ["carcinoma"]}},
-            {"name": "necrosis", "group": "associated_morphology", "type": "presence", "values": {"present": ["necrosis"]}},
+            {
+                "name": "diagnosis",
+                "group": "diagnosis_hierarchy",
+                "type": "categorical",
+                "values": {"carcinoma": ["carcinoma"]},
+            },
+            {
+                "name": "necrosis",
+                "group": "associated_morphology",
+                "type": "presence",
+                "values": {"present": ["necrosis"]},
+            },
         ],
     }
 
@@ -88,20 +104,42 @@ def _broken(change) -> dict:
     ("change", "message"),
     [
         (lambda r: r.update(colour="red"), r"unknown key\(s\) \['colour'\]"),
-        (lambda r: r["fields"][0].update(synonym=["x"]), r"unknown key\(s\) \['synonym'\].*field 'diagnosis'"),
+        (
+            lambda r: r["fields"][0].update(synonym=["x"]),
+            r"unknown key\(s\) \['synonym'\].*field 'diagnosis'",
+        ),
         (lambda r: r["fields"].append(dict(r["fields"][1])), r"field 'necrosis' is defined twice"),
-        (lambda r: r.update(key_fields=["diagnosis", "grade"]), r"key field 'grade' is not in the field list"),
+        (
+            lambda r: r.update(key_fields=["diagnosis", "grade"]),
+            r"key field 'grade' is not in the field list",
+        ),
         (lambda r: r["fields"][0].update(type="category"), r"'type' must be one of"),
         (lambda r: r["fields"][0].update(group="grade"), r"group 'grade' is not declared"),
         (lambda r: r["fields"].reverse(), r"hierarchical group order"),
         (lambda r: r["fields"][1].update(patterns=["(necr"]), r"invalid regex"),
-        (lambda r: r["fields"][1].update(patterns=[{"regex": "(a+)+b", "value": "present"}]), r"catastrophically"),
-        (lambda r: r["fields"][1].update(patterns=[{"regex": "Necrosis", "value": "present"}]), r"lower case"),
+        (
+            lambda r: r["fields"][1].update(patterns=[{"regex": "(a+)+b", "value": "present"}]),
+            r"catastrophically",
+        ),
+        (
+            lambda r: r["fields"][1].update(patterns=[{"regex": "Necrosis", "value": "present"}]),
+            r"lower case",
+        ),
         (lambda r: r["fields"][1].update(patterns=["necrosis"]), r"needs a \(\?P<value>"),
         (lambda r: r["fields"][0]["values"].update(adenocarcinoma=["carcinoma"]), r"maps to both"),
         (lambda r: r["fields"][1].update(values={"yes": ["necrosis"]}), r"'present' and 'absent'"),
-        (lambda r: r["fields"][0]["values"].update(x={"synonyms": ["x"], "implies": {"grade": "1"}}), r"implies unknown field 'grade'"),
-        (lambda r: r["fields"][0]["values"].update(x={"synonyms": ["x"], "implies": {"necrosis": "maybe"}}), r"not a value of 'necrosis'"),
+        (
+            lambda r: r["fields"][0]["values"].update(
+                x={"synonyms": ["x"], "implies": {"grade": "1"}}
+            ),
+            r"implies unknown field 'grade'",
+        ),
+        (
+            lambda r: r["fields"][0]["values"].update(
+                x={"synonyms": ["x"], "implies": {"necrosis": "maybe"}}
+            ),
+            r"not a value of 'necrosis'",
+        ),
         (lambda r: r["fields"][0].update(tolerance={"abs": 1}), r"only to numeric"),
         (lambda r: r.update(name="Toy"), r"'name' must be a dataset name"),
     ],

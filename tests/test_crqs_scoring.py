@@ -13,11 +13,20 @@ SCHEMA = build_schema(
         "name": "toy",
         "key_fields": ["diagnosis", "grade"],
         "fields": [
-            {"name": "diagnosis", "type": "categorical", "values": {"adenocarcinoma": [], "squamous cell carcinoma": []}},
+            {
+                "name": "diagnosis",
+                "type": "categorical",
+                "values": {"adenocarcinoma": [], "squamous cell carcinoma": []},
+            },
             {"name": "grade", "type": "ordinal", "values": {"1": [], "2": [], "3": []}},
             {"name": "necrosis", "type": "presence", "values": {"present": ["necrosis"]}},
             {"name": "lvi", "type": "presence", "values": {"present": ["lvi"]}},
-            {"name": "size", "type": "numeric", "patterns": ["(?P<value>\\d+) cm"], "tolerance": {"rel": 0.15}},
+            {
+                "name": "size",
+                "type": "numeric",
+                "patterns": ["(?P<value>\\d+) cm"],
+                "tolerance": {"rel": 0.15},
+            },
         ],
     }
 )
@@ -28,7 +37,9 @@ REF = {"diagnosis": "adenocarcinoma", "grade": "2", "necrosis": "present", "size
 def test_scoring_identical_fields_score_one():
     s = score_fields(REF, dict(REF), SCHEMA, DEFAULT)
     assert (1.0, 1.0, 0.0, 0.0, pytest.approx(1.0)) == (s.CFC, s.KIR, s.HR, s.CDS, s.CRQS)
-    assert s.matched == ["diagnosis", "grade", "necrosis", "size"] and not (s.missed or s.hallucinated or s.discordant)
+    assert s.matched == ["diagnosis", "grade", "necrosis", "size"] and not (
+        s.missed or s.hallucinated or s.discordant
+    )
 
 
 def test_scoring_components_by_hand():
@@ -40,7 +51,9 @@ def test_scoring_components_by_hand():
     assert s.missed == ["necrosis"] and s.hallucinated == ["lvi"]
     assert pytest.approx(2 / 4) == s.CFC  # matched / |F_R|
     assert pytest.approx(1 / 2) == s.KIR  # diagnosis of {diagnosis, grade}
-    assert pytest.approx(2 / 4) == s.HR  # grade (wrong value) + lvi (not in reference), of 4 predicted
+    assert (
+        pytest.approx(2 / 4) == s.HR
+    )  # grade (wrong value) + lvi (not in reference), of 4 predicted
     assert pytest.approx(1 / 3) == s.CDS  # grade, of the 3 fields in both
     raw = 0.3 * 0.5 + 0.4 * 0.5 - 0.2 * 0.5 - 0.4 / 3
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 0.7) == s.CRQS
@@ -67,7 +80,12 @@ def test_scoring_eq6_formula_and_custom_weights():
 def test_scoring_empty_reference_policies():
     pred = {"lvi": "present"}
     vacuous = score_fields({}, pred, SCHEMA, DEFAULT)
-    assert vacuous.vacuous_reference and (vacuous.CFC, vacuous.KIR, vacuous.HR, vacuous.CDS) == (1.0, 1.0, 1.0, 0.0)
+    assert vacuous.vacuous_reference and (vacuous.CFC, vacuous.KIR, vacuous.HR, vacuous.CDS) == (
+        1.0,
+        1.0,
+        1.0,
+        0.0,
+    )
     assert pytest.approx((0.3 + 0.4 - 0.2) / 0.7) == vacuous.CRQS
     zero = score_fields({}, pred, SCHEMA, CRQSConfig(on_empty_reference="zero"))
     assert (zero.CFC, zero.KIR) == (0.0, 0.0) and pytest.approx(-0.2 / 0.7) == zero.CRQS
@@ -93,7 +111,11 @@ def test_scoring_summary_counts_every_edge_case_and_skips_only_skipped_cases():
         score_fields({"necrosis": "present"}, {}, SCHEMA, config),
     ]
     summary = summarise(scores)
-    assert summary["n_scored"] == 2 and summary["n_skipped"] == 1 and summary["n_vacuous_reference"] == 1
+    assert (
+        summary["n_scored"] == 2
+        and summary["n_skipped"] == 1
+        and summary["n_vacuous_reference"] == 1
+    )
     # The skipped case is not scored, so it hits no other rule.
     assert summary["n_vacuous_key"] == 1 and summary["n_empty_prediction_fields"] == 1
     third = (0.3 * 0 + 0.4 * 1 - 0 - 0) / 0.7

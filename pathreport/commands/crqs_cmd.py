@@ -17,14 +17,26 @@ from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("crqs", help="CRQS tools: extract fields, score a pair, build the vocabulary, check schemas")
+    parser = subparsers.add_parser(
+        "crqs", help="CRQS tools: extract fields, score a pair, build the vocabulary, check schemas"
+    )
     sub = parser.add_subparsers(dest="crqs_command", metavar="<crqs command>")
 
     extract = sub.add_parser("extract", help="print the clinical fields of report texts as JSON")
     _schema_args(extract)
-    extract.add_argument("texts", nargs="*", help="report texts ('-' reads one report from standard input)")
-    extract.add_argument("--file", type=Path, help="a text file with one report, or a JSON Lines file with a 'report' or 'reference' per line")
-    extract.add_argument("--explain", action="store_true", help="also print the matched text, the negation cue and which finding was selected")
+    extract.add_argument(
+        "texts", nargs="*", help="report texts ('-' reads one report from standard input)"
+    )
+    extract.add_argument(
+        "--file",
+        type=Path,
+        help="a text file with one report, or a JSON Lines file with a 'report' or 'reference' per line",
+    )
+    extract.add_argument(
+        "--explain",
+        action="store_true",
+        help="also print the matched text, the negation cue and which finding was selected",
+    )
     extract.set_defaults(func=run_extract)
 
     score = sub.add_parser("score", help="CRQS of one prediction against its reference")
@@ -33,22 +45,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument("--prediction", required=True, help="generated report text")
     score.add_argument("--formula", choices=("subtractive", "eq6"), default="subtractive")
     score.add_argument("--weights", help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.4)")
-    score.add_argument("--on-empty-reference", choices=("vacuous", "zero", "skip"), default="vacuous")
+    score.add_argument(
+        "--on-empty-reference", choices=("vacuous", "zero", "skip"), default="vacuous"
+    )
     score.set_defaults(func=run_score)
 
-    vocab = sub.add_parser("build-vocab", help="learn diagnosis phrases from training references and freeze them next to the schema")
+    vocab = sub.add_parser(
+        "build-vocab",
+        help="learn diagnosis phrases from training references and freeze them next to the schema",
+    )
     vocab.add_argument("--dataset", help="dataset name (schema crqs/<dataset>.yaml)")
     vocab.add_argument("--schema", type=Path, help="a schema file instead of --dataset")
-    vocab.add_argument("--split-file", required=True, type=Path, help='split JSON {"train": [{"id", "report"}], ...}; only "train" is read')
-    vocab.add_argument("--min-count", type=int, default=2, help="keep phrases seen in at least this many training reports (default 2)")
-    vocab.add_argument("--field", default="diagnosis", help="schema field to extend (default: diagnosis)")
-    vocab.add_argument("--out", type=Path, help="output file (default: the schema's learned_vocab file, e.g. crqs/reg2025.vocab.json)")
+    vocab.add_argument(
+        "--split-file",
+        required=True,
+        type=Path,
+        help='split JSON {"train": [{"id", "report"}], ...}; only "train" is read',
+    )
+    vocab.add_argument(
+        "--min-count",
+        type=int,
+        default=2,
+        help="keep phrases seen in at least this many training reports (default 2)",
+    )
+    vocab.add_argument(
+        "--field", default="diagnosis", help="schema field to extend (default: diagnosis)"
+    )
+    vocab.add_argument(
+        "--out",
+        type=Path,
+        help="output file (default: the schema's learned_vocab file, e.g. crqs/reg2025.vocab.json)",
+    )
     vocab.set_defaults(func=run_build_vocab)
 
-    schemas = sub.add_parser("schemas", help="list the CRQS schemas with their field and key-field counts")
+    schemas = sub.add_parser(
+        "schemas", help="list the CRQS schemas with their field and key-field counts"
+    )
     schemas.set_defaults(func=run_schemas)
 
-    validate = sub.add_parser("validate", help="load and validate schema files (exit status 2 on the first error)")
+    validate = sub.add_parser(
+        "validate", help="load and validate schema files (exit status 2 on the first error)"
+    )
     validate.add_argument("files", nargs="+", type=Path, help="schema YAML files")
     validate.set_defaults(func=run_validate)
 
@@ -80,12 +117,16 @@ def run_extract(args: argparse.Namespace) -> int:
     if args.file:
         texts += _texts_from_file(args.file)
     if not texts:
-        raise UserError("no report text given: pass it as an argument, '-' for standard input, or --file.")
+        raise UserError(
+            "no report text given: pass it as an argument, '-' for standard input, or --file."
+        )
     schema, extractor = _load(args)
     for text in texts:
         if args.explain:
             if not hasattr(extractor, "explain"):
-                raise UserError(f"extractor '{args.extractor}' cannot explain its findings; drop --explain.")
+                raise UserError(
+                    f"extractor '{args.extractor}' cannot explain its findings; drop --explain."
+                )
             fields, findings = extractor.explain(text)
             out = {"fields": fields, "findings": [f.to_json() for f in findings]}
         else:
@@ -108,7 +149,9 @@ def _texts_from_file(path: Path) -> list[str]:
     for lineno, obj in json_lines(path, text):
         value = obj.get("report", obj.get("reference")) if isinstance(obj, dict) else None
         if not isinstance(value, str):
-            raise UserError(f"{path}:{lineno}: expected an object with a string 'report' or 'reference'.")
+            raise UserError(
+                f"{path}:{lineno}: expected an object with a string 'report' or 'reference'."
+            )
         out.append(value)
     return out
 
@@ -118,10 +161,20 @@ def run_score(args: argparse.Namespace) -> int:
     from pathreport.crqs.evaluator import parse_weights
 
     schema, extractor = _load(args)
-    config = CRQSConfig(formula=args.formula, weights=parse_weights(args.weights), on_empty_reference=args.on_empty_reference)
+    config = CRQSConfig(
+        formula=args.formula,
+        weights=parse_weights(args.weights),
+        on_empty_reference=args.on_empty_reference,
+    )
     reference, prediction = extractor.extract(args.reference), extractor.extract(args.prediction)
     score = score_fields(reference, prediction, schema, config)
-    print(json.dumps({"reference_fields": reference, "prediction_fields": prediction, **score.to_json()}, indent=2, ensure_ascii=False))
+    print(
+        json.dumps(
+            {"reference_fields": reference, "prediction_fields": prediction, **score.to_json()},
+            indent=2,
+            ensure_ascii=False,
+        )
+    )
     return 0
 
 
@@ -138,10 +191,18 @@ def run_build_vocab(args: argparse.Namespace) -> int:
     out = args.out or _default_vocab_path(curated)
     write_vocab(vocab, out, source=args.split_file)
     phrases = vocab["fields"][args.field]
-    print(f"learned {len(phrases)} {args.field} phrase(s) from {vocab['n_reports']} training reports "
-          f"({vocab['n_unmatched_reports']} not named by the curated schema); wrote {out}")
-    if curated.path and out.resolve().parent == curated.path.resolve().parent and not _declares(curated, out):
-        print(f"note: {curated.path.name} does not name {out.name} under 'learned_vocab', so scoring will not use it.")
+    print(
+        f"learned {len(phrases)} {args.field} phrase(s) from {vocab['n_reports']} training reports "
+        f"({vocab['n_unmatched_reports']} not named by the curated schema); wrote {out}"
+    )
+    if (
+        curated.path
+        and out.resolve().parent == curated.path.resolve().parent
+        and not _declares(curated, out)
+    ):
+        print(
+            f"note: {curated.path.name} does not name {out.name} under 'learned_vocab', so scoring will not use it."
+        )
     return 0
 
 
@@ -165,8 +226,14 @@ def run_schemas(args: argparse.Namespace) -> int:
 
     for name in available_schemas():
         schema = load_schema(name)
-        vocab = f", learned vocabulary {schema.learned_vocab_path.name}" if schema.learned_vocab_path else ""
-        print(f"{name:<10} v{schema.version}  {len(schema.fields):>2} fields, {len(schema.key_fields):>2} key fields, digest {schema.digest}{vocab}")
+        vocab = (
+            f", learned vocabulary {schema.learned_vocab_path.name}"
+            if schema.learned_vocab_path
+            else ""
+        )
+        print(
+            f"{name:<10} v{schema.version}  {len(schema.fields):>2} fields, {len(schema.key_fields):>2} key fields, digest {schema.digest}{vocab}"
+        )
     return 0
 
 
@@ -175,5 +242,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
     for path in args.files:
         schema = load_schema(path)
-        print(f"{path}: ok ({len(schema.fields)} fields, key fields {', '.join(schema.key_fields)})")
+        print(
+            f"{path}: ok ({len(schema.fields)} fields, key fields {', '.join(schema.key_fields)})"
+        )
     return 0

@@ -20,25 +20,76 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Score generated reports against their references. Reads pathreport's JSON Lines "
         '({"id", "reference", "prediction"}) or the reference implementation\'s {id: {"pred", "target"}} JSON.',
     )
-    parser.add_argument("--predictions", required=True, type=Path, help="predictions file (JSON Lines or {id: {pred, target}} JSON)")
-    parser.add_argument("--dataset", help="dataset name; selects the CRQS schema crqs/<dataset>.yaml (default: the records' 'dataset' field)")
-    parser.add_argument("--out", required=True, type=Path, help="output folder for summary.json, per_case.jsonl and fields.csv")
-    parser.add_argument("--metrics", default="nlg,crqs", help="comma-separated report evaluators (default: nlg,crqs)")
+    parser.add_argument(
+        "--predictions",
+        required=True,
+        type=Path,
+        help="predictions file (JSON Lines or {id: {pred, target}} JSON)",
+    )
+    parser.add_argument(
+        "--dataset",
+        help="dataset name; selects the CRQS schema crqs/<dataset>.yaml (default: the records' 'dataset' field)",
+    )
+    parser.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        help="output folder for summary.json, per_case.jsonl and fields.csv",
+    )
+    parser.add_argument(
+        "--metrics",
+        default="nlg,crqs",
+        help="comma-separated report evaluators (default: nlg,crqs)",
+    )
     crqs = parser.add_argument_group("CRQS")
-    crqs.add_argument("--schema", type=Path, help="a CRQS schema file to use instead of crqs/<dataset>.yaml")
-    crqs.add_argument("--formula", choices=("subtractive", "eq6"), default="subtractive", help="aggregate: subtractive (paper A.7 and code, default) or eq6 (paper Eq. 6)")
+    crqs.add_argument(
+        "--schema", type=Path, help="a CRQS schema file to use instead of crqs/<dataset>.yaml"
+    )
+    crqs.add_argument(
+        "--formula",
+        choices=("subtractive", "eq6"),
+        default="subtractive",
+        help="aggregate: subtractive (paper A.7 and code, default) or eq6 (paper Eq. 6)",
+    )
     crqs.add_argument("--weights", help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.4)")
-    crqs.add_argument("--on-empty-reference", choices=("vacuous", "zero", "skip"), default="vacuous", help="score of a case whose reference has no extractable field (default: vacuous, CFC = KIR = 1)")
+    crqs.add_argument(
+        "--on-empty-reference",
+        choices=("vacuous", "zero", "skip"),
+        default="vacuous",
+        help="score of a case whose reference has no extractable field (default: vacuous, CFC = KIR = 1)",
+    )
     crqs.add_argument("--extractor", default="rule", help="extractor backend (default: rule)")
-    crqs.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the CRQS confidence interval (0 disables)")
+    crqs.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="bootstrap resamples for the CRQS confidence interval (0 disables)",
+    )
     crqs.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     nlg = parser.add_argument_group("NLG")
-    nlg.add_argument("--nlg-normalization", choices=("ptb", "simple"), default="ptb", help="text normalisation before BLEU/METEOR/ROUGE/CIDEr (ptb needs Java)")
-    nlg.add_argument("--no-meteor", action="store_true", help="skip METEOR (it starts a Java process)")
+    nlg.add_argument(
+        "--nlg-normalization",
+        choices=("ptb", "simple"),
+        default="ptb",
+        help="text normalisation before BLEU/METEOR/ROUGE/CIDEr (ptb needs Java)",
+    )
+    nlg.add_argument(
+        "--no-meteor", action="store_true", help="skip METEOR (it starts a Java process)"
+    )
     sel = parser.add_argument_group("evaluated set")
-    sel.add_argument("--references", type=Path, help="split JSON {split: [{id, report}]} or JSON Lines {id, report}: the evaluated set and its raw reference reports")
-    sel.add_argument("--split", default="test", help="split of --references to evaluate (default: test)")
-    sel.add_argument("--missing-as-empty", action="store_true", help="score slides of the evaluated set that have no prediction as empty reports instead of failing")
+    sel.add_argument(
+        "--references",
+        type=Path,
+        help="split JSON {split: [{id, report}]} or JSON Lines {id, report}: the evaluated set and its raw reference reports",
+    )
+    sel.add_argument(
+        "--split", default="test", help="split of --references to evaluate (default: test)"
+    )
+    sel.add_argument(
+        "--missing-as-empty",
+        action="store_true",
+        help="score slides of the evaluated set that have no prediction as empty reports instead of failing",
+    )
     parser.set_defaults(func=run)
 
 
@@ -57,7 +108,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--metrics is empty; give e.g. nlg, crqs or nlg,crqs.")
     if args.references is not None:
         references = read_references(args.references, args.split)
-        records = align_to_references(records, references, missing_as_empty=args.missing_as_empty, source=f"{args.references} [{args.split}]")
+        records = align_to_references(
+            records,
+            references,
+            missing_as_empty=args.missing_as_empty,
+            source=f"{args.references} [{args.split}]",
+        )
     dataset = args.dataset or _dataset_of(records)
     options: dict[str, dict[str, Any]] = {
         "crqs": {
@@ -71,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
         },
         "nlg": {"normalization": args.nlg_normalization, "meteor": not args.no_meteor},
     }
-    result = evaluate_records(records, dataset=dataset, metrics=metrics, options={m: options.get(m, {}) for m in metrics})
+    result = evaluate_records(
+        records, dataset=dataset, metrics=metrics, options={m: options.get(m, {}) for m in metrics}
+    )
     result.summary["predictions"] = str(args.predictions)
     written = write_evaluation(result, args.out)
     print(format_summary(result.summary))
@@ -95,14 +153,22 @@ def read_references(path: Path, split: str) -> dict[str, str]:
         data = None
     if isinstance(data, dict):
         if split not in data:
-            raise UserError(f"{path}: no split {split!r}; the file has {sorted(data)}. Pass --split with one of them.")
+            raise UserError(
+                f"{path}: no split {split!r}; the file has {sorted(data)}. Pass --split with one of them."
+            )
         items = data[split]
     else:
         items = [obj for _, obj in json_lines(path, text)]
     refs: dict[str, str] = {}
     for i, item in enumerate(items):
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("report"), str):
-            raise UserError(f"{path}: entry {i} of {split!r} must be an object with string 'id' and 'report', found {item!r:.100}.")
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("id"), str)
+            or not isinstance(item.get("report"), str)
+        ):
+            raise UserError(
+                f"{path}: entry {i} of {split!r} must be an object with string 'id' and 'report', found {item!r:.100}."
+            )
         if item["id"] in refs:
             raise UserError(f"{path}: slide id {item['id']!r} appears twice in {split!r}.")
         refs[item["id"]] = item["report"]
@@ -132,7 +198,21 @@ def _dataset_of(records: list) -> str | None:
 
 def format_summary(summary: dict[str, Any]) -> str:
     """A short, aligned view of the headline numbers (the JSON holds everything)."""
-    keys = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "METEOR", "ROUGE_L", "CIDEr", "CRQS", "CRQS_raw", "CFC", "KIR", "HR", "CDS")
+    keys = (
+        "BLEU_1",
+        "BLEU_2",
+        "BLEU_3",
+        "BLEU_4",
+        "METEOR",
+        "ROUGE_L",
+        "CIDEr",
+        "CRQS",
+        "CRQS_raw",
+        "CFC",
+        "KIR",
+        "HR",
+        "CDS",
+    )
     lines = [f"dataset: {summary.get('dataset')}   cases: {summary.get('n_cases')}"]
     for key in keys:
         if key in summary:

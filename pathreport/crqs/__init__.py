@@ -28,11 +28,20 @@ def extract(text: str, dataset: str, *, extractor: str = "rule") -> dict:
     return get_extractor(extractor, load_schema(dataset)).extract(text)
 
 
-def score_pair(reference: str, prediction: str, dataset: str, *, extractor: str = "rule", config: CRQSConfig | None = None) -> CaseScore:
+def score_pair(
+    reference: str,
+    prediction: str,
+    dataset: str,
+    *,
+    extractor: str = "rule",
+    config: CRQSConfig | None = None,
+) -> CaseScore:
     """CRQS of one generated report against its reference."""
     schema = load_schema(dataset)
     backend = get_extractor(extractor, schema)
-    return score_fields(backend.extract(reference), backend.extract(prediction), schema, config or CRQSConfig())
+    return score_fields(
+        backend.extract(reference), backend.extract(prediction), schema, config or CRQSConfig()
+    )
 
 
 __all__ = [

@@ -39,14 +39,20 @@ def parse_weights(weights: Any) -> tuple[float, float, float, float]:
     if isinstance(weights, dict):
         missing = [k for k in COMPONENTS if k not in weights]
         if missing:
-            raise ValueError(f"CRQS weights mapping lacks {missing}; give all of {list(COMPONENTS)}.")
+            raise ValueError(
+                f"CRQS weights mapping lacks {missing}; give all of {list(COMPONENTS)}."
+            )
         weights = [weights[k] for k in COMPONENTS]
     try:
         values = tuple(float(w) for w in weights)
     except (TypeError, ValueError):
-        raise ValueError(f"CRQS weights must be four numbers for CFC, KIR, HR, CDS (e.g. 0.3,0.4,0.2,0.4), found {weights!r}.") from None
+        raise ValueError(
+            f"CRQS weights must be four numbers for CFC, KIR, HR, CDS (e.g. 0.3,0.4,0.2,0.4), found {weights!r}."
+        ) from None
     if len(values) != 4:
-        raise ValueError(f"CRQS weights must be four numbers for CFC, KIR, HR, CDS, found {len(values)}: {weights!r}.")
+        raise ValueError(
+            f"CRQS weights must be four numbers for CFC, KIR, HR, CDS, found {len(values)}: {weights!r}."
+        )
     return values  # type: ignore[return-value]
 
 
@@ -57,7 +63,9 @@ def resolve_schema(dataset: str | None, schema: str | Path | Schema | None) -> S
     if schema is not None:
         return load_schema(schema)
     if not dataset:
-        raise FileNotFoundError("No dataset given, so no CRQS schema can be chosen; pass the dataset name (--dataset) or a schema file.")
+        raise FileNotFoundError(
+            "No dataset given, so no CRQS schema can be chosen; pass the dataset name (--dataset) or a schema file."
+        )
     return load_schema(dataset)
 
 
@@ -86,18 +94,25 @@ def evaluate_crqs(
     A dataset without a schema does not fail the evaluation: CRQS is reported as unavailable
     with the reason, and other evaluators still run.
     """
-    config = CRQSConfig(formula=formula, weights=parse_weights(weights), on_empty_reference=on_empty_reference)
+    config = CRQSConfig(
+        formula=formula, weights=parse_weights(weights), on_empty_reference=on_empty_reference
+    )
     try:
         resolved = resolve_schema(dataset, schema)
     except FileNotFoundError as err:
-        return EvaluationResult(summary={m: None for m in CRQS_METRICS}, unavailable={"CRQS": str(err)})
+        return EvaluationResult(
+            summary={m: None for m in CRQS_METRICS}, unavailable={"CRQS": str(err)}
+        )
     backend = get_extractor(extractor, resolved)
 
     texts = list(dict.fromkeys(t for r in records for t in (r.reference, r.prediction)))
     extracted = dict(zip(texts, backend.extract_many(texts), strict=True))
     references = [extracted[r.reference] for r in records]
     predictions = [extracted[r.prediction] for r in records]
-    scores = [score_fields(ref, pred, resolved, config) for ref, pred in zip(references, predictions, strict=True)]
+    scores = [
+        score_fields(ref, pred, resolved, config)
+        for ref, pred in zip(references, predictions, strict=True)
+    ]
 
     summary = summarise(scores)
     crqs_values = [s.CRQS for s in scores if not s.skipped]
@@ -107,16 +122,34 @@ def evaluate_crqs(
         **{m: summary[m] for m in CRQS_METRICS},
         ci_key: list(ci) if ci else None,
         "CRQS_n_scored": summary["n_scored"],
-        **{k: summary[k] for k in ("n_vacuous_reference", "n_vacuous_key", "n_empty_prediction_fields", "n_no_comparable_fields", "n_skipped")},
+        **{
+            k: summary[k]
+            for k in (
+                "n_vacuous_reference",
+                "n_vacuous_key",
+                "n_empty_prediction_fields",
+                "n_no_comparable_fields",
+                "n_skipped",
+            )
+        },
         "crqs_settings": {
             **config.describe(),
             **resolved.describe(),
             "extractor": extractor,
-            "bootstrap": {"n_resamples": n_bootstrap, "confidence": confidence, "seed": seed, "unit": "case"},
+            "bootstrap": {
+                "n_resamples": n_bootstrap,
+                "confidence": confidence,
+                "seed": seed,
+                "unit": "case",
+            },
         },
     }
     per_case = {
         r.id: {"reference_fields": ref, "prediction_fields": pred, **s.to_json()}
         for r, ref, pred, s in zip(records, references, predictions, scores, strict=True)
     }
-    return EvaluationResult(summary=summary, per_case=per_case, tables={"fields": field_table(resolved, references, predictions, scores)})
+    return EvaluationResult(
+        summary=summary,
+        per_case=per_case,
+        tables={"fields": field_table(resolved, references, predictions, scores)},
+    )

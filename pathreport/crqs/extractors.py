@@ -36,7 +36,13 @@ class Finding:
     selected: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        out = {"field": self.field, "value": self.value, "text": self.snippet, "span": [self.start, self.end], "source": self.source}
+        out = {
+            "field": self.field,
+            "value": self.value,
+            "text": self.snippet,
+            "span": [self.start, self.end],
+            "source": self.source,
+        }
         if self.negated:
             out["negated_by"] = self.cue
         if self.selected:

@@ -31,7 +31,9 @@ from pathreport.crqs.text import ReportText, normalise_phrase
 
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
-_SIGN_AFTER = re.compile(r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)])")
+_SIGN_AFTER = re.compile(
+    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)])"
+)
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 
 
@@ -129,10 +131,18 @@ class RuleExtractor:
         self.schema = schema
         self.fields: tuple[FieldSpec, ...] = schema.fields
         self._field_index = {f.name: i for i, f in enumerate(self.fields)}
-        self._value_implies = [{v.canonical: v.implies for v in f.values if v.implies} for f in self.fields]
+        self._value_implies = [
+            {v.canonical: v.implies for v in f.values if v.implies} for f in self.fields
+        ]
         self._root: dict = {}
         cues = schema.negation
-        for kind, phrases in ((PRE, cues.pre), (POST, cues.post), (AFFIRM, cues.affirm), (PSEUDO, cues.pseudo), (STOP, cues.terminators)):
+        for kind, phrases in (
+            (PRE, cues.pre),
+            (POST, cues.post),
+            (AFFIRM, cues.affirm),
+            (PSEUDO, cues.pseudo),
+            (STOP, cues.terminators),
+        ):
             for phrase in phrases:
                 self._insert(phrase, (kind, -1, None))
         for fi, f in enumerate(self.fields):
@@ -221,7 +231,9 @@ class RuleExtractor:
         pre_by_start: dict[int, int] = {}
         post_by_start: dict[int, tuple[int, int]] = {}
         stop_starts: list[int] = []
-        terms: dict[tuple[int, int], tuple[int, Any, int]] = {}  # (field, start) -> (end, value, kind)
+        terms: dict[
+            tuple[int, int], tuple[int, Any, int]
+        ] = {}  # (field, start) -> (end, value, kind)
         for i, j, (_, payloads) in hits:
             for kind, fi, value in payloads:
                 if kind in (TERM, MENTION, IGNORE):
@@ -302,9 +314,22 @@ class RuleExtractor:
             source = "mention" if kind == MENTION else "term"
             if value is None:
                 if explain:  # a negated finding that the field drops ("no adenocarcinoma")
-                    dropped.append(Finding(self.fields[fi].name, None, rt.starts[i], rt.ends[j], rt.text[rt.starts[i] : rt.ends[j]], source, True, cue))
+                    dropped.append(
+                        Finding(
+                            self.fields[fi].name,
+                            None,
+                            rt.starts[i],
+                            rt.ends[j],
+                            rt.text[rt.starts[i] : rt.ends[j]],
+                            source,
+                            True,
+                            cue,
+                        )
+                    )
                 continue
-            self._add(candidates, fi, value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain)
+            self._add(
+                candidates, fi, value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain
+            )
 
         text = rt.text
         active = set(self._unanchored)
@@ -329,7 +354,9 @@ class RuleExtractor:
                         value = f.negated_value
                         if value is None:
                             continue
-                self._add(candidates, fi, value, rt, m.start(), m.end(), "pattern", negated, cue, explain)
+                self._add(
+                    candidates, fi, value, rt, m.start(), m.end(), "pattern", negated, cue, explain
+                )
 
         # Pass 1: each field's own findings. Pass 2: a selected value's implications join the
         # candidates of their target fields (one level, at the source's position) and those
@@ -348,7 +375,11 @@ class RuleExtractor:
             for part in parts:
                 for target, implied in implies.get(part, ()):
                     ti = self._field_index[target]
-                    finding = Finding(target, implied, -1, -1, f"{f.name}={part}", "implied") if explain else None
+                    finding = (
+                        Finding(target, implied, -1, -1, f"{f.name}={part}", "implied")
+                        if explain
+                        else None
+                    )
                     candidates.setdefault(ti, []).append((start, neg_end, implied, finding))
                     reselect.add(ti)
         for ti in reselect:
@@ -363,7 +394,9 @@ class RuleExtractor:
             if explain:
                 for *_, finding in candidates[fi]:
                     if finding is not None:
-                        findings.append(replace(finding, selected=any(finding is c[3] for c in chosen)))
+                        findings.append(
+                            replace(finding, selected=any(finding is c[3] for c in chosen))
+                        )
         return fields, findings
 
     def _pattern_value(self, f: FieldSpec, m: re.Match) -> Any:
@@ -381,7 +414,9 @@ class RuleExtractor:
     def _add(self, candidates, fi, value, rt, start, end, source, negated, cue, explain) -> None:
         finding = None
         if explain:
-            finding = Finding(self.fields[fi].name, value, start, end, rt.text[start:end], source, negated, cue)
+            finding = Finding(
+                self.fields[fi].name, value, start, end, rt.text[start:end], source, negated, cue
+            )
         cands = candidates.get(fi)
         if cands is None:
             candidates[fi] = [(start, -end, value, finding)]
@@ -394,7 +429,9 @@ def _by_start(item: tuple) -> tuple[int, int]:
     return start, field_index
 
 
-def _select(f: FieldSpec, cands: list[tuple[int, int, Any, Finding | None]]) -> tuple[Any, list[tuple]]:
+def _select(
+    f: FieldSpec, cands: list[tuple[int, int, Any, Finding | None]]
+) -> tuple[Any, list[tuple]]:
     """One value per field, by the field's ``select`` rule; also the candidates behind it.
 
     Candidates are ordered leftmost-longest: of two findings that start at the same character,
@@ -414,7 +451,9 @@ def _select(f: FieldSpec, cands: list[tuple[int, int, Any, Finding | None]]) -> 
         seen: dict[Any, tuple] = {}
         for c in cands:
             seen.setdefault(c[2], c)
-        if len(seen) > 1 and f.negated_value in seen:  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
+        if (
+            len(seen) > 1 and f.negated_value in seen
+        ):  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
             del seen[f.negated_value]
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
         return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]

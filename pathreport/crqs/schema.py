@@ -75,7 +75,17 @@ PRESENCE_VALUES = ("absent", "present")
 MULTI_VALUE_SEPARATOR = " + "
 
 SCHEMA_KEYS = frozenset(
-    {"name", "version", "description", "sources", "groups", "key_fields", "fields", "negation", "learned_vocab"}
+    {
+        "name",
+        "version",
+        "description",
+        "sources",
+        "groups",
+        "key_fields",
+        "fields",
+        "negation",
+        "learned_vocab",
+    }
 )
 FIELD_KEYS = frozenset(
     {
@@ -86,7 +96,9 @@ FIELD_KEYS = frozenset(
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
 PATTERN_KEYS = frozenset({"regex", "value", "negatable"})
-NEGATION_KEYS = frozenset({"pre", "post", "affirm", "pseudo", "terminators", "fillers", "max_gap", "max_post_fillers"})
+NEGATION_KEYS = frozenset(
+    {"pre", "post", "affirm", "pseudo", "terminators", "fillers", "max_gap", "max_post_fillers"}
+)
 TOLERANCE_KEYS = frozenset({"abs", "rel"})
 
 # An unbounded quantifier applied to a group that itself contains one: the classic shape of
@@ -197,7 +209,9 @@ class FieldSpec:
     def matches(self, reference: Any, prediction: Any) -> bool:
         """Whether the two canonical values are clinically equivalent under this field's rule."""
         if self.type == "numeric":
-            return numeric_match(reference, prediction, absolute=self.tolerance_abs, relative=self.tolerance_rel)
+            return numeric_match(
+                reference, prediction, absolute=self.tolerance_abs, relative=self.tolerance_rel
+            )
         if self.type == "gleason":
             return gleason_match(str(reference), str(prediction))
         if self.type == "count":
@@ -231,7 +245,9 @@ class Schema:
             return self._by_name[name]
         except KeyError:
             pass
-        raise KeyError(f"Schema '{self.name}' has no field '{name}'; fields: {', '.join(self.field_names)}.")
+        raise KeyError(
+            f"Schema '{self.name}' has no field '{name}'; fields: {', '.join(self.field_names)}."
+        )
 
     @property
     def field_names(self) -> tuple[str, ...]:
@@ -287,7 +303,12 @@ def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = T
         raise FileNotFoundError(f"CRQS schema file {path} does not exist.")
     raw = _read_yaml(path)
     vocab_path = _learned_vocab_path(raw, path) if with_learned_vocab else None
-    key = (str(path.resolve()), path.stat().st_mtime, vocab_path.stat().st_mtime if vocab_path else 0.0, with_learned_vocab)
+    key = (
+        str(path.resolve()),
+        path.stat().st_mtime,
+        vocab_path.stat().st_mtime if vocab_path else 0.0,
+        with_learned_vocab,
+    )
     with _cache_lock:
         if key not in _cache:
             _cache[key] = build_schema(raw, path=path, with_learned_vocab=with_learned_vocab)
@@ -304,7 +325,9 @@ def _read_yaml(path: Path) -> Any:
         try:
             _yaml_cache[key] = yaml.safe_load(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as err:
-            raise SchemaError(f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'.") from None
+            raise SchemaError(
+                f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'."
+            ) from None
     return copy.deepcopy(_yaml_cache[key])
 
 
@@ -319,13 +342,17 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     """Validate a parsed schema mapping and build the :class:`Schema` (raises :class:`SchemaError`)."""
     where = str(path) if path else "<schema>"
     if not isinstance(raw, dict):
-        raise SchemaError(f"{where}: a schema must be a mapping with keys {sorted(SCHEMA_KEYS)}, found {type(raw).__name__}.")
+        raise SchemaError(
+            f"{where}: a schema must be a mapping with keys {sorted(SCHEMA_KEYS)}, found {type(raw).__name__}."
+        )
     _check_keys(raw, SCHEMA_KEYS, where, "the schema")
     name = raw.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         raise SchemaError(f"{where}: 'name' must be a dataset name like 'reg2025', found {name!r}.")
     if path is not None and path.stem != name:
-        raise SchemaError(f"{where}: 'name' is {name!r} but the file is {path.name}; the dataset name is the join key, rename one.")
+        raise SchemaError(
+            f"{where}: 'name' is {name!r} but the file is {path.name}; the dataset name is the join key, rename one."
+        )
     version = raw.get("version", 1)
     if not isinstance(version, int) or version < 1:
         raise SchemaError(f"{where}: 'version' must be a positive integer, found {version!r}.")
@@ -339,7 +366,9 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     if raw.get("negation") is not None:
         extra = raw["negation"]
         if not isinstance(extra, dict):
-            raise SchemaError(f"{where}: 'negation' must be a mapping with keys {sorted(NEGATION_KEYS)}.")
+            raise SchemaError(
+                f"{where}: 'negation' must be a mapping with keys {sorted(NEGATION_KEYS)}."
+            )
         _check_keys(extra, NEGATION_KEYS, where, "'negation'")
         negation = negation.extended(extra)
 
@@ -349,25 +378,39 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     names: list[str] = []
     for i, item in enumerate(raw_fields):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise SchemaError(f"{where}: fields[{i}] must be a mapping with a 'name', found {item!r}.")
+            raise SchemaError(
+                f"{where}: fields[{i}] must be a mapping with a 'name', found {item!r}."
+            )
         if item["name"] in names:
-            raise SchemaError(f"{where}: field '{item['name']}' is defined twice (fields[{names.index(item['name'])}] and fields[{i}]); remove one.")
+            raise SchemaError(
+                f"{where}: field '{item['name']}' is defined twice (fields[{names.index(item['name'])}] and fields[{i}]); remove one."
+            )
         names.append(item["name"])
     for k in key_fields:
         if k not in names:
-            raise SchemaError(f"{where}: key field '{k}' is not in the field list; add it to 'fields' or remove it from 'key_fields'.")
+            raise SchemaError(
+                f"{where}: key field '{k}' is not in the field list; add it to 'fields' or remove it from 'key_fields'."
+            )
     if len(set(key_fields)) != len(key_fields):
         raise SchemaError(f"{where}: 'key_fields' lists a field twice: {key_fields}.")
 
     fields = tuple(
-        _build_field(item, where, groups=groups, key=item["name"] in key_fields, learned=learned.get(item["name"], {}))
+        _build_field(
+            item,
+            where,
+            groups=groups,
+            key=item["name"] in key_fields,
+            learned=learned.get(item["name"], {}),
+        )
         for item in raw_fields
     )
     _check_group_order(fields, groups, where)
     _check_implications(fields, where)
     unknown_vocab = set(learned) - set(names)
     if unknown_vocab:
-        raise SchemaError(f"{vocab_path}: learned vocabulary for unknown field(s) {sorted(unknown_vocab)}; rebuild it with `pathreport crqs build-vocab`.")
+        raise SchemaError(
+            f"{vocab_path}: learned vocabulary for unknown field(s) {sorted(unknown_vocab)}; rebuild it with `pathreport crqs build-vocab`."
+        )
 
     digest = hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode())
     if vocab_path:
@@ -388,7 +431,9 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     )
 
 
-def _build_field(item: dict, where: str, *, groups: tuple[str, ...], key: bool, learned: dict[str, str]) -> FieldSpec:
+def _build_field(
+    item: dict, where: str, *, groups: tuple[str, ...], key: bool, learned: dict[str, str]
+) -> FieldSpec:
     name = item["name"]
     here = f"{where}: field '{name}'"
     _check_keys(item, FIELD_KEYS, where, f"field '{name}'")
@@ -417,36 +462,57 @@ def _build_field(item: dict, where: str, *, groups: tuple[str, ...], key: bool, 
             for k in {clean_text(phrase), normalise_phrase(phrase)}:
                 other = lookup.setdefault(k, v.canonical)
                 if other != v.canonical:
-                    raise SchemaError(f"{here}: synonym {phrase!r} maps to both {other!r} and {v.canonical!r}; keep it under one value.")
+                    raise SchemaError(
+                        f"{here}: synonym {phrase!r} maps to both {other!r} and {v.canonical!r}; keep it under one value."
+                    )
     # Learned phrases only fill gaps: a curated synonym always wins.
     extra = [(p, c) for p, c in learned.items() if normalise_phrase(p) not in lookup]
     if extra:
-        values = _merge_duplicate_values([*values, *(ValueSpec(canonical=c, synonyms=(p,)) for p, c in extra)])
+        values = _merge_duplicate_values(
+            [*values, *(ValueSpec(canonical=c, synonyms=(p,)) for p, c in extra)]
+        )
         for p, c in extra:
             lookup.setdefault(normalise_phrase(p), c)
             lookup.setdefault(clean_text(c), c)
-    patterns = tuple(_build_pattern(p, f"{here}, patterns[{i}]") for i, p in enumerate(item.get("patterns") or ()))
+    patterns = tuple(
+        _build_pattern(p, f"{here}, patterns[{i}]")
+        for i, p in enumerate(item.get("patterns") or ())
+    )
     if ftype == "numeric" and not patterns:
         raise SchemaError(f"{here}: a numeric field needs 'patterns' with a (?P<value>...) group.")
     if ftype not in ("numeric",) and not values and not patterns:
-        raise SchemaError(f"{here}: the field has neither 'values' nor 'patterns', so it can never be extracted.")
+        raise SchemaError(
+            f"{here}: the field has neither 'values' nor 'patterns', so it can never be extracted."
+        )
 
     negated_value = item.get("negated_value", "absent" if ftype in ("presence", "count") else None)
     canonicals = [v.canonical for v in values]
-    if negated_value is not None and ftype not in ("presence", "count") and negated_value not in canonicals:
-        raise SchemaError(f"{here}: 'negated_value' {negated_value!r} is not one of the field's values {canonicals}.")
+    if (
+        negated_value is not None
+        and ftype not in ("presence", "count")
+        and negated_value not in canonicals
+    ):
+        raise SchemaError(
+            f"{here}: 'negated_value' {negated_value!r} is not one of the field's values {canonicals}."
+        )
     tolerance = item.get("tolerance") or {}
     if tolerance and ftype != "numeric":
-        raise SchemaError(f"{here}: 'tolerance' applies only to numeric fields (type is {ftype!r}).")
+        raise SchemaError(
+            f"{here}: 'tolerance' applies only to numeric fields (type is {ftype!r})."
+        )
     if not isinstance(tolerance, dict):
-        raise SchemaError(f"{here}: 'tolerance' must be a mapping like {{abs: 10}} or {{rel: 0.15}}, found {tolerance!r}.")
+        raise SchemaError(
+            f"{here}: 'tolerance' must be a mapping like {{abs: 10}} or {{rel: 0.15}}, found {tolerance!r}."
+        )
     _check_keys(tolerance, TOLERANCE_KEYS, where, f"field '{name}' tolerance")
     for k, v in tolerance.items():
         if not isinstance(v, (int, float)) or v < 0:
             raise SchemaError(f"{here}: tolerance {k} must be a non-negative number, found {v!r}.")
     units = item.get("units") or {}
     if not isinstance(units, dict) or not all(isinstance(v, (int, float)) for v in units.values()):
-        raise SchemaError(f"{here}: 'units' must map unit names to conversion factors, e.g. {{mm: 0.1, cm: 1}}.")
+        raise SchemaError(
+            f"{here}: 'units' must map unit names to conversion factors, e.g. {{mm: 0.1, cm: 1}}."
+        )
 
     rank_order = PRESENCE_VALUES if ftype == "presence" else tuple(canonicals)
     return FieldSpec(
@@ -461,7 +527,9 @@ def _build_field(item: dict, where: str, *, groups: tuple[str, ...], key: bool, 
         select=select,
         negatable=bool(item.get("negatable", True)),
         negated_value=negated_value,
-        negated_mentions=tuple(_string_list(item.get("negated_mentions", ()), here, "negated_mentions")),
+        negated_mentions=tuple(
+            _string_list(item.get("negated_mentions", ()), here, "negated_mentions")
+        ),
         ignore=tuple(_string_list(item.get("ignore", ()), here, "ignore")),
         unknown=unknown,
         unit=item.get("unit"),
@@ -475,12 +543,16 @@ def _build_field(item: dict, where: str, *, groups: tuple[str, ...], key: bool, 
 
 def _build_values(raw: Any, here: str, ftype: str) -> list[ValueSpec]:
     if not isinstance(raw, dict):
-        raise SchemaError(f"{here}: 'values' must map canonical values to synonym lists, found {type(raw).__name__}.")
+        raise SchemaError(
+            f"{here}: 'values' must map canonical values to synonym lists, found {type(raw).__name__}."
+        )
     values: list[ValueSpec] = []
     for canonical, spec in raw.items():
         canonical = str(canonical)
         if ftype == "presence" and canonical not in PRESENCE_VALUES:
-            raise SchemaError(f"{here}: a presence field's values are 'present' and 'absent', found {canonical!r}.")
+            raise SchemaError(
+                f"{here}: a presence field's values are 'present' and 'absent', found {canonical!r}."
+            )
         implies: dict[str, str] = {}
         aliases: list[str] = []
         if isinstance(spec, dict):
@@ -489,7 +561,9 @@ def _build_values(raw: Any, here: str, ftype: str) -> list[ValueSpec]:
             aliases = _string_list(spec.get("aliases") or [], here, f"aliases of {canonical!r}")
             implies = spec.get("implies") or {}
             if not isinstance(implies, dict):
-                raise SchemaError(f"{here}: value {canonical!r}: 'implies' must map field names to values.")
+                raise SchemaError(
+                    f"{here}: value {canonical!r}: 'implies' must map field names to values."
+                )
         elif spec is None:
             synonyms = []
         else:
@@ -526,7 +600,9 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
     if isinstance(raw, str):
         raw = {"regex": raw}
     if not isinstance(raw, dict) or not isinstance(raw.get("regex"), str):
-        raise SchemaError(f"{here}: a pattern is a regex string or a mapping with 'regex' (and optional 'value', 'negatable').")
+        raise SchemaError(
+            f"{here}: a pattern is a regex string or a mapping with 'regex' (and optional 'value', 'negatable')."
+        )
     _check_keys(raw, PATTERN_KEYS, here, "the pattern")
     source = raw["regex"]
     if _NESTED_QUANTIFIER.search(source):
@@ -535,15 +611,23 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
             "backtrack catastrophically on long text; bound the inner or outer repetition."
         )
     if _UPPERCASE_LITERAL.search(_REGEX_SYNTAX.sub("", source)):
-        raise SchemaError(f"{here}: regex {source!r} contains upper-case letters, but patterns run on lower-cased text; write it in lower case.")
+        raise SchemaError(
+            f"{here}: regex {source!r} contains upper-case letters, but patterns run on lower-cased text; write it in lower case."
+        )
     try:
         compiled = re.compile(source)
     except re.error as err:
         raise SchemaError(f"{here}: invalid regex {source!r}: {err}.") from None
     value = raw.get("value")
     if value is None and "value" not in compiled.groupindex:
-        raise SchemaError(f"{here}: regex {source!r} needs a (?P<value>...) group or a constant 'value'.")
-    return PatternRule(regex=compiled, value=None if value is None else str(value), negatable=bool(raw.get("negatable", False)))
+        raise SchemaError(
+            f"{here}: regex {source!r} needs a (?P<value>...) group or a constant 'value'."
+        )
+    return PatternRule(
+        regex=compiled,
+        value=None if value is None else str(value),
+        negatable=bool(raw.get("negatable", False)),
+    )
 
 
 def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], where: str) -> None:
@@ -567,9 +651,15 @@ def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
         for v in f.values:
             for target, value in v.implies:
                 if target not in by_name:
-                    raise SchemaError(f"{where}: field '{f.name}', value {v.canonical!r} implies unknown field '{target}'.")
+                    raise SchemaError(
+                        f"{where}: field '{f.name}', value {v.canonical!r} implies unknown field '{target}'."
+                    )
                 t = by_name[target]
-                allowed = PRESENCE_VALUES if t.type in ("presence", "count") else tuple(x.canonical for x in t.values)
+                allowed = (
+                    PRESENCE_VALUES
+                    if t.type in ("presence", "count")
+                    else tuple(x.canonical for x in t.values)
+                )
                 if value not in allowed and t.unknown != "keep":
                     raise SchemaError(
                         f"{where}: field '{f.name}', value {v.canonical!r} implies {target}={value!r}, "
@@ -581,13 +671,22 @@ def _read_learned_vocab(path: Path, schema_name: str) -> dict[str, dict[str, str
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
-        raise SchemaError(f"{path}: learned vocabulary is not valid JSON ({err.msg}); rebuild it with `pathreport crqs build-vocab`.") from None
-    if not isinstance(data, dict) or data.get("schema") != schema_name or not isinstance(data.get("fields"), dict):
+        raise SchemaError(
+            f"{path}: learned vocabulary is not valid JSON ({err.msg}); rebuild it with `pathreport crqs build-vocab`."
+        ) from None
+    if (
+        not isinstance(data, dict)
+        or data.get("schema") != schema_name
+        or not isinstance(data.get("fields"), dict)
+    ):
         raise SchemaError(
             f"{path}: expected a learned vocabulary of schema {schema_name!r} with a 'fields' mapping, "
             f"found schema {data.get('schema') if isinstance(data, dict) else None!r}; rebuild it with `pathreport crqs build-vocab`."
         )
-    return {str(f): {str(k): str(v) for k, v in phrases.items()} for f, phrases in data["fields"].items()}
+    return {
+        str(f): {str(k): str(v) for k, v in phrases.items()}
+        for f, phrases in data["fields"].items()
+    }
 
 
 def _check_keys(mapping: dict, allowed: frozenset[str], where: str, what: str) -> None:

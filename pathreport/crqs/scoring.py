@@ -55,7 +55,9 @@ class CRQSConfig:
         if self.formula not in FORMULAS:
             raise ValueError(f"CRQS formula must be one of {FORMULAS}, found {self.formula!r}.")
         if self.on_empty_reference not in EMPTY_REFERENCE_POLICIES:
-            raise ValueError(f"on_empty_reference must be one of {EMPTY_REFERENCE_POLICIES}, found {self.on_empty_reference!r}.")
+            raise ValueError(
+                f"on_empty_reference must be one of {EMPTY_REFERENCE_POLICIES}, found {self.on_empty_reference!r}."
+            )
         weights = tuple(float(w) for w in self.weights)
         if len(weights) != 4 or any(w < 0 for w in weights) or weights[0] + weights[1] <= 0:
             raise ValueError(
@@ -80,7 +82,12 @@ class CRQSConfig:
         return raw, raw / self.divisor
 
     def describe(self) -> dict[str, Any]:
-        return {"formula": self.formula, "weights": dict(zip(COMPONENTS, self.weights, strict=True)), "divisor": self.divisor, "on_empty_reference": self.on_empty_reference}
+        return {
+            "formula": self.formula,
+            "weights": dict(zip(COMPONENTS, self.weights, strict=True)),
+            "divisor": self.divisor,
+            "on_empty_reference": self.on_empty_reference,
+        }
 
 
 @dataclass
@@ -105,14 +112,31 @@ class CaseScore:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: getattr(self, k) for k in (*COMPONENTS, "CRQS_raw", "CRQS")}
-        out.update(matched=self.matched, missed=self.missed, hallucinated=self.hallucinated, discordant=self.discordant)
-        flags = [k for k in ("vacuous_reference", "vacuous_key", "empty_prediction_fields", "no_comparable_fields", "skipped") if getattr(self, k)]
+        out.update(
+            matched=self.matched,
+            missed=self.missed,
+            hallucinated=self.hallucinated,
+            discordant=self.discordant,
+        )
+        flags = [
+            k
+            for k in (
+                "vacuous_reference",
+                "vacuous_key",
+                "empty_prediction_fields",
+                "no_comparable_fields",
+                "skipped",
+            )
+            if getattr(self, k)
+        ]
         if flags:
             out["edge_cases"] = flags
         return out
 
 
-def score_fields(reference: dict[str, Any], prediction: dict[str, Any], schema: Schema, config: CRQSConfig) -> CaseScore:
+def score_fields(
+    reference: dict[str, Any], prediction: dict[str, Any], schema: Schema, config: CRQSConfig
+) -> CaseScore:
     """Compare two extractions field by field and compute the components and the aggregate.
 
     ``hallucinated`` lists prediction fields absent from the reference; ``discordant`` lists
@@ -126,7 +150,11 @@ def score_fields(reference: dict[str, Any], prediction: dict[str, Any], schema: 
     discordant: list[str] = []
     for name in ref_fields:
         if name in pred_set:
-            (matched if schema.field(name).matches(reference[name], prediction[name]) else discordant).append(name)
+            (
+                matched
+                if schema.field(name).matches(reference[name], prediction[name])
+                else discordant
+            ).append(name)
     missed = [f for f in ref_fields if f not in pred_set]
     hallucinated = [f for f in pred_fields if f not in ref_set]
     keys = [f for f in ref_fields if f in schema.key_fields]
@@ -158,7 +186,14 @@ def score_fields(reference: dict[str, Any], prediction: dict[str, Any], schema: 
         score.no_comparable_fields = True
         cds = 0.0
     raw, crqs = config.aggregate(cfc, kir, hr, cds)
-    score.CFC, score.KIR, score.HR, score.CDS, score.CRQS_raw, score.CRQS = cfc, kir, hr, cds, raw, crqs
+    score.CFC, score.KIR, score.HR, score.CDS, score.CRQS_raw, score.CRQS = (
+        cfc,
+        kir,
+        hr,
+        cds,
+        raw,
+        crqs,
+    )
     return score
 
 
@@ -180,7 +215,9 @@ def summarise(scores: Sequence[CaseScore]) -> dict[str, Any]:
     return summary
 
 
-def bootstrap_ci(values: Sequence[float], *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0) -> tuple[float, float] | None:
+def bootstrap_ci(
+    values: Sequence[float], *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
+) -> tuple[float, float] | None:
     """Percentile bootstrap interval of the mean, resampling cases (None for fewer than 2 cases)."""
     if len(values) < 2 or n_resamples <= 0:
         return None
@@ -199,7 +236,12 @@ def bootstrap_ci(values: Sequence[float], *, n_resamples: int = 1000, confidence
     return float(low), float(high)
 
 
-def field_table(schema: Schema, references: Sequence[dict[str, Any]], predictions: Sequence[dict[str, Any]], scores: Sequence[CaseScore]) -> list[dict[str, Any]]:
+def field_table(
+    schema: Schema,
+    references: Sequence[dict[str, Any]],
+    predictions: Sequence[dict[str, Any]],
+    scores: Sequence[CaseScore],
+) -> list[dict[str, Any]]:
     """Per field: reference and prediction support, matches, recall, precision, discordance."""
     rows = []
     for spec in schema.fields:
@@ -221,7 +263,9 @@ def field_table(schema: Schema, references: Sequence[dict[str, Any]], prediction
                 "hallucinated": hallucinated,
                 "recall": matched / ref_support if ref_support else None,
                 "precision": matched / pred_support if pred_support else None,
-                "discordance": discordant / (matched + discordant) if matched + discordant else None,
+                "discordance": discordant / (matched + discordant)
+                if matched + discordant
+                else None,
             }
         )
     return rows

@@ -90,7 +90,9 @@ class ReportText:
                 if word.endswith("'s"):
                     words[k] = word[:-2]
                     ends[k] -= 2
-        gaps = [text[a:b] for a, b in zip([0, *match_ends[:-1]] if matches else [], starts, strict=True)]
+        gaps = [
+            text[a:b] for a, b in zip([0, *match_ends[:-1]] if matches else [], starts, strict=True)
+        ]
         cache = _GAP_CACHE
         classes = [cache.get(g) or _classify_gap(g) for g in gaps]
         joinable = [c[0] for c in classes]
@@ -107,7 +109,9 @@ class ReportText:
                 joinable[k], boundary[k] = True, False
             elif gap in (".", ",") and prev.isdigit() and words[k][:1].isdigit():
                 boundary[k] = comma[k] = False  # "2.5 cm", "1,5 cm"
-        return cls(text, words, starts, ends, joinable, [0, *accumulate(boundary)], [0, *accumulate(comma)])
+        return cls(
+            text, words, starts, ends, joinable, [0, *accumulate(boundary)], [0, *accumulate(comma)]
+        )
 
     def __len__(self) -> int:
         return len(self.words)

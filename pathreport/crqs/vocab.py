@@ -28,7 +28,9 @@ from pathreport.crqs.text import normalise_phrase
 
 VOCAB_FORMAT_VERSION = 1
 _ITEM_NUMBER = re.compile(r"^\s*(?:\d{1,2}|[a-z])\s*[.)]\s*", re.IGNORECASE)
-_PHRASE_END = re.compile(r"[,;:(\[.]|\s-\s|\bwith\b|\bwithout\b|\bfavou?r\b|\bcomprising\b|\binvolving\b", re.IGNORECASE)
+_PHRASE_END = re.compile(
+    r"[,;:(\[.]|\s-\s|\bwith\b|\bwithout\b|\bfavou?r\b|\bcomprising\b|\binvolving\b", re.IGNORECASE
+)
 _LEADING_NEGATION = re.compile(r"^(?:no|not|negative|without|free)\b")
 MAX_PHRASE_WORDS = 6
 
@@ -45,13 +47,15 @@ def read_train_reports(split_file: str | os.PathLike) -> list[str]:
     if not isinstance(data, dict) or not isinstance(data.get("train"), list):
         found = sorted(data) if isinstance(data, dict) else type(data).__name__
         raise ValueError(
-            f"{path}: expected a split file {{\"train\": [{{\"id\", \"report\"}}], ...}}; found keys {found}. "
+            f'{path}: expected a split file {{"train": [{{"id", "report"}}], ...}}; found keys {found}. '
             "The vocabulary is learned from the training split only."
         )
     reports = []
     for i, item in enumerate(data["train"]):
         if not isinstance(item, dict) or not isinstance(item.get("report"), str):
-            raise ValueError(f"{path}: train[{i}] must be an object with a string 'report', found {item!r:.80}.")
+            raise ValueError(
+                f"{path}: train[{i}] must be an object with a string 'report', found {item!r:.80}."
+            )
         reports.append(item["report"])
     return reports
 
@@ -81,10 +85,14 @@ def diagnosis_phrase(report: str) -> str | None:
     return None
 
 
-def build_vocab(schema: Schema, reports: list[str], *, field: str = "diagnosis", min_count: int = 2) -> dict[str, Any]:
+def build_vocab(
+    schema: Schema, reports: list[str], *, field: str = "diagnosis", min_count: int = 2
+) -> dict[str, Any]:
     """Phrases for ``field`` that the curated schema does not know, counted over ``reports``."""
     if field not in schema.field_names:
-        raise ValueError(f"Schema '{schema.name}' has no field '{field}'; fields: {', '.join(schema.field_names)}.")
+        raise ValueError(
+            f"Schema '{schema.name}' has no field '{field}'; fields: {', '.join(schema.field_names)}."
+        )
     if min_count < 1:
         raise ValueError(f"min_count must be at least 1, found {min_count}.")
     extractor = get_extractor("rule", schema)
@@ -111,12 +119,21 @@ def build_vocab(schema: Schema, reports: list[str], *, field: str = "diagnosis",
     }
 
 
-def write_vocab(vocab: dict[str, Any], path: str | os.PathLike, *, source: str | os.PathLike | None = None) -> Path:
+def write_vocab(
+    vocab: dict[str, Any], path: str | os.PathLike, *, source: str | os.PathLike | None = None
+) -> Path:
     """Write the frozen vocabulary (with the source file's name and checksum) as JSON."""
     path = Path(path)
     if source is not None:
         data = Path(source).read_bytes()
-        vocab = {**vocab, "built_from": {"file": Path(source).name, "sha256": hashlib.sha256(data).hexdigest(), "split": "train"}}
+        vocab = {
+            **vocab,
+            "built_from": {
+                "file": Path(source).name,
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "split": "train",
+            },
+        }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(vocab, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
