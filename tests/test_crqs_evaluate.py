@@ -12,9 +12,9 @@ from pathreport.cli import main
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.evaluation.predictions import PredictionRecord
 
-REF_DCIS = "Breast, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: Solid\n  - Nuclear grade: High\n  - Necrosis: Absent"
+REF_DCIS = "Breast, left, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: Solid\n  - Nuclear grade: High\n  - Necrosis: Absent"
 REF_PROSTATE = "Prostate, biopsy;\n  Acinar adenocarcinoma, Gleason's score 7 (3+4), grade group 2, tumor volume: 30%"
-REF_GASTRITIS = "Stomach, endoscopic biopsy;\n  Chronic gastritis"
+REF_GASTRITIS = "Stomach, antrum, endoscopic biopsy;\n  Chronic gastritis"
 RECORDS = [
     PredictionRecord("a", REF_DCIS, REF_DCIS.replace("Absent", "Present (Comedo-type)")),
     PredictionRecord(
@@ -225,16 +225,16 @@ def test_crqs_build_vocab_learns_from_training_references_only(tmp_path: Path, c
                     {"id": str(i), "report": r}
                     for i, r in enumerate(
                         [
-                            "Lung, biopsy;\n  Sclerosing pneumocytoma",
-                            "Lung, biopsy;\n  Sclerosing pneumocytoma, 1.2 cm",
-                            "Lung, biopsy;\n  Adenocarcinoma",
-                            "Lung, biopsy;\n  Hamartoma",
+                            "Lung, right lower lobe, biopsy;\n  Sclerosing pneumocytoma",
+                            "Lung, right lower lobe, biopsy;\n  Sclerosing pneumocytoma, 1.2 cm",
+                            "Lung, right lower lobe, biopsy;\n  Adenocarcinoma",
+                            "Lung, right lower lobe, biopsy;\n  Hamartoma",
                         ]
                     )
                 ],
                 "test": [
-                    {"id": "t", "report": "Lung, biopsy;\n  Pulmonary blastoma"},
-                    {"id": "u", "report": "Lung, biopsy;\n  Pulmonary blastoma"},
+                    {"id": "t", "report": "Lung, right lower lobe, biopsy;\n  Pulmonary blastoma"},
+                    {"id": "u", "report": "Lung, right lower lobe, biopsy;\n  Pulmonary blastoma"},
                 ],
             }
         )

@@ -192,7 +192,7 @@ def test_extract_sizes_convert_units_and_take_the_greatest_dimension():
 
 def test_extract_reg_report_keeps_diagnosis_and_subtype_apart():
     fields = extract(
-        "Urinary bladder, transurethral resection;\n  Invasive urothelial carcinoma,\n  with involvement of muscle proper\n\n"
+        "Urinary bladder, trigone, transurethral resection;\n  Invasive urothelial carcinoma,\n  with involvement of muscle proper\n\n"
         "Note) The specimen includes muscle proper.",
         "reg2025",
     )
@@ -265,7 +265,7 @@ def test_extract_stage_parser_in_a_schema_that_has_a_t_stage():
 def test_extract_explain_shows_the_evidence_and_the_cue():
     backend = get_extractor("rule", load_schema("reg2025"))
     fields, findings = backend.explain(
-        "Lung, biopsy;\n  Chronic granulomatous inflammation without necrosis"
+        "Lung, left upper lobe, biopsy;\n  Chronic granulomatous inflammation without necrosis"
     )
     assert fields["necrosis"] == "absent"
     necrosis = [f for f in findings if f.field == "necrosis"][0]
