@@ -3,8 +3,14 @@
 Reports are mapped to clinical fields with a dataset schema (``crqs/<dataset>.yaml``) by a
 swappable extractor backend (:data:`pathreport.crqs.extractors.EXTRACTORS`, rule-based by
 default), then compared field by field into four components (CFC, KIR, HR, CDS) and one score.
-The definition, and every departure from the paper and from the paper authors' code
-(https://github.com/surykntsingh/PathBench, MIT licence), is in ``docs/crqs.md``.
+
+The paper's authors published CRQS code (https://github.com/surykntsingh/PathBench, ``crqs/``, MIT
+licence); this package is written from the definitions, and departs from that code on purpose:
+one edge-case policy for every dataset; HR as the paper's Eq. 4 everywhere; no vocabulary learned
+from the predictions being scored; extraction on raw (not tokenizer-cleaned) text; distinct REG
+diagnosis and histologic type; scoped negation in every dataset; exact matching of canonical
+values instead of substring matches; the subtractive formula by default with Eq. 6 available and
+normalised by its true maximum. ``docs/crqs.md`` lists every departure with its reason.
 
 Importing this package registers the ``crqs`` report evaluator; it stays cheap (standard library,
 PyYAML and pathreport only; numpy is imported when a confidence interval is computed).
