@@ -37,7 +37,7 @@ def test_corpus_file_has_the_papers_665_strings_unchanged() -> None:
                            "T3_V2_length_style": 80, "T4_set1": 40, "T4_set2": 220, "T4_set3": 86, "T4_set4": 39}
     assert sum(per_section.values()) == 665
     digest = hashlib.sha256(builtin_prompts_path().read_bytes()).hexdigest()
-    assert digest == "11a55fe6d0b66a6c661b601bd0946a92ae4c1b9402e41c1163742f535a77dc9b"
+    assert digest == "6d03770e312abbed2825620dfa7489a5c2c110b44a27f7aada6272198d35c535"
 
 
 def test_corpus_counts_per_dataset_and_class_match_the_spec() -> None:
