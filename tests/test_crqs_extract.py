@@ -181,6 +181,10 @@ def test_extract_sizes_convert_units_and_take_the_greatest_dimension():
     assert extract("Tumor measures 3.5 x 2.0 x 1.5 cm.", "tcga")["tumor_size"] == 3.5
     assert extract("Tumor size 21 mm.", "tcga")["tumor_size"] == 2.1
     spec = tcga.field("tumor_size")
+    # Another backend's raw answers go through the same canonical vocabulary and units.
+    assert spec.canonicalize("25 mm") == 2.5 and spec.canonicalize(3) == 3.0
+    assert tcga.field("diagnosis").canonicalize("Clear cell RCC") is None
+    assert tcga.field("diagnosis").canonicalize("RCC") == "renal cell carcinoma"
     assert spec.matches(2.0, 2.25) and not spec.matches(2.0, 2.5)  # 15 % relative tolerance
     assert (
         extract("Prostate, biopsy; Acinar adenocarcinoma, tumor volume: 30%", "reg2025")[

@@ -13,8 +13,9 @@ How one report is read (all of it linear in the report length, so safe on any in
    ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is no
    diagnosis).
 5. Each field keeps one value by its ``select`` rule (first mention, highest on the value scale,
-   or all values), then values imply values of other fields that the text left empty (for example
-   diagnosis = adenocarcinoma implies benign_vs_malignant = malignant).
+   or all values). A selected value may imply values of other fields (diagnosis = adenocarcinoma
+   implies benign_vs_malignant = malignant); implied values join those fields' candidates and the
+   fields are selected again (one level: implications do not chain).
 """
 
 from __future__ import annotations
@@ -84,7 +85,6 @@ def literal_anchors(pattern: re.Pattern) -> tuple[str, ...] | None:
 
 def _required(seq, parser) -> list[tuple[str, ...]]:
     """Anchor sets (any-of tuples) that a match of the parsed sequence ``seq`` must contain."""
-    consts = parser
     found: list[tuple[str, ...]] = []
     run: list[str] = []
 
@@ -100,11 +100,11 @@ def _required(seq, parser) -> list[tuple[str, ...]]:
             continue
         flush()
         if name == "SUBPATTERN":
-            found.extend(_required(av[-1], consts))
+            found.extend(_required(av[-1], parser))
         elif name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
-            found.extend(_required(av[2], consts))
+            found.extend(_required(av[2], parser))
         elif name == "BRANCH":
-            options = [_best_anchor(_required(alt, consts)) for alt in av[1]]
+            options = [_best_anchor(_required(alt, parser)) for alt in av[1]]
             if all(options):
                 found.append(tuple(a for opt in options for a in opt))  # type: ignore[union-attr]
     flush()

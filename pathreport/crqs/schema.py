@@ -165,7 +165,7 @@ class FieldSpec:
     def canonicalize(self, raw: Any) -> Any:
         """Canonical value of a raw value (a regex capture, or an LLM backend's answer).
 
-        Returns None when the value is not usable for this field (unknown value with
+        A numeric answer with a unit ("25 mm") is converted to the field's unit (2.5 cm). Returns None when the value is not usable for this field (unknown value with
         ``unknown: drop``, or a snippet the parser cannot read).
         """
         if raw is None:
@@ -184,7 +184,16 @@ class FieldSpec:
         except (ValueParseError, ValueError):
             return None
         if isinstance(parsed, float):
-            return round(parsed, 4)
+            lowered = text.lower()
+            unit = next(
+                (
+                    u
+                    for u, _ in self.units
+                    if re.search(rf"(?<![a-z]){re.escape(u)}(?![a-z])", lowered)
+                ),
+                None,
+            )
+            return self.convert_unit(parsed, unit)
         if parsed in self._lookup:
             return self._lookup[parsed]
         if self.type in ("gleason", "count", "numeric") or self.parser in ("ordinal", "stage"):
