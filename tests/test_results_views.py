@@ -104,6 +104,8 @@ def test_views_warn_when_runs_saw_different_slides():
     (view,) = build_views(grid, by="model", metrics=["CRQS"])
     warning = next(n for n in view.notes if n.startswith("WARNING: runs were evaluated on 2 different slide sets"))
     assert "aaaa: bigen, histgen" in warning and "bbbb: histgen" in warning
+    assert "WARNING: histgen: its cells average runs evaluated on different slide sets (aaaa, bbbb)." in view.notes
+    assert not any(n.startswith("WARNING: bigen") for n in view.notes)
     (same,) = build_views(frame(result("histgen", "uni2", 0, CRQS=0.2), result("bigen", "uni2", 0, CRQS=0.1)),
                           by="model", metrics=["CRQS"])
     assert not any("slide sets" in n for n in same.notes)
@@ -116,6 +118,8 @@ def test_views_one_table_per_dataset_and_clear_errors():
         build_views(grid, dataset="histai")
     with pytest.raises(ValueError, match=r"no runs on split 'val'"):
         build_views(grid, split="val")
+    with pytest.raises(ValueError, match=r"Metric\(s\) \['BLUE_4'\] are not in the results table's test runs; it has CRQS"):
+        build_views(grid, metrics=["BLUE_4"])
 
 
 def test_render_latex_escapes_names_and_bolds_the_best():
@@ -144,8 +148,9 @@ def test_cli_table_prints_views_in_each_format(tmp_path, capsys):
     assert main(["results", "table", "--table", str(table), "--by", "encoder", "--format", "latex"]) == 0
     captured = capsys.readouterr()
     assert r"\caption{Encoder-wise results on reg (test)" in captured.out and "note (reg):" in captured.err
+    assert "No run reported BLEU-1, BLEU-2, BLEU-3, ROUGE-L, METEOR; those columns are left out." in captured.err
     out_file = tmp_path / "t.csv"
     assert main(["results", "table", "--table", str(table), "--format", "csv", "--output", str(out_file)]) == 0
-    assert out_file.read_text().startswith("dataset,split,model,runs,BLEU_1,")
+    assert out_file.read_text().startswith("dataset,split,model,runs,BLEU_4,BLEU_4_std,")
     assert main(["results", "table", "--table", str(tmp_path / "none.csv")]) == 2
     assert "results collect" in capsys.readouterr().err

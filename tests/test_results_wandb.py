@@ -50,6 +50,9 @@ def test_wandb_offline_run_is_read_from_its_transaction_log(offline_run):
     assert "val_loss" not in run.metrics and "seed" not in run.metrics
     assert run.source == "wandb-offline" and run.run == str(offline_run.resolve())
     assert run.per_case.endswith(".table.json") and run.evaluated_set == evaluated_set_digest(["s1", "s2"])
+    # the W&B run folder itself is a source too
+    (same,) = collect_local(list(offline_run.glob("wandb/offline-run-*"))).runs
+    assert same.key == run.key
 
 
 def test_wandb_log_with_a_torn_tail_still_gives_what_was_written(offline_run, tmp_path):

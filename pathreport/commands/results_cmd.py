@@ -216,13 +216,13 @@ def _missing(value: Any) -> bool:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    from pathreport.results.metrics import PAPER_METRICS, parse_metric_list
+    from pathreport.results.metrics import parse_metric_list
     from pathreport.results.render import render
     from pathreport.results.store import read_table
     from pathreport.results.views import build_views
 
     frame = read_table(args.table)
-    metrics = parse_metric_list(args.metrics, PAPER_METRICS)
+    metrics = parse_metric_list(args.metrics, ()) or None
     views = build_views(frame, by=args.by, dataset=args.dataset, split=args.split, metrics=metrics)
     text = render(views, args.format, digits=args.digits)
     _emit(text, args.output)

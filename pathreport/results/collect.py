@@ -142,6 +142,8 @@ def discover(root: Path) -> tuple[list[tuple[Path, str]], list[Path]]:
     if root.is_file():
         kind = "run" if root.parent.name == "metrics" else "evaluate"
         return [(root, kind)], []
+    if root.parent.name == "wandb" and _is_wandb_run_dir(root):
+        return [], [root]
     summaries: list[tuple[Path, str]] = []
     wandb_dirs: list[Path] = []
     for folder, dirnames, filenames in os.walk(root):

@@ -94,8 +94,12 @@ class View:
 
 
 def build_views(frame: pd.DataFrame, *, by: str = "model", dataset: str | None = None, split: str = "test",
-                metrics: Sequence[str] = PAPER_METRICS, baselines: set[str] | None = None) -> list[View]:
-    """One :class:`View` per dataset (or only ``dataset``) of the tidy results ``frame``."""
+                metrics: Sequence[str] | None = None, baselines: set[str] | None = None) -> list[View]:
+    """One :class:`View` per dataset (or only ``dataset``) of the tidy results ``frame``.
+
+    ``metrics`` None means the paper's columns that any run reported (the others are named in a
+    note); a metric asked for by name that no run reported is an error.
+    """
     from pathreport.results.store import ResultsError
 
     if by not in VIEWS:
@@ -109,8 +113,19 @@ def build_views(frame: pd.DataFrame, *, by: str = "model", dataset: str | None =
         if dataset not in datasets:
             raise ResultsError(f"No {split} runs of dataset {dataset!r} in the results table; it has {datasets}.")
         datasets = [dataset]
+    present = set(subset["metric"])
+    unknown = [m for m in metrics or () if m not in present]
+    if unknown:
+        raise ResultsError(f"Metric(s) {unknown} are not in the results table's {split} runs; it has "
+                           f"{', '.join(sorted(present))}.")
+    absent = [m for m in PAPER_METRICS if m not in present] if metrics is None else []
+    metrics = [m for m in PAPER_METRICS if m in present] if metrics is None else list(metrics)
     baselines = baseline_models(set(subset["model"])) if baselines is None else baselines
-    return [_build(subset[subset["dataset"] == name], name, split, by, list(metrics), baselines) for name in datasets]
+    views = [_build(subset[subset["dataset"] == name], name, split, by, metrics, baselines) for name in datasets]
+    if absent:
+        for view in views:
+            view.notes.append(f"No run reported {', '.join(display_name(m) for m in absent)}; those columns are left out.")
+    return views
 
 
 def baseline_models(models: set[str]) -> set[str]:
@@ -264,7 +279,14 @@ def _consistency_notes(view: View, runs: pd.DataFrame) -> None:
         listing = "; ".join(f"{d}: {', '.join(sorted({row_of[r] for r in sets[sets['evaluated_set'] == d]['run']}))}"
                             for d in digests)
         view.notes.append(f"WARNING: runs were evaluated on {len(digests)} different slide sets ({listing}); "
-                          "values are not comparable across them, and cells mixing them average different slides.")
+                          "values are not comparable across them.")
+        per_row: dict[str, set[str]] = {}
+        for run, digest in zip(sets["run"], sets["evaluated_set"]):
+            per_row.setdefault(row_of[run], set()).add(digest)
+        for label, found in sorted(per_row.items()):
+            if len(found) > 1:
+                view.notes.append(f"WARNING: {label}: its cells average runs evaluated on different slide sets "
+                                  f"({', '.join(sorted(found))}).")
     unknown = int((runs["evaluated_set"] == "").sum())
     if unknown:
         view.notes.append(f"{unknown} run(s) carry no evaluated-set fingerprint (W&B summaries); "

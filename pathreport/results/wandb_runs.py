@@ -81,8 +81,8 @@ def parse_transaction_log(path: Path) -> WandbRunData:
     record holds, so a run killed before its summary was flushed still has its metrics)."""
     try:
         from wandb.proto import wandb_internal_pb2 as pb
-    except ImportError as err:
-        raise ImportError(f"Reading {path} needs wandb: pip install 'pathreport[wandb]'") from err
+    except ImportError:
+        raise ResultsError(f"Reading the W&B log {path} needs wandb: pip install 'pathreport[wandb]'.") from None
     config: dict[str, Any] = {}
     summary: dict[str, Any] = {}
     history: dict[str, Any] = {}
@@ -258,8 +258,8 @@ def collect_wandb_project(project: str, *, download_dir: Path, defaults: Default
     if api is None:
         try:
             import wandb
-        except ImportError as err:
-            raise ImportError("Collecting from a W&B project needs wandb: pip install 'pathreport[wandb]'") from err
+        except ImportError:
+            raise ResultsError("Collecting from a W&B project needs wandb: pip install 'pathreport[wandb]'.") from None
         api = wandb.Api()
     try:
         runs = list(api.runs(project))
