@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 import torch
 
 from pathreport.data.batch import SlideBatch
@@ -92,3 +93,13 @@ def single(batch: SlideBatch, index: int) -> SlideBatch:
     length = int((one.tokens[0] != PAD).sum())
     one.tokens = one.tokens[:, :length]
     return one
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """Smoke-size models gain nothing from intra-op threads, and on a busy machine waiting for a
+    second thread at every small operation costs more than the operation: run them on one."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

@@ -8,7 +8,13 @@ import sys
 
 import pytest
 import torch
-from generator_fixtures import BANK_DIM, build, make_batch, smoke_context
+from generator_fixtures import (
+    BANK_DIM,
+    build,
+    make_batch,
+    one_torch_thread,  # noqa: F401  (autouse fixture)
+    smoke_context,
+)
 
 from pathreport.cli import main as cli_main
 from pathreport.knowledge_bank import (

@@ -14,7 +14,10 @@ import sys
 
 import pytest
 import torch
-from generator_fixtures import trainable_entries
+from generator_fixtures import (
+    one_torch_thread,  # noqa: F401  (autouse fixture)
+    trainable_entries,
+)
 
 from pathreport.generator import GeneratorContext
 from pathreport.nn import count_parameters

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import pytest
 import torch
-from generator_fixtures import BOS, EOS, PAD, UNK, build, make_batch, single, trainable_entries
+from generator_fixtures import (
+    BOS,
+    EOS,
+    PAD,
+    UNK,
+    build,
+    make_batch,
+    one_torch_thread,  # noqa: F401  (autouse fixture)
+    single,
+    trainable_entries,
+)
 
 from pathreport.decoding import DecodingConfig, generate
 from pathreport.generator import token_cross_entropy

@@ -5,7 +5,12 @@ from __future__ import annotations
 import math
 
 import torch
-from generator_fixtures import PAD, build, make_batch
+from generator_fixtures import (
+    PAD,
+    build,
+    make_batch,
+    one_torch_thread,  # noqa: F401  (autouse fixture)
+)
 
 from pathreport.plugins import GENERATORS
 
