@@ -102,7 +102,7 @@ def _system_from_table(spec: str, table: pd.DataFrame, split: str, dataset: str 
     mask = runs["split"] == wanted["split"]
     for key, value in wanted.items():
         column = runs[key].astype("string") if key == "seed" else runs[key]
-        mask &= column == value
+        mask &= (column == value).fillna(False).astype(bool)
     found = runs[mask]
     if found.empty:
         options = sorted({f"{m}:{e}" for m, e in zip(runs["model"], runs["encoder"])})

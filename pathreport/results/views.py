@@ -104,10 +104,12 @@ def build_views(frame: pd.DataFrame, *, by: str = "model", dataset: str | None =
 
     if by not in VIEWS:
         raise ResultsError(f"--by must be one of {', '.join(VIEWS)}, found {by!r}.")
+    if frame.empty:
+        raise ResultsError("The results table has no runs; collect some first: `pathreport results collect <log dir>`.")
     subset = frame[frame["split"] == split]
     if subset.empty:
         splits = sorted(set(frame["split"]))
-        raise ResultsError(f"The results table has no runs on split {split!r} (it has {splits or 'no runs'}); pass --split.")
+        raise ResultsError(f"The results table has no runs on split {split!r} (it has {splits}); pass --split.")
     datasets = sorted(set(subset["dataset"]))
     if dataset is not None:
         if dataset not in datasets:
