@@ -5,7 +5,8 @@
 
 Slides come from the embedded synthetic dataset (real TRIDENT files, real tokenizer), the model
 is the registered generator at its default (paper) size, decoding is the shared beam search.
-The figures that matter are the ratios (per-slide speed-up of the batched setting), because
+Batches are formed as in training and testing (slides of similar bag size together). The
+figures that matter are the ratios (per-slide speed-up of the batched setting), because
 absolute times on shared machines are noisy; both settings are measured in the same process,
 interleaved, on the same slides.
 """
@@ -40,13 +41,16 @@ def _setup(args: argparse.Namespace):
     return dm, model, ctx
 
 
-def _batches(dm, split: str, size: int, count: int):
-    from pathreport.data.dataset import Collator
+def _batches(dm, split: str, size: int, count: int, shuffle: bool):
+    """The first ``count`` slides of ``split``, batched as the product batches them (by bag size)."""
+    from pathreport.data.dataset import Collator, SizeBucketBatchSampler
 
     ds = dm.datasets[split]
+    index = [i % len(ds) for i in range(count)]
+    sizes = [dm.bag_sizes(split)[i] for i in index]
     collate = Collator(dm.sources)
-    items = [ds[i % len(ds)] for i in range(count)]
-    return [collate(items[i : i + size]) for i in range(0, count, size)]
+    sampler = SizeBucketBatchSampler(sizes, size, shuffle=shuffle)
+    return [collate([ds[index[j]] for j in batch]) for batch in sampler]
 
 
 def time_training(model, batches, steps: int) -> float:
@@ -102,12 +106,13 @@ def main() -> None:
 
     discover()
     dm, model, ctx = _setup(args)
-    one = _batches(dm, "train", 1, args.train_slides)
-    many = _batches(dm, "train", args.batch, args.train_slides)
+    torch.manual_seed(0)
+    one = _batches(dm, "train", 1, args.train_slides, shuffle=True)
+    many = _batches(dm, "train", args.batch, args.train_slides, shuffle=True)
     train_b1 = time_training(model, one, len(one))
     train_bn = time_training(model, many, len(many))
-    test_one = _batches(dm, "test", 1, args.slides)
-    test_many = _batches(dm, "test", args.batch, args.slides)
+    test_one = _batches(dm, "test", 1, args.slides, shuffle=False)
+    test_many = _batches(dm, "test", args.batch, args.slides, shuffle=False)
     dec_b1 = time_decoding(model, test_one, ctx, args.beam, args.max_len)
     dec_bn = time_decoding(model, test_many, ctx, args.beam, args.max_len)
     result = {

@@ -98,8 +98,9 @@ class BiGenConfig(TransformerGeneratorConfig):
         group_size: consecutive ranked patches averaged into one retrieval query (m).
         top_k: bank sentences retrieved per query (k).
         retrieval_temperature: softmax temperature over the top-k cosine similarities.
-        bank_path: the knowledge bank file (``pathreport bigen build-bank`` writes it). Needed to
-            train; a checkpoint carries its bank, so restoring one does not read this file.
+        bank_path: the knowledge bank file (``pathreport bigen build-bank`` writes it); empty takes
+            the dataset's bank (``data.knowledge_bank``, located by the data module; the synthetic
+            dataset builds one). A checkpoint carries its bank, so restoring one reads no file.
         bank_dim: width of the bank's embeddings; None reads it from ``bank_path`` (and records it
             here). With ``bank_dim`` set and no bank file, the model waits for a checkpoint's bank.
     """
@@ -208,6 +209,7 @@ class LatentBlock(nn.Module):
 class BiGen(ReportGenerator):
     """BiGen: visual and retrieval-fed textual latents, R2Gen decoder over the two of them."""
 
+    resources = ("knowledge_bank",)
     streams = {
         "knowledge": StreamSpec(
             kind="patch", encoder="conch1",
@@ -228,6 +230,8 @@ class BiGen(ReportGenerator):
             )
         if "knowledge" not in ctx.stream_dims:
             raise ValueError("BiGen needs the 'knowledge' stream's dimension in the generator context (stream_dims).")
+        if not cfg.bank_path and ctx.resources.get("knowledge_bank"):
+            cfg.bank_path = ctx.resources["knowledge_bank"]  # the dataset's bank (data.knowledge_bank)
         bank = self._initial_bank(cfg)
         d, d_kb, d_bank = cfg.d_model, ctx.stream_dims["knowledge"], bank.shape[1]
         self.register_buffer("bank", bank)

@@ -162,9 +162,13 @@ class AttentivePooling(nn.Module):
 class RegionLayout:
     """Where each real patch of a batch goes when slides are cut into regions.
 
-    Regions of all slides are packed into one (total_regions, region_size, D) tensor: the region
-    encoders work per region anyway, so no compute is spent on padded regions. Slot
-    ``region_size - 1`` of every region holds the global token.
+    Regions of all slides are packed into one (total_regions, width, D) tensor: the region
+    encoders work per region anyway, so no compute is spent on padded regions. A region holds up to
+    ``region_size - 1`` patches and the global token, whose position is ``region_size - 1``. Slots
+    no region of the batch fills are left out (``width`` is the fullest region's patch count plus
+    one); ``positions`` keeps every token's position in the full region, so the result is the same
+    as with full-size regions (the left-out slots would only be masked) at a fraction of the cost
+    for slides smaller than a region.
     """
 
     def __init__(self, mask: Tensor, region_size: int) -> None:
@@ -177,18 +181,20 @@ class RegionLayout:
         self.region = offsets[self.rows] + torch.div(rank, per_region, rounding_mode="floor")
         self.slot = rank % per_region
         self.total = int(counts.sum())
-        self.size = region_size
+        fill = int(self.slot.max()) + 1 if self.slot.numel() else 1
+        self.width = fill + 1
+        self.positions = torch.cat([torch.arange(fill), torch.tensor([region_size - 1])]).to(mask.device)
         b = mask.shape[0]
         self.owner = torch.repeat_interleave(torch.arange(b, device=mask.device), counts)
         self.index = torch.arange(self.total, device=mask.device) - offsets[self.owner]
         self.slide_mask = torch.zeros(b, int(counts.max()), dtype=torch.bool, device=mask.device)
         self.slide_mask[self.owner, self.index] = True
-        self.region_mask = torch.zeros(self.total, region_size, dtype=torch.bool, device=mask.device)
+        self.region_mask = torch.zeros(self.total, self.width, dtype=torch.bool, device=mask.device)
         self.region_mask[self.region, self.slot] = True
         self.region_mask[:, -1] = True
 
     def to_regions(self, x: Tensor, global_token: Tensor) -> Tensor:
-        regions = x.new_zeros(self.total, self.size - 1, x.shape[-1])
+        regions = x.new_zeros(self.total, self.width - 1, x.shape[-1])
         regions = regions.index_put((self.region, self.slot), x[self.rows, self.cols])
         return torch.cat([regions, global_token.to(x.dtype).expand(self.total, 1, -1)], dim=1)
 
@@ -249,17 +255,18 @@ class HistGen(ReportGenerator):
         x = x + self._memory_context(x, batch.mask)
         layout = RegionLayout(batch.mask, self.cfg.region_size)
         regions = layout.to_regions(x, self.global_token)
-        regions = self.region_encoder0(self._with_positions(regions), layout.region_mask)
+        regions = self.region_encoder0(self._with_positions(regions, layout.positions), layout.region_mask)
         tokens = layout.to_slides(regions[:, -1])
         tokens = self.slide_encoder(self._with_positions(tokens), layout.slide_mask)
         regions = torch.cat([regions[:, :-1], layout.from_slides(tokens).unsqueeze(1)], dim=1)
-        regions = self.region_encoder1(self._with_positions(regions), layout.region_mask)
+        regions = self.region_encoder1(self._with_positions(regions, layout.positions), layout.region_mask)
         pooled = self.pool(self.norm(regions), layout.region_mask)
         return {"memory": layout.to_slides(pooled), "memory_mask": layout.slide_mask}
 
-    def _with_positions(self, x: Tensor) -> Tensor:
-        table = sinusoidal_table(x.shape[1], x.shape[-1]).to(device=x.device, dtype=x.dtype)
-        return self.position_drop(x + table)
+    def _with_positions(self, x: Tensor, positions: Tensor | None = None) -> Tensor:
+        length = x.shape[1] if positions is None else int(positions.max()) + 1
+        table = sinusoidal_table(length, x.shape[-1]).to(device=x.device, dtype=x.dtype)
+        return self.position_drop(x + (table if positions is None else table[positions]))
 
     def _memory_context(self, x: Tensor, mask: Tensor) -> Tensor:
         """Responses of the memory matrix to evenly spaced real patches, attended by every patch."""
@@ -270,7 +277,12 @@ class HistGen(ReportGenerator):
             picks.append(real[spaced])
         index = torch.stack(picks).unsqueeze(-1).expand(-1, -1, x.shape[-1])
         k, v = self.cmn.project_memory(self.memory_matrix.to(x.dtype))
-        responses = self.cmn(x.gather(1, index), k, v)
+        if x.shape[1] < self.cfg.prototype_num:
+            # Fewer patches than picks: the picks repeat patches, and a response depends on its
+            # query alone, so answer each patch once and repeat the answers.
+            responses = self.cmn(x, k, v).gather(1, index)
+        else:
+            responses = self.cmn(x.gather(1, index), k, v)
         return self.attn_mem(x, responses)
 
     # -- decoder -------------------------------------------------------------------------------

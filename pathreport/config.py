@@ -62,6 +62,9 @@ class DataConfig:
             the TRIDENT layout.
         max_patches, patch_sampling: bag policy (see ``BagPolicy``).
         batch_size: slides per training batch (1 reproduces the reference setting).
+        bucket_by_size: batch slides of similar bag size together (training: shuffled buckets;
+            evaluation: sorted by size), which saves the compute spent on padding. Results do not
+            depend on it (generators mask padding). Distributed runs use Lightning's sampler.
         eval_batch_size: slides per validation/test batch.
         num_workers: DataLoader worker processes.
         on_missing: ``error`` (default) stops when a split's slide has no feature file and lists
@@ -71,7 +74,10 @@ class DataConfig:
         tokenizer: tokenizer settings.
         streams: locations of extra input streams (BiGen's knowledge stream, SCOUT's slide and
             concept streams) when they differ from TRIDENT's layout.
-        knowledge_bank: BiGen's knowledge bank file (built by ``pathreport bigen build-bank``).
+        knowledge_bank: BiGen's knowledge bank file; None: ``<cache>/banks/<dataset>/<encoder>.pt``,
+            where ``pathreport bigen build-bank`` writes by default (the synthetic dataset builds
+            its own bank on first use).
+        knowledge_bank_encoder: the text encoder of the default bank (the paper: CONCH).
         n_concepts: number of GECKO concepts of this dataset (66 for REG, 254 for TCGA), checked
             against the concept files.
         crqs_schema: CRQS schema name (default: the dataset name).
@@ -90,6 +96,7 @@ class DataConfig:
     max_patches: int | None = None
     patch_sampling: str = "first"
     batch_size: int = 8
+    bucket_by_size: bool = True
     eval_batch_size: int = 16
     num_workers: int = 0
     on_missing: str = "error"
@@ -97,6 +104,7 @@ class DataConfig:
     tokenizer: TokenizerConfig = field(default_factory=TokenizerConfig)
     streams: dict[str, StreamLocation] = field(default_factory=dict)
     knowledge_bank: str | None = None
+    knowledge_bank_encoder: str = "conch"
     n_concepts: int | None = None
     crqs_schema: str | None = None
     synthetic: SyntheticConfig | None = None

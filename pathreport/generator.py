@@ -92,6 +92,8 @@ class GeneratorContext:
         feature_dim: D of the main stream, from the encoder spec.
         stream_dims: D of each extra stream the generator declared.
         max_report_tokens: longest report (in tokens, without <bos>/<eos>) the decoder will produce.
+        resources: dataset resources the generator declared (name -> file), e.g. BiGen's
+            ``knowledge_bank``; located (or, for the synthetic dataset, built) by the data module.
     """
 
     vocab_size: int
@@ -102,6 +104,7 @@ class GeneratorContext:
     unk_id: int = 3
     stream_dims: dict[str, int] = field(default_factory=dict)
     max_report_tokens: int = 320
+    resources: dict[str, str] = field(default_factory=dict)
 
 
 class ReportGenerator(nn.Module):
@@ -116,6 +119,8 @@ class ReportGenerator(nn.Module):
     config_class: ClassVar[type[GeneratorConfig]] = GeneratorConfig
     #: extra inputs by name (read by the data layer and passed in ``SlideBatch.streams``).
     streams: ClassVar[dict[str, StreamSpec]] = {}
+    #: dataset resources by name (files located by the data layer, given in ``ctx.resources``).
+    resources: ClassVar[tuple[str, ...]] = ()
     #: False for retrieval baselines that are fitted, not trained by gradient descent.
     trainable: ClassVar[bool] = True
 

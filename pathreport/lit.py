@@ -11,6 +11,7 @@ library version, so ``eval.py ckpt_path=...`` decodes again from the checkpoint 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,9 @@ class ReportModule(pl.LightningModule):
         self.tokenizer = Tokenizer(list(vocab), style=self.cfg.data.cleaning)
         self.ctx = GeneratorContext(**context)
         self.generator = build_generator(self.cfg.model, self.ctx)
+        # Keep what the generator resolved while building (e.g. BiGen's bank width) in the checkpoint.
+        if dataclasses.is_dataclass(self.generator.cfg):
+            self.hparams["config"]["model"] = dataclasses.asdict(self.generator.cfg)
         self.decoding = DecodingConfig(**OmegaConf.to_container(self.cfg.decoding))
         self.predictions_path: Path | None = None
         self.expected_ids: list[str] | None = None

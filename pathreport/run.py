@@ -43,6 +43,7 @@ def build_datamodule(cfg: DictConfig, generator_cls: type, tokenizer: Tokenizer 
         cfg.data,
         encoder,
         streams=getattr(generator_cls, "streams", {}),
+        resources=getattr(generator_cls, "resources", ()),
         features_dir=cfg.paths.features_dir,
         cache_dir=cfg.paths.cache_dir,
         seed=cfg.seed,
@@ -128,6 +129,7 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
         unk_id=Tokenizer.UNK,
         stream_dims=dm.stream_dims,
         max_report_tokens=int(cfg.decoding.max_len or cfg.data.max_report_tokens),
+        resources=dict(dm.resources),
     )
     return {k: getattr(ctx, k) for k in ctx.__dataclass_fields__}
 

@@ -42,7 +42,7 @@ def _module(job, split, streams=None, **data):
 
 def test_datamodule_batches_pad_bags_and_reports_with_masks(tmp_path):
     job, split = _dataset(tmp_path, [3, 5, 0, 2, 2], reports=["a b", "a b c d", "a", "b", "c"])
-    dm = _module(job, split, batch_size=3)
+    dm = _module(job, split, batch_size=3, bucket_by_size=False)
     dm.setup()
     batch = next(iter(dm._loader("train", shuffle=False, batch_size=3)))
     assert batch.features.shape == (3, 5, 4)
@@ -129,3 +129,25 @@ def test_datamodule_synthetic_generates_every_stream(tmp_path):
     assert item["streams"]["slide"].shape == (768,)
     assert item["streams"]["concept_deep"].shape == (512,)
     assert dm.stream_dims["concept"] == item["streams"]["concept"].shape[0] > 0
+
+
+def test_size_buckets_group_similar_bags_and_cover_every_slide_once():
+    from pathreport.data.dataset import SizeBucketBatchSampler
+
+    sizes = [50, 3, 48, 5, 49, 4, 51, 6]
+    evaluation = list(SizeBucketBatchSampler(sizes, 2, shuffle=False))
+    assert evaluation == [[1, 5], [3, 7], [2, 4], [0, 6]]
+    torch.manual_seed(0)
+    epoch1 = list(SizeBucketBatchSampler(sizes, 2, shuffle=True))
+    epoch2 = list(SizeBucketBatchSampler(sizes, 2, shuffle=True))
+    for batches in (epoch1, epoch2):
+        assert sorted(i for b in batches for i in b) == list(range(8))
+        assert all(abs(sizes[b[0]] - sizes[b[1]]) <= 3 for b in batches)  # small with small, large with large
+    assert epoch1 != epoch2
+
+
+def test_datamodule_bag_sizes_respect_the_bag_policy(tmp_path):
+    job, split = _dataset(tmp_path, [3, 9, 1, 2, 2])
+    dm = _module(job, split, max_patches=4)
+    dm.setup()
+    assert dm.bag_sizes("train") == [3, 4, 1]

@@ -20,6 +20,7 @@ from pathreport.data.dataset import (
     BagPolicy,
     Collator,
     FeatureSource,
+    SizeBucketBatchSampler,
     SlideReportDataset,
 )
 from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, fixed_split_record, load_splits
@@ -44,6 +45,7 @@ class ReportDataModule(pl.LightningDataModule):
         data: the ``data`` config node (see ``pathreport.config.DataConfig``).
         encoder: the main stream's encoder spec.
         streams: extra inputs the generator declares (name -> StreamSpec).
+        resources: dataset resources the generator declares (e.g. ``knowledge_bank``).
         features_dir: the TRIDENT job directory (ignored for the synthetic dataset).
         cache_dir: where the synthetic dataset is generated.
         seed: seed for evaluation-time patch sampling and the training shuffle.
@@ -57,6 +59,7 @@ class ReportDataModule(pl.LightningDataModule):
         encoder: EncoderSpec,
         *,
         streams: dict[str, StreamSpec] | None = None,
+        resources: tuple[str, ...] = (),
         features_dir: str | None = None,
         cache_dir: str | None = None,
         seed: int = 0,
@@ -66,6 +69,9 @@ class ReportDataModule(pl.LightningDataModule):
         self.cfg = data
         self.encoder = encoder
         self.stream_specs = dict(streams or {})
+        self.resource_names = tuple(resources)
+        self.resources: dict[str, str] = {}
+        self._bag_sizes: dict[str, list[int]] = {}
         self.features_dir = features_dir
         self.cache_dir = cache_dir
         self.seed = seed
@@ -122,7 +128,31 @@ class ReportDataModule(pl.LightningDataModule):
             )
         if not self.datasets["train"].entries:
             raise ValueError(f"The train split of '{self.cfg.name}' is empty after removing slides without features.")
+        self.resources = {name: str(self._resource(name, split_path)) for name in self.resource_names}
         self.manifest = self._manifest(split_path, skipped)
+
+    def _resource(self, name: str, split_path: Path) -> Path:
+        """Locate a dataset resource a generator declared (building the synthetic dataset's own)."""
+        if name != "knowledge_bank":
+            raise ValueError(f"Unknown dataset resource '{name}' (known: knowledge_bank).")
+        from pathreport.knowledge_bank import build_bank, save_bank
+
+        text_encoder = self.cfg.knowledge_bank_encoder
+        if self.cfg.knowledge_bank:
+            path = Path(self.cfg.knowledge_bank).expanduser()
+        elif self.synthetic is not None:
+            path = self.synthetic.dir / f"knowledge_bank_{text_encoder}.pt"
+            if not path.is_file():
+                save_bank(build_bank((e.report for e in self.splits.train), text_encoder), path)
+        else:
+            path = Path(self.cache_dir or "~/.cache/pathreport").expanduser() / "banks" / self.cfg.name / f"{text_encoder}.pt"
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"The knowledge bank {path} does not exist. Build it from the training reports with\n"
+                f"  pathreport bigen build-bank --dataset {self.cfg.name} --split-file {split_path} "
+                f"--text-encoder {text_encoder} --out {path}\n(or set data.knowledge_bank=<bank file>)."
+            )
+        return path
 
     def _stream_encoder(self, name: str, spec: StreamSpec) -> EncoderSpec:
         from pathreport.plugins import ENCODERS
@@ -271,15 +301,30 @@ class ReportDataModule(pl.LightningDataModule):
     # -- loaders ------------------------------------------------------------------------------
     def _loader(self, split: str, *, shuffle: bool, batch_size: int) -> DataLoader:
         workers = int(self.cfg.num_workers)
-        return DataLoader(
-            self.datasets[split],
-            batch_size=batch_size,
-            shuffle=shuffle,
-            collate_fn=Collator(self.sources),
-            num_workers=workers,
-            persistent_workers=workers > 0,
-            pin_memory=torch.cuda.is_available(),
-        )
+        common = {"collate_fn": Collator(self.sources), "num_workers": workers, "persistent_workers": workers > 0,
+                  "pin_memory": torch.cuda.is_available()}
+        trainer = getattr(self, "trainer", None)
+        distributed = trainer is not None and trainer.world_size > 1
+        if self.cfg.bucket_by_size and not distributed:
+            sampler = SizeBucketBatchSampler(self.bag_sizes(split), batch_size, shuffle=shuffle)
+            return DataLoader(self.datasets[split], batch_sampler=sampler, **common)
+        # Distributed runs keep Lightning's DistributedSampler (it shards a plain sampler).
+        return DataLoader(self.datasets[split], batch_size=batch_size, shuffle=shuffle, **common)
+
+    def bag_sizes(self, split: str) -> list[int]:
+        """Patches per slide after the bag policy, read from the files' shapes (no data is loaded)."""
+        import h5py
+
+        if split not in self._bag_sizes:
+            ds = self.datasets[split]
+            limit = None if self.cfg.patch_sampling == "all" else self.cfg.max_patches
+            sizes = []
+            for entry in ds.entries:
+                with h5py.File(self.sources[0].path(entry.id), "r") as f:
+                    n = int(f[self.sources[0].key].shape[0])
+                sizes.append(max(1, min(n, limit) if limit else n))
+            self._bag_sizes[split] = sizes
+        return self._bag_sizes[split]
 
     def train_dataloader(self) -> DataLoader:
         return self._loader("train", shuffle=True, batch_size=self.cfg.batch_size)
