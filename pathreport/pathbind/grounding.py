@@ -122,7 +122,7 @@ METRICS = ("iou", "precision", "recall", "pixel_ap", "neff_ratio", "specificity"
 
 
 def summarize(samples: Sequence[dict[str, Any]], config: GroundingConfig) -> dict[str, Any]:
-    """Means per split and over all samples (the paper averages per sample, Section 4.6 of the spec)."""
+    """Means per split and over all samples (the paper averages per sample, not per pixel)."""
     keys = [k for k in METRICS if any(k in s for s in samples)]
     keys += [f"iou@{q:g}" for q in config.sweep] + [f"iou_{layers}" for layers in config.layer_ablation]
     splits = list(dict.fromkeys(s["split"] for s in samples)) + [ALL]

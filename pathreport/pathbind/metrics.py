@@ -1,8 +1,8 @@
 """Scores of the grounding protocol (App. C.2-C.4, Eqs. 6-10) and the ranking statistic.
 
 All pure NumPy. Region scores are per sample and in percent; the paper averages them over samples
-(its pooled numbers equal the sample-count-weighted means of the split means, Section 4.6 of the
-spec), so nothing here pools pixels across samples.
+(its pooled numbers equal the sample-count-weighted means of the split means), so nothing here
+pools pixels across samples.
 """
 
 from __future__ import annotations

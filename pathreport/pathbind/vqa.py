@@ -5,7 +5,7 @@ Each item is asked once per condition with the SAME system and user prompt; only
 parsed (``parsing.py``) and scored per column (a dimension, as in Table 2, or a source benchmark, as
 in Table 1). The summary follows the paper's arithmetic exactly: accuracy in percent per column,
 "Avg" as the unweighted mean of the columns, and MG = accuracy with image - accuracy without, per
-column and for Avg, in percentage points (Section 4 of the spec).
+column and for Avg, in percentage points, as in the paper's tables.
 """
 
 from __future__ import annotations

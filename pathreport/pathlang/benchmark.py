@@ -138,7 +138,7 @@ def run_pathlang(
         dataset: dataset name or its prompts.
         text_encoder: a VLM adapter (anything with ``encode_text``) or a function from a list of
             strings to an ``(T, D)`` array of joint-space text embeddings.
-        config: run options (defaults: the paper's protocol with the specification's choices).
+        config: run options (defaults: the paper's protocol; where it is silent, the documented choices).
         corpus: the prompt corpus (default: the shipped one).
         model: the model name recorded in the results (the join key of results tables).
     """
