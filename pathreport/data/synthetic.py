@@ -8,8 +8,11 @@ decoding, metrics). A dataset of random noise would prove nothing, so this one i
   present/absent findings) and a report that states them, in varied wording (procedure names,
   grade notation, phrasing of findings differ between reports with the same facts);
 * the attributes live in a 64-d latent space of tissue "prototypes". Most patches of a bag show
-  only the organ's background tissue; a minority (``signal_fraction``) of lesion patches also carry
-  the diagnosis, grade and findings, so a model has to find them among the others;
+  the organ's background tissue mixed with generic tissue types (stroma, fat, blood, ...) in a
+  proportion that varies from slide to slide; a minority (``signal_fraction``) of lesion patches
+  carry the diagnosis, grade and findings instead. The generic tissue dominates the bag's mean, so
+  a model has to find the lesion patches: mean pooling (the nearest-neighbour baseline) mostly
+  retrieves slides of similar composition, not of similar diagnosis;
 * each encoder sees the same latent bag through its own fixed random projection to its embedding
   dimension, plus noise: changing ``encoder=`` changes the features, not the slides or reports;
 * the extra streams of multi-input generators are generated from the same latents: CONCH v1 patch
@@ -36,7 +39,7 @@ import numpy as np
 from pathreport.data.trident import write_features
 from pathreport.encoders import EncoderSpec, coords_folder
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 PATCH_SIZE = 256
 MAGNIFICATION = 20.0
 CONCEPT_STREAM_DIR = "gecko"
@@ -54,15 +57,20 @@ class SyntheticConfig:
         signal_fraction: share of a bag's patches that carry the lesion's attributes.
         noise: standard deviation of the per-feature noise, relative to the signal.
         latent_dim: dimension of the latent tissue space.
+        tissue_types: generic tissue types mixed into the background patches.
+        tissue_strength: weight of the generic tissue in a background patch (the organ's weighs 0.7,
+            a lesion's attributes 1.5 each).
     """
 
     n_slides: int = 300
     seed: int = 1234
     min_patches: int = 24
     max_patches: int = 160
-    signal_fraction: float = 0.25
+    signal_fraction: float = 0.2
     noise: float = 0.5
     latent_dim: int = 64
+    tissue_types: int = 8
+    tissue_strength: float = 3.0
 
     def fingerprint(self) -> str:
         payload = json.dumps({"version": GENERATOR_VERSION, **asdict(self)}, sort_keys=True)
@@ -340,12 +348,15 @@ class SyntheticDataset:
         rng = np.random.default_rng(_stable_seed(cfg.seed, "bag", index))
         n = case["n_patches"]
         attrs = case["attributes"]
-        tissue = _prototype(f"organ={attrs['organ']}", cfg)
+        organ = _prototype(f"organ={attrs['organ']}", cfg)
         lesion = sum((_prototype(t, cfg) for t in _attribute_tokens(attrs)), np.zeros(cfg.latent_dim))
-        z = tissue[None, :] + 0.25 * rng.standard_normal((n, cfg.latent_dim))
+        generic = np.stack([_prototype(f"tissue={k}", cfg) for k in range(cfg.tissue_types)])
+        composition = rng.dirichlet(np.full(cfg.tissue_types, 0.5))  # this slide's tissue mix
+        kinds = rng.choice(cfg.tissue_types, size=n, p=composition)
+        z = 0.7 * organ[None, :] + cfg.tissue_strength * generic[kinds] + 0.25 * rng.standard_normal((n, cfg.latent_dim))
         n_signal = max(1, int(round(cfg.signal_fraction * n)))
         signal_idx = rng.choice(n, size=n_signal, replace=False)
-        z[signal_idx] += 1.5 * lesion
+        z[signal_idx] += 1.5 * lesion - cfg.tissue_strength * generic[kinds[signal_idx]]
         side = int(np.ceil(np.sqrt(n)))
         grid = rng.permutation(side * side)[:n]
         coords = np.stack([(grid % side) * PATCH_SIZE * 2, (grid // side) * PATCH_SIZE * 2], axis=1)
