@@ -196,6 +196,7 @@ def train(cfg: DictConfig) -> dict[str, Any]:
         _write_json(out / "run.json", {"pathreport_version": __version__, "model": cfg.model.name,
                                        "encoder": cfg.encoder.name, "dataset": cfg.data.name,
                                        "seed": cfg.seed, **summary})
+    _close_logger(logger)
     return summary
 
 
@@ -266,7 +267,18 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
     trainer = build_trainer(cfg, out, build_callbacks(cfg, out, trainable=False), logger)
     OmegaConf.save(train_cfg, out / "config.yaml", resolve=True)
     _write_json(out / "manifest.json", {**dm.manifest, "checkpoint": str(cfg.ckpt_path)})
-    return test_and_score(train_cfg, module, dm, trainer, out, logger, split=cfg.split)
+    summary = test_and_score(train_cfg, module, dm, trainer, out, logger, split=cfg.split)
+    _close_logger(logger)
+    return summary
+
+
+def _close_logger(logger: Any) -> None:
+    """Finish a W&B run explicitly: left to the interpreter's exit, its files may not be written."""
+    if type(logger).__name__ == "WandbLogger":
+        import wandb
+
+        if wandb.run is not None:
+            wandb.finish()
 
 
 def _resolve_ckpt(value: str, out: Path, seed: int) -> Path:

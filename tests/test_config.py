@@ -114,3 +114,19 @@ def test_config_debug_and_search_presets_compose(tmp_path):
         for path in sorted((paths.CONFIGS_DIR / folder).glob("*.yaml")):
             cfg = compose_train([f"{folder}={path.stem}"], tmp_path)
             assert cfg.model.name == "histgen", path
+
+
+def test_config_slurm_launcher_composes_for_the_paper_grid():
+    """The documented SLURM multirun composes (hydra-submitit-launcher is in the [slurm] extra)."""
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    prepare()
+    GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(paths.CONFIGS_DIR), version_base="1.3"):
+        cfg = compose(config_name="train", return_hydra_config=True, overrides=[
+            "hydra/launcher=submitit_slurm", "hydra.launcher.partition=gpu", "hydra.launcher.gpus_per_node=1",
+            "trainer=gpu", "experiment=reg2025-histgen", "paths.features_dir=/data/trident",
+            "data.splits=/data/splits.json"])
+    assert cfg.hydra.launcher._target_.endswith("SlurmLauncher")
+    assert cfg.hydra.launcher.partition == "gpu" and cfg.trainer.precision == "bf16-mixed"

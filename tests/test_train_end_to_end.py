@@ -209,3 +209,20 @@ def test_train_on_real_layout_with_documented_overrides(tiny_train, tmp_path, sp
     assert all(r.dataset == "reg2025" and r.encoder == "conch15" for r in records)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["feature_dirs"]["patch"].endswith("20x_512px_0px_overlap/features_conch_v15")
+
+
+def test_ckpt_path_last_finds_this_configurations_newest_run(tmp_path):
+    import time
+
+    from pathreport.run import _resolve_ckpt
+
+    runs = tmp_path / "logs" / "train" / "synthetic" / "histgen-uni2"
+    for name in ("seed0_2026-01-01_10-00-00", "seed1_2026-01-02_10-00-00", "seed0_2026-01-03_10-00-00"):
+        (runs / name / "checkpoints").mkdir(parents=True)
+        (runs / name / "checkpoints" / "last.ckpt").write_bytes(b"x")
+        time.sleep(0.01)
+    new_run = runs / "seed0_2026-01-04_10-00-00"
+    assert _resolve_ckpt("last", new_run, seed=0) == runs / "seed0_2026-01-03_10-00-00" / "checkpoints" / "last.ckpt"
+    assert _resolve_ckpt("last", new_run, seed=1).parent.parent.name.startswith("seed1_")
+    with pytest.raises(FileNotFoundError, match="ckpt_path=last"):
+        _resolve_ckpt("last", new_run, seed=7)
