@@ -115,6 +115,10 @@ def build_trainer(cfg: DictConfig, out: Path, callbacks: list[pl.Callback], logg
     kwargs.setdefault("enable_checkpointing", any(type(c).__name__ == "ModelCheckpoint" for c in callbacks))
     if cfg.get("callbacks", {}).get("progress_bar") == "none":
         kwargs["enable_progress_bar"] = False
+    if kwargs.get("enable_progress_bar") is False:  # trainer.enable_progress_bar=false wins
+        from pytorch_lightning.callbacks import ProgressBar
+
+        callbacks = [c for c in callbacks if not isinstance(c, ProgressBar)]
     return pl.Trainer(default_root_dir=str(out), callbacks=callbacks, logger=logger, **kwargs)
 
 

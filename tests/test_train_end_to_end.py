@@ -81,7 +81,7 @@ def test_eval_from_checkpoint_alone_reproduces_predictions(tiny_train, tmp_path)
     with initialize_config_dir(config_dir=str(paths.CONFIGS_DIR), version_base="1.3"):
         cfg = compose(config_name="eval", overrides=[
             f"ckpt_path={summary['best_checkpoint']}", f"paths.output_dir={eval_dir}",
-            "callbacks.progress_bar=none" if False else "trainer.enable_progress_bar=false",
+            "trainer.enable_progress_bar=false",
         ])
     again = evaluate_checkpoint(cfg)
     first = read_predictions(out / "predictions" / "test.jsonl")
