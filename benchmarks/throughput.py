@@ -24,17 +24,19 @@ from omegaconf import OmegaConf
 def _setup(args: argparse.Namespace):
     from pathreport.config import DataConfig
     from pathreport.data.datamodule import ReportDataModule
-    from pathreport.data.synthetic import SyntheticConfig
     from pathreport.generator import GeneratorContext, build_generator
     from pathreport.plugins import ENCODERS, GENERATORS
 
     entry = GENERATORS.get(args.model)
-    data = OmegaConf.structured(DataConfig(name="synthetic", max_report_tokens=64, synthetic=SyntheticConfig()))
+    from pathreport import paths
+
+    # The synthetic dataset exactly as `data=synthetic` configures it.
+    data = OmegaConf.merge(OmegaConf.structured(DataConfig), OmegaConf.load(paths.CONFIGS_DIR / "data" / "synthetic.yaml"))
     dm = ReportDataModule(data, ENCODERS[args.encoder], streams=getattr(entry.obj, "streams", {}),
-                          cache_dir=args.cache)
+                          resources=getattr(entry.obj, "resources", ()), cache_dir=args.cache)
     dm.setup()
     ctx = GeneratorContext(vocab_size=len(dm.tokenizer), feature_dim=dm.feature_dim, stream_dims=dm.stream_dims,
-                           max_report_tokens=64)
+                           max_report_tokens=64, resources=dict(dm.resources))
     cfg = OmegaConf.merge(OmegaConf.structured(entry.config), {"name": args.model})
     torch.manual_seed(0)
     model = build_generator(cfg, ctx)
@@ -53,38 +55,49 @@ def _batches(dm, split: str, size: int, count: int, shuffle: bool):
     return [collate([ds[index[j]] for j in batch]) for batch in sampler]
 
 
-def time_training(model, batches, steps: int) -> float:
-    """Slides per second over ``steps`` optimiser steps (forward, backward, AdamW)."""
+def time_training(model, batches) -> float:
+    """Slides per second over one pass of optimiser steps (forward, backward, AdamW), after an
+    untimed warm-up pass over the same batches (first use of a tensor shape costs extra)."""
     model.train()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    loss, _ = model.loss(batches[0])  # warm-up
-    loss.backward()
-    opt.zero_grad()
-    seen = 0
-    start = time.perf_counter()
-    for i in range(steps):
-        batch = batches[i % len(batches)]
-        loss, _ = model.loss(batch)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        seen += len(batch)
-    return seen / (time.perf_counter() - start)
+
+    def one_pass() -> float:
+        start = time.perf_counter()
+        for batch in batches:
+            loss, _ = model.loss(batch)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        return time.perf_counter() - start
+
+    one_pass()
+    return sum(len(b) for b in batches) / one_pass()
 
 
-def time_decoding(model, batches, ctx, beam: int, max_len: int) -> float:
-    """Slides per second decoding every batch with the shared beam search."""
+def time_decoding(model, batches, ctx, beam: int, max_len: int) -> tuple[float, float]:
+    """Slides per second of the whole decoding (encoder + beam search) and of the encoder alone,
+    after an untimed warm-up pass."""
     from pathreport.decoding import DecodingConfig, generate
 
     model.eval()
     cfg = DecodingConfig(beam_size=beam)
-    seen = 0
-    start = time.perf_counter()
-    for batch in batches:
+    slides = sum(len(b) for b in batches)
+
+    def timed(fn) -> float:
+        start = time.perf_counter()
+        for batch in batches:
+            fn(batch)
+        return time.perf_counter() - start
+
+    def decode(batch) -> None:
         generate(model, batch, cfg, max_len=max_len, bos_id=ctx.bos_id, eos_id=ctx.eos_id, pad_id=ctx.pad_id,
                  unk_id=ctx.unk_id)
-        seen += len(batch)
-    return seen / (time.perf_counter() - start)
+
+    with torch.no_grad():
+        timed(decode)
+        total = timed(decode)
+        encode = timed(model.encode)
+    return slides / total, slides / encode
 
 
 def main() -> None:
@@ -92,8 +105,8 @@ def main() -> None:
     parser.add_argument("--model", default="histgen")
     parser.add_argument("--encoder", default="uni2")
     parser.add_argument("--batch", type=int, default=16, help="the larger batch size")
-    parser.add_argument("--slides", type=int, default=32, help="slides decoded per setting")
-    parser.add_argument("--train-slides", type=int, default=32, help="slides trained on per setting")
+    parser.add_argument("--slides", type=int, default=64, help="slides decoded per setting")
+    parser.add_argument("--train-slides", type=int, default=64, help="slides trained on per setting")
     parser.add_argument("--beam", type=int, default=3)
     parser.add_argument("--max-len", type=int, default=40, help="decoding length (untrained models rarely stop)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
@@ -109,12 +122,15 @@ def main() -> None:
     torch.manual_seed(0)
     one = _batches(dm, "train", 1, args.train_slides, shuffle=True)
     many = _batches(dm, "train", args.batch, args.train_slides, shuffle=True)
-    train_b1 = time_training(model, one, len(one))
-    train_bn = time_training(model, many, len(many))
+    train_b1 = time_training(model, one)
+    train_bn = time_training(model, many)
     test_one = _batches(dm, "test", 1, args.slides, shuffle=False)
     test_many = _batches(dm, "test", args.batch, args.slides, shuffle=False)
-    dec_b1 = time_decoding(model, test_one, ctx, args.beam, args.max_len)
-    dec_bn = time_decoding(model, test_many, ctx, args.beam, args.max_len)
+    dec_b1, enc_b1 = time_decoding(model, test_one, ctx, args.beam, args.max_len)
+    dec_bn, enc_bn = time_decoding(model, test_many, ctx, args.beam, args.max_len)
+    # The beam search alone: total time per slide minus the encoder's.
+    search_b1 = 1 / (1 / dec_b1 - 1 / enc_b1)
+    search_bn = 1 / (1 / dec_bn - 1 / enc_bn)
     result = {
         "model": args.model, "encoder": args.encoder, "threads": torch.get_num_threads(),
         "parameters_M": round(sum(p.numel() for p in model.parameters()) / 1e6, 2),
@@ -122,6 +138,8 @@ def main() -> None:
         "train_speedup": round(train_bn / train_b1, 2),
         f"decode_beam{args.beam}_slides_per_s": {"batch_1": round(dec_b1, 2), f"batch_{args.batch}": round(dec_bn, 2)},
         "decode_speedup": round(dec_bn / dec_b1, 2),
+        "encoder_slides_per_s": {"batch_1": round(enc_b1, 2), f"batch_{args.batch}": round(enc_bn, 2)},
+        "beam_search_speedup": round(search_bn / search_b1, 2),
         "decode_max_len": args.max_len,
     }
     print(json.dumps(result, indent=2) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
