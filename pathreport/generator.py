@@ -19,6 +19,7 @@ business: they are shared by every model, which is what makes comparisons fair.
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -107,7 +108,7 @@ class GeneratorContext:
     resources: dict[str, str] = field(default_factory=dict)
 
 
-class ReportGenerator(nn.Module):
+class ReportGenerator(nn.Module, metaclass=ABCMeta):
     """Base class of trainable generators.
 
     Row conventions (see :mod:`pathreport.nn`): ``encode`` returns per-slide state with B rows;
@@ -129,10 +130,11 @@ class ReportGenerator(nn.Module):
         self.cfg = cfg
         self.ctx = ctx
 
+    @abstractmethod
     def encode(self, batch: SlideBatch) -> dict[str, Tensor]:
         """Per-slide state (memory tokens, masks, ...), computed once per slide."""
-        raise NotImplementedError(f"{type(self).__name__} must implement encode()")
 
+    @abstractmethod
     def decode(
         self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None
     ) -> Tensor:
@@ -147,7 +149,6 @@ class ReportGenerator(nn.Module):
         Returns:
             (R, T, V) logits.
         """
-        raise NotImplementedError(f"{type(self).__name__} must implement decode()")
 
     def loss(self, batch: SlideBatch) -> tuple[Tensor, dict[str, Tensor]]:
         """Teacher-forced token cross-entropy, averaged over real (non-pad) target tokens.
@@ -162,7 +163,7 @@ class ReportGenerator(nn.Module):
         return nll, {"nll": nll.detach()}
 
 
-class RetrievalBaseline(nn.Module):
+class RetrievalBaseline(nn.Module, metaclass=ABCMeta):
     """Base class of baselines that are fitted on the training split and predict text directly.
 
     They live in the generator registry and are evaluated exactly like trained generators, because a
@@ -179,13 +180,13 @@ class RetrievalBaseline(nn.Module):
         self.cfg = cfg
         self.ctx = ctx
 
+    @abstractmethod
     def fit(self, batches: Iterable[SlideBatch]) -> None:
         """Learn from the training split (one pass, in a fixed order)."""
-        raise NotImplementedError(f"{type(self).__name__} must implement fit()")
 
+    @abstractmethod
     def predict(self, batch: SlideBatch) -> list[str]:
         """One report per slide."""
-        raise NotImplementedError(f"{type(self).__name__} must implement predict()")
 
 
 def token_cross_entropy(logits: Tensor, targets: Tensor, pad_id: int) -> Tensor:

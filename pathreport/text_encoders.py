@@ -27,6 +27,7 @@ import hashlib
 import importlib
 import os
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -42,7 +43,7 @@ CONCH_INSTALL = "pip install git+https://github.com/mahmoodlab/CONCH.git"
 CONCH_CHECKPOINT_ENV = "CONCH_CHECKPOINT"
 
 
-class TextEncoder:
+class TextEncoder(ABC):
     """Base of text encoders: batching and normalisation around one ``_embed`` call."""
 
     dim: int = 0
@@ -55,8 +56,9 @@ class TextEncoder:
         out = torch.cat(chunks) if chunks else torch.zeros(0, self.dim)
         return torch.nn.functional.normalize(out.float(), dim=-1)
 
+    @abstractmethod
     def _embed(self, texts: list[str]) -> Tensor:
-        raise NotImplementedError
+        """Unnormalised (len(texts), dim) embeddings of one batch."""
 
 
 @TEXT_ENCODERS.register(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import logging
+from abc import abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -272,9 +273,9 @@ class HFVisionLanguageModel(AttentionVLM):
     def image_token_id(self) -> int:
         return int(self.tokenizer.convert_tokens_to_ids(self.image_token()))
 
+    @abstractmethod
     def encode_image(self, image: Any) -> ImageEncoding:
         """Pixel inputs, placeholder expansion and grid layout of one image."""
-        raise NotImplementedError
 
     def extra_inputs(self, input_ids: torch.Tensor) -> dict[str, Any]:
         """Additional forward inputs computed from the token ids (e.g. Qwen's modality types)."""
