@@ -243,9 +243,6 @@ class TrainConfig:
         train: fit the model (False: test ``ckpt_path`` only).
         test: decode and score the test split with the best checkpoint after training.
         optimized_metric: value returned to Hydra sweepers (e.g. optuna).
-        val_decode: also decode the validation split each epoch and log lexical metrics (off, as in
-            the paper's runs: it costs a full decoding pass per epoch).
-        compile: wrap the generator with ``torch.compile``.
     """
 
     task_name: str = "train"
@@ -254,8 +251,6 @@ class TrainConfig:
     train: bool = True
     test: bool = True
     optimized_metric: str = "val_loss"
-    val_decode: bool = False
-    compile: bool = False
     data: DataConfig = MISSING
     model: Any = MISSING
     encoder: EncoderSpec = MISSING

@@ -161,10 +161,9 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     dm.setup("fit")
     config = OmegaConf.to_container(cfg, resolve=True)
     module = ReportModule(config, list(dm.tokenizer.vocab), generator_context(cfg, dm))
-    if cfg.compile:
-        module.generator = torch.compile(module.generator)
-    _write_json(out / "manifest.json", dm.manifest)
-    OmegaConf.save(cfg, out / "config.yaml", resolve=True)
+    if _is_rank_zero():  # every DDP process runs this function; one writes the run's files
+        _write_json(out / "manifest.json", dm.manifest)
+        OmegaConf.save(cfg, out / "config.yaml", resolve=True)
     n_params = sum(p.numel() for p in module.generator.parameters())
     log.info("Generator %s: %.2fM parameters; vocabulary %d; train/val/test slides %d/%d/%d", cfg.model.name,
              n_params / 1e6, len(dm.tokenizer), *(len(dm.datasets[s]) for s in ("train", "val", "test")))
@@ -269,8 +268,9 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
     dm.setup("test")
     logger = build_logger(OmegaConf.merge(train_cfg, {"logger": cfg.logger}), out)
     trainer = build_trainer(cfg, out, build_callbacks(cfg, out, trainable=False), logger)
-    OmegaConf.save(train_cfg, out / "config.yaml", resolve=True)
-    _write_json(out / "manifest.json", {**dm.manifest, "checkpoint": str(cfg.ckpt_path)})
+    if _is_rank_zero():
+        OmegaConf.save(train_cfg, out / "config.yaml", resolve=True)
+        _write_json(out / "manifest.json", {**dm.manifest, "checkpoint": str(cfg.ckpt_path)})
     summary = test_and_score(train_cfg, module, dm, trainer, out, logger, split=cfg.split)
     _close_logger(logger)
     return summary
@@ -308,6 +308,13 @@ def _save_baseline_checkpoint(module: ReportModule, path: str) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     torch.save({"state_dict": module.state_dict(), "hyper_parameters": dict(module.hparams),
                 "pytorch-lightning_version": pl.__version__, "epoch": 0, "global_step": 0}, path)
+
+
+def _is_rank_zero() -> bool:
+    """True in the process of global rank 0 (Lightning reads the rank from the launcher's environment)."""
+    from pytorch_lightning.utilities.rank_zero import rank_zero_only
+
+    return getattr(rank_zero_only, "rank", 0) == 0
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
