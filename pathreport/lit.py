@@ -41,8 +41,10 @@ class ReportModule(pl.LightningModule):
 
     def __init__(self, config: dict[str, Any], vocab: list[str], context: dict[str, Any]) -> None:
         super().__init__()
+        # Saved in the checkpoint, not sent to the logger: the run's config reaches W&B when the
+        # logger is created, and a vocabulary of thousands of tokens has no place in a config view.
         self.save_hyperparameters({"config": config, "vocab": vocab, "context": context,
-                                   "pathreport_version": __version__})
+                                   "pathreport_version": __version__}, logger=False)
         self.cfg: DictConfig = OmegaConf.create(config)
         self.tokenizer = Tokenizer(list(vocab), style=self.cfg.data.cleaning)
         self.ctx = GeneratorContext(**context)
