@@ -76,6 +76,7 @@ from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
 from pathreport.generator import (
+    R2GEN_UNUSED_REFERENCE_MODULES,
     GeneratorContext,
     ReportGenerator,
     StreamSpec,
@@ -120,14 +121,8 @@ REFERENCE_PARAMS = {
     "stream_dims": {"knowledge": 512},
     "bank_dim": 512,
     "differences": {
-        "fc: classification head, only used by mode='encode'": -264_706,
-        "encoder_decoder.out1: Linear(d_vf, 1024) + Tanh, never called": -1_049_600,
-        "encoder_decoder.out2: Linear(d_ff, d_ff) + Tanh, never called": -262_656,
-        "encoder_decoder.ln: LayerNorm(d_vf), never called": -2_048,
-        "encoder_decoder.embeded: Embedding(V + 1, d_vf), never called": -356_352,
-        "encoder_decoder.logit_mesh: Linear(d_model, d_model), never called": -262_656,
+        **R2GEN_UNUSED_REFERENCE_MODULES,
         "encoder_decoder.model.down_proj: Linear(512, 512), never called": -262_656,
-        "encoder_decoder.model.encoder.norm: LayerNorm(d_model), never applied": -1_024,
         "encoder_decoder.model.encoder.PAM: 3 depthwise-conv modules, never applied": -353_280,
         "wsi_mapping: the 512 retrieval outputs (x 2048 inputs + bias), removed by the retrieval fix": -1_049_088,
         "prompt_plip: prompt of the retrieval outputs, removed by the retrieval fix": -512,

@@ -47,6 +47,7 @@ from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
 from pathreport.generator import (
+    R2GEN_UNUSED_REFERENCE_MODULES,
     GeneratorContext,
     ReportGenerator,
     TransformerGeneratorConfig,
@@ -67,15 +68,7 @@ class MiGenConfig(TransformerGeneratorConfig):
 REFERENCE_PARAMS = {
     "count": 17_632_606,
     "stream_dims": {},
-    "differences": {
-        "fc: classification head, only used by mode='encode'": -264_706,
-        "encoder_decoder.out1: Linear(d_vf, 1024) + Tanh, never called": -1_049_600,
-        "encoder_decoder.out2: Linear(d_ff, d_ff) + Tanh, never called": -262_656,
-        "encoder_decoder.ln: LayerNorm(d_vf), never called": -2_048,
-        "encoder_decoder.embeded: Embedding(V + 1, d_vf), never called": -356_352,
-        "encoder_decoder.logit_mesh: Linear(d_model, d_model), never called": -262_656,
-        "encoder_decoder.model.encoder.norm: LayerNorm(d_model), built but never applied": -1_024,
-    },
+    "differences": dict(R2GEN_UNUSED_REFERENCE_MODULES),
 }
 
 

@@ -180,13 +180,15 @@ class PathsConfig:
     Attributes:
         features_dir: the TRIDENT job directory of the dataset (None for the synthetic dataset,
             which is generated into ``cache_dir``).
-        cache_dir: generated data (synthetic dataset).
+        cache_dir: generated data (the synthetic dataset, default knowledge banks); None: the
+            environment variable ``PATHREPORT_CACHE``, else ``$XDG_CACHE_HOME/pathreport``, else
+            ``~/.cache/pathreport`` (the same place ``pathreport bigen build-bank`` writes to).
         log_dir: root of run directories.
         output_dir: this run's directory (Hydra's).
     """
 
     features_dir: str | None = None
-    cache_dir: str = "${oc.env:PATHREPORT_CACHE,${oc.env:HOME,.}/.cache/pathreport}"
+    cache_dir: str | None = None
     log_dir: str = "logs"
     output_dir: str = "${hydra:runtime.output_dir}"
 

@@ -63,6 +63,21 @@ class TransformerGeneratorConfig(GeneratorConfig):
     drop_prob_lm: float = 0.5
 
 
+#: Parameters of modules that the reference implementation's R2Gen-family base (MI-Gen, BiGen)
+#: builds but that never influence a report, so pathreport does not build them: their counts at
+#: vocabulary 347 + 1 output row and the reference sizes (a model's ``REFERENCE_PARAMS`` adds these
+#: to its own differences).
+R2GEN_UNUSED_REFERENCE_MODULES: dict[str, int] = {
+    "fc: classification head, only used by mode='encode'": -264_706,
+    "encoder_decoder.out1: Linear(d_vf, 1024) + Tanh, never called": -1_049_600,
+    "encoder_decoder.out2: Linear(d_ff, d_ff) + Tanh, never called": -262_656,
+    "encoder_decoder.ln: LayerNorm(d_vf), never called": -2_048,
+    "encoder_decoder.embeded: Embedding(V + 1, d_vf), never called": -356_352,
+    "encoder_decoder.logit_mesh: Linear(d_model, d_model), never called": -262_656,
+    "encoder_decoder.model.encoder.norm: LayerNorm(d_model), built but never applied": -1_024,
+}
+
+
 @dataclass(frozen=True)
 class StreamSpec:
     """An input a generator needs beyond the main patch features.

@@ -135,9 +135,9 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
     return bank
 
 
-def default_bank_path(dataset: str, text_encoder: str) -> Path:
+def default_bank_path(dataset: str, text_encoder: str, cache: Path | None = None) -> Path:
     """Where ``build-bank`` writes by default: ``<cache>/banks/<dataset>/<text_encoder>.pt``."""
-    return paths.cache_dir() / "banks" / dataset / f"{text_encoder}.pt"
+    return (cache or paths.cache_dir()) / "banks" / dataset / f"{text_encoder}.pt"
 
 
 def file_sha256(path: str | os.PathLike) -> str:

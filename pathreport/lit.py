@@ -52,7 +52,6 @@ class ReportModule(pl.LightningModule):
         # Keep what the generator resolved while building (e.g. BiGen's bank width) in the checkpoint.
         if dataclasses.is_dataclass(self.generator.cfg):
             self.hparams["config"]["model"] = dataclasses.asdict(self.generator.cfg)
-        self.decoding = DecodingConfig(**OmegaConf.to_container(self.cfg.decoding))
         self.predictions_path: Path | None = None
         self.expected_ids: list[str] | None = None
         self.records: list[PredictionRecord] = []
@@ -86,6 +85,12 @@ class ReportModule(pl.LightningModule):
                 "lr_scheduler": {"scheduler": scheduler, "monitor": "val_loss", "interval": "epoch"}}
 
     # -- decoding --------------------------------------------------------------------------------
+    @property
+    def decoding(self) -> DecodingConfig:
+        """The shared decoding settings of ``cfg.decoding`` (checked on every read, so an override
+        such as ``eval.py decoding.beam_size=1`` takes effect by setting the config alone)."""
+        return DecodingConfig(**OmegaConf.to_container(self.cfg.decoding))
+
     def decode_batch(self, batch: SlideBatch) -> list[str]:
         """Reports for a batch: the shared decoder for generators, ``predict`` for baselines."""
         if not self.trainable:

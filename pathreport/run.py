@@ -8,6 +8,7 @@ evaluation function. ``evaluate_checkpoint``: the same test stage from a checkpo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -24,6 +25,7 @@ from pathreport.data.datamodule import ReportDataModule
 from pathreport.data.text import Tokenizer
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.generator import GeneratorContext
+from pathreport.io import write_json
 from pathreport.lit import ReportModule, module_from_checkpoint
 
 log = logging.getLogger("pathreport")
@@ -135,7 +137,7 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
         max_report_tokens=int(cfg.decoding.max_len or cfg.data.max_report_tokens),
         resources=dict(dm.resources),
     )
-    return {k: getattr(ctx, k) for k in ctx.__dataclass_fields__}
+    return dataclasses.asdict(ctx)
 
 
 def train(cfg: DictConfig) -> dict[str, Any]:
@@ -162,7 +164,7 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     config = OmegaConf.to_container(cfg, resolve=True)
     module = ReportModule(config, list(dm.tokenizer.vocab), generator_context(cfg, dm))
     if _is_rank_zero():  # every DDP process runs this function; one writes the run's files
-        _write_json(out / "manifest.json", dm.manifest)
+        write_json(out / "manifest.json", dm.manifest)
         OmegaConf.save(cfg, out / "config.yaml", resolve=True)
     n_params = sum(p.numel() for p in module.generator.parameters())
     log.info("Generator %s: %.2fM parameters; vocabulary %d; train/val/test slides %d/%d/%d", cfg.model.name,
@@ -196,7 +198,7 @@ def train(cfg: DictConfig) -> dict[str, Any]:
         summary.update(test_and_score(cfg, module, dm, trainer, out, logger))
     summary["wall_seconds"] = round(time.time() - started, 1)
     if trainer.is_global_zero:
-        _write_json(out / "run.json", {"pathreport_version": __version__, "model": cfg.model.name,
+        write_json(out / "run.json", {"pathreport_version": __version__, "model": cfg.model.name,
                                        "encoder": cfg.encoder.name, "dataset": cfg.data.name,
                                        "seed": cfg.seed, **summary})
     _close_logger(logger)
@@ -254,9 +256,6 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
     if cfg.decoding:
         train_cfg.decoding = OmegaConf.merge(train_cfg.decoding, cfg.decoding)
         module.cfg.decoding = train_cfg.decoding
-        from pathreport.decoding import DecodingConfig
-
-        module.decoding = DecodingConfig(**OmegaConf.to_container(train_cfg.decoding))
     if cfg.features_dir:
         train_cfg.paths.features_dir = cfg.features_dir
     train_cfg.paths.output_dir = str(out)
@@ -270,7 +269,7 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
     trainer = build_trainer(cfg, out, build_callbacks(cfg, out, trainable=False), logger)
     if _is_rank_zero():
         OmegaConf.save(train_cfg, out / "config.yaml", resolve=True)
-        _write_json(out / "manifest.json", {**dm.manifest, "checkpoint": str(cfg.ckpt_path)})
+        write_json(out / "manifest.json", {**dm.manifest, "checkpoint": str(cfg.ckpt_path)})
     summary = test_and_score(train_cfg, module, dm, trainer, out, logger, split=cfg.split)
     _close_logger(logger)
     return summary
@@ -315,8 +314,3 @@ def _is_rank_zero() -> bool:
     from pytorch_lightning.utilities.rank_zero import rank_zero_only
 
     return getattr(rank_zero_only, "rank", 0) == 0
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, default=str) + "\n")

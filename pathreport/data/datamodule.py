@@ -15,6 +15,7 @@ import pytorch_lightning as pl
 import torch
 from torch.utils.data import DataLoader
 
+from pathreport import paths
 from pathreport.data.dataset import (
     MAIN_STREAM,
     BagPolicy,
@@ -73,7 +74,7 @@ class ReportDataModule(pl.LightningDataModule):
         self.resources: dict[str, str] = {}
         self._bag_sizes: dict[str, list[int]] = {}
         self.features_dir = features_dir
-        self.cache_dir = cache_dir
+        self.cache_dir = Path(cache_dir).expanduser() if cache_dir else paths.cache_dir()
         self.seed = seed
         self.tokenizer = tokenizer
         self.splits: Splits | None = None
@@ -95,7 +96,7 @@ class ReportDataModule(pl.LightningDataModule):
         if self._synthetic is None:
             syn = self.cfg.synthetic
             cfg = syn if isinstance(syn, SyntheticConfig) else SyntheticConfig(**dict(syn))
-            root = Path(self.cache_dir or "~/.cache/pathreport").expanduser() / "synthetic"
+            root = self.cache_dir / "synthetic"
             self._synthetic = SyntheticDataset(root, cfg)
         return self._synthetic
 
@@ -135,7 +136,7 @@ class ReportDataModule(pl.LightningDataModule):
         """Locate a dataset resource a generator declared (building the synthetic dataset's own)."""
         if name != "knowledge_bank":
             raise ValueError(f"Unknown dataset resource '{name}' (known: knowledge_bank).")
-        from pathreport.knowledge_bank import build_bank, save_bank
+        from pathreport.knowledge_bank import build_bank, default_bank_path, save_bank
 
         text_encoder = self.cfg.knowledge_bank_encoder
         if self.cfg.knowledge_bank:
@@ -145,7 +146,7 @@ class ReportDataModule(pl.LightningDataModule):
             if not path.is_file():
                 save_bank(build_bank((e.report for e in self.splits.train), text_encoder), path)
         else:
-            path = Path(self.cache_dir or "~/.cache/pathreport").expanduser() / "banks" / self.cfg.name / f"{text_encoder}.pt"
+            path = default_bank_path(self.cfg.name, text_encoder, self.cache_dir)
         if not path.is_file():
             raise FileNotFoundError(
                 f"The knowledge bank {path} does not exist. Build it from the training reports with\n"

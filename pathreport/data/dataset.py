@@ -114,6 +114,7 @@ class SlideReportDataset(Dataset):
         self.bag = bag
         self.train = train
         self.seed = seed
+        self._per_patch = {s.name for s in sources[1:] if s.per_patch}
         self.tokens: list[list[int]] = []
         self.truncated: list[str] = []
         for entry in entries:
@@ -149,7 +150,7 @@ class SlideReportDataset(Dataset):
         keep = self.bag.select(feats.shape[0], train=self.train, seed=self.seed, index=index)
         if keep is not None:
             feats, coords = feats[keep], coords[keep]
-            streams = {k: (v[keep] if self._per_patch(k) else v) for k, v in streams.items()}
+            streams = {k: (v[keep] if k in self._per_patch else v) for k, v in streams.items()}
         return {
             "id": entry.id,
             "report": entry.report,
@@ -158,9 +159,6 @@ class SlideReportDataset(Dataset):
             "streams": streams,
             "tokens": self.tokens[index],
         }
-
-    def _per_patch(self, name: str) -> bool:
-        return next(s for s in self.sources if s.name == name).per_patch
 
 
 def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str] = frozenset()) -> SlideBatch:

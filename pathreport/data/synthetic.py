@@ -38,6 +38,7 @@ import numpy as np
 
 from pathreport.data.trident import write_features
 from pathreport.encoders import EncoderSpec, coords_folder
+from pathreport.io import write_json
 
 GENERATOR_VERSION = 2
 PATCH_SIZE = 256
@@ -335,11 +336,10 @@ class SyntheticDataset:
         splits: dict[str, list[dict[str, str]]] = {"train": [], "val": [], "test": []}
         for case in cases:
             splits[case["split"]].append({"id": case["id"], "report": case["report"]})
-        _atomic_text(self.split_file, json.dumps(splits, indent=1))
-        _atomic_text(self.dir / "attributes.json", json.dumps(
-            {c["id"]: c["attributes"] for c in cases}, indent=1, sort_keys=True))
-        _atomic_text(self.dir / "config.json", json.dumps(
-            {"generator_version": GENERATOR_VERSION, **asdict(self.cfg)}, indent=1))
+        write_json(self.split_file, splits, indent=1)
+        write_json(self.dir / "attributes.json", {c["id"]: c["attributes"] for c in sorted(cases, key=lambda c: c["id"])},
+                   indent=1)
+        write_json(self.dir / "config.json", {"generator_version": GENERATOR_VERSION, **asdict(self.cfg)}, indent=1)
 
     def latent_bag(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         """(N, latent_dim) latent patch vectors and (N, 2) level-0 coordinates of slide ``index``."""
@@ -408,9 +408,3 @@ class SyntheticDataset:
         finally:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _atomic_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import json
-import math
+import io
 import os
-import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.predictions import PredictionRecord
+from pathreport.io import atomic_write_text, jsonable, write_json, write_jsonl
 
 DEFAULT_METRICS = ("nlg", "crqs")
 
@@ -57,7 +57,7 @@ def evaluate_records(
         raise ValueError("Nothing to evaluate: the predictions are empty.")
     ids = [r.id for r in records]
     if len(set(ids)) != len(ids):
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
         raise ValueError(f"Slide ids appear more than once in the predictions: {dupes[:10]}.")
     options = options or {}
     result = EvaluationResult(
@@ -131,42 +131,19 @@ def write_evaluation(
     summary = dict(result.summary)
     if result.unavailable:
         summary["unavailable"] = dict(result.unavailable)
-    written = {"summary": _atomic_write(out / summary_name, json.dumps(_jsonable(summary), indent=2) + "\n")}
-    lines = [json.dumps(_jsonable({"id": cid, **vals}), ensure_ascii=False) for cid, vals in sorted(result.per_case.items())]
-    written["per_case"] = _atomic_write(out / per_case_name, "\n".join(lines) + ("\n" if lines else ""))
+    written = {"summary": write_json(out / summary_name, summary)}
+    per_case = [{"id": cid, **vals} for cid, vals in sorted(result.per_case.items())]
+    written["per_case"] = write_jsonl(out / per_case_name, per_case)
     for name, rows in result.tables.items():
         written[name] = _write_csv(out / f"{table_prefix}{name}.csv", rows)
     return written
 
 
-def _jsonable(value: Any) -> Any:
-    """Turn numpy scalars and non-finite floats into plain JSON (NaN becomes null)."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", 1) == 0:
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def _atomic_write(path: Path, text: str) -> Path:
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as f:
-        f.write(text)
-        tmp = f.name
-    os.replace(tmp, path)
-    return path
-
-
 def _write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
     columns = list(dict.fromkeys(k for row in rows for k in row))
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: _jsonable(v) for k, v in row.items()})
-        tmp = f.name
-    os.replace(tmp, path)
-    return path
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns)
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: jsonable(v) for k, v in row.items()})
+    return atomic_write_text(path, buffer.getvalue())

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -114,12 +113,6 @@ def _make_record(obj: dict, where: str) -> PredictionRecord:
 
 def write_predictions(path: str | os.PathLike, records: Iterable[PredictionRecord]) -> Path:
     """Write JSON Lines atomically, sorted by id (so files from different runs diff cleanly)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    rows = sorted(records, key=lambda r: r.id)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as f:
-        for record in rows:
-            f.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
-        tmp = f.name
-    os.replace(tmp, path)
-    return path
+    from pathreport.io import write_jsonl
+
+    return write_jsonl(path, [record.to_json() for record in sorted(records, key=lambda r: r.id)])

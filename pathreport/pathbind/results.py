@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pathreport.evaluation.evaluate import _jsonable
+from pathreport.io import jsonable, write_json
 
 
 def file_sha256(path: Path) -> str:
@@ -46,7 +46,7 @@ def versions() -> dict[str, str | None]:
 def append_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     with open(path, "a", encoding="utf-8") as f:
         for row in rows:
-            f.write(json.dumps(_jsonable(row), ensure_ascii=False) + "\n")
+            f.write(json.dumps(jsonable(row), ensure_ascii=False) + "\n")
         f.flush()
 
 
@@ -65,12 +65,6 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
             raise ValueError(f"{path}:{number} is not valid JSON; the file is damaged, delete it and rerun.") from None
 
 
-def write_json(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(_jsonable(data), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
 def start_run(out_dir: Path, settings: dict[str, Any], records: str, resume: bool) -> None:
     """Create the run folder, or check that a resumed run uses the same settings.
 
@@ -85,7 +79,7 @@ def start_run(out_dir: Path, settings: dict[str, Any], records: str, resume: boo
                 f"{out_dir / records} already exists; pass --resume to continue that run, or choose another --out."
             )
         previous = json.loads(run_file.read_text(encoding="utf-8")) if run_file.exists() else {}
-        fresh = json.loads(json.dumps(_jsonable(settings)))
+        fresh = json.loads(json.dumps(jsonable(settings)))
         differing = sorted(k for k in set(previous) | set(fresh) if k != "versions" and previous.get(k) != fresh.get(k))
         if differing:
             raise ValueError(

@@ -11,7 +11,6 @@ files of per-slide predictions and ranks, and the text embeddings used (reusable
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import platform
@@ -26,7 +25,8 @@ import torch
 
 from pathreport import __version__
 from pathreport.evaluation.base import EvaluationResult
-from pathreport.evaluation.evaluate import _atomic_write, _jsonable, write_evaluation
+from pathreport.evaluation.evaluate import write_evaluation
+from pathreport.io import write_json
 from pathreport.pathlang.aggregation import Aggregator, Setting, score_slides, settings_grid
 from pathreport.pathlang.config import PathLangConfig
 from pathreport.pathlang.corpus import Corpus, DatasetPrompts, load_corpus
@@ -117,7 +117,7 @@ class PathLangResult:
         tables = {name: rows for task in self.tasks.values() for name, rows in task.rows.items()}
         written = write_evaluation(EvaluationResult(summary=self.summary(), per_case=self.per_slide(), tables=tables), out)
         for name, task in self.tasks.items():
-            written[name] = _atomic_write(out / TASK_FILES[name], json.dumps(_jsonable(task.full()), indent=2) + "\n")
+            written[name] = write_json(out / TASK_FILES[name], task.full())
         written["text_embeddings"] = save_text_embeddings(out / TEXT_EMBEDDINGS_FILE, self.text_vectors)
         return written
 
