@@ -242,21 +242,9 @@ def test_crqs_build_vocab_learns_from_training_references_only(tmp_path: Path, c
     from pathreport.crqs import get_extractor, load_schema
 
     curated = load_schema(schema_file, with_learned_vocab=False)
-    assert (
-        main(
-            [
-                "crqs",
-                "build-vocab",
-                "--schema",
-                str(schema_file),
-                "--split-file",
-                str(split),
-                "--min-count",
-                "2",
-            ]
-        )
-        == 0
-    )
+    build_vocab = ["crqs", "build-vocab", "--schema", str(schema_file), "--split-file", str(split),
+                   "--min-count", "2"]
+    assert main(build_vocab) == 0
     vocab = json.loads((tmp_path / "tiny.vocab.json").read_text())
     assert vocab["fields"]["diagnosis"] == {
         "sclerosing pneumocytoma": "sclerosing pneumocytoma"
@@ -273,19 +261,5 @@ def test_crqs_build_vocab_learns_from_training_references_only(tmp_path: Path, c
     }
     assert backend.extract("Pulmonary blastoma") == {}  # test-split phrases are never learned
     # Rebuilding starts from the curated schema, so the frozen file does not feed on itself.
-    assert (
-        main(
-            [
-                "crqs",
-                "build-vocab",
-                "--schema",
-                str(schema_file),
-                "--split-file",
-                str(split),
-                "--min-count",
-                "2",
-            ]
-        )
-        == 0
-    )
+    assert main(build_vocab) == 0
     assert json.loads((tmp_path / "tiny.vocab.json").read_text())["fields"] == vocab["fields"]
