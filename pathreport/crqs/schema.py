@@ -85,13 +85,14 @@ SCHEMA_KEYS = frozenset(
         "fields",
         "negation",
         "learned_vocab",
+        "profiles",
     }
 )
 FIELD_KEYS = frozenset(
     {
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
-        "tolerance",
+        "tolerance", "severity", "severity_reason",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
