@@ -29,6 +29,7 @@ from typing import Any
 from pathreport.crqs.extractors import EXTRACTORS, Fields, Finding
 from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, FieldSpec, Schema
 from pathreport.crqs.text import ReportText, normalise_phrase
+from pathreport.crqs.values import total_count
 
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
@@ -444,6 +445,8 @@ def _select(
         chosen = cands[0]
     elif f.select == "last":
         chosen = cands[-1]
+    elif f.select == "total":  # counts: one total over the report's statements
+        return total_count([c[2] for c in cands]), cands
     elif f.select in ("max", "min"):
         ranks = [f.rank(c[2]) for c in cands]
         chosen = cands[ranks.index(max(ranks) if f.select == "max" else min(ranks))]

@@ -26,7 +26,7 @@ The file format (one mapping)::
           carcinoma: {synonyms: [...], aliases: [...], implies: {benign_vs_malignant: malignant}}
         patterns:                      # regular expressions on the lower-cased text
           - {regex: "...(?P<value>...)...", value: optional-constant, negatable: false}
-        select: first                  # first | last | max | min | all
+        select: first                  # first | last | max | min | all | total (counts)
         negated_value: absent          # what a negated finding becomes (default: dropped)
         negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
         ignore: [fat necrosis]         # phrases that hide the field's terms inside them
@@ -60,7 +60,7 @@ from pathreport.crqs.values import (
 )
 
 FIELD_TYPES = ("categorical", "ordinal", "presence", "numeric", "gleason", "count", "text")
-SELECT_MODES = ("first", "last", "max", "min", "all")
+SELECT_MODES = ("first", "last", "max", "min", "all", "total")
 DEFAULT_PARSER = {
     "categorical": "text",
     "ordinal": "ordinal",
@@ -461,6 +461,8 @@ def _build_field(
     select = item.get("select", DEFAULT_SELECT.get(ftype, "first"))
     if select not in SELECT_MODES:
         raise SchemaError(f"{here}: 'select' must be one of {SELECT_MODES}, found {select!r}.")
+    if select == "total" and ftype != "count":
+        raise SchemaError(f"{here}: 'select: total' adds up counts; it needs 'type: count'.")
     unknown = item.get("unknown", "keep" if ftype == "text" else "drop")
     if unknown not in ("keep", "drop"):
         raise SchemaError(f"{here}: 'unknown' must be 'keep' or 'drop', found {unknown!r}.")
@@ -469,7 +471,7 @@ def _build_field(
     lookup: dict[str, str] = {}
     for v in values:
         for phrase in (v.canonical, *v.synonyms, *v.aliases):
-            for k in {clean_text(phrase), normalise_phrase(phrase)}:
+            for k in {clean_text(phrase), normalise_phrase(phrase)} - {""}:  # "+" has no words
                 other = lookup.setdefault(k, v.canonical)
                 if other != v.canonical:
                     raise SchemaError(

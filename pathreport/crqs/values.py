@@ -30,7 +30,7 @@ _SPACES = re.compile(r"[\s_\-]+")
 _STRIP = " \t\n.,;:()[]{}\"'"
 _GLEASON_PAIR = re.compile(r"([1-5])\s*\+\s*([1-5])")
 _GLEASON_SUM = re.compile(r"(?<![\d+])(10|[2-9])(?![\d+])")
-_COUNT = re.compile(r"([a-z]+|\d{1,3})\s*(?:/|of|out of)\s*([a-z]+|\d{1,3})")
+_COUNT = re.compile(r"([a-z]+|\d{1,3})\s*(?:/|of|out of)\s*(?:the\s+)?([a-z]+|\d{1,3})")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _STAGE = re.compile(r"(y?r?p?)\s*t\s*([0-4]|is|x)\s*([a-d]?)(?:\s*\((m|\d+)\))?")
 
@@ -79,7 +79,7 @@ def parse_gleason(raw: str) -> str:
 
 
 def parse_count(raw: str) -> str:
-    """Involved / examined counts: "2/14", "2 of 14", "two of fourteen" -> "2/14"."""
+    """Involved / examined counts: "2/14", "2 of the 14", "two of fourteen" -> "2/14"."""
     text = clean_text(raw)
     m = _COUNT.search(text)
     if m:
@@ -157,6 +157,29 @@ def count_match(a: str, b: str) -> bool:
     if ka is not None and kb is not None and ka != kb:
         return False
     return not (na is not None and nb is not None and na != nb)
+
+
+def total_count(values: list[str]) -> str:
+    """One count for a report that states several ("0/5 right; 1/7 left; total 1/12" -> "1/12").
+
+    Repeated statements of the same count are one count; a count that equals the sum of the
+    others is the report's total; otherwise the counts add up ("0/5" and "1/7" -> "1/12").
+    Counts win over a bare status; without counts a stated ``present`` wins over ``absent``.
+    """
+    counts = list(dict.fromkeys(v for v in values if v not in ("present", "absent")))
+    if not counts:
+        return "present" if "present" in values else values[0]
+    if len(counts) == 1:
+        return counts[0]
+    parts = [_count_parts(v) for v in counts]
+    involved = [k or 0 for _, k, _ in parts]
+    examined = [n for *_, n in parts]
+    if None in examined:
+        return str(sum(involved))
+    for i, count in enumerate(counts):
+        if 2 * involved[i] == sum(involved) and 2 * examined[i] == sum(examined):  # type: ignore[operator,arg-type]
+            return count  # the stated total of the other counts
+    return f"{sum(involved)}/{sum(examined)}"  # type: ignore[arg-type]
 
 
 def numeric_match(a: float, b: float, *, absolute: float | None, relative: float | None) -> bool:
