@@ -162,21 +162,26 @@ def count_match(a: str, b: str) -> bool:
 def total_count(values: list[str]) -> str:
     """One count for a report that states several ("0/5 right; 1/7 left; total 1/12" -> "1/12").
 
-    Repeated statements of the same count are one count; a count that equals the sum of the
-    others is the report's total; otherwise the counts add up ("0/5" and "1/7" -> "1/12").
-    Counts win over a bare status; without counts a stated ``present`` wins over ``absent``.
+    Repeated statements of the same count are one count, and so is a bare number that repeats a
+    full count's involved number ("metastases in two lymph nodes (2/7)"); a count that equals
+    the sum of the others is the report's total; otherwise the counts add up ("0/5" and "1/7"
+    -> "1/12"). Counts win over a bare status; without counts a stated ``present`` wins.
     """
     counts = list(dict.fromkeys(v for v in values if v not in ("present", "absent")))
     if not counts:
         return "present" if "present" in values else values[0]
-    if len(counts) == 1:
-        return counts[0]
-    parts = [_count_parts(v) for v in counts]
-    involved = [k or 0 for _, k, _ in parts]
-    examined = [n for *_, n in parts]
+    parts = [_count_parts(v)[1:] for v in counts]
+    full = {k for k, n in parts if n is not None}
+    kept = [
+        (c, k, n) for c, (k, n) in zip(counts, parts, strict=True) if n is not None or k not in full
+    ]
+    if len(kept) == 1:
+        return kept[0][0]
+    involved = [k or 0 for _, k, _ in kept]
+    examined = [n for *_, n in kept]
     if None in examined:
         return str(sum(involved))
-    for i, count in enumerate(counts):
+    for i, (count, *_) in enumerate(kept):
         if 2 * involved[i] == sum(involved) and 2 * examined[i] == sum(examined):  # type: ignore[operator,arg-type]
             return count  # the stated total of the other counts
     return f"{sum(involved)}/{sum(examined)}"  # type: ignore[arg-type]
