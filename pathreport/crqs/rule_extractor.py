@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from pathreport.crqs.extractors import EXTRACTORS, Fields, Finding
-from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, FieldSpec, Schema
+from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, UNLISTED_PREFIX, FieldSpec, Schema
 from pathreport.crqs.text import ReportText, normalise_phrase
 
 _END = ""  # trie key that marks a complete phrase (never a word)
@@ -39,6 +39,15 @@ _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _MAX_LIST_WORDS = 24
+# Words that end the modifiers of an unlisted entity ("consistent with [xanthoma]").
+_NOT_MODIFIERS = frozenset(
+    {
+        "a", "an", "the", "of", "with", "and", "or", "in", "is", "are", "was", "were", "for",
+        "to", "by", "from", "on", "at", "as", "no", "not", "shows", "showing", "show",
+        "consistent", "suggestive", "favor", "favour", "compatible", "residual", "focal",
+        "suspicious", "probable", "possible", "likely", "diagnosis", "final", "type",
+    }
+)  # fmt: skip
 
 
 def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
@@ -161,6 +170,7 @@ class RuleExtractor:
         self._max_post = cues.max_post_fillers
         self._negatable = [f.negatable for f in self.fields]
         self._negated_values = [f.negated_value for f in self.fields]
+        self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
@@ -426,6 +436,10 @@ class RuleExtractor:
                     explicit, explain,
                 )  # fmt: skip
 
+        for fi, open_class in self._open_fields:
+            if fi not in candidates:
+                self._add_unlisted(fi, open_class, rt, in_list, negation, candidates, explain)
+
         # Pass 1: each field's own findings. Pass 2: a selected value's implications join the
         # candidates of their target fields (one level, at the source's position) and those
         # fields are selected again, so "tubular adenoma" (premalignant) and "no evidence of
@@ -466,6 +480,36 @@ class RuleExtractor:
                             replace(finding, selected=any(finding is c[3] for c in chosen))
                         )
         return fields, findings
+
+    def _add_unlisted(self, fi, open_class, rt, in_list, negation, candidates, explain) -> None:
+        """Values of an open-class field that no vocabulary phrase names ("unlisted: ...").
+
+        Only words outside every vocabulary phrase qualify, and only when the field found no
+        listed value, so a report naming a known entity is never second-guessed. The value is
+        the head word with up to ``max_modifiers`` plain words before it in the same phrase.
+        """
+        words = rt.words
+        for k, word in enumerate(words):
+            if in_list[k] or not open_class.names_value(word):
+                continue
+            start = k
+            while (
+                k - start < open_class.max_modifiers
+                and start > 0
+                and rt.joinable[start]
+                and not in_list[start - 1]
+                and words[start - 1].isalpha()
+                and words[start - 1] not in _NOT_MODIFIERS
+            ):
+                start -= 1
+            negated, cue, _ = negation(start, k)
+            if negated:
+                continue
+            value = UNLISTED_PREFIX + " ".join(words[start : k + 1])
+            self._add(
+                candidates, fi, value, rt, (rt.starts[start], rt.ends[k]), "unlisted",
+                (False, None), False, explain,
+            )  # fmt: skip
 
     def _pattern_value(self, f: FieldSpec, m: re.Match) -> Any:
         raw = m.group("value")
