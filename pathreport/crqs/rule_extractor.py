@@ -280,7 +280,11 @@ class RuleExtractor:
         conj = [0]
         for k, word in enumerate(rt.words):
             is_conj = word in _CONJUNCTIONS
-            listish.append(listish[-1] + (1 if in_list[k] or is_conj or word in fillers else 0))
+            # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma precedes
+            # it: "without necrosis, (2) fungal infection" starts a new item, not a list.
+            numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
+            joiner = is_conj or word in fillers or numbered
+            listish.append(listish[-1] + (1 if in_list[k] or joiner else 0))
             conj.append(conj[-1] + is_conj)
 
         def is_list(a: int, b: int) -> bool:
@@ -301,7 +305,7 @@ class RuleExtractor:
                 cue = post_by_start.get(k)
                 if cue is not None:
                     return (k, " ".join(rt.words[k : cue[0] + 1])) if cue[1] == POST else None
-                if not (in_list[k] or rt.words[k] in _CONJUNCTIONS or rt.words[k] in fillers):
+                if listish[k + 1] == listish[k]:
                     return None
                 k += 1
             return None
@@ -357,6 +361,8 @@ class RuleExtractor:
                 return affirmed
             if rt.boundary_between(cue_end + 1, i):
                 return affirmed
+            if rt.comma_between(cue_end + 1, i) and not between_is_list:
+                return affirmed  # "without necrosis, (2) fungal infection": a new item
             s = bisect_left(stop_starts, cue_end + 1)
             if s < len(stop_starts) and stop_starts[s] < i:
                 return affirmed

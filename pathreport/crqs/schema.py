@@ -36,6 +36,7 @@ The file format (one mapping)::
         severity: critical             # critical | major (default) | minor: the field's weight
         severity_reason: ...           # one line: why this weight
         open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
+        values_from: diagnosis         # reuse an earlier field's values (without implications)
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -111,7 +112,7 @@ FIELD_KEYS = frozenset(
     {
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
-        "tolerance", "severity", "severity_reason", "open_class",
+        "tolerance", "severity", "severity_reason", "open_class", "values_from",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -501,6 +502,7 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     if len(set(key_fields)) != len(key_fields):
         raise SchemaError(f"{where}: 'key_fields' lists a field twice: {key_fields}.")
 
+    _resolve_values_from(raw_fields, where)
     fields = tuple(
         _build_field(
             item,
@@ -547,6 +549,31 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
         profiles=profiles,
         severity_weights=severity_weights,
     )
+
+
+def _resolve_values_from(raw_fields: list[dict], where: str) -> None:
+    """Copy ``values_from`` sources' values into the fields that name them (in place).
+
+    A findings list ("every entity the report names") shares the diagnosis vocabulary; copying
+    it at load time keeps one list in the file. Implications stay with the source field.
+    """
+    by_name = {item["name"]: item for item in raw_fields}
+    for item in raw_fields:
+        source = item.pop("values_from", None)
+        if source is None:
+            continue
+        if source not in by_name or source == item["name"] or "values_from" in by_name[source]:
+            raise SchemaError(
+                f"{where}: field '{item['name']}': values_from {source!r} must name another "
+                "field of the schema that has values of its own."
+            )
+        values = {}
+        for canonical, spec in (by_name[source].get("values") or {}).items():
+            if isinstance(spec, dict):
+                spec = {k: v for k, v in spec.items() if k != "implies"}
+            values[canonical] = spec
+        values.update(item.get("values") or {})
+        item["values"] = values
 
 
 def _severity_weights(raw: Any, where: str) -> dict[str, float]:
