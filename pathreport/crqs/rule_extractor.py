@@ -276,31 +276,42 @@ class RuleExtractor:
             if kind != IGNORE:
                 in_list[i : j + 1] = b"\x01" * (j + 1 - i)
         fillers = self._fillers
-        listish = [0]
-        conj = [0]
-        for k, word in enumerate(rt.words):
-            is_conj = word in _CONJUNCTIONS
-            # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma precedes
-            # it: "without necrosis, (2) fungal infection" starts a new item, not a list.
-            numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
-            joiner = is_conj or word in fillers or numbered
-            listish.append(listish[-1] + (1 if in_list[k] or joiner else 0))
-            conj.append(conj[-1] + is_conj)
+        prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
+
+        def counts() -> list[list[int]]:
+            # Most reports never ask (no cue near a comma), so the word loop runs only if needed.
+            if not prefix:
+                listish, conj = [0], [0]
+                for k, word in enumerate(rt.words):
+                    is_conj = word in _CONJUNCTIONS
+                    # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
+                    # precedes it: "without necrosis, (2) fungal infection" starts a new item.
+                    numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
+                    joiner = is_conj or word in fillers or numbered
+                    listish.append(listish[-1] + (1 if in_list[k] or joiner else 0))
+                    conj.append(conj[-1] + is_conj)
+                prefix.extend((listish, conj))
+            return prefix
 
         def is_list(a: int, b: int) -> bool:
             """Words a..b (inclusive; empty when b < a) are list items and joiners only."""
-            return b < a or (
-                b - a < _MAX_LIST_WORDS
-                and listish[b + 1] - listish[a] == b + 1 - a
-                and not rt.boundary_between(a, b)
-            )
+            if b < a:
+                return True
+            if b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
+                return False
+            listish = counts()[0]
+            return listish[b + 1] - listish[a] == b + 1 - a
 
         def has_conjunction(a: int, b: int) -> bool:
-            return b >= a and conj[b + 1] - conj[a] > 0
+            if b < a:
+                return False
+            conj = counts()[1]
+            return conj[b + 1] - conj[a] > 0
 
         def list_post_cue(j: int) -> tuple[int, str] | None:
             """A negative post cue that closes a list continuing after word j ("A, B: absent")."""
             k = j + 1
+            listish = counts()[0]
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
