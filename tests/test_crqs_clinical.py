@@ -169,3 +169,27 @@ def test_crqs_reg2025_profiles_and_real_report_shapes():
     assert gastritis["inflammation_activity"] == "chronic active"
     flipped = extract("Stomach, biopsy;\n  Chronic gastritis\n   without ulcer", "reg2025")
     assert flipped["ulceration"] == "absent"
+
+
+def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
+    import json
+
+    from pathreport.cli import main
+
+    ref = "Breast, biopsy;\n  Invasive carcinoma of no special type, grade II\n  Lymphovascular invasion: absent"
+    pred = ref.replace("absent", "present")
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"id": "a", "reference": ref, "prediction": pred}) + "\n")
+    summaries = {}
+    for profile in ("complete", "paper"):
+        out = tmp_path / profile
+        args = ["evaluate", "--predictions", str(preds), "--dataset", "reg2025", "--out", str(out)]
+        assert main([*args, "--metrics", "crqs", "--schema-profile", profile]) == 0
+        summaries[profile] = json.loads((out / "summary.json").read_text())
+    complete, paper = summaries["complete"], summaries["paper"]
+    assert complete["crqs_settings"]["schema_profile"] == "complete"
+    assert complete["crqs_settings"]["field_weighting"] == "severity"
+    assert paper["crqs_settings"]["schema_profile"] == "paper"
+    assert paper["crqs_settings"]["field_weighting"] == "uniform"
+    # The paper's REG fields have no lymphovascular invasion: only the complete profile sees it.
+    assert complete["CRQS"] < 1.0 and paper["CRQS"] == 1.0
