@@ -63,7 +63,8 @@ def test_evaluate_records_crqs_summary_per_case_and_fields_table(tmp_path: Path)
     )
     assert result.per_case["c"]["missed"] == [
         "diagnosis",
-        "histologic_type",
+        "findings",
+        "inflammation_activity",
         "organ_site",
         "specimen_type",
     ]

@@ -202,6 +202,7 @@ def test_extract_reg_report_keeps_diagnosis_and_subtype_apart():
     )
     assert fields == {
         "diagnosis": "urothelial carcinoma",
+        "findings": "urothelial carcinoma",
         "invasion_depth": "muscularis propria",
         "organ_site": "urinary bladder",
         "specimen_type": "transurethral resection",

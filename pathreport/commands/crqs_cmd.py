@@ -96,6 +96,11 @@ def _schema_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dataset", help="dataset name (schema crqs/<dataset>.yaml)")
     parser.add_argument("--schema", type=Path, help="a schema file instead of --dataset")
     parser.add_argument("--extractor", default="rule", help="extractor backend (default: rule)")
+    parser.add_argument(
+        "--schema-profile",
+        default="complete",
+        help="field set: complete (default) or paper (the paper's own field lists, unweighted)",
+    )
 
 
 def _load(args: argparse.Namespace):
@@ -104,7 +109,7 @@ def _load(args: argparse.Namespace):
 
     if not args.dataset and not args.schema:
         raise UserError("give --dataset (e.g. reg2025, histai, tcga) or --schema FILE.")
-    schema = load_schema(args.schema or args.dataset)
+    schema = load_schema(args.schema or args.dataset).for_profile(args.schema_profile)
     return schema, get_extractor(args.extractor, schema)
 
 
@@ -158,13 +163,14 @@ def _texts_from_file(path: Path) -> list[str]:
 
 def run_score(args: argparse.Namespace) -> int:
     from pathreport.crqs import CRQSConfig, score_fields
-    from pathreport.crqs.evaluator import parse_weights
+    from pathreport.crqs.evaluator import default_weighting, parse_weights
 
     schema, extractor = _load(args)
     config = CRQSConfig(
         formula=args.formula,
         weights=parse_weights(args.weights),
         on_empty_reference=args.on_empty_reference,
+        weighting=default_weighting(args.schema_profile),
     )
     reference, prediction = extractor.extract(args.reference), extractor.extract(args.prediction)
     score = score_fields(reference, prediction, schema, config)

@@ -60,6 +60,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     crqs.add_argument("--extractor", default="rule", help="extractor backend (default: rule)")
     crqs.add_argument(
+        "--schema-profile",
+        default="complete",
+        help="field set: complete (default) or paper (the paper's own field lists, unweighted)",
+    )
+    crqs.add_argument(
+        "--field-weighting",
+        choices=("severity", "uniform"),
+        help="severity (fields weighted by clinical severity) or uniform (the paper's counts); "
+        "default: uniform with --schema-profile paper, else severity",
+    )
+    crqs.add_argument(
         "--bootstrap",
         type=int,
         default=1000,
@@ -122,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
             "weights": args.weights,
             "on_empty_reference": args.on_empty_reference,
             "extractor": args.extractor,
+            "profile": args.schema_profile,
+            "weighting": args.field_weighting,
             "n_bootstrap": args.bootstrap,
             "seed": args.seed,
         },

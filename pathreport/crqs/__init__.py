@@ -16,7 +16,7 @@ Importing this package registers the ``crqs`` report evaluator; it stays cheap (
 PyYAML and pathreport only; numpy is imported when a confidence interval is computed).
 """
 
-from pathreport.crqs.evaluator import CRQS_METRICS, evaluate_crqs
+from pathreport.crqs.evaluator import CRQS_METRICS, default_weighting, evaluate_crqs
 from pathreport.crqs.extractors import EXTRACTORS, Finding, get_extractor
 from pathreport.crqs.schema import (
     FieldSpec,
@@ -29,9 +29,11 @@ from pathreport.crqs.schema import (
 from pathreport.crqs.scoring import CaseScore, CRQSConfig, score_fields
 
 
-def extract(text: str, dataset: str, *, extractor: str = "rule") -> dict:
+def extract(
+    text: str, dataset: str, *, extractor: str = "rule", profile: str | None = None
+) -> dict:
     """The clinical fields of one report under ``dataset``'s schema (canonical values)."""
-    return get_extractor(extractor, load_schema(dataset)).extract(text)
+    return get_extractor(extractor, load_schema(dataset).for_profile(profile)).extract(text)
 
 
 def score_pair(
@@ -41,13 +43,18 @@ def score_pair(
     *,
     extractor: str = "rule",
     config: CRQSConfig | None = None,
+    profile: str | None = None,
 ) -> CaseScore:
-    """CRQS of one generated report against its reference."""
-    schema = load_schema(dataset)
+    """CRQS of one generated report against its reference.
+
+    ``profile="paper"`` scores with the paper's field lists and, unless ``config`` says
+    otherwise, the paper's unweighted components.
+    """
+    schema = load_schema(dataset).for_profile(profile)
+    if config is None:
+        config = CRQSConfig(weighting=default_weighting(profile))
     backend = get_extractor(extractor, schema)
-    return score_fields(
-        backend.extract(reference), backend.extract(prediction), schema, config or CRQSConfig()
-    )
+    return score_fields(backend.extract(reference), backend.extract(prediction), schema, config)
 
 
 __all__ = [

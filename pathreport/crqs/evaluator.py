@@ -56,8 +56,19 @@ def parse_weights(weights: Any) -> tuple[float, float, float, float]:
     return values  # type: ignore[return-value]
 
 
-def resolve_schema(dataset: str | None, schema: str | Path | Schema | None) -> Schema:
-    """The schema to score with: an explicit one, else ``crqs/<dataset>.yaml``."""
+def default_weighting(profile: str | None) -> str:
+    """The paper's profile scores as the paper does (every field counts 1); others by severity."""
+    return "uniform" if profile == "paper" else "severity"
+
+
+def resolve_schema(
+    dataset: str | None, schema: str | Path | Schema | None, profile: str | None = None
+) -> Schema:
+    """The schema to score with (an explicit one, else ``crqs/<dataset>.yaml``) in ``profile``."""
+    return _load(dataset, schema).for_profile(profile)
+
+
+def _load(dataset: str | None, schema: str | Path | Schema | None) -> Schema:
     if isinstance(schema, Schema):
         return schema
     if schema is not None:
@@ -85,6 +96,8 @@ def evaluate_crqs(
     formula: str = "subtractive",
     weights: Any = None,
     on_empty_reference: str = "vacuous",
+    profile: str = "complete",
+    weighting: str | None = None,
     n_bootstrap: int = 1000,
     confidence: float = 0.95,
     seed: int = 0,
@@ -92,13 +105,18 @@ def evaluate_crqs(
     """Report evaluator: CRQS and its components for each case and over the set.
 
     A dataset without a schema does not fail the evaluation: CRQS is reported as unavailable
-    with the reason, and other evaluators still run.
+    with the reason, and other evaluators still run. ``profile`` selects the schema's field set
+    (``complete``, or ``paper`` for the paper's own lists); ``weighting`` defaults to the
+    profile's (uniform for ``paper``, severity otherwise).
     """
     config = CRQSConfig(
-        formula=formula, weights=parse_weights(weights), on_empty_reference=on_empty_reference
+        formula=formula,
+        weights=parse_weights(weights),
+        on_empty_reference=on_empty_reference,
+        weighting=weighting or default_weighting(profile),
     )
     try:
-        resolved = resolve_schema(dataset, schema)
+        resolved = resolve_schema(dataset, schema, profile)
     except FileNotFoundError as err:
         return EvaluationResult(
             summary={m: None for m in CRQS_METRICS}, unavailable={"CRQS": str(err)}

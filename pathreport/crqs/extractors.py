@@ -30,7 +30,7 @@ class Finding:
     start: int
     end: int
     snippet: str
-    source: str  # "term", "pattern", "mention" (negation-only phrase) or "implied"
+    source: str  # "term", "pattern", "mention" (negation-only phrase), "implied" or "unlisted"
     negated: bool = False
     cue: str | None = None
     selected: bool = False

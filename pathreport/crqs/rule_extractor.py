@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from pathreport.crqs.extractors import EXTRACTORS, Fields, Finding
-from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, FieldSpec, Schema
+from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, UNLISTED_PREFIX, FieldSpec, Schema
 from pathreport.crqs.text import ReportText, normalise_phrase
 from pathreport.crqs.values import total_count
 
@@ -37,6 +37,18 @@ _SIGN_AFTER = re.compile(
     r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)])"
 )
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
+# Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
+_CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
+_MAX_LIST_WORDS = 24
+# Words that end the modifiers of an unlisted entity ("consistent with [xanthoma]").
+_NOT_MODIFIERS = frozenset(
+    {
+        "a", "an", "the", "of", "with", "and", "or", "in", "is", "are", "was", "were", "for",
+        "to", "by", "from", "on", "at", "as", "no", "not", "shows", "showing", "show",
+        "consistent", "suggestive", "favor", "favour", "compatible", "residual", "focal",
+        "suspicious", "probable", "possible", "likely", "diagnosis", "final", "type",
+    }
+)  # fmt: skip
 
 
 def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
@@ -159,6 +171,7 @@ class RuleExtractor:
         self._max_post = cues.max_post_fillers
         self._negatable = [f.negatable for f in self.fields]
         self._negated_values = [f.negated_value for f in self.fields]
+        self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
@@ -255,14 +268,73 @@ class RuleExtractor:
         pre_ends = [j for j, _ in pre_cues]
         stop_starts.sort()
 
-        def negation(i: int, j: int) -> tuple[bool, str | None]:
-            """(negated, cue text) for a finding spanning words i..j.
+        # A list of findings ("no A, B, or C"; "A, B and C are not identified") shares one
+        # negation cue across its commas. A word belongs to such a list when it is part of a
+        # finding, a conjunction or a filler; prefix counts answer "is words a..b a list?" in O(1).
+        n_words = len(rt)
+        in_list = bytearray(n_words)
+        for (_, i), (j, _, kind) in terms.items():
+            if kind != IGNORE:
+                in_list[i : j + 1] = b"\x01" * (j + 1 - i)
+        fillers = self._fillers
+        prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
 
-            A negative post cue always wins ("necrosis: absent"). A pre cue in the same comma
-            segment wins over an affirming post cue ("no extraprostatic extension identified");
-            across a comma the affirming post cue wins ("no necrosis, LVI present").
+        def counts() -> list[list[int]]:
+            # Most reports never ask (no cue near a comma), so the word loop runs only if needed.
+            if not prefix:
+                listish, conj = [0], [0]
+                for k, word in enumerate(rt.words):
+                    is_conj = word in _CONJUNCTIONS
+                    # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
+                    # precedes it: "without necrosis, (2) fungal infection" starts a new item.
+                    numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
+                    joiner = is_conj or word in fillers or numbered
+                    listish.append(listish[-1] + (1 if in_list[k] or joiner else 0))
+                    conj.append(conj[-1] + is_conj)
+                prefix.extend((listish, conj))
+            return prefix
+
+        def is_list(a: int, b: int) -> bool:
+            """Words a..b (inclusive; empty when b < a) are list items and joiners only."""
+            if b < a:
+                return True
+            if b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
+                return False
+            listish = counts()[0]
+            return listish[b + 1] - listish[a] == b + 1 - a
+
+        def has_conjunction(a: int, b: int) -> bool:
+            if b < a:
+                return False
+            conj = counts()[1]
+            return conj[b + 1] - conj[a] > 0
+
+        def list_post_cue(j: int) -> tuple[int, str] | None:
+            """A negative post cue that closes a list continuing after word j ("A, B: absent")."""
+            k = j + 1
+            listish = counts()[0]
+            while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
+                cue = post_by_start.get(k)
+                if cue is not None:
+                    return (k, " ".join(rt.words[k : cue[0] + 1])) if cue[1] == POST else None
+                if listish[k + 1] == listish[k]:
+                    return None
+                k += 1
+            return None
+
+        def negation(i: int, j: int) -> tuple[bool, str | None, bool]:
+            """(negated, cue text, explicit) for a finding spanning words i..j.
+
+            ``explicit`` is True when a cue states the finding's status either way (a bare
+            mention has none). A negative post cue always wins ("necrosis: absent"), also at
+            the end of a list ("LVI, PNI: not identified"). A pre cue in the same comma
+            segment wins over an affirming post cue ("no extraprostatic extension
+            identified"); across a comma the affirming post cue wins ("no necrosis, LVI
+            present") unless the finding closes a coordinated list opened by the cue ("no LVI,
+            necrosis, or PNI is identified").
             """
             post: tuple[bool, str | None] | None = None
+            post_at = j
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
             if sign:
                 symbol = sign.group(1) or sign.group(2) or sign.group(3)
@@ -270,34 +342,54 @@ class RuleExtractor:
             else:
                 k, limit = j + 1, j + 1 + self._max_post
                 while k < len(rt) and k <= limit:
-                    if rt.boundary_between(k, k) or rt.comma_between(k, k):
+                    if rt.boundary_between(k, k):
+                        break
+                    if rt.comma_between(k, k):
+                        listed = list_post_cue(j)
+                        if listed is not None:
+                            post_at, cue_text = listed
+                            post = (True, cue_text)
                         break
                     cue = post_by_start.get(k)
                     if cue is not None:
                         post = (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]))
+                        post_at = k
                         break
                     if rt.words[k] not in self._fillers:
                         break
                     k += 1
             if post is not None and post[0]:
-                return post
+                return (*post, True)
+            affirmed = (False, None, True) if post is not None else (False, None, False)
             # Pre cue: the nearest cue ending before i, in the same clause, close enough.
             idx = bisect_left(pre_ends, i) - 1
             while idx >= 0 and pre_cues[idx][1] >= i:  # a cue overlapping the finding itself
                 idx -= 1
             if idx < 0:
-                return (False, None)
+                return affirmed
             cue_end, cue_start = pre_cues[idx]
-            if i - cue_end - 1 > self._max_gap or rt.boundary_between(cue_end + 1, i):
-                return (False, None)
+            between_is_list = is_list(cue_end + 1, i - 1)
+            if i - cue_end - 1 > self._max_gap and not between_is_list:
+                return affirmed
+            if rt.boundary_between(cue_end + 1, i):
+                return affirmed
+            if rt.comma_between(cue_end + 1, i) and not between_is_list:
+                return affirmed  # "without necrosis, (2) fungal infection": a new item
             s = bisect_left(stop_starts, cue_end + 1)
             if s < len(stop_starts) and stop_starts[s] < i:
-                return (False, None)
-            if post is not None and rt.comma_between(cue_end + 1, i):
-                return (False, None)
-            return (True, " ".join(rt.words[cue_start : cue_end + 1]))
+                return affirmed
+            if (
+                post is not None
+                and rt.comma_between(cue_end + 1, i)
+                and not (
+                    between_is_list
+                    and (has_conjunction(cue_end + 1, i - 1) or has_conjunction(j + 1, post_at))
+                )
+            ):
+                return affirmed
+            return (True, " ".join(rt.words[cue_start : cue_end + 1]), True)
 
-        candidates: dict[int, list[tuple[int, int, Any, Finding | None]]] = {}
+        candidates: dict[int, list[tuple]] = {}
         dropped: list[Finding] = []
         last_end: dict[int, int] = {}
         negatable, negated_values = self._negatable, self._negated_values
@@ -307,7 +399,7 @@ class RuleExtractor:
             last_end[fi] = j
             if kind == IGNORE:
                 continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
-            negated, cue = negation(i, j) if negatable[fi] else (False, None)
+            negated, cue, explicit = negation(i, j) if negatable[fi] else (False, None, False)
             if kind == MENTION and not negated:
                 continue
             if negated and value != negated_values[fi]:
@@ -329,8 +421,9 @@ class RuleExtractor:
                     )
                 continue
             self._add(
-                candidates, fi, value, rt, rt.starts[i], rt.ends[j], source, negated, cue, explain
-            )
+                candidates, fi, value, rt, (rt.starts[i], rt.ends[j]), source, (negated, cue),
+                explicit, explain,
+            )  # fmt: skip
 
         text = rt.text
         active = set(self._unanchored)
@@ -346,18 +439,24 @@ class RuleExtractor:
                     value = self._pattern_value(f, m)
                     if value is None:
                         continue
-                negated, cue = False, None
+                negated, cue, explicit = False, None, rule.value is not None
                 if rule.negatable and rt.words:
                     i = min(rt.word_at(m.start()), len(rt) - 1)
                     j = max(i, min(rt.word_at(max(m.end() - 1, m.start())), len(rt) - 1))
-                    negated, cue = negation(i, j)
+                    negated, cue, stated = negation(i, j)
+                    explicit = explicit or stated
                     if negated and value != f.negated_value:
                         value = f.negated_value
                         if value is None:
                             continue
                 self._add(
-                    candidates, fi, value, rt, m.start(), m.end(), "pattern", negated, cue, explain
-                )
+                    candidates, fi, value, rt, (m.start(), m.end()), "pattern", (negated, cue),
+                    explicit, explain,
+                )  # fmt: skip
+
+        for fi, open_class in self._open_fields:
+            if fi not in candidates:
+                self._add_unlisted(fi, open_class, rt, in_list, negation, candidates, explain)
 
         # Pass 1: each field's own findings. Pass 2: a selected value's implications join the
         # candidates of their target fields (one level, at the source's position) and those
@@ -381,7 +480,7 @@ class RuleExtractor:
                         if explain
                         else None
                     )
-                    candidates.setdefault(ti, []).append((start, neg_end, implied, finding))
+                    candidates.setdefault(ti, []).append((start, neg_end, implied, finding, True))
                     reselect.add(ti)
         for ti in reselect:
             selected[ti] = _select(self.fields[ti], candidates[ti])
@@ -393,12 +492,42 @@ class RuleExtractor:
             value, chosen = selected[fi]
             fields[f.name] = value
             if explain:
-                for *_, finding in candidates[fi]:
+                for *_, finding, _explicit in candidates[fi]:
                     if finding is not None:
                         findings.append(
                             replace(finding, selected=any(finding is c[3] for c in chosen))
                         )
         return fields, findings
+
+    def _add_unlisted(self, fi, open_class, rt, in_list, negation, candidates, explain) -> None:
+        """Values of an open-class field that no vocabulary phrase names ("unlisted: ...").
+
+        Only words outside every vocabulary phrase qualify, and only when the field found no
+        listed value, so a report naming a known entity is never second-guessed. The value is
+        the head word with up to ``max_modifiers`` plain words before it in the same phrase.
+        """
+        words = rt.words
+        for k, word in enumerate(words):
+            if in_list[k] or not open_class.names_value(word):
+                continue
+            start = k
+            while (
+                k - start < open_class.max_modifiers
+                and start > 0
+                and rt.joinable[start]
+                and not in_list[start - 1]
+                and words[start - 1].isalpha()
+                and words[start - 1] not in _NOT_MODIFIERS
+            ):
+                start -= 1
+            negated, cue, _ = negation(start, k)
+            if negated:
+                continue
+            value = UNLISTED_PREFIX + " ".join(words[start : k + 1])
+            self._add(
+                candidates, fi, value, rt, (rt.starts[start], rt.ends[k]), "unlisted",
+                (False, None), False, explain,
+            )  # fmt: skip
 
     def _pattern_value(self, f: FieldSpec, m: re.Match) -> Any:
         raw = m.group("value")
@@ -412,17 +541,19 @@ class RuleExtractor:
             return f.convert_unit(float(value), unit)
         return f.canonicalize(raw)
 
-    def _add(self, candidates, fi, value, rt, start, end, source, negated, cue, explain) -> None:
+    def _add(self, candidates, fi, value, rt, span, source, negation, explicit, explain) -> None:
+        """Record one candidate value: (start, -end, value, finding, explicit)."""
+        start, end = span
         finding = None
         if explain:
             finding = Finding(
-                self.fields[fi].name, value, start, end, rt.text[start:end], source, negated, cue
+                self.fields[fi].name, value, start, end, rt.text[start:end], source, *negation
             )
         cands = candidates.get(fi)
         if cands is None:
-            candidates[fi] = [(start, -end, value, finding)]
+            candidates[fi] = [(start, -end, value, finding, explicit)]
         else:
-            cands.append((start, -end, value, finding))
+            cands.append((start, -end, value, finding, explicit))
 
 
 def _by_start(item: tuple) -> tuple[int, int]:
@@ -430,16 +561,22 @@ def _by_start(item: tuple) -> tuple[int, int]:
     return start, field_index
 
 
-def _select(
-    f: FieldSpec, cands: list[tuple[int, int, Any, Finding | None]]
-) -> tuple[Any, list[tuple]]:
+def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
     """One value per field, by the field's ``select`` rule; also the candidates behind it.
 
     Candidates are ordered leftmost-longest: of two findings that start at the same character,
     the longer one ("adenocarcinoma, tubular type") comes before the shorter ("adenocarcinoma").
+    In a presence field an explicit statement ("perineural invasion: not identified") outranks a
+    bare mention of the word elsewhere ("perineural"), which says nothing about status.
     """
     if len(cands) == 1:
         return cands[0][2], cands
+    if f.type == "presence":
+        stated = [c for c in cands if c[4]]
+        if stated and len(stated) < len(cands):
+            cands = stated
+            if len(cands) == 1:
+                return cands[0][2], cands
     cands = sorted(cands, key=lambda c: (c[0], c[1]))
     if f.select == "first":
         chosen = cands[0]

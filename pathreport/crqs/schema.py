@@ -16,6 +16,9 @@ The file format (one mapping)::
     groups: [diagnosis_hierarchy, ...] # in hierarchical order
     key_fields: [diagnosis, ...]       # K in the KIR component
     learned_vocab: reg2025.vocab.json  # optional, written by `pathreport crqs build-vocab`
+    profiles:                          # optional named subsets; the default profile is every field
+      paper: {fields: [...], key_fields: [...]}   # the paper's own lists, to reproduce its numbers
+    severity_weights: {critical: 3}    # optional override of DEFAULT_SEVERITY_WEIGHTS
     negation: {pre: [...], ...}        # optional extra cues (see pathreport.crqs.negation)
     fields:
       - name: diagnosis
@@ -30,7 +33,16 @@ The file format (one mapping)::
         negated_value: absent          # what a negated finding becomes (default: dropped)
         negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
         ignore: [fat necrosis]         # phrases that hide the field's terms inside them
+        severity: critical             # critical | major (default) | minor: the field's weight
+        severity_reason: ...           # one line: why this weight
+        open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
+        values_from: diagnosis         # reuse an earlier field's values (without implications)
         ...
+
+Severity exists because fields are not equally important: a wrong margin status changes the
+operation, a different word for the biopsy procedure changes nothing. Each field's weight scales
+its share in every CRQS component (see :mod:`pathreport.crqs.scoring`); the ``paper`` profile
+scores unweighted, as the paper does.
 """
 
 from __future__ import annotations
@@ -41,7 +53,7 @@ import json
 import os
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +85,13 @@ DEFAULT_PARSER = {
 DEFAULT_SELECT = {"presence": "max"}
 PRESENCE_VALUES = ("absent", "present")
 MULTI_VALUE_SEPARATOR = " + "
+UNLISTED_PREFIX = "unlisted: "
+COMPLETE_PROFILE = "complete"
+# Clinical weight of each severity level. critical: the value changes diagnosis or management
+# (diagnosis, malignancy, grade, margins, nodes, stage, therapy-driving biomarkers); major: a
+# prognostic or descriptive finding a pathologist must state correctly; minor: specimen wording.
+# A critical error costs 3 majors; 4 minor wording differences cost about one major.
+DEFAULT_SEVERITY_WEIGHTS = {"critical": 3.0, "major": 1.0, "minor": 0.25}
 
 SCHEMA_KEYS = frozenset(
     {
@@ -86,13 +105,14 @@ SCHEMA_KEYS = frozenset(
         "negation",
         "learned_vocab",
         "profiles",
+        "severity_weights",
     }
 )
 FIELD_KEYS = frozenset(
     {
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
-        "tolerance", "severity", "severity_reason",
+        "tolerance", "severity", "severity_reason", "open_class", "values_from",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -101,6 +121,8 @@ NEGATION_KEYS = frozenset(
     {"pre", "post", "affirm", "pseudo", "terminators", "fillers", "max_gap", "max_post_fillers"}
 )
 TOLERANCE_KEYS = frozenset({"abs", "rel"})
+PROFILE_KEYS = frozenset({"fields", "key_fields", "description"})
+OPEN_CLASS_KEYS = frozenset({"heads", "suffixes", "exclude", "max_modifiers"})
 
 # An unbounded quantifier applied to a group that itself contains one: the classic shape of
 # catastrophic backtracking, refused in schema patterns.
@@ -139,6 +161,28 @@ class ValueSpec:
 
 
 @dataclass(frozen=True)
+class OpenClass:
+    """How a field recognises a value that its vocabulary does not list.
+
+    A word that ends in one of ``suffixes`` ("-oma", "-itis") or equals one of ``heads``
+    ("carcinoma", "tumor") and is not part of any vocabulary phrase names a value of the field,
+    together with up to ``max_modifiers`` words before it ("sclerosing xanthoma"). The value is
+    kept as ``unlisted: <phrase>``, so a report that names an unknown entity where the other names
+    a known one is discordant, not merely silent.
+    """
+
+    heads: frozenset[str] = frozenset()
+    suffixes: tuple[str, ...] = ()
+    exclude: frozenset[str] = frozenset()
+    max_modifiers: int = 2
+
+    def names_value(self, word: str) -> bool:
+        if word in self.exclude or not word.isalpha():
+            return False
+        return word in self.heads or (len(word) > 5 and word.endswith(self.suffixes))
+
+
+@dataclass(frozen=True)
 class FieldSpec:
     """One clinical field of a schema (see the module docstring for the YAML keys)."""
 
@@ -160,6 +204,9 @@ class FieldSpec:
     units: tuple[tuple[str, float], ...] = ()
     tolerance_abs: float | None = None
     tolerance_rel: float | None = None
+    severity: str = "major"
+    weight: float = 1.0
+    open_class: OpenClass | None = None
     _lookup: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _rank: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
@@ -245,6 +292,9 @@ class Schema:
     digest: str
     learned_vocab: dict[str, dict[str, str]] = field(default_factory=dict)
     learned_vocab_path: Path | None = None
+    profile: str = COMPLETE_PROFILE
+    profiles: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    severity_weights: dict[str, float] = field(default_factory=dict)
     _by_name: dict[str, FieldSpec] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -263,14 +313,62 @@ class Schema:
     def field_names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
 
+    @property
+    def profile_names(self) -> tuple[str, ...]:
+        return (COMPLETE_PROFILE, *sorted(self.profiles))
+
+    def for_profile(self, name: str | None) -> Schema:
+        """This schema restricted to a named profile's fields and key fields.
+
+        ``complete`` (or None) is every field. A named profile (``paper``: the paper's own field
+        lists) keeps only its fields; implications into fields outside the profile are dropped,
+        so the restricted extractor never reports a field the profile does not score.
+        """
+        if name in (None, COMPLETE_PROFILE, self.profile):
+            return self
+        if name not in self.profiles:
+            from pathreport.registry import did_you_mean
+
+            hint = did_you_mean(name, list(self.profile_names))
+            raise SchemaError(
+                f"Schema '{self.name}' has no profile '{name}'. {hint + ' ' if hint else ''}"
+                f"Profiles: {', '.join(self.profile_names)}."
+            )
+        spec = self.profiles[name]
+        kept = set(spec["fields"])
+        keys = set(spec["key_fields"])
+        fields = tuple(
+            replace(
+                f,
+                key=f.name in keys,
+                values=tuple(
+                    replace(v, implies=tuple((t, x) for t, x in v.implies if t in kept))
+                    for v in f.values
+                ),
+            )
+            for f in self.fields
+            if f.name in kept
+        )
+        digest = hashlib.sha256(f"{self.digest}:{name}".encode()).hexdigest()[:12]
+        return replace(
+            self,
+            fields=fields,
+            key_fields=tuple(k for k in spec["key_fields"]),
+            profile=name,
+            digest=digest,
+            _by_name={},
+        )
+
     def describe(self) -> dict[str, Any]:
         """The settings that identify this schema in a summary."""
         return {
             "schema": self.name,
             "schema_version": self.version,
             "schema_digest": self.digest,
+            "schema_profile": self.profile,
             "n_fields": len(self.fields),
             "key_fields": list(self.key_fields),
+            "severity_weights": dict(self.severity_weights),
             "learned_vocab": self.learned_vocab_path.name if self.learned_vocab_path else None,
         }
 
@@ -404,6 +502,7 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     if len(set(key_fields)) != len(key_fields):
         raise SchemaError(f"{where}: 'key_fields' lists a field twice: {key_fields}.")
 
+    _resolve_values_from(raw_fields, where)
     fields = tuple(
         _build_field(
             item,
@@ -422,6 +521,15 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
             f"{vocab_path}: learned vocabulary for unknown field(s) {sorted(unknown_vocab)}; rebuild it with `pathreport crqs build-vocab`."
         )
 
+    severity_weights = _severity_weights(raw.get("severity_weights"), where)
+    fields = tuple(
+        replace(f, weight=severity_weights[f.severity])
+        if f.severity in severity_weights
+        else _unknown_severity(f, severity_weights, where)
+        for f in fields
+    )
+    profiles = _build_profiles(raw.get("profiles"), names, where)
+
     digest = hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode())
     if vocab_path:
         digest.update(vocab_path.read_bytes())
@@ -438,6 +546,111 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
         digest=digest.hexdigest()[:12],
         learned_vocab=learned,
         learned_vocab_path=vocab_path,
+        profiles=profiles,
+        severity_weights=severity_weights,
+    )
+
+
+def _resolve_values_from(raw_fields: list[dict], where: str) -> None:
+    """Copy ``values_from`` sources' values into the fields that name them (in place).
+
+    A findings list ("every entity the report names") shares the diagnosis vocabulary; copying
+    it at load time keeps one list in the file. Implications stay with the source field.
+    """
+    by_name = {item["name"]: item for item in raw_fields}
+    for item in raw_fields:
+        source = item.pop("values_from", None)
+        if source is None:
+            continue
+        if source not in by_name or source == item["name"] or "values_from" in by_name[source]:
+            raise SchemaError(
+                f"{where}: field '{item['name']}': values_from {source!r} must name another "
+                "field of the schema that has values of its own."
+            )
+        values = {}
+        for canonical, spec in (by_name[source].get("values") or {}).items():
+            if isinstance(spec, dict):
+                spec = {k: v for k, v in spec.items() if k != "implies"}
+            values[canonical] = spec
+        values.update(item.get("values") or {})
+        item["values"] = values
+
+
+def _severity_weights(raw: Any, where: str) -> dict[str, float]:
+    weights = dict(DEFAULT_SEVERITY_WEIGHTS)
+    if raw is None:
+        return weights
+    if not isinstance(raw, dict) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in raw.values()
+    ):
+        raise SchemaError(
+            f"{where}: 'severity_weights' must map severity names to non-negative numbers, "
+            f"e.g. {DEFAULT_SEVERITY_WEIGHTS}, found {raw!r}."
+        )
+    weights.update({str(k): float(v) for k, v in raw.items()})
+    return weights
+
+
+def _unknown_severity(f: FieldSpec, weights: dict[str, float], where: str) -> FieldSpec:
+    raise SchemaError(
+        f"{where}: field '{f.name}' has severity {f.severity!r}; use one of {sorted(weights)} "
+        "(or declare it under 'severity_weights')."
+    )
+
+
+def _build_profiles(raw: Any, names: list[str], where: str) -> dict[str, dict]:
+    """Named field subsets; each lists its fields and key fields, all of them schema fields."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise SchemaError(
+            f"{where}: 'profiles' must map profile names to {{fields: [...], key_fields: [...]}}."
+        )
+    profiles = {}
+    for pname, spec in raw.items():
+        here = f"{where}: profile '{pname}'"
+        if pname == COMPLETE_PROFILE or not re.fullmatch(r"[a-z][a-z0-9_]*", str(pname)):
+            raise SchemaError(
+                f"{here}: profile names match [a-z][a-z0-9_]* and '{COMPLETE_PROFILE}' is "
+                "reserved for the whole schema."
+            )
+        if not isinstance(spec, dict):
+            raise SchemaError(f"{here}: must be a mapping with 'fields' and 'key_fields'.")
+        _check_keys(spec, PROFILE_KEYS, where, f"profile '{pname}'")
+        fields = _string_list(spec.get("fields"), here, "fields")
+        keys = _string_list(spec.get("key_fields", ()), here, "key_fields")
+        if not fields:
+            raise SchemaError(f"{here}: 'fields' must list at least one field.")
+        unknown = [f for f in (*fields, *keys) if f not in names]
+        if unknown:
+            raise SchemaError(f"{here}: {unknown} are not fields of the schema.")
+        outside = [k for k in keys if k not in fields]
+        if outside:
+            raise SchemaError(f"{here}: key fields {outside} are not in the profile's 'fields'.")
+        profiles[str(pname)] = {"fields": tuple(fields), "key_fields": tuple(keys)}
+    return profiles
+
+
+def _build_open_class(raw: Any, here: str) -> OpenClass | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise SchemaError(f"{here}: 'open_class' must be a mapping with 'heads' and/or 'suffixes'.")
+    _check_keys(raw, OPEN_CLASS_KEYS, here, "open_class")
+    heads = [normalise_phrase(h) for h in _string_list(raw.get("heads", ()), here, "heads")]
+    suffixes = _string_list(raw.get("suffixes", ()), here, "suffixes")
+    if not heads and not suffixes:
+        raise SchemaError(f"{here}: 'open_class' needs 'heads' or 'suffixes'.")
+    max_modifiers = raw.get("max_modifiers", 2)
+    if not isinstance(max_modifiers, int) or not 0 <= max_modifiers <= 5:
+        raise SchemaError(f"{here}: open_class 'max_modifiers' must be an integer 0-5.")
+    return OpenClass(
+        heads=frozenset(heads),
+        suffixes=tuple(s.lower() for s in suffixes),
+        exclude=frozenset(
+            normalise_phrase(w) for w in _string_list(raw.get("exclude", ()), here, "exclude")
+        ),
+        max_modifiers=max_modifiers,
     )
 
 
@@ -548,6 +761,8 @@ def _build_field(
         units=tuple((clean_text(k), float(v)) for k, v in units.items()),
         tolerance_abs=tolerance.get("abs"),
         tolerance_rel=tolerance.get("rel"),
+        severity=str(item.get("severity", "major")),
+        open_class=_build_open_class(item.get("open_class"), here),
         _lookup=lookup,
         _rank={v: i for i, v in enumerate(rank_order)},
     )

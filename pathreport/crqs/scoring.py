@@ -17,6 +17,11 @@ With the default weights (0.3, 0.4, 0.2, 0.4) the divisor is the paper's 0.7 and
 printed, ``w1*CFC + w2*KIR + w3*(1-HR) + w4*(1-CDS)``, divided by ``w1+w2+w3+w4`` (1.3), in [0, 1].
 (The paper says Eq. 6 peaks at 0.7; with its own weights it peaks at 1.3.)
 
+Each field counts with its clinical weight (``weighting="severity"``, the default): a set's size
+|F| above is the sum of its fields' weights, so a discordant margin status (critical) costs more
+than a differently worded procedure (minor). With ``weighting="uniform"`` every field weighs 1 and
+the components are the paper's counts exactly (the ``paper`` schema profile uses this).
+
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
 -> KIR = 1 (counted); no prediction field -> HR = 0; no comparable field -> CDS = 0.
@@ -32,6 +37,7 @@ from pathreport.crqs.schema import Schema
 
 FORMULAS = ("subtractive", "eq6")
 EMPTY_REFERENCE_POLICIES = ("vacuous", "zero", "skip")
+WEIGHTINGS = ("severity", "uniform")
 DEFAULT_WEIGHTS = (0.3, 0.4, 0.2, 0.4)
 COMPONENTS = ("CFC", "KIR", "HR", "CDS")
 
@@ -45,13 +51,20 @@ class CRQSConfig:
         weights: (w1, w2, w3, w4) for CFC, KIR, HR, CDS; all non-negative, w1 + w2 > 0.
         on_empty_reference: what a case whose reference has no extractable field scores:
             ``vacuous`` (CFC = KIR = 1), ``zero`` (CFC = KIR = 0) or ``skip`` (left out of means).
+        weighting: ``severity`` (each field counts with its schema weight) or ``uniform``
+            (every field counts 1, the paper's definition).
     """
 
     formula: str = "subtractive"
     weights: tuple[float, float, float, float] = DEFAULT_WEIGHTS
     on_empty_reference: str = "vacuous"
+    weighting: str = "severity"
 
     def __post_init__(self) -> None:
+        if self.weighting not in WEIGHTINGS:
+            raise ValueError(
+                f"CRQS weighting must be one of {WEIGHTINGS}, found {self.weighting!r}."
+            )
         if self.formula not in FORMULAS:
             raise ValueError(f"CRQS formula must be one of {FORMULAS}, found {self.formula!r}.")
         if self.on_empty_reference not in EMPTY_REFERENCE_POLICIES:
@@ -87,6 +100,7 @@ class CRQSConfig:
             "weights": dict(zip(COMPONENTS, self.weights, strict=True)),
             "divisor": self.divisor,
             "on_empty_reference": self.on_empty_reference,
+            "field_weighting": self.weighting,
         }
 
 
@@ -158,6 +172,15 @@ def score_fields(
     missed = [f for f in ref_fields if f not in pred_set]
     hallucinated = [f for f in pred_fields if f not in ref_set]
     keys = [f for f in ref_fields if f in schema.key_fields]
+    if config.weighting == "uniform":
+
+        def size(names: list[str]) -> float:
+            return float(len(names))
+
+    else:
+
+        def size(names: list[str]) -> float:
+            return sum(schema.field(n).weight for n in names)
 
     score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
     if not ref_fields:
@@ -167,21 +190,20 @@ def score_fields(
             return score
         cfc = kir = 1.0 if config.on_empty_reference == "vacuous" else 0.0
     else:
-        cfc = len(matched) / len(ref_fields)
+        cfc = _ratio(size(matched), size(ref_fields), empty=1.0)
         if keys:
             matched_set = set(matched)
-            kir = sum(1 for f in keys if f in matched_set) / len(keys)
+            kir = _ratio(size([f for f in keys if f in matched_set]), size(keys), empty=1.0)
         else:
             score.vacuous_key = True
             kir = 1.0
     if pred_fields:
-        hr = (len(hallucinated) + len(discordant)) / len(pred_fields)
+        hr = _ratio(size(hallucinated) + size(discordant), size(pred_fields), empty=0.0)
     else:
         score.empty_prediction_fields = True
         hr = 0.0
-    comparable = len(matched) + len(discordant)
-    if comparable:
-        cds = len(discordant) / comparable
+    if matched or discordant:
+        cds = _ratio(size(discordant), size(matched) + size(discordant), empty=0.0)
     else:
         score.no_comparable_fields = True
         cds = 0.0
@@ -195,6 +217,11 @@ def score_fields(
         crqs,
     )
     return score
+
+
+def _ratio(part: float, whole: float, *, empty: float) -> float:
+    """part / whole, or ``empty`` when every field of the set weighs 0 (a weight may be 0)."""
+    return part / whole if whole > 0 else empty
 
 
 def summarise(scores: Sequence[CaseScore]) -> dict[str, Any]:

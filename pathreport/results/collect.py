@@ -328,6 +328,8 @@ def describe_crqs_settings(settings: Any) -> str:
         f"schema={settings.get('schema')}@{settings.get('schema_digest')}",
         "weights=" + ",".join(f"{w:g}" for w in weights.values() if isinstance(w, (int, float))),
         f"empty_ref={settings.get('on_empty_reference')}",
+        f"profile={settings.get('schema_profile', 'paper')}",
+        f"weighting={settings.get('field_weighting', 'uniform')}",
     ]
     rest = {k: v for k, v in settings.items() if k not in ("bootstrap",)}
     digest = hashlib.sha256(json.dumps(rest, sort_keys=True, default=str).encode()).hexdigest()[:8]

@@ -1,0 +1,195 @@
+"""CRQS as a clinical metric: severity weights, profiles, list negation, open-class values.
+
+These properties are what separate CRQS from a lexical metric: a wrong margin status must cost
+more than a differently named biopsy procedure; "no A, B or C" negates all three; a diagnosis the
+vocabulary does not list is still a diagnosis; the order of numbered items changes nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.crqs import CRQSConfig, SchemaError, build_schema, extract, score_fields, score_pair
+from pathreport.crqs.extractors import get_extractor
+
+TOY = {
+    "name": "toy",
+    "key_fields": ["diagnosis"],
+    "profiles": {"paper": {"fields": ["diagnosis", "specimen"], "key_fields": ["diagnosis"]}},
+    "fields": [
+        {
+            "name": "diagnosis",
+            "type": "categorical",
+            "severity": "critical",
+            "values": {
+                "hyperplasia": ["hyperplasia"],
+                "adenoma": {"synonyms": ["adenoma"], "implies": {"margin": "free"}},
+                "carcinoma": ["carcinoma", "adenocarcinoma"],
+            },
+            "open_class": {"heads": ["tumor"], "suffixes": ["oma"], "exclude": ["stroma"]},
+            "select": "max",
+        },
+        {"name": "entities", "type": "categorical", "values_from": "diagnosis", "select": "all"},
+        {"name": "necrosis", "type": "presence", "values": {"present": ["necrosis"]}},
+        {"name": "lvi", "type": "presence", "values": {"present": ["lymphovascular invasion"]}},
+        {"name": "pni", "type": "presence", "values": {"present": ["perineural invasion", "perineural"]}},
+        {"name": "margin", "type": "categorical", "severity": "critical",
+         "values": {"involved": ["margin involved"], "free": ["margin free"]}},
+        {"name": "specimen", "type": "categorical", "severity": "minor",
+         "values": {"biopsy": ["biopsy"], "resection": ["resection"]}},
+    ],
+}  # fmt: skip
+SCHEMA = build_schema(TOY)
+
+
+def fields(text: str, schema=SCHEMA) -> dict:
+    return get_extractor("rule", schema).extract(text)
+
+
+def test_crqs_severity_a_critical_error_costs_more_than_a_minor_one():
+    ref = {"diagnosis": "carcinoma", "margin": "free", "necrosis": "present", "specimen": "biopsy"}
+    wrong_margin = score_fields(ref, {**ref, "margin": "involved"}, SCHEMA, CRQSConfig())
+    wrong_specimen = score_fields(ref, {**ref, "specimen": "resection"}, SCHEMA, CRQSConfig())
+    assert wrong_margin.CRQS < wrong_specimen.CRQS < 1.0
+    # By hand: weights 3 (diagnosis), 3 (margin), 1 (necrosis), 0.25 (specimen); total 7.25.
+    assert pytest.approx(7 / 7.25) == wrong_specimen.CFC
+    assert pytest.approx(3 / 7.25) == wrong_margin.CDS
+    # Unweighted, both errors cost the same (the paper's counts).
+    uniform = CRQSConfig(weighting="uniform")
+    assert (
+        pytest.approx(score_fields(ref, {**ref, "specimen": "resection"}, SCHEMA, uniform).CRQS)
+        == score_fields(ref, {**ref, "margin": "involved"}, SCHEMA, uniform).CRQS
+    )
+
+
+def test_crqs_profiles_restrict_fields_and_drop_implications_outside_them():
+    paper = SCHEMA.for_profile("paper")
+    assert paper.field_names == ("diagnosis", "specimen") and paper.profile == "paper"
+    assert paper.digest != SCHEMA.digest and paper.describe()["schema_profile"] == "paper"
+    assert fields("Adenoma, biopsy. Necrosis present.", paper) == {
+        "diagnosis": "adenoma",
+        "specimen": "biopsy",
+    }
+    assert fields("Adenoma.")["margin"] == "free"  # the complete profile keeps the implication
+    with pytest.raises(SchemaError, match="no profile 'papr'. Did you mean 'paper'"):
+        SCHEMA.for_profile("papr")
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"severity": "fatal"}, "severity 'fatal'"),
+        ({"open_class": {"max_modifiers": 2}}, "needs 'heads' or 'suffixes'"),
+        ({"values_from": "nonexistent"}, "values_from 'nonexistent'"),
+    ],
+)
+def test_crqs_schema_rejects_bad_clinical_keys(bad, message):
+    raw = {
+        "name": "toy",
+        "fields": [{"name": "x", "type": "presence", "values": {"present": ["x"]}}],
+    }
+    raw["fields"][0].update(bad)
+    with pytest.raises(SchemaError, match=message):
+        build_schema(raw)
+
+
+def test_crqs_profile_must_name_schema_fields():
+    raw = dict(TOY, profiles={"paper": {"fields": ["diagnosis", "grade"]}})
+    with pytest.raises(SchemaError, match=r"\['grade'\] are not fields"):
+        build_schema(raw)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No necrosis, lymphovascular invasion or perineural invasion.",
+        "No lymphovascular invasion, necrosis, or perineural invasion is identified.",
+        "Necrosis, lymphovascular invasion, and perineural invasion are not identified.",
+        "Lymphovascular invasion, perineural invasion, necrosis: not identified.",
+        "Negative for: necrosis, lymphovascular invasion and perineural invasion.",
+    ],
+)
+def test_crqs_one_negation_covers_a_list_of_findings(text):
+    found = fields(text)
+    assert (found["necrosis"], found["lvi"], found["pni"]) == ("absent", "absent", "absent")
+
+
+def test_crqs_list_negation_stops_where_the_list_does():
+    assert fields("No necrosis, lymphovascular invasion present.")["lvi"] == "present"
+    assert fields("No necrosis; perineural invasion present.")["pni"] == "present"
+    found = fields("1. Hyperplasia without necrosis, (2) adenoma")
+    assert found["necrosis"] == "absent" and found["diagnosis"] == "adenoma"
+
+
+def test_crqs_an_explicit_status_outranks_a_bare_mention():
+    found = fields("Perineural invasion: not identified. A nerve with perineural fibrosis.")
+    assert found["pni"] == "absent"
+    assert fields("Tumour with perineural invasion.")["pni"] == "present"
+    assert fields("Perineural invasion: present. No perineural invasion in block B.")["pni"] == (
+        "present"
+    )
+
+
+def test_crqs_open_class_names_unlisted_entities_and_they_are_discordant():
+    assert fields("Granular cell tumor, biopsy.")["diagnosis"] == "unlisted: granular cell tumor"
+    assert fields("Xanthoma.")["diagnosis"] == "unlisted: xanthoma"
+    assert "diagnosis" not in fields("Fibrous stroma, biopsy.")  # excluded word
+    assert "diagnosis" not in fields("No xanthoma.")  # negated
+    assert fields("Adenoma next to a xanthoma.")["diagnosis"] == "adenoma"  # listed value wins
+    ref = fields("Carcinoma, biopsy.")
+    score = score_fields(ref, fields("Xanthoma, biopsy."), SCHEMA, CRQSConfig())
+    assert "diagnosis" in score.discordant
+
+
+def test_crqs_main_diagnosis_and_entity_set_ignore_item_order():
+    a = fields("1. Hyperplasia\n2. Adenoma")
+    b = fields("1. Adenoma\n2. Hyperplasia")
+    assert a == b and a["diagnosis"] == "adenoma" and a["entities"] == "hyperplasia + adenoma"
+    dropped = fields("1. Adenoma")
+    assert score_fields(a, dropped, SCHEMA, CRQSConfig()).discordant == ["entities"]
+
+
+def test_crqs_reg2025_profiles_and_real_report_shapes():
+    report = (
+        "Prostate, biopsy;\n  Acinar adenocarcinoma, Gleason's score 7 (3+4), grade group 2 "
+        "(Gleason pattern 4: 10%), tumor volume: 30%"
+    )
+    complete = extract(report, "reg2025")
+    assert complete["gleason_pattern4_percent"] == 10.0
+    assert "gleason_pattern4_percent" not in extract(report, "reg2025", profile="paper")
+    more_pattern4 = report.replace("10%", "40%")
+    assert score_pair(report, more_pattern4, "reg2025").CRQS < 1.0
+    assert pytest.approx(1.0) == score_pair(report, more_pattern4, "reg2025", profile="paper").CRQS
+    gastritis = extract(
+        "Stomach, endoscopic biopsy;\n  Chronic active gastritis\n   with 1) interstinal metaplasia\n"
+        "         2) lymphoid aggregates",
+        "reg2025",
+    )
+    assert gastritis["intestinal_metaplasia"] == gastritis["lymphoid_aggregates"] == "present"
+    assert gastritis["inflammation_activity"] == "chronic active"
+    flipped = extract("Stomach, biopsy;\n  Chronic gastritis\n   without ulcer", "reg2025")
+    assert flipped["ulceration"] == "absent"
+
+
+def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
+    import json
+
+    from pathreport.cli import main
+
+    ref = "Breast, biopsy;\n  Invasive carcinoma of no special type, grade II\n  Lymphovascular invasion: absent"
+    pred = ref.replace("absent", "present")
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"id": "a", "reference": ref, "prediction": pred}) + "\n")
+    summaries = {}
+    for profile in ("complete", "paper"):
+        out = tmp_path / profile
+        args = ["evaluate", "--predictions", str(preds), "--dataset", "reg2025", "--out", str(out)]
+        assert main([*args, "--metrics", "crqs", "--schema-profile", profile]) == 0
+        summaries[profile] = json.loads((out / "summary.json").read_text())
+    complete, paper = summaries["complete"], summaries["paper"]
+    assert complete["crqs_settings"]["schema_profile"] == "complete"
+    assert complete["crqs_settings"]["field_weighting"] == "severity"
+    assert paper["crqs_settings"]["schema_profile"] == "paper"
+    assert paper["crqs_settings"]["field_weighting"] == "uniform"
+    # The paper's REG fields have no lymphovascular invasion: only the complete profile sees it.
+    assert complete["CRQS"] < 1.0 and paper["CRQS"] == 1.0
