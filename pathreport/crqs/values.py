@@ -25,12 +25,15 @@ NUMBER_WORDS = {
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
     "twenty": 20, "single": 1,
 }  # fmt: skip
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90}  # fmt: skip
 
 _SPACES = re.compile(r"[\s_\-]+")
 _STRIP = " \t\n.,;:()[]{}\"'"
 _GLEASON_PAIR = re.compile(r"([1-5])\s*\+\s*([1-5])")
 _GLEASON_SUM = re.compile(r"(?<![\d+])(10|[2-9])(?![\d+])")
-_COUNT = re.compile(r"([a-z]+|\d{1,3})\s*(?:/|of|out of)\s*(?:the\s+)?([a-z]+|\d{1,3})")
+_NUMBER_TOKEN = re.compile(r"\d{1,3}|[a-z]+(?: [a-z]+)?")
+_COUNT_SEPARATOR = re.compile(r"/|\bout of\b|\bof\b")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _STAGE = re.compile(r"(y?r?p?)\s*t\s*([0-4]|is|x)\s*([a-d]?)(?:\s*\((m|\d+)\))?")
 
@@ -53,6 +56,11 @@ def to_int(raw: str) -> int:
         return ROMAN[token]
     if token in NUMBER_WORDS:
         return NUMBER_WORDS[token]
+    tens, _, unit = token.partition(" ")  # "twenty-six" (hyphens are spaces after clean_text)
+    if tens in TENS and (
+        not unit or (NUMBER_WORDS.get(unit, 10) < 10 and unit not in ("no", "none"))
+    ):
+        return TENS[tens] + (NUMBER_WORDS[unit] if unit else 0)
     raise ValueParseError(f"not a number: {raw!r}")
 
 
@@ -79,12 +87,29 @@ def parse_gleason(raw: str) -> str:
 
 
 def parse_count(raw: str) -> str:
-    """Involved / examined counts: "2/14", "2 of the 14", "two of fourteen" -> "2/14"."""
+    """Involved / examined counts: "2/14", "2 of the 14", "two of twenty-six", "6 lymph nodes out
+    of a total of 37" -> "k/n": the first number is the involved count, the first number after
+    the last "of" / "out of" / "/" the examined count."""
     text = clean_text(raw)
-    m = _COUNT.search(text)
-    if m:
-        return f"{to_int(m.group(1))}/{to_int(m.group(2))}"
-    return str(to_int(text))
+    seps = list(_COUNT_SEPARATOR.finditer(text))
+    if not seps:
+        return str(to_int(text))
+    involved = _first_number(text[: seps[0].start()])
+    examined = _first_number(text[seps[-1].end() :])
+    if involved is None or examined is None:
+        raise ValueParseError(f"not a count: {raw!r}")
+    return f"{involved}/{examined}"
+
+
+def _first_number(text: str) -> int | None:
+    """The first number written in digits or words ("twenty six" is one number)."""
+    for m in _NUMBER_TOKEN.finditer(text):
+        for candidate in (m.group(0), m.group(0).split(" ")[0]):
+            try:
+                return to_int(candidate)
+            except ValueParseError:
+                continue
+    return None
 
 
 def parse_number(raw: str) -> float:
