@@ -84,6 +84,16 @@ def literal_anchors(pattern: re.Pattern) -> tuple[str, ...] | None:
     which skips most patterns on most reports. Derived from the parsed regex, so schema authors
     write nothing extra; a pattern whose structure cannot be analysed simply always runs.
     """
+    sets = anchor_sets(pattern)
+    return sets[0] if sets else None
+
+
+def anchor_sets(pattern: re.Pattern, limit: int = 3) -> list[tuple[str, ...]]:
+    """The most selective any-of anchor sets that a match must ALL contain (best first).
+
+    "(positive|negative) for ... idh" needs one of {positive, negative} AND "idh": requiring
+    both skips the pattern on the many reports that say "negative" but never "idh".
+    """
     try:
         parser = __import__("re._parser", fromlist=["parse"])
     except ImportError:  # Python 3.10
@@ -91,9 +101,11 @@ def literal_anchors(pattern: re.Pattern) -> tuple[str, ...] | None:
     try:
         tree = parser.parse(pattern.pattern, pattern.flags)
     except Exception:  # noqa: BLE001 - any parser change only disables the optimisation
-        return None
-    best = _best_anchor(_required(tree, parser))
-    return best if best and min(_anchor_weight(a) for a in best) >= 3 else None
+        return []
+    usable = [s for s in _required(tree, parser) if min(_anchor_weight(a) for a in s) >= 3]
+    usable = list(dict.fromkeys(usable))
+    usable.sort(key=lambda s: (-min(_anchor_weight(a) for a in s), len(s)))
+    return usable[:limit]
 
 
 def _required(seq, parser) -> list[tuple[str, ...]]:
@@ -175,12 +187,16 @@ class RuleExtractor:
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
-                self._pattern_rules.append((fi, f, rule, literal_anchors(rule.regex)))
-        # Which rules each anchor string enables; rules without an anchor always run.
+                self._pattern_rules.append((fi, f, rule, anchor_sets(rule.regex)))
+        # A rule runs only when every one of its anchor sets has a member in the text: its
+        # first (most selective) set enables it, the others confirm; rules without anchors
+        # always run.
         self._rules_by_anchor: dict[str, list[int]] = {}
-        self._unanchored = [k for k, (*_, anchors) in enumerate(self._pattern_rules) if not anchors]
-        for k, (*_, anchors) in enumerate(self._pattern_rules):
-            for anchor in anchors or ():
+        self._unanchored = [k for k, (*_, sets) in enumerate(self._pattern_rules) if not sets]
+        self._confirm = {k: sets[1:] for k, (*_, sets) in enumerate(self._pattern_rules) if sets}
+        self._confirm = {k: more for k, more in self._confirm.items() if more}
+        for k, (*_, sets) in enumerate(self._pattern_rules):
+            for anchor in sets[0] if sets else ():
                 self._rules_by_anchor.setdefault(anchor, []).append(k)
         self._freeze(self._root)
 
@@ -430,7 +446,10 @@ class RuleExtractor:
         for anchor, rules in self._rules_by_anchor.items():
             if anchor in text:
                 active.update(rules)
+        confirm = self._confirm
         for k in sorted(active):
+            if k in confirm and not all(any(a in text for a in s) for s in confirm[k]):
+                continue
             fi, f, rule, _ = self._pattern_rules[k]
             for m in rule.regex.finditer(text):
                 if rule.value is not None:
