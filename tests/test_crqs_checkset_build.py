@@ -87,6 +87,12 @@ def test_omitting_a_list_item_renumbers_the_rest():
     assert first.text.splitlines()[1].strip() == "1. Microcalcification"
 
 
+def test_omitting_a_sentence_keeps_the_others_apart():
+    dropped = [e for e in _by_category(PROSE)["omission"] if "Margins" in e.span]
+    assert dropped
+    assert "2.1 cm. Two of 12 lymph nodes" in dropped[0].text
+
+
 def test_a_negated_biomarker_statement_is_not_flipped_into_a_double_negative():
     text = "Breast, excision: carcinoma. No estrogen or progesterone receptors detected."
     assert "biomarker" not in _by_category(text)

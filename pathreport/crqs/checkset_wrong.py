@@ -810,7 +810,9 @@ def omission_edits(text: str, header_lines: int) -> list[Edit]:
         out.append(Edit(edited, "omission", "finding", removed.strip(), "list item dropped"))
     if not items:
         for start, end, unit in _finding_units(text, header_lines):
-            edited = (text[:start].rstrip(" \t") + text[end:].lstrip(" \t")).strip("\n")
+            head, tail = text[:start].rstrip(" \t"), text[end:].lstrip(" \t")
+            joint = " " if head and tail and not head.endswith("\n") and tail[0] != "\n" else ""
+            edited = (head + joint + tail).strip("\n")
             edited = re.sub(r"\n{3,}", "\n\n", edited)
             out.append(Edit(edited, "omission", "finding", unit.strip(), "statement dropped"))
     for m in CLAUSES.finditer(text):
