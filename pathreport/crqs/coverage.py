@@ -8,15 +8,11 @@ clinically empty ("Note) see comment") or a gap in the schema.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pathreport.crqs.checkset_text import mask_digits
-
-# A report unit: a line, or a sentence of a long prose line.
-_SENTENCE = re.compile(r"[^.;\n]+(?:[.;](?!\d)|$)", re.M)
+from pathreport.crqs.checkset_text import mask_digits, sentences_with_offsets
 
 
 @dataclass
@@ -31,14 +27,14 @@ class Coverage:
 
 
 def report_units(text: str) -> list[str]:
-    """Lines of ``text``; a line longer than 200 characters is split into sentences."""
+    """Lines of ``text``; a line longer than 200 characters is split into its sentences."""
     units = []
     for line in text.split("\n"):
         line = line.strip()
         if not line:
             continue
         if len(line) > 200:
-            units.extend(s.strip() for s in _SENTENCE.findall(line) if s.strip())
+            units.extend(s.strip() for _, _, s in sentences_with_offsets(line))
         else:
             units.append(line)
     return units
