@@ -177,6 +177,7 @@ def test_cli_build_then_run_prints_crqs_beside_bleu(split_file, tmp_path, capsys
     assert main(["crqs", "checkset", "run", "--triplets", str(dev), "--out", str(run_dir)]) == 0
     table = capsys.readouterr().out
     assert "reg2025/ALL" in table and "BLEU-4" in table and "self>=.99" in table
+    assert "rewrite>=.99" in table and "wrong<.99" in table
     summary = json.loads((run_dir / "summary.json").read_text())
     row = summary["table"]["reg2025/ALL"]
     assert row["n"] == len(triplets) and 0.0 <= row["crqs"] <= 1.0

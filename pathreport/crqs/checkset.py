@@ -310,8 +310,9 @@ def run_checkset(
     """Share of triplets where each metric ranks the rewrite above the wrong edit.
 
     Returns per category and overall: n, CRQS / BLEU-4 / METEOR win shares (METEOR None when
-    not asked for or unavailable), and the share of references scoring >= 0.99 against
-    themselves; plus the failed triplets (CRQS not preferring the rewrite) for inspection.
+    not asked for or unavailable), the share of references scoring >= 0.99 against themselves,
+    of rewrites scoring >= 0.99 and of wrong edits scoring < 0.99 (which side a failure is
+    on); plus the failed triplets (CRQS not preferring the rewrite) for inspection.
     """
     from pathreport.crqs import score_pair
     from pathreport.evaluation.nlg import compute_nlg, java_available
@@ -353,6 +354,9 @@ def run_checkset(
             "bleu4": _share_pairs([lexical["BLEU_4"][i] for i in idx]),
             "meteor": _share_pairs([lexical["METEOR"][i] for i in idx]) if meteor else None,
             "self_ge_099": _share(rows[i]["crqs_self"] >= 0.99 for i in idx),
+            # why a triplet fails: the rewrite lost credit, or the wrong edit went unnoticed
+            "rewrite_ge_099": _share(rows[i]["crqs_rewrite"] >= 0.99 for i in idx),
+            "wrong_lt_099": _share(rows[i]["crqs_wrong"] < 0.99 for i in idx),
         }
     failures = [
         {**t, **rows[i]}
@@ -382,12 +386,16 @@ def _share_pairs(pairs: Sequence[tuple[float | None, float | None]]) -> float | 
 
 def format_table(result: dict[str, Any]) -> str:
     """The run's per-category table as fixed-width text."""
-    head = f"{'dataset/category':<34} {'n':>5} {'CRQS':>7} {'BLEU-4':>7} {'METEOR':>7} {'self>=.99':>9}"
+    head = (
+        f"{'dataset/category':<34} {'n':>5} {'CRQS':>7} {'BLEU-4':>7} {'METEOR':>7} "
+        f"{'self>=.99':>9} {'rewrite>=.99':>12} {'wrong<.99':>9}"
+    )
     lines = [head, "-" * len(head)]
     for name, row in result["table"].items():
         lines.append(
             f"{name:<34} {row['n']:>5} {_pct(row['crqs']):>7} {_pct(row['bleu4']):>7} "
-            f"{_pct(row['meteor']):>7} {_pct(row['self_ge_099']):>9}"
+            f"{_pct(row['meteor']):>7} {_pct(row['self_ge_099']):>9} "
+            f"{_pct(row['rewrite_ge_099']):>12} {_pct(row['wrong_lt_099']):>9}"
         )
     return "\n".join(lines)
 
