@@ -102,6 +102,19 @@ def test_meteor_nltk_is_its_own_column_and_unavailable_without_wordnet(monkeypat
     assert result.summary["METEOR_NLTK"] is None and "wordnet-base" in result.unavailable["METEOR_NLTK"]
 
 
+def test_meteor_nltk_with_the_real_wordnet_matches_synonyms():
+    from pathreport.evaluation import meteor_nltk
+
+    try:
+        meteor_nltk.load_wordnet()
+    except LookupError:
+        pytest.skip("WordNet data is not installed here (scripts/install_wordnet.sh installs it)")
+    records = [PredictionRecord(id="b", reference="tumor", prediction="tumour")]
+    result = evaluate_records(records, metrics=["meteor_nltk"])
+    assert result.per_case["b"]["METEOR_NLTK"] == pytest.approx(0.5)  # matched through WordNet 3.0
+    assert "WordNet 3.0" in result.summary["meteor_nltk_settings"]
+
+
 @pytest.fixture(scope="module")
 def reg_models(tmp_path_factory):
     """A spaCy entity-ruler pipeline and two tiny BERTs (different weights) in folders."""
@@ -183,3 +196,46 @@ def test_train_scores_with_the_eval_metrics_list(tiny_train):
     assert {"BLEU_4", "ROUGE_1", "ROUGE_2", "ROUGE_L_RS"} <= set(metrics) and "CRQS" not in metrics
     first = json.loads((out / "metrics" / "test_per_case.jsonl").read_text().splitlines()[0])
     assert "ROUGE_1" in first
+
+
+def test_bertscore_with_a_local_model_records_its_settings(reg_models, tmp_path):
+    _, bert, _ = reg_models
+    records = [PredictionRecord(id="same", reference="benign prostatic tissue", prediction="benign prostatic tissue"),
+               PredictionRecord(id="other", reference="benign prostatic tissue", prediction="poorly differentiated")]
+    result = evaluate_records(records, metrics=["bertscore"],
+                              options={"bertscore": {"model": str(bert), "num_layers": 2}})
+    assert result.per_case["same"]["BERTScore_F1"] == pytest.approx(1.0, abs=1e-5)
+    assert result.per_case["other"]["BERTScore_F1"] < 1.0
+    assert str(bert) in result.summary["bertscore_settings"] and "L2_no-idf" in result.summary["bertscore_settings"]
+    with pytest.raises(ConfigError, match="hf download"):
+        evaluate_records(records, metrics=["bertscore"],
+                         options={"bertscore": {"model": str(tmp_path / "missing"), "num_layers": 2}})
+
+
+def test_an_evaluator_is_added_by_one_file(tmp_path):
+    """The docs' example, dropped into a plug-in file: selectable, with its option, and listed."""
+    from pathreport.plugins import EVALUATORS, describe, load_plugin_file
+
+    plugin = tmp_path / "length_ratio.py"
+    plugin.write_text(
+        "from pathreport.evaluation.base import EvaluationResult\n"
+        "from pathreport.plugins import EVALUATORS\n\n"
+        "@EVALUATORS.register('length_ratio', kind='report', metrics=['LEN_RATIO'], needs='nothing')\n"
+        "def evaluate_length_ratio(records, *, dataset=None, words: bool = True):\n"
+        "    def size(t): return len(t.split()) if words else len(t)\n"
+        "    cases = {r.id: {'LEN_RATIO': size(r.prediction) / max(1, size(r.reference))} for r in records}\n"
+        "    return EvaluationResult(summary={'LEN_RATIO': sum(c['LEN_RATIO'] for c in cases.values()) / len(cases)},\n"
+        "                            per_case=cases)\n"
+    )
+    load_plugin_file(plugin)
+    try:
+        result = evaluate_records(RECORDS, metrics=["rouge", "length_ratio"],
+                                  options={"length_ratio": parse_option_args(["length_ratio.words=false"])["length_ratio"]})
+        assert result.per_case["s2"]["LEN_RATIO"] == 1.0 and "ROUGE_1" in result.per_case["s2"]
+        row = next(r for r in describe("evaluators") if r["name"] == "length_ratio")
+        assert row["options"] == "words=True" and row["metrics"] == ["LEN_RATIO"]
+        from pathreport.results.metrics import known_metrics
+
+        assert "LEN_RATIO" in known_metrics()
+    finally:
+        EVALUATORS.remove("length_ratio")

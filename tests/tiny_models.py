@@ -29,7 +29,7 @@ def word_tokenizer(words: list[str], *, chat: bool = False, bert: bool = False):
             single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
         )
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]",
-                                        cls_token="[CLS]", sep_token="[SEP]", eos_token="<|eos|>")
+                                        cls_token="[CLS]", sep_token="[SEP]", eos_token="<|eos|>", model_max_length=512)
     if chat:
         tokenizer.chat_template = CHAT_TEMPLATE
     return tokenizer

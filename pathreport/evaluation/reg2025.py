@@ -176,7 +176,7 @@ class MeanPooledEmbedder:
             raise ConfigError("reg2025_score needs transformers for EMB: pip install 'pathreport[text]'.") from None
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model)
-            self.model = AutoModel.from_pretrained(model, torch_dtype=torch.float32).to(device).eval()
+            self.model = AutoModel.from_pretrained(model).float().to(device).eval()
         except (OSError, ValueError) as err:
             raise ConfigError(
                 f"reg2025_score: the embedding model '{model}' cannot be loaded ({str(err).splitlines()[0][:160]}). "

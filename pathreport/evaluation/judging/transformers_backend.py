@@ -38,6 +38,7 @@ class TransformersJudge:
                  dtype: str = "auto") -> None:
         try:
             import torch
+            import transformers
             from transformers import AutoModelForCausalLM, AutoTokenizer
         except ImportError:
             raise ConfigError("The transformers judge backend needs transformers: pip install 'pathreport[vlm]'.") from None
@@ -48,7 +49,8 @@ class TransformersJudge:
             raise ConfigError(f"transformers judge: unknown dtype {dtype!r}; use auto, float32, bfloat16 or float16.")
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model)
-            self.lm = AutoModelForCausalLM.from_pretrained(model, torch_dtype=torch_dtype).to(device).eval()
+            dtype_key = "dtype" if int(transformers.__version__.split(".")[0]) >= 5 else "torch_dtype"  # renamed in v5
+            self.lm = AutoModelForCausalLM.from_pretrained(model, **{dtype_key: torch_dtype}).to(device).eval()
         except (OSError, ValueError) as err:
             raise ConfigError(
                 f"transformers judge: the model '{model}' cannot be loaded ({str(err).splitlines()[0][:160]}). "
