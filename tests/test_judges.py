@@ -113,6 +113,28 @@ def test_unusable_answer_is_sent_back_with_the_reason_then_cached(tmp_path):
     assert cached.cached and cached.value == answer.value
 
 
+def test_an_interrupted_run_resumes_without_paying_again(tmp_path):
+    sent: list[str] = []
+
+    def answer(conversation):
+        (text,) = quoted(conversation[1]["content"])
+        if text == "case 5" and len(sent) < 6:
+            raise KeyboardInterrupt  # the user stops the run in the third chunk
+        sent.append(text)
+        return json.dumps({"claims": [text]})
+
+    requests = [{"text": f"case {i}"} for i in range(8)]
+    with pytest.raises(KeyboardInterrupt):
+        Judge(Scripted(answer), load_prompts("wsi_llava"), cache=JudgeCache(tmp_path), chunk_size=2).ask(
+            "extract_claims", requests)
+    assert sent == [f"case {i}" for i in range(5)]  # chunks [0,1] and [2,3] cached, 4 lost with its chunk
+    answers = Judge(Scripted(answer), load_prompts("wsi_llava"), cache=JudgeCache(tmp_path), chunk_size=2).ask(
+        "extract_claims", requests)
+    assert sent[5:] == ["case 4", "case 5", "case 6", "case 7"]  # only the rest is paid for
+    assert [a.value["claims"] for a in answers] == [[f"case {i}"] for i in range(8)]
+    assert [a.cached for a in answers] == [True] * 4 + [False] * 4
+
+
 def test_retries_are_bounded_and_failures_are_not_cached(tmp_path):
     backend = Scripted(lambda c: "no idea")
     judge = Judge(backend, load_prompts("wsi_llava"), cache=JudgeCache(tmp_path), max_parse_retries=2)

@@ -11,7 +11,7 @@ in ``n_judge_failures`` and leave the case unscored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -99,13 +99,14 @@ class Judge:
     """Ask a backend with one prompt file, caching and repairing (see the module docstring)."""
 
     def __init__(self, backend: JudgeBackend, prompts: PromptSet, *, cache: JudgeCache | None = None,
-                 max_parse_retries: int = 2) -> None:
+                 max_parse_retries: int = 2, chunk_size: int = 64) -> None:
         if max_parse_retries < 0:
             raise ConfigError(f"max_parse_retries must be 0 or more, found {max_parse_retries}.")
         self.backend = backend
         self.prompts = prompts
         self.cache = cache
         self.max_parse_retries = max_parse_retries
+        self.chunk_size = max(1, chunk_size)
         self.calls = 0
 
     @classmethod
@@ -158,11 +159,8 @@ class Judge:
         for _ in range(self.max_parse_retries + 1):
             if not pending:
                 break
-            order = list(pending)
-            self.calls += len(order)
-            replies = self.backend.complete([pending[k] for k in order])
             retry: dict[str, Messages] = {}
-            for key, reply in zip(order, replies):
+            for key, reply in self._complete(pending):
                 attempts[key] += 1
                 if isinstance(reply, BaseException):
                     answers[key] = JudgeAnswer(error=f"backend failed: {reply}", attempts=attempts[key])
@@ -180,6 +178,18 @@ class Judge:
                                                 "prompt_version": self.prompts.full_version, "task": task})
             pending = retry
         return [answers[k] for k in keys]
+
+    def _complete(self, pending: dict[str, Messages]) -> Iterator[tuple[str, str | BaseException]]:
+        """(key, reply) pairs, asking the backend ``chunk_size`` conversations at a time.
+
+        Each chunk's accepted answers are cached before the next chunk is sent, so an interrupted
+        run loses at most one chunk of paid calls.
+        """
+        order = list(pending)
+        for start in range(0, len(order), self.chunk_size):
+            keys = order[start : start + self.chunk_size]
+            self.calls += len(keys)
+            yield from zip(keys, self.backend.complete([pending[k] for k in keys]))
 
     @staticmethod
     def _accept(text: str, schema: dict[str, Any], check: Callable[[Any, dict[str, str]], Any] | None,
