@@ -1,4 +1,4 @@
-"""``pathreport evaluate``: score a predictions file with NLG metrics and CRQS.
+"""``pathreport evaluate``: score a predictions file with any registered report evaluators.
 
 Writes ``summary.json``, ``per_case.jsonl`` and one CSV per table (``fields.csv`` for CRQS) into
 ``--out``, through the same evaluation function as the test stage of ``train.py``, so a number in
@@ -16,7 +16,7 @@ from typing import Any
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate",
-        help="score a predictions file (NLG metrics, CRQS)",
+        help="score a predictions file (NLG metrics, CRQS, any registered evaluator)",
         description="Score generated reports against their references. Reads pathreport's JSON Lines "
         '({"id", "reference", "prediction"}) or the reference implementation\'s {id: {"pred", "target"}} JSON.',
     )
