@@ -6,7 +6,8 @@ this protocol, so one backend covers a judge on a GPU machine and a paid API. Re
 rate limit (429), a server error (5xx), a timeout or a dropped connection; other HTTP errors fail
 that request at once. Temperature 0 and a fixed seed, so answers are as repeatable as the server
 allows. The API key is read from an environment variable (never from options or files) and is
-sent only when that variable is set. Standard library only (``urllib``).
+sent only when that variable is set. Standard library only (``urllib``); upstream code: none (the
+protocol is OpenAI's public chat-completions API); licence of this file: the project's.
 """
 
 from __future__ import annotations
