@@ -10,8 +10,9 @@ This evaluator applies that design to pathology with seven categories (false fin
 finding, wrong diagnosis/subtype, wrong grade/score, wrong site/laterality, wrong
 measurement/count, wrong negation). Prompt, categories and output schema are versioned data
 (``pathreport/resources/judge_path_errors.yaml``); no code or prompt text was taken from GREEN or
-CRIMSON (upstream code: none used; licence of this file: the project's). Deviations from GREEN:
-pathology categories instead of radiology's, and a 0/0 case is undefined rather than scored. It
+CRIMSON (upstream code: none used; licence of this file: the project's). Choices of this file:
+pathology categories instead of radiology's, and a pair with neither matched findings nor
+significant errors is left undefined rather than given a score. It
 has NOT been validated against pathologists' judgements.
 
 Per case: the score, matched count, significant and minor error counts per category, and the
