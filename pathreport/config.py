@@ -235,6 +235,22 @@ TrainerConfig.__doc__ = "Lightning Trainer arguments (every one of them, generat
 
 
 @dataclass
+class EvaluationConfig:
+    """Which report evaluators score the decoded split, and their options.
+
+    Attributes:
+        metrics: registered report evaluators (``pathreport list evaluators``), the same names
+            as ``pathreport evaluate --metrics``.
+        options: evaluator -> {option: value}, the same options as ``--option EVALUATOR.KEY=V``,
+            e.g. ``eval.options={reg2025_score: {embedding_model: /models/biobert-v1.1}}``.
+            Typed ``Any`` (None by default) because Hydra cannot add keys to a typed dict field.
+    """
+
+    metrics: list[str] = field(default_factory=lambda: ["nlg", "crqs"])
+    options: Any = None
+
+
+@dataclass
 class TrainConfig:
     """The whole configuration of ``train.py``.
 
@@ -262,7 +278,7 @@ class TrainConfig:
     callbacks: CallbacksConfig = field(default_factory=CallbacksConfig)
     logger: LoggerConfig = field(default_factory=LoggerConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
-    metrics: list[str] = field(default_factory=lambda: ["nlg", "crqs"])
+    eval: EvaluationConfig = field(default_factory=EvaluationConfig)
 
 
 @dataclass
@@ -288,7 +304,7 @@ class EvalConfig:
     callbacks: CallbacksConfig = field(default_factory=CallbacksConfig)
     logger: LoggerConfig = field(default_factory=lambda: LoggerConfig(kind="none"))
     paths: PathsConfig = field(default_factory=PathsConfig)
-    metrics: list[str] = field(default_factory=lambda: ["nlg", "crqs"])
+    eval: EvaluationConfig = field(default_factory=EvaluationConfig)
 
 
 def register_configs() -> None:

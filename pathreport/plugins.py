@@ -4,7 +4,8 @@ Discovery runs once, on the first lookup of any registry (or explicitly through 
 which the Hydra entry points call before composing, because ``model=<name>`` needs the generator's
 config dataclass in Hydra's ConfigStore). It loads, in order:
 
-1. the built-in evaluator and adapter modules of the package;
+1. the built-in evaluator and adapter modules of the package, including every module under
+   ``pathreport/evaluation/`` (an evaluator or a judge backend is added by one new file there);
 2. encoder specs, one YAML file each in ``encoders/``;
 3. dataset specs, one YAML file each in ``configs/data/``;
 4. every ``*.py`` file in ``models/`` and in the folders of ``PATHREPORT_PLUGIN_PATH``: a generator
@@ -19,6 +20,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+import pkgutil
 import sys
 import threading
 from importlib.metadata import entry_points
@@ -63,6 +65,7 @@ EVALUATORS: Registry = Registry("evaluators")
 TEXT_ENCODERS: Registry = Registry("text_encoders")
 VLMS: Registry = Registry("vlms")
 GENERATIVE_VLMS: Registry = Registry("generative_vlms")
+JUDGE_BACKENDS: Registry = Registry("judge_backends")
 
 REGISTRIES: dict[str, Registry] = {
     "models": GENERATORS,
@@ -72,6 +75,7 @@ REGISTRIES: dict[str, Registry] = {
     "text_encoders": TEXT_ENCODERS,
     "vlms": VLMS,
     "generative_vlms": GENERATIVE_VLMS,
+    "judge_backends": JUDGE_BACKENDS,
 }
 
 # Entry-point group per registry, for third-party packages.
@@ -83,17 +87,20 @@ ENTRY_POINT_GROUPS: dict[str, str] = {
     "pathreport.text_encoders": "text_encoders",
     "pathreport.vlms": "vlms",
     "pathreport.generative_vlms": "generative_vlms",
+    "pathreport.judge_backends": "judge_backends",
 }
 
 # Built-in modules that register evaluators and adapters when imported. They must stay cheap to
 # import (standard library, numpy, torch and pathreport only at top level).
 BUILTIN_MODULES: tuple[str, ...] = (
-    "pathreport.evaluation.nlg",
     "pathreport.crqs",
     "pathreport.text_encoders",
     "pathreport.pathlang",
     "pathreport.pathbind",
 )
+
+# Packages whose every module (recursively) is imported, with the same cheap-import rule.
+BUILTIN_PACKAGES: tuple[str, ...] = ("pathreport.evaluation",)
 
 _lock = threading.RLock()
 _discovered = False
@@ -107,6 +114,8 @@ def discover() -> None:
         if _discovered:
             return
         _discovered = True
+        for package in BUILTIN_PACKAGES:
+            _import_package_tree(package)
         for module in BUILTIN_MODULES:
             if importlib.util.find_spec(module) is not None:
                 importlib.import_module(module)
@@ -115,6 +124,13 @@ def discover() -> None:
         for folder in paths.plugin_dirs():
             load_plugin_folder(folder)
         _load_entry_points()
+
+
+def _import_package_tree(package: str) -> None:
+    """Import ``package`` and every module below it (sorted, so registration order is stable)."""
+    root = importlib.import_module(package)
+    for info in sorted(pkgutil.walk_packages(root.__path__, prefix=f"{package}."), key=lambda i: i.name):
+        importlib.import_module(info.name)
 
 
 def load_plugin_folder(folder: Path) -> None:
@@ -216,6 +232,10 @@ def describe(kind: str) -> list[dict[str, Any]]:
     for entry in registry.entries():
         row: dict[str, Any] = {"name": entry.name, "provider": _short_provider(entry.provider)}
         row.update({k: v for k, v in entry.metadata.items() if v not in (None, "", [], {})})
+        if kind in ("evaluators", "judge_backends") and callable(entry.obj):
+            from pathreport.evaluation.options import describe_options
+
+            row["options"] = describe_options(entry.obj)
         rows.append(row)
     return rows
 

@@ -145,6 +145,8 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     from pathreport.plugins import GENERATORS
 
     started = time.time()
+    if cfg.test:
+        check_evaluation(cfg)
     out = run_dir(cfg)
     pl.seed_everything(cfg.seed, workers=True)
     entry = GENERATORS.get(cfg.model.name)
@@ -205,6 +207,29 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     return summary
 
 
+def evaluator_options(cfg: DictConfig) -> dict[str, dict[str, Any]]:
+    """``eval.options`` as plain dicts (what :func:`evaluate_records` takes)."""
+    options = cfg.eval.get("options")
+    if not options:
+        return {}
+    if not OmegaConf.is_dict(options) or not all(v is None or OmegaConf.is_dict(v) for v in options.values()):
+        from pathreport.errors import ConfigError
+
+        raise ConfigError(
+            f"eval.options must map evaluator -> {{option: value}}, found {options!r:.80}; "
+            "e.g. eval.options={rouge: {stemming: false}}."
+        )
+    return {name: dict(OmegaConf.to_container(values, resolve=True) or {}) if values is not None else {}
+            for name, values in options.items()}
+
+
+def check_evaluation(cfg: DictConfig) -> None:
+    """Fail before any compute when ``eval.metrics`` or ``eval.options`` name something unknown."""
+    from pathreport.evaluation.options import check_selection
+
+    check_selection(list(cfg.eval.metrics), evaluator_options(cfg))
+
+
 def test_and_score(cfg: DictConfig, module: ReportModule, dm: ReportDataModule, trainer: pl.Trainer, out: Path,
                    logger: Any = None, split: str = "test") -> dict[str, Any]:
     """Decode ``split``, write ``predictions/<split>.jsonl``, then score it into ``metrics/``."""
@@ -215,7 +240,7 @@ def test_and_score(cfg: DictConfig, module: ReportModule, dm: ReportDataModule, 
     if not trainer.is_global_zero:
         return {}
     result = evaluate_records(module.records, dataset=cfg.data.crqs_schema or cfg.data.name,
-                              metrics=list(cfg.metrics))
+                              metrics=list(cfg.eval.metrics), options=evaluator_options(cfg))
     result.summary.update({"model": cfg.model.name, "encoder": cfg.encoder.name, "dataset": cfg.data.name,
                            "split": split, "seed": int(cfg.seed), "decoding": OmegaConf.to_container(cfg.decoding)})
     write_evaluation(result, out / "metrics", summary_name=f"{split}.json", per_case_name=f"{split}_per_case.jsonl",
@@ -247,6 +272,7 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
     """``eval.py``: decode and score a split again from a checkpoint alone."""
     from pathreport.plugins import GENERATORS
 
+    check_evaluation(cfg)
     out = run_dir(cfg)
     module = module_from_checkpoint(cfg.ckpt_path)
     train_cfg = OmegaConf.create(module.hparams["config"])
@@ -260,7 +286,7 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
         train_cfg.paths.features_dir = cfg.features_dir
     train_cfg.paths.output_dir = str(out)
     train_cfg.paths.cache_dir = cfg.paths.cache_dir
-    train_cfg.metrics = list(cfg.metrics)
+    train_cfg.eval = cfg.eval
     train_cfg.seed = cfg.seed
     entry = GENERATORS.get(train_cfg.model.name)
     dm = build_datamodule(train_cfg, entry.obj, tokenizer=module.tokenizer)

@@ -44,7 +44,7 @@ def test_train_tokenizer_is_built_from_training_split_only(tiny_train):
     from pathreport.data.splits import load_splits
     from pathreport.data.text import Tokenizer
 
-    _, out = tiny_train("model=most_frequent", "metrics=[nlg]")
+    _, out = tiny_train("model=most_frequent", "eval.metrics=[nlg]")
     manifest = json.loads((out / "manifest.json").read_text())
     splits = load_splits(manifest["split_file"])
     ckpt = torch.load(out / "checkpoints" / "baseline.ckpt", map_location="cpu", weights_only=False)
@@ -56,7 +56,7 @@ def test_train_tokenizer_is_built_from_training_split_only(tiny_train):
 def test_train_baselines_predict_training_reports(tiny_train, baseline):
     from pathreport.data.splits import load_splits
 
-    _, out = tiny_train(f"model={baseline}", "metrics=[nlg]")
+    _, out = tiny_train(f"model={baseline}", "eval.metrics=[nlg]")
     manifest = json.loads((out / "manifest.json").read_text())
     train_reports = [e.report for e in load_splits(manifest["split_file"]).train]
     records = read_predictions(out / "predictions" / "test.jsonl")
@@ -112,7 +112,7 @@ def test_new_generator_is_one_file_in_a_plugin_folder(tmp_path):
     (plugin_dir / "pooled_caption.py").write_text(PLUGIN_FILE)
     out = tmp_path / "run"
     result = _run_script(
-        [str(paths.PROJECT_ROOT / "train.py"), "model=pooled_caption", "model.d_model=32", "metrics=[nlg]",
+        [str(paths.PROJECT_ROOT / "train.py"), "model=pooled_caption", "model.d_model=32", "eval.metrics=[nlg]",
          *TINY_DATA, *FAST_RUN, f"hydra.run.dir={out}"],
         cwd=tmp_path, env_extra={"PATHREPORT_PLUGIN_PATH": str(plugin_dir)},
     )
@@ -125,7 +125,7 @@ def test_new_generator_is_one_file_in_a_plugin_folder(tmp_path):
 def test_hydra_multirun_runs_every_combination(tmp_path):
     result = _run_script(
         [str(paths.PROJECT_ROOT / "train.py"), "-m", "model=most_frequent,nearest_neighbor", "encoder=uni2,conch15",
-         "metrics=[nlg]", *TINY_DATA, *FAST_RUN, f"hydra.sweep.dir={tmp_path / 'sweep'}"],
+         "eval.metrics=[nlg]", *TINY_DATA, *FAST_RUN, f"hydra.sweep.dir={tmp_path / 'sweep'}"],
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -135,7 +135,7 @@ def test_hydra_multirun_runs_every_combination(tmp_path):
 
 
 def test_wandb_logger_runs_offline(tiny_train):
-    _, out = tiny_train("model=most_frequent", "metrics=[nlg]", "logger=wandb")
+    _, out = tiny_train("model=most_frequent", "eval.metrics=[nlg]", "logger=wandb")
     runs = list((out / "wandb").glob("offline-run-*"))
     assert len(runs) == 1
     assert any(runs[0].rglob("*.wandb"))

@@ -5,7 +5,11 @@
 * ``pathreport crqs score --dataset reg2025 --reference "..." --prediction "..."`` scores one pair;
 * ``pathreport crqs build-vocab --dataset reg2025 --split-file splits.json`` learns diagnosis
   phrases from the TRAINING references only and freezes them next to the schema;
-* ``pathreport crqs schemas`` lists the schemas; ``pathreport crqs validate FILE`` checks one.
+* ``pathreport crqs schemas`` lists the schemas; ``pathreport crqs validate FILE`` checks one;
+* ``pathreport crqs checkset build|run`` generates check sets from real reports and measures how
+  often CRQS, BLEU-4 and METEOR rank an equivalent rewrite above a clinically wrong edit;
+* ``pathreport crqs coverage --dataset reg2025 --split-file splits.json`` shows per field how often
+  it is extracted from real reports, and the frequent sentences that yield no field.
 """
 
 from __future__ import annotations
@@ -89,7 +93,121 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     validate.add_argument("files", nargs="+", type=Path, help="schema YAML files")
     validate.set_defaults(func=run_validate)
 
+    _register_checkset(sub)
+    coverage = sub.add_parser(
+        "coverage",
+        help="per field, the share of real reports where it is extracted; frequent silent sentences",
+    )
+    coverage.add_argument(
+        "--dataset", required=True, help="dataset name (schema crqs/<dataset>.yaml)"
+    )
+    _report_source_args(coverage)
+    coverage.add_argument(
+        "--top", type=int, default=30, help="silent sentences to list (default 30)"
+    )
+    coverage.set_defaults(func=run_coverage)
+
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
+
+
+def _report_source_args(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--split-file", type=Path, help='split JSON {"train": [{"id", "report"}], ...}'
+    )
+    source.add_argument(
+        "--reports", type=Path, help="a JSON list or JSON Lines file of {id, report} objects"
+    )
+    parser.add_argument(
+        "--split", default="train", help="split of --split-file to read (default: train)"
+    )
+
+
+def _register_checkset(sub: argparse._SubParsersAction) -> None:
+    checkset = sub.add_parser(
+        "checkset",
+        help="build check sets (reference, equivalent rewrite, wrong edit) from real reports; run them",
+    )
+    csub = checkset.add_subparsers(dest="checkset_command", metavar="<checkset command>")
+    build = csub.add_parser("build", help="generate dev/heldout triplets from real report text")
+    build.add_argument("--dataset", required=True, help="dataset the reports are scored as")
+    _report_source_args(build)
+    build.add_argument("--out", required=True, type=Path, help="output folder")
+    build.add_argument("--seed", type=int, default=0, help="seed of edits and split (default 0)")
+    build.add_argument(
+        "--max-per-category",
+        type=int,
+        default=60,
+        help="triplets per edit kind and split (default 60)",
+    )
+    build.set_defaults(func=run_checkset_build)
+    run = csub.add_parser(
+        "run", help="share of triplets where CRQS / BLEU-4 / METEOR prefer the rewrite"
+    )
+    run.add_argument("--triplets", required=True, type=Path, nargs="+", help="JSON Lines files")
+    run.add_argument(
+        "--schema-profile", help="schema profile passed to CRQS when it supports profiles"
+    )
+    run.add_argument("--meteor", action="store_true", help="also METEOR (needs Java)")
+    run.add_argument("--out", type=Path, help="write summary.json and failures.jsonl here")
+    run.set_defaults(func=run_checkset_run)
+    checkset.set_defaults(func=lambda args: checkset.print_help() or 2)
+
+
+def _source_reports(args: argparse.Namespace):
+    from pathreport.crqs.checkset import read_report_file, read_split_reports
+
+    if args.split_file:
+        return read_split_reports(
+            args.split_file, args.split
+        ), f"{args.split_file.name}[{args.split}]"
+    return read_report_file(args.reports), args.reports.name
+
+
+def run_checkset_build(args: argparse.Namespace) -> int:
+    from pathreport.crqs.checkset import build_checkset, write_checkset
+    from pathreport.crqs.schema import load_schema
+
+    load_schema(args.dataset)  # fail early on an unknown dataset
+    reports, source = _source_reports(args)
+    checkset = build_checkset(
+        reports, args.dataset, seed=args.seed, max_per_category=args.max_per_category
+    )
+    for path in write_checkset(checkset, args.out, args.dataset, source):
+        print(f"wrote {path}")
+    sizes = ", ".join(f"{s} {len(rows)}" for s, rows in checkset.splits.items())
+    print(f"{checkset.n_unique_reports} unique of {checkset.n_reports} reports; triplets: {sizes}")
+    return 0
+
+
+def run_checkset_run(args: argparse.Namespace) -> int:
+    from pathreport.crqs.checkset import format_table, read_triplets, run_checkset
+    from pathreport.io import write_json, write_jsonl
+
+    triplets = [t for path in args.triplets for t in read_triplets(path)]
+    result = run_checkset(triplets, schema_profile=args.schema_profile, meteor=args.meteor)
+    if result["note"]:
+        print(f"note: {result['note']}", file=sys.stderr)
+    for metric, reason in result["unavailable"].items():
+        print(f"note: {metric} unavailable: {reason}", file=sys.stderr)
+    print(format_table(result))
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        summary = {k: v for k, v in result.items() if k != "failures"}
+        summary["triplet_files"] = [str(p) for p in args.triplets]
+        write_json(args.out / "summary.json", summary)
+        write_jsonl(args.out / "failures.jsonl", result["failures"])
+    return 0
+
+
+def run_coverage(args: argparse.Namespace) -> int:
+    from pathreport.crqs.coverage import format_coverage, measure_coverage
+    from pathreport.crqs.schema import load_schema
+
+    load_schema(args.dataset)
+    reports, _ = _source_reports(args)
+    print(format_coverage(measure_coverage([r.text for r in reports], args.dataset, top=args.top)))
+    return 0
 
 
 def _schema_args(parser: argparse.ArgumentParser) -> None:

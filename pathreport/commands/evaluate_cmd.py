@@ -1,4 +1,4 @@
-"""``pathreport evaluate``: score a predictions file with NLG metrics and CRQS.
+"""``pathreport evaluate``: score a predictions file with any registered report evaluators.
 
 Writes ``summary.json``, ``per_case.jsonl`` and one CSV per table (``fields.csv`` for CRQS) into
 ``--out``, through the same evaluation function as the test stage of ``train.py``, so a number in
@@ -16,7 +16,7 @@ from typing import Any
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate",
-        help="score a predictions file (NLG metrics, CRQS)",
+        help="score a predictions file (NLG metrics, CRQS, any registered evaluator)",
         description="Score generated reports against their references. Reads pathreport's JSON Lines "
         '({"id", "reference", "prediction"}) or the reference implementation\'s {id: {"pred", "target"}} JSON.',
     )
@@ -39,7 +39,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--metrics",
         default="nlg,crqs",
-        help="comma-separated report evaluators (default: nlg,crqs)",
+        help="comma-separated report evaluators, any of `pathreport list evaluators` (default: nlg,crqs)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="EVALUATOR.KEY=VALUE",
+        help="an evaluator option (repeatable), e.g. reg2025_score.embedding_model=/models/biobert-v1.1; "
+        "`pathreport list evaluators -v` lists each evaluator's options",
     )
     crqs = parser.add_argument_group("CRQS")
     crqs.add_argument(
@@ -113,10 +121,11 @@ def run(args: argparse.Namespace) -> int:
     )
     from pathreport.evaluation.predictions import read_predictions
 
-    records = read_predictions(args.predictions)
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not metrics:
         raise UserError("--metrics is empty; give e.g. nlg, crqs or nlg,crqs.")
+    options = selected_options(args, metrics)
+    records = read_predictions(args.predictions)
     if args.references is not None:
         references = read_references(args.references, args.split)
         records = align_to_references(
@@ -126,7 +135,25 @@ def run(args: argparse.Namespace) -> int:
             source=f"{args.references} [{args.split}]",
         )
     dataset = args.dataset or _dataset_of(records)
-    options: dict[str, dict[str, Any]] = {
+    result = evaluate_records(records, dataset=dataset, metrics=metrics, options=options)
+    result.summary["predictions"] = str(args.predictions)
+    written = write_evaluation(result, args.out)
+    print(format_summary(result.summary))
+    for metric, reason in result.unavailable.items():
+        print(f"note: {metric} unavailable: {reason}")
+    for name, path in written.items():
+        print(f"wrote {name}: {path}")
+    return 0
+
+
+def selected_options(args: argparse.Namespace, metrics: list[str]) -> dict[str, dict[str, Any]]:
+    """Options of the selected evaluators: the CRQS and NLG flags, then every ``--option``.
+
+    Checked here, before the predictions are read, so a typo fails at once.
+    """
+    from pathreport.evaluation.options import check_selection, parse_option_args
+
+    flags: dict[str, dict[str, Any]] = {
         "crqs": {
             "schema": args.schema,
             "formula": args.formula,
@@ -140,17 +167,11 @@ def run(args: argparse.Namespace) -> int:
         },
         "nlg": {"normalization": args.nlg_normalization, "meteor": not args.no_meteor},
     }
-    result = evaluate_records(
-        records, dataset=dataset, metrics=metrics, options={m: options.get(m, {}) for m in metrics}
-    )
-    result.summary["predictions"] = str(args.predictions)
-    written = write_evaluation(result, args.out)
-    print(format_summary(result.summary))
-    for metric, reason in result.unavailable.items():
-        print(f"note: {metric} unavailable: {reason}")
-    for name, path in written.items():
-        print(f"wrote {name}: {path}")
-    return 0
+    options = {m: dict(flags.get(m, {})) for m in metrics}
+    for name, values in parse_option_args(args.option).items():
+        options.setdefault(name, {}).update(values)
+    check_selection(metrics, options)
+    return options
 
 
 def read_references(path: Path, split: str) -> dict[str, str]:
@@ -211,26 +232,15 @@ def _dataset_of(records: list) -> str | None:
 
 def format_summary(summary: dict[str, Any]) -> str:
     """A short, aligned view of the headline numbers (the JSON holds everything)."""
-    keys = (
-        "BLEU_1",
-        "BLEU_2",
-        "BLEU_3",
-        "BLEU_4",
-        "METEOR",
-        "ROUGE_L",
-        "CIDEr",
-        "CRQS",
-        "CRQS_raw",
-        "CFC",
-        "KIR",
-        "HR",
-        "CDS",
-    )
+    from pathreport.evaluation.options import declared_metrics
+
+    keys = [k for k in declared_metrics() if k in summary]
+    width = max([9, *(len(k) for k in keys)])
     lines = [f"dataset: {summary.get('dataset')}   cases: {summary.get('n_cases')}"]
     for key in keys:
         if key in summary:
             value = summary[key]
-            lines.append(f"  {key:<9} {'n/a' if value is None else f'{value:.4f}'}")
+            lines.append(f"  {key:<{width}} {'n/a' if value is None else f'{value:.4f}'}")
     ci = summary.get("CRQS_CI95")
     if ci:
         lines.append(f"  CRQS 95% CI [{ci[0]:.4f}, {ci[1]:.4f}] (bootstrap over cases)")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-KINDS = ("models", "encoders", "datasets", "evaluators", "text_encoders", "vlms", "generative_vlms")
+KINDS = (
+    "models", "encoders", "datasets", "evaluators", "text_encoders", "vlms", "generative_vlms",
+    "judge_backends",
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,6 +24,8 @@ COLUMNS = {
     "models": ("name", "paper", "kind", "provider"),
     "encoders": ("name", "model", "trident_name", "kind", "embedding_dim", "patch_size", "magnification", "gated"),
     "datasets": ("name", "cleaning", "max_report_tokens", "description"),
+    "evaluators": ("name", "kind", "metrics", "needs", "description"),
+    "judge_backends": ("name", "needs", "description"),
 }
 
 
@@ -47,5 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _cell(value: object, limit: int = 60) -> str:
+    if isinstance(value, (list, tuple)):
+        value = ", ".join(str(v) for v in value)
     text = str(value).replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -35,7 +35,7 @@ DEFAULT_PSEUDO = (
     "no special type", "not otherwise specified", "no change", "no significant change",
     "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
     "not only", "no longer", "without further", "not possible to", "no further",
-    "gram negative", "non small cell", "non hodgkin", "non invasive",
+    "gram negative", "non small cell", "non hodgkin", "non invasive", "non specific",
 )  # fmt: skip
 DEFAULT_TERMINATORS = (
     "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",

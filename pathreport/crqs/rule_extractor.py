@@ -40,6 +40,10 @@ _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _MAX_LIST_WORDS = 24
+# Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
+_PREFIX_CUES = frozenset({"non"})
+# A comma or line end followed by one of these starts a new item ("..., - fungal infection").
+_BULLET_GAP = re.compile(r"[,\n]\s*[-*\u2022(]")
 # Words that end the modifiers of an unlisted entity ("consistent with [xanthoma]").
 _NOT_MODIFIERS = frozenset(
     {
@@ -295,6 +299,10 @@ class RuleExtractor:
         fillers = self._fillers
         prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
 
+        def item_break(k: int) -> bool:
+            """The gap before word k opens a new bulleted item."""
+            return k > 0 and _BULLET_GAP.search(rt.text, rt.ends[k - 1], rt.starts[k]) is not None
+
         def counts() -> list[list[int]]:
             # Most reports never ask (no cue near a comma), so the word loop runs only if needed.
             if not prefix:
@@ -305,7 +313,8 @@ class RuleExtractor:
                     # precedes it: "without necrosis, (2) fungal infection" starts a new item.
                     numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
                     joiner = is_conj or word in fillers or numbered
-                    listish.append(listish[-1] + (1 if in_list[k] or joiner else 0))
+                    member = (in_list[k] or joiner) and not (rt.comma_between(k, k) and item_break(k))
+                    listish.append(listish[-1] + (1 if member else 0))
                     conj.append(conj[-1] + is_conj)
                 prefix.extend((listish, conj))
             return prefix
@@ -384,7 +393,9 @@ class RuleExtractor:
             if idx < 0:
                 return affirmed
             cue_end, cue_start = pre_cues[idx]
-            between_is_list = is_list(cue_end + 1, i - 1)
+            if cue_end == cue_start and rt.words[cue_start] in _PREFIX_CUES and i != cue_end + 1:
+                return affirmed  # "non-necrotizing granulomas": "non" negates its own word only
+            between_is_list = is_list(cue_end + 1, i - 1) and not item_break(i)
             if i - cue_end - 1 > self._max_gap and not between_is_list:
                 return affirmed
             if rt.boundary_between(cue_end + 1, i):
@@ -447,11 +458,13 @@ class RuleExtractor:
             if anchor in text:
                 active.update(rules)
         confirm = self._confirm
+        pattern_spans: list[tuple[int, int]] = []
         for k in sorted(active):
             if k in confirm and not all(any(a in text for a in s) for s in confirm[k]):
                 continue
             fi, f, rule, _ = self._pattern_rules[k]
             for m in rule.regex.finditer(text):
+                pattern_spans.append(m.span())
                 if rule.value is not None:
                     value: Any = rule.value
                 else:
@@ -475,7 +488,9 @@ class RuleExtractor:
 
         for fi, open_class in self._open_fields:
             if fi not in candidates:
-                self._add_unlisted(fi, open_class, rt, in_list, negation, candidates, explain)
+                self._add_unlisted(
+                    fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
+                )
 
         # Pass 1: each field's own findings. Pass 2: a selected value's implications join the
         # candidates of their target fields (one level, at the source's position) and those
@@ -518,7 +533,9 @@ class RuleExtractor:
                         )
         return fields, findings
 
-    def _add_unlisted(self, fi, open_class, rt, in_list, negation, candidates, explain) -> None:
+    def _add_unlisted(  # noqa: PLR0913 - the scan's shared state
+        self, fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
+    ) -> None:
         """Values of an open-class field that no vocabulary phrase names ("unlisted: ...").
 
         Only words outside every vocabulary phrase qualify, and only when the field found no
@@ -539,6 +556,10 @@ class RuleExtractor:
                 and words[start - 1] not in _NOT_MODIFIERS
             ):
                 start -= 1
+            if start == k and word in open_class.heads:
+                continue  # a bare "tumor" or "lesion" names no entity; "xanthoma" does
+            if any(a <= rt.starts[start] < b for a, b in pattern_spans):
+                continue  # part of a structured value ("tumor volume: 30%")
             negated, cue, _ = negation(start, k)
             if negated:
                 continue

@@ -33,10 +33,13 @@ class EvaluationResult:
 
     def merge(self, other: EvaluationResult) -> EvaluationResult:
         """Combine two results on the same cases; a metric computed by both is an error."""
-        clash = (set(self.summary) & set(other.summary)) - SHARED_SUMMARY_KEYS
+        clash = (set(self.summary) & set(other.summary)) - SHARED_SUMMARY_KEYS - {COMPARABILITY_KEY}
         if clash:
             raise ValueError(f"Two evaluators both report {sorted(clash)}; rename one metric.")
         summary = {**self.summary, **other.summary}
+        settings = {**self.summary.get(COMPARABILITY_KEY, {}), **other.summary.get(COMPARABILITY_KEY, {})}
+        if settings:
+            summary[COMPARABILITY_KEY] = settings
         per_case = {k: dict(v) for k, v in self.per_case.items()}
         for case_id, values in other.per_case.items():
             per_case.setdefault(case_id, {}).update(values)
@@ -50,6 +53,12 @@ class EvaluationResult:
 
 # Keys that several evaluators may report with the same value.
 SHARED_SUMMARY_KEYS = frozenset({"n_cases"})
+
+#: Summary key mapping a metric family (e.g. ``REG2025``) to the models and settings its scores
+#: depend on. Scores of one family are only comparable between runs with the same entry, so
+#: ``pathreport results`` warns when a table mixes them. Evaluators add their entry; merging
+#: results unions the mappings.
+COMPARABILITY_KEY = "comparability"
 
 
 class ReportEvaluator(Protocol):

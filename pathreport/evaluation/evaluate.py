@@ -24,13 +24,6 @@ from pathreport.io import atomic_write_text, jsonable, write_json, write_jsonl
 DEFAULT_METRICS = ("nlg", "crqs")
 
 
-def report_evaluators() -> list[str]:
-    """Names of registered evaluators that score prediction records."""
-    from pathreport.plugins import EVALUATORS
-
-    return [e.name for e in EVALUATORS.entries() if e.metadata.get("kind") == "report"]
-
-
 def evaluated_set_digest(ids: Sequence[str]) -> str:
     """A short fingerprint of the evaluated slide set, so tables can prove models saw the same slides."""
     return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
@@ -49,12 +42,15 @@ def evaluate_records(
         records: one per evaluated slide (ids must be unique).
         dataset: dataset name; selects the CRQS schema and appears in the summary.
         metrics: evaluator names (``nlg``, ``crqs``, or any registered report evaluator).
-        options: per-evaluator keyword options, e.g. ``{"crqs": {"formula": "eq6"}}``.
+        options: per-evaluator keyword options, e.g. ``{"crqs": {"formula": "eq6"}}``; an unknown
+            evaluator or option is a :class:`~pathreport.errors.ConfigError` before any scoring.
     """
+    from pathreport.evaluation.options import check_selection
     from pathreport.plugins import EVALUATORS
 
     if not records:
         raise ValueError("Nothing to evaluate: the predictions are empty.")
+    check_selection(metrics, options)
     ids = [r.id for r in records]
     if len(set(ids)) != len(ids):
         dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
@@ -69,13 +65,7 @@ def evaluate_records(
         }
     )
     for name in metrics:
-        entry = EVALUATORS.get(name)
-        if entry.metadata.get("kind") != "report":
-            raise ValueError(
-                f"Evaluator '{name}' does not score report predictions (kind={entry.metadata.get('kind')!r}); "
-                f"report evaluators: {', '.join(report_evaluators())}."
-            )
-        result = result.merge(entry.obj(records, dataset=dataset, **options.get(name, {})))
+        result = result.merge(EVALUATORS[name](records, dataset=dataset, **(options.get(name) or {})))
     return result
 
 

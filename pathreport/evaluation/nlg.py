@@ -202,6 +202,7 @@ def compute_nlg(
     kind="report",
     description="BLEU-1..4, METEOR, ROUGE-L, CIDEr (pycocoevalcap, COCO caption protocol)",
     metrics=list(NLG_METRICS),
+    needs="Java for METEOR 1.5 and the PTB tokenizer (without it: METEOR unavailable, pure-Python tokens)",
 )
 def evaluate_nlg(
     records: Sequence[PredictionRecord],

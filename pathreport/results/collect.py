@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pathreport.results.metrics import KNOWN_METRICS
+from pathreport.results.metrics import known_metrics
 from pathreport.results.store import ResultsError, RunResult
 
 IDENTITY_FIELDS = ("dataset", "model", "encoder")
@@ -188,6 +188,7 @@ def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = 
         evaluated_set=_text(summary.get("evaluated_set")),
         text_normalization=_text(summary.get("text_normalization")),
         crqs_settings=describe_crqs_settings(summary.get("crqs_settings")),
+        comparability=describe_comparability(summary.get("comparability"), where=str(path)),
         per_case=str(per_case.resolve()) if per_case.is_file() else "",
         fields=str(fields.resolve()) if fields.is_file() else "",
     )
@@ -204,7 +205,7 @@ def load_summary(path: Path) -> dict[str, Any]:
         ) from None
     except UnicodeDecodeError:
         raise ResultsError(f"{path}: not a UTF-8 text file; expected a JSON summary.") from None
-    if not isinstance(data, dict) or not (KNOWN_METRICS & set(data)):
+    if not isinstance(data, dict) or not (known_metrics() & set(data)):
         raise NotASummary("no report metrics (BLEU, METEOR, ROUGE-L, CIDEr or CRQS) in this JSON")
     return data
 
@@ -216,19 +217,20 @@ def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, f
         raise ResultsError(f"{where}: field 'unavailable' must map metric -> reason, found {unavailable!r:.80}.")
     metrics: dict[str, float | None] = {}
     notes: dict[str, str] = {}
+    known = known_metrics()
     for key, value in summary.items():
         if key in NON_METRIC_KEYS:
             continue
         if isinstance(value, bool):
-            if key in KNOWN_METRICS:
+            if key in known:
                 raise ResultsError(f"{where}: field {key!r} must be a number or null, found {value!r}.")
             continue
         if isinstance(value, (int, float)):
             metrics[key] = float(value) if math.isfinite(value) else None
-        elif value is None and (key in KNOWN_METRICS or key in unavailable):
+        elif value is None and (key in known or key in unavailable):
             metrics[key] = None
             notes[key] = str(unavailable.get(key) or "null in the summary (unavailable)")
-        elif key in KNOWN_METRICS:
+        elif key in known:
             raise ResultsError(
                 f"{where}: field {key!r} must be a number or null, found {value!r:.80}; the summary is damaged: "
                 "score the predictions again to rewrite it."
@@ -334,6 +336,15 @@ def describe_crqs_settings(settings: Any) -> str:
     rest = {k: v for k, v in settings.items() if k not in ("bootstrap",)}
     digest = hashlib.sha256(json.dumps(rest, sort_keys=True, default=str).encode()).hexdigest()[:8]
     return " ".join(parts) + f" #{digest}"
+
+
+def describe_comparability(value: Any, *, where: str) -> str:
+    """The summary's ``comparability`` mapping (metric family -> models and settings) as JSON text."""
+    if value is None:
+        return ""
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ResultsError(f"{where}: field 'comparability' must map metric -> settings text, found {value!r:.80}.")
+    return json.dumps(value, sort_keys=True)
 
 
 def _text(value: Any) -> str:

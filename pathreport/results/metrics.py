@@ -30,12 +30,34 @@ DISPLAY_NAMES = {
     "BLEU_4": "BLEU-4",
     "ROUGE_L": "ROUGE-L",
     "CRQS_raw": "CRQS (raw)",
+    "ROUGE_1": "ROUGE-1",
+    "ROUGE_2": "ROUGE-2",
+    "ROUGE_L_RS": "ROUGE-L (rouge-score)",
+    "METEOR_NLTK": "METEOR (NLTK fallback)",
+    "REG2025": "REG2025 score",
+    "WSI_P": "WSI-P",
+    "WSI_R": "WSI-R",
+    "PATH_ERRORS": "PathErrors",
 }
 
 #: Metric names accepted on the command line in the paper's spelling (``BLEU-4``, ``ROUGE-L``).
 ALIASES = {display.lower(): name for name, display in DISPLAY_NAMES.items()} | {
     name.lower(): name for name in KNOWN_METRICS
 }
+
+
+def known_metrics() -> frozenset[str]:
+    """The metrics above plus every metric a registered report evaluator declares.
+
+    A summary that holds only, say, ``REG2025`` is still a report summary; without the registry
+    (a broken plug-in) the built-in names still count.
+    """
+    try:
+        from pathreport.evaluation.options import declared_metrics
+
+        return KNOWN_METRICS | frozenset(declared_metrics())
+    except Exception:  # noqa: BLE001 - collecting results must not depend on every plug-in importing
+        return KNOWN_METRICS
 
 
 def display_name(metric: str) -> str:
@@ -62,7 +84,7 @@ def higher_is_better(metric: str) -> bool:
 
 def is_score(metric: str) -> bool:
     """True for metrics worth ranking (not counts such as ``n_cases`` or interval bounds)."""
-    return not (metric.startswith("n_") or metric.endswith("_n_scored") or "_CI95" in metric)
+    return not (metric.startswith("n_") or "_n_" in metric or metric.endswith("_n_scored") or "_CI95" in metric)
 
 
 def parse_metric_list(text: str | None, default: tuple[str, ...]) -> list[str]:

@@ -4,7 +4,10 @@ One row per (run, split, metric), with the run's identity and provenance repeate
 so the file can be filtered, pivoted and joined with any tool (pandas, R, a spreadsheet):
 
 ``dataset, model, encoder, seed, split, metric, value, note, n_cases, evaluated_set,
-text_normalization, crqs_settings, source, run, summary, per_case, fields``
+text_normalization, crqs_settings, source, run, summary, per_case, fields, comparability``
+
+``comparability`` is the summary's metric family -> models/settings mapping as JSON (for example
+the REG 2025 score's spaCy pipeline and embedding model); tables warn when it differs between runs.
 
 * ``value`` is empty when the metric was unavailable (for example METEOR without Java); ``note``
   then says why. An unavailable metric is never written as zero.
@@ -39,12 +42,14 @@ DEFAULT_TABLE = Path("results") / "results.csv"
 RUN_KEY = ("run", "split")
 TEXT_COLUMNS = (
     "dataset", "model", "encoder", "split", "metric", "note", "evaluated_set", "text_normalization",
-    "crqs_settings", "source", "run", "summary", "per_case", "fields",
+    "crqs_settings", "source", "run", "summary", "per_case", "fields", "comparability",
 )
 COLUMNS = (
     "dataset", "model", "encoder", "seed", "split", "metric", "value", "note", "n_cases", "evaluated_set",
-    "text_normalization", "crqs_settings", "source", "run", "summary", "per_case", "fields",
+    "text_normalization", "crqs_settings", "source", "run", "summary", "per_case", "fields", "comparability",
 )
+# Columns added after tables were first written: an older table reads them as empty.
+LATER_COLUMNS = ("comparability",)
 SORT_ORDER = ("dataset", "split", "model", "encoder", "seed", "run", "metric")
 
 
@@ -75,6 +80,7 @@ class RunResult:
     evaluated_set: str = ""
     text_normalization: str = ""
     crqs_settings: str = ""
+    comparability: str = ""
     per_case: str = ""
     fields: str = ""
 
@@ -130,6 +136,9 @@ def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False)
         except (pd.errors.ParserError, UnicodeDecodeError) as err:
             raise ResultsError(f"{path}: not a readable CSV results table ({err}).") from None
+    for column in LATER_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = ""
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise ResultsError(

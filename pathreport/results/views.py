@@ -19,6 +19,7 @@ reference rows, averaged over encoders, so they stand beside the models in every
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -149,7 +150,7 @@ def run_frame(subset: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
     import pandas as pd
 
     meta_columns = ["run", "dataset", "model", "encoder", "seed", "evaluated_set", "text_normalization", "crqs_settings",
-                    "per_case", "fields"]
+                    "comparability", "per_case", "fields"]
     runs = subset.drop_duplicates("run")[meta_columns].set_index("run")
     values = subset[subset["metric"].isin(metrics)].pivot_table(index="run", columns="metric", values="value",
                                                                  aggfunc="first", dropna=False)
@@ -298,6 +299,20 @@ def _consistency_notes(view: View, runs: pd.DataFrame) -> None:
         if len(values) > 1:
             view.notes.append(f"WARNING: runs use {len(values)} different {what} ({' | '.join(values)}); "
                               "their scores are not comparable.")
+    _model_notes(view, runs, row_of)
+
+
+def _model_notes(view: View, runs: pd.DataFrame, row_of: dict[str, str]) -> None:
+    """Warn per metric family (REG2025, WSI_P, ...) whose runs used different models or settings."""
+    families: dict[str, dict[str, set[str]]] = {}
+    for run, text in zip(runs["run"], runs["comparability"]):
+        for family, setting in (json.loads(text) if text else {}).items():
+            families.setdefault(family, {}).setdefault(setting, set()).add(row_of[run])
+    for family, settings in sorted(families.items()):
+        if len(settings) > 1:
+            listing = "; ".join(f"{s} ({', '.join(sorted(rows))})" for s, rows in sorted(settings.items()))
+            view.notes.append(f"WARNING: {family} scores were computed with {len(settings)} different models or "
+                              f"settings: {listing}; they are not comparable across them.")
 
 
 def _row_labels(view: View, runs: pd.DataFrame) -> dict[str, str]:
