@@ -32,7 +32,7 @@ _SPACES = re.compile(r"[\s_\-]+")
 _STRIP = " \t\n.,;:()[]{}\"'"
 _GLEASON_PAIR = re.compile(r"([1-5])\s*\+\s*([1-5])")
 _GLEASON_SUM = re.compile(r"(?<![\d+])(10|[2-9])(?![\d+])")
-_NUMBER_TOKEN = re.compile(r"\d{1,3}|[a-z]+(?: [a-z]+)?")
+_NUMBER_TOKEN = re.compile(r"\d{1,3}|[a-z]+(?: [a-z]+| \d(?!\d))?")
 _COUNT_SEPARATOR = re.compile(r"/|\bout of\b|\bof\b")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _STAGE = re.compile(r"(y?r?p?)\s*t\s*([0-4]|is|x)\s*([a-d]?)(?:\s*\((m|\d+)\))?")
@@ -57,10 +57,16 @@ def to_int(raw: str) -> int:
     if token in NUMBER_WORDS:
         return NUMBER_WORDS[token]
     tens, _, unit = token.partition(" ")  # "twenty-six" (hyphens are spaces after clean_text)
+    if unit.isdigit() and len(unit) == 1:  # "twenty-6": the unit written as a digit
+        return TENS[tens] + int(unit) if tens in TENS else _not_a_number(raw)
     if tens in TENS and (
         not unit or (NUMBER_WORDS.get(unit, 10) < 10 and unit not in ("no", "none"))
     ):
         return TENS[tens] + (NUMBER_WORDS[unit] if unit else 0)
+    return _not_a_number(raw)
+
+
+def _not_a_number(raw: str) -> int:
     raise ValueParseError(f"not a number: {raw!r}")
 
 
