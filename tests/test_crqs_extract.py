@@ -306,3 +306,118 @@ def test_extract_synthetic_schema_recovers_every_generated_attribute():
         assert extra <= (
             {"urothelial_grade"} if attrs["diagnosis"] == "invasive_urothelial" else set()
         ), report
+
+
+# -- TCGA and HistAI complete profiles: the CAP synoptic elements ------------------------------
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Clear cell renal cell carcinoma, WHO/ISUP grade 2.", "tumor_grade", "2"),
+        ("Clear cell renal cell carcinoma, WHO/ISUP grade 2.", "nuclear_grade", "2"),
+        ("Fuhrman nuclear grade of 4.", "nuclear_grade", "4"),
+        ("The Nuclear grade (Fuhrman) is 2/4.", "nuclear_grade", "2"),
+        ("Squamous cell carcinoma, G III.", "tumor_grade", "3"),
+        ("Endometrioid adenocarcinoma, FIGO grade 2.", "figo_grade", "2"),
+        ("Acinar adenocarcinoma, Gleason score 4+3=7, grade group 3.", "gleason_score", "4+3=7"),
+        ("Gleason pattern 4 comprises 60%.", "gleason_pattern4_percent", 60.0),
+        ("The margins were negative.", "margin_status", "negative"),
+        ("Margins of the excised tissue are all free of tumor.", "margin_status", "negative"),
+        ("Carcinoma extends to the inked deep margin.", "margin_involved", "deep"),
+        ("Tumor is 0.3 cm from the closest (deep) margin.", "margin_distance", 0.3),
+        ("Tumor is 7.5 cm in its largest dimension.", "tumor_size", 7.5),
+        ("Breslow thickness 2.3 mm, ulceration present.", "breslow_thickness", 2.3),
+        ("Extraprostatic extension is present.", "extraprostatic_extension", "present"),
+        ("Seminal vesicles are free of tumor.", "seminal_vesicle_invasion", "absent"),
+        ("Visceral pleural invasion present (PL1).", "pleural_invasion", "present"),
+        ("Invading less than half of the myometrium.", "myometrial_invasion", "less than half"),
+        ("Peritoneal washings negative for malignant cells.", "peritoneal_cytology", "negative"),
+        (
+            "Metastatic adenocarcinoma, consistent with colorectal primary.",
+            "primary_site",
+            "colorectum",
+        ),
+        ("Left upper lobe, lobectomy.", "tumor_site", "upper lobe"),
+        ("Left upper lobe, lobectomy.", "laterality", "left"),
+        ("pT3a pN1b pM0", "pt_stage", "pt3a"),
+        ("pT3a pN1b pM0", "pn_stage", "n1b"),
+        ("ER positive (95%), PR negative, HER2 3+.", "her2_status", "positive"),
+        ("The ER, PR, and HER2 statuses were negative.", "er_status", "negative"),
+        ("Glioblastoma, IDH-wildtype.", "idh_status", "wild type"),
+        ("1p/19q codeleted; MGMT promoter methylated.", "codeletion_1p19q", "codeleted"),
+        ("Mismatch repair proteins intact.", "mmr_msi_status", "proficient"),
+        ("No KRAS mutation was detected.", "kras_status", "wild type"),
+        ("The MIB-1 labeling index is 2.8 per cent.", "ki67_index", 2.8),
+        ("Thymic carcinoma, resected.", "diagnosis", "thymic carcinoma"),
+        ("Thymoma, type B2.", "diagnosis", "thymoma"),
+    ],
+)
+def test_extract_tcga_complete_profile_fields(text, field, value):
+    assert extract(text, "tcga")[field] == value
+
+
+def test_extract_tcga_negated_features_are_not_a_type_and_pn1_is_not_perineural():
+    fields = extract("Clear cell renal cell carcinoma. No sarcomatoid features.", "tcga")
+    assert fields["histologic_type"] == "clear cell" and fields["sarcomatoid_features"] == "absent"
+    fields = extract("pT2 pN1 M0.", "tcga")
+    assert "perineural_invasion" not in fields and fields["lymph_node_involvement"] == "present"
+
+
+def test_extract_tcga_node_counts_and_status_forms_are_one_fact():
+    tcga = load_schema("tcga").field("lymph_node_involvement")
+    counts = {
+        text: extract(text, "tcga")["lymph_node_involvement"]
+        for text in (
+            "Lymph nodes negative for metastasis (0/11).",
+            "Lymph nodes: 0/11.",
+            "No lymph node metastasis.",
+            "Metastatic carcinoma in 1 of the 12 lymph nodes.",
+            "Metastatic ductal carcinoma in two out of twenty-six lymph nodes examined.",
+        )
+    }
+    assert list(counts.values()) == ["0/11", "0/11", "absent", "1/12", "2/26"]
+    assert tcga.matches("0/11", "absent") and not tcga.matches("0/11", "1/12")
+    # Several stations: repeats count once, a stated total wins, otherwise they add up.
+    total = "Right: 0/5 lymph nodes; left: 1/7 lymph nodes; total 1/12 lymph nodes."
+    assert extract(total, "tcga")["lymph_node_involvement"] == "1/12"
+    assert extract("0/5 lymph nodes. 1/7 lymph nodes.", "tcga")["lymph_node_involvement"] == "1/12"
+
+
+def test_extract_tcga_main_diagnosis_does_not_depend_on_sentence_order():
+    a = "No tumor in the pelvic lymph nodes. Invasive urothelial carcinoma of the bladder."
+    b = "Invasive urothelial carcinoma of the bladder. No tumor in the pelvic lymph nodes."
+    assert extract(a, "tcga") == extract(b, "tcga")
+    assert extract(a, "tcga")["diagnosis"] == "urothelial carcinoma"
+    both = extract("Metastatic melanoma; a basal cell carcinoma is also present.", "tcga")
+    assert both["diagnosis"] == "melanoma"
+    assert both["findings"] == "basal cell carcinoma + melanoma"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Skin, excision: basal cell carcinoma. Resection margins are free of tumor.",
+            "margin_status",
+            "negative",
+        ),
+        (
+            "Skin: melanoma, Breslow 1.2 mm. The lesion is completely excised.",
+            "margin_status",
+            "negative",
+        ),
+        ("Tumour cells are present in the resection margin.", "margin_status", "positive"),
+        ("Cervix, bx: HSIL (CIN 3).", "cin_grade", "3"),
+        ("Cervix, bx: HSIL (CIN 3).", "specimen_type", "biopsy"),
+        ("Gastric antrum and body biopsies.", "tumor_site", "body + antrum"),
+        ("Negative for adenocarcinoma.", "malignancy_status", "absent"),
+        ("Breast, left, core biopsy: ER positive, HER2 negative (1+).", "her2_status", "negative"),
+        ("Metastasis of adenocarcinoma in 2 of 5 lymph nodes.", "lymph_node_involvement", "2/5"),
+    ],
+)
+def test_extract_histai_complete_profile_fields(text, field, value):
+    assert extract(text, "histai")[field] == value
+
+
+def test_extract_pd_l1_is_not_lymphovascular_invasion():
+    fields = extract("PD-L1 (22C3) tumour proportion score 60%.", "histai")
+    assert "lymphovascular_invasion" not in fields and fields["pdl1_score"] == 60.0

@@ -49,7 +49,9 @@ TCGA_KEYS = {
 
 def test_schema_shipped_field_lists_match_the_paper():
     reg, histai, tcga = load_schema("reg2025"), load_schema("histai"), load_schema("tcga")
-    reg = reg.for_profile("paper")  # the complete profile adds fields; the paper's stay reproducible
+    reg = reg.for_profile(
+        "paper"
+    )  # the complete profile adds fields; the paper's stay reproducible
     assert set(reg.field_names) == REG_FIELDS and len(reg.field_names) == 18
     assert reg.key_fields == (
         "diagnosis",
@@ -172,3 +174,22 @@ def test_schema_file_name_must_match_its_name_and_yaml_errors_name_the_file(tmp_
 def test_schema_unknown_dataset_suggests_the_closest_schema():
     with pytest.raises(FileNotFoundError, match=r"Did you mean 'reg2025'"):
         load_schema("reg2026")
+
+
+@pytest.mark.parametrize("name", ["tcga", "histai"])
+def test_schema_complete_profile_declares_a_reasoned_severity_per_field(name):
+    raw = yaml.safe_load(Path(load_schema(name).path).read_text(encoding="utf-8"))
+    for item in raw["fields"]:
+        assert item.get("severity") in ("critical", "major", "minor"), item["name"]
+        assert len(str(item.get("severity_reason", ""))) > 20, item["name"]
+    schema = load_schema(name)
+    assert any("College of American Pathologists" in s for s in schema.sources)
+    critical = {f.name for f in schema.fields if f.severity == "critical"}
+    # Fields that change management weigh more than specimen wording.
+    assert {
+        "diagnosis",
+        "margin_status",
+        "lymph_node_involvement",
+        "lymphovascular_invasion",
+    } <= critical
+    assert schema.field("specimen_type").severity == "minor"

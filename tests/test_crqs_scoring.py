@@ -6,6 +6,7 @@ import pytest
 
 from pathreport.crqs import CRQSConfig, build_schema, score_fields
 from pathreport.crqs.scoring import bootstrap_ci, summarise
+from pathreport.crqs.values import count_match, parse_count, total_count
 
 # Five fields; K = {diagnosis, grade}. Values are canonical already (scoring never re-extracts).
 SCHEMA = build_schema(
@@ -137,3 +138,26 @@ def test_scoring_bootstrap_interval_brackets_the_mean_and_is_reproducible():
     assert low < sum(values) / len(values) < high
     assert bootstrap_ci(values, n_resamples=500, seed=3) == (low, high)
     assert bootstrap_ci([0.5], n_resamples=500) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("2/14", "2/14"),
+        ("1 of the 12", "1/12"),
+        ("two of twenty-six", "2/26"),
+        ("6 lymph nodes out of a total of 37", "6/37"),
+        ("two positive lymph nodes out of three", "2/3"),
+    ],
+)
+def test_values_node_counts_in_digits_and_words(text, count):
+    assert parse_count(text) == count
+
+
+def test_values_one_count_per_report_whatever_its_layout():
+    assert total_count(["0/5", "1/7", "1/12"]) == "1/12"  # a stated total wins
+    assert total_count(["0/5", "1/7"]) == "1/12"  # stations add up
+    assert total_count(["1/12", "1/12"]) == "1/12"  # a repeated statement counts once
+    assert total_count(["2/7", "2"]) == "2/7"  # "metastases in two nodes (2/7)"
+    assert total_count(["present", "absent"]) == "present"
+    assert count_match("0/11", "absent") and not count_match("0/11", "2/11")
