@@ -20,6 +20,7 @@ from pathreport.crqs.checkset import (
     split_of,
 )
 from pathreport.crqs.checkset_rewrite import equivalent_rewrite, number_format, reorder
+from pathreport.crqs.checkset_text import sentences_with_offsets
 from pathreport.crqs.checkset_wrong import wrong_edits
 
 PROSTATE = (
@@ -91,6 +92,15 @@ def test_omitting_a_sentence_keeps_the_others_apart():
     dropped = [e for e in _by_category(PROSE)["omission"] if "Margins" in e.span]
     assert dropped
     assert "2.1 cm. Two of 12 lymph nodes" in dropped[0].text
+
+
+def test_sentences_are_not_split_at_list_markers_or_decimals():
+    text = "Breast, biopsy: 1. Ductal carcinoma in situ 2. Microcalcification. Size 2.1 cm. A. Margins free."
+    assert [s for _, _, s in sentences_with_offsets(text)] == [
+        "Breast, biopsy: 1. Ductal carcinoma in situ 2. Microcalcification.",
+        "Size 2.1 cm.",
+        "A. Margins free.",
+    ]
 
 
 def test_a_negated_biomarker_statement_is_not_flipped_into_a_double_negative():

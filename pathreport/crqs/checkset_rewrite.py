@@ -354,7 +354,7 @@ SYNONYMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tumour": (r"\btumor\b", ("tumour",)),
     "differentiated": (
         r"\b(well|moderately|poorly) differentiated\b",
-        (r"\1-differentiated", r"\1ly-differentiated"),
+        (r"\1-differentiated", r"\1 differentiated (\1-differentiated)"),
     ),
     "fuhrman": (r"\bFuhrman(?:'s)? nuclear grade\b", ("Fuhrman grade", "nuclear grade (Fuhrman)")),
     "nottingham": (

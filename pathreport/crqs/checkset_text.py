@@ -40,8 +40,9 @@ def lines_with_offsets(text: str) -> Iterator[tuple[int, int, str]]:
         pos += len(line) + 1
 
 
-# A sentence ends at '.', '!' or '?' followed by white space and a capital letter or a newline.
-SENTENCE_END = re.compile(r"(?<=[.!?])(?:[ \t]+(?=[A-Z(\"])|[ \t]*\n+)")
+# A sentence ends at '.', '!' or '?' followed by white space and a capital letter or a newline;
+# never after a number or a single letter ("1. Ductal carcinoma" and "a. Margins" are list items).
+SENTENCE_END = re.compile(r"(?<=[^\d\s][.!?])(?<!\b[A-Za-z]\.)(?:[ \t]+(?=[A-Z(\"])|[ \t]*\n+)")
 
 
 def sentences_with_offsets(text: str) -> Iterator[tuple[int, int, str]]:

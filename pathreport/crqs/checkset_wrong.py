@@ -782,14 +782,19 @@ SWAPS = _multiline(SWAPS)
 
 
 # ---------------------------------------------------------------------------- omission
-CLAUSES = re.compile(
-    r"(?P<v>,? ?\((?:Tubule formation|Gleason pattern \d)[^)]*\)"
-    r"|, (?:grade (?:I{1,3}|[1-3])|(?:well|moderately|poorly) differentiated)"
-    r"|, tumou?r volume:? +\d+\s?%"
-    r"|, (?:ISUP )?grade group \d(?: \([^)]*\))?"
-    r"|, with (?:squamous differentiation|mucinous component|poorly cohesive carcinoma component)"
-    r"|,? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid aggregates))",
-    re.I,
+# Stated facts that can be dropped from a line. Only facts that the rest of the line does not
+# imply: a grade group is not dropped (the Gleason score implies it), and a Nottingham grade is
+# dropped together with its component scores (which would imply it).
+CLAUSES = tuple(
+    re.compile(p, re.I)
+    for p in (
+        r" ?\((?:Tubule formation|Gleason pattern \d)[^)]*\)",
+        r", grade (?:I{1,3}|[1-3])(?: \(Tubule formation[^)]*\))?",
+        r", (?:well|moderately|poorly) differentiated",
+        r", tumou?r volume:? +\d+\s?%",
+        r", with (?:squamous differentiation|mucinous component|poorly cohesive carcinoma component)",
+        r",? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid aggregates)",
+    )
 )
 FINDING_WORD = re.compile(
     r"carcinoma|adenoma|dysplasia|metaplasia|necrosis|invasion|involvement|muscle|margin|node|"
@@ -815,7 +820,7 @@ def omission_edits(text: str, header_lines: int) -> list[Edit]:
             edited = (head + joint + tail).strip("\n")
             edited = re.sub(r"\n{3,}", "\n\n", edited)
             out.append(Edit(edited, "omission", "finding", unit.strip(), "statement dropped"))
-    for m in CLAUSES.finditer(text):
+    for m in (m for clause in CLAUSES for m in clause.finditer(text)):
         edited = re.sub(r"[ \t]+$", "", text[: m.start()] + text[m.end() :], flags=re.M)
         out.append(Edit(edited, "omission", "finding", m.group(0).strip(" ,"), "clause dropped"))
     return out
