@@ -107,6 +107,7 @@ def test_crqs_profile_must_name_schema_fields():
         "Necrosis, lymphovascular invasion, and perineural invasion are not identified.",
         "Lymphovascular invasion, perineural invasion, necrosis: not identified.",
         "Negative for: necrosis, lymphovascular invasion and perineural invasion.",
+        "Necrosis, lymphovascular invasion and perineural invasion were not identified.",
     ],
 )
 def test_crqs_one_negation_covers_a_list_of_findings(text):

@@ -381,6 +381,11 @@ class RuleExtractor:
                         post_at = k
                         break
                     if rt.words[k] not in self._fillers:
+                        if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
+                            listed = list_post_cue(j)
+                            if listed is not None:
+                                post_at, cue_text = listed
+                                post = (True, cue_text)
                         break
                     k += 1
             if post is not None and post[0]:
