@@ -232,3 +232,21 @@ def test_cli_coverage_names_a_missing_split(split_file, capsys):
     args = ["crqs", "coverage", "--dataset", "reg2025", "--split-file", str(split_file)]
     assert main([*args, "--split", "val"]) == 2
     assert "'val'" in capsys.readouterr().err
+
+
+def test_checkset_rewrite_converts_every_dimension_of_a_size():
+    text = "The tumor measures 3.3 x 3.2 x 2.7 cm."
+    for seed in range(20):
+        out, op = number_format(text, random.Random(seed))
+        if op == "number:cm_to_mm":
+            assert "33 x 32 x 27 mm" in out
+            break
+    else:
+        pytest.fail("no seed chose the cm_to_mm rewrite")
+
+
+def test_checkset_wrong_edit_never_flips_a_status_under_a_negation():
+    text = "No tumor was identified in the margins. Perineural invasion was identified."
+    edits = [e for e in wrong_edits(text) if e.category == "negation"]
+    assert edits and all("No tumor was absent" not in e.text for e in edits)
+    assert any("Perineural invasion was absent" in e.text for e in edits)

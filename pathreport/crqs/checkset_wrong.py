@@ -72,6 +72,14 @@ class Swap:
 
 
 _NEGATION_WORD = re.compile(r"\b(?:no|not|without|never|neither|nor)\b", re.I)
+_CLAUSE_END = re.compile(r"[.;\n]")
+
+
+def _under_negation(m: re.Match) -> bool:
+    """The clause before the match already holds a negation ("No tumor was | identified")."""
+    before = m.string[: m.start()]
+    clause = _CLAUSE_END.split(before)[-1] if before else ""
+    return _NEGATION_WORD.search(clause) is not None
 
 
 def _negated(m: re.Match) -> bool:
@@ -445,7 +453,9 @@ SWAPS: tuple[Swap, ...] = (
             r"(?::|\bis|\bare|\bwas|\bwere) (?P<v>not identified|not present|not seen|absent|identified|present|negative|positive)\b(?! \()"
         ),
         lambda m: (
-            ["present"]
+            []  # "no tumor was identified" -> "was absent" would be a double negative, not an error
+            if _under_negation(m)
+            else ["present"]
             if m.group("v").lower() in ("not identified", "not present", "not seen", "absent")
             else ["negative"]
             if m.group("v").lower() == "positive"
