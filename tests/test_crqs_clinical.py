@@ -194,3 +194,26 @@ def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
     assert paper["crqs_settings"]["field_weighting"] == "uniform"
     # The paper's REG fields have no lymphovascular invasion: only the complete profile sees it.
     assert complete["CRQS"] < 1.0 and paper["CRQS"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "text, count",
+    [
+        ("Lymph nodes, right, dissection: Seven benign lymph nodes.", "0/7"),
+        ("Left neck dissection shows twenty-five benign lymph nodes.", "0/25"),
+        ("Four lymph nodes in the right central neck were negative for malignancy.", "0/4"),
+        ("Axilla: one lymph node showing micrometastatic carcinoma.", "1"),
+    ],
+)
+def test_crqs_node_counts_stated_as_a_status_are_counts(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+def test_crqs_pattern_value_templates_are_checked_against_the_regex():
+    raw = {"name": "toy", "fields": [{"name": "n", "type": "count", "patterns": [
+        {"regex": "(?P<n>\\d+) benign nodes", "value": "0/{n}"}]}]}  # fmt: skip
+    schema = build_schema(raw)
+    assert fields("7 benign nodes", schema) == {"n": "0/7"}
+    raw["fields"][0]["patterns"][0]["value"] = "0/{total}"
+    with pytest.raises(SchemaError, match=r"names group\(s\) \['total'\]"):
+        build_schema(raw)

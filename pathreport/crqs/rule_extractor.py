@@ -29,7 +29,7 @@ from typing import Any
 from pathreport.crqs.extractors import EXTRACTORS, Fields, Finding
 from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, UNLISTED_PREFIX, FieldSpec, Schema
 from pathreport.crqs.text import ReportText, normalise_phrase
-from pathreport.crqs.values import total_count
+from pathreport.crqs.values import ValueParseError, to_int, total_count
 
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
@@ -471,7 +471,9 @@ class RuleExtractor:
             for m in rule.regex.finditer(text):
                 pattern_spans.append(m.span())
                 if rule.value is not None:
-                    value: Any = rule.value
+                    value: Any = rule.value if "{" not in rule.value else _fill(rule.value, f, m)
+                    if value is None:
+                        continue
                 else:
                     value = self._pattern_value(f, m)
                     if value is None:
@@ -599,6 +601,22 @@ class RuleExtractor:
             candidates[fi] = [(start, -end, value, finding, explicit)]
         else:
             cands.append((start, -end, value, finding, explicit))
+
+
+def _fill(template: str, f: FieldSpec, m: re.Match) -> Any:
+    """A templated constant ("0/{examined}" for "seven benign lymph nodes"), numbers as digits."""
+    groups = {}
+    for name, raw in m.groupdict().items():
+        if raw is None:
+            continue
+        try:
+            groups[name] = str(to_int(raw))
+        except ValueParseError:
+            groups[name] = raw
+    try:
+        return f.canonicalize(template.format(**groups))
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def _by_start(item: tuple) -> tuple[int, int]:

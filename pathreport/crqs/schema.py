@@ -29,6 +29,7 @@ The file format (one mapping)::
           carcinoma: {synonyms: [...], aliases: [...], implies: {benign_vs_malignant: malignant}}
         patterns:                      # regular expressions on the lower-cased text
           - {regex: "...(?P<value>...)...", value: optional-constant, negatable: false}
+          - {regex: "(?P<n>\\w+) benign lymph nodes", value: "0/{n}"}   # a template of groups
         select: first                  # first | last | max | min | all | total (counts)
         negated_value: absent          # what a negated finding becomes (default: dropped)
         negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
@@ -846,6 +847,13 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
     except re.error as err:
         raise SchemaError(f"{here}: invalid regex {source!r}: {err}.") from None
     value = raw.get("value")
+    if value is not None:
+        missing = [g for g in re.findall(r"\{(\w+)\}", str(value)) if g not in compiled.groupindex]
+        if missing:
+            raise SchemaError(
+                f"{here}: value template {value!r} names group(s) {missing} that regex {source!r} "
+                "does not define; add (?P<name>...) groups."
+            )
     if value is None and "value" not in compiled.groupindex:
         raise SchemaError(
             f"{here}: regex {source!r} needs a (?P<value>...) group or a constant 'value'."
