@@ -217,3 +217,10 @@ def test_crqs_pattern_value_templates_are_checked_against_the_regex():
     raw["fields"][0]["patterns"][0]["value"] = "0/{total}"
     with pytest.raises(SchemaError, match=r"names group\(s\) \['total'\]"):
         build_schema(raw)
+
+
+def test_crqs_a_negated_mention_inside_another_finding_belongs_to_it():
+    # "no perineural invasion" excludes perineural invasion, not malignancy.
+    found = extract("Prostate biopsy: acinar adenocarcinoma. No perineural invasion.", "histai")
+    assert found["perineural_invasion"] == "absent" and "malignancy_status" not in found
+    assert extract("Breast: DCIS. No invasive carcinoma.", "histai")["malignancy_status"] == "absent"

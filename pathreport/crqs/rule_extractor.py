@@ -425,12 +425,21 @@ class RuleExtractor:
         dropped: list[Finding] = []
         last_end: dict[int, int] = {}
         negatable, negated_values = self._negatable, self._negated_values
+        # A negation-only mention inside a longer finding of another field belongs to that
+        # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
+        longest_term = [0] * len(rt)
+        for (_, i), (j, _, kind) in terms.items():
+            if kind == TERM:
+                for w in range(i, j + 1):
+                    longest_term[w] = max(longest_term[w], j + 1 - i)
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
             last_end[fi] = j
             if kind == IGNORE:
                 continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
+            if kind == MENTION and longest_term[i] > j + 1 - i:
+                continue
             negated, cue, explicit = negation(i, j) if negatable[fi] else (False, None, False)
             if kind == MENTION and not negated:
                 continue
