@@ -112,16 +112,25 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
         try:
             summary = task(cfg)
         except (PathreportError, RegistryError, FileNotFoundError) as err:
-            message = err.args[0] if isinstance(err, KeyError) and err.args else err
-            log.error("%s", message)
             if os.environ.get("HYDRA_FULL_ERROR") == "1":
                 raise
-            sys.exit(1)
+            report_error(err)
+            sys.exit(getattr(err, "exit_code", 1))
         metric = cfg.get("optimized_metric")
         value = summary.get(metric) if metric else None
         return float(value) if isinstance(value, (int, float)) else None
 
     main()
+
+
+def report_error(err: BaseException) -> None:
+    """Print a user error as one message on stderr (Hydra's console log goes to stdout), and keep
+    it in the run's log file too."""
+    message = err.args[0] if isinstance(err, KeyError) and err.args else err
+    print(f"Error: {message}", file=sys.stderr, flush=True)
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.FileHandler):
+            handler.handle(log.makeRecord(log.name, logging.ERROR, __file__, 0, "%s", (message,), None))
 
 
 def _quiet_third_party_logs() -> None:
