@@ -65,7 +65,7 @@ def checkpoint_globals(path: Path) -> list[str]:
         for opcode, arg, _ in pickletools.genops(data):
             if opcode.name in ("GLOBAL", "INST"):
                 module, _, name = str(arg).partition(" ")
-                found.append(f"{module}.{name}")
+                found.append(_python3_name(module, name))
             elif opcode.name == "STACK_GLOBAL":
                 # Module and name must be the two strings pushed just before: a name fetched
                 # from the memo cannot be read without running the pickle, so it is refused.
@@ -81,6 +81,15 @@ def checkpoint_globals(path: Path) -> list[str]:
     except (ValueError, EOFError) as err:
         raise CheckpointError(f"{path}: the checkpoint's pickle is corrupt ({err}).") from None
     return found
+
+
+def _python3_name(module: str, name: str) -> str:
+    """``module.name`` as Python 3 resolves it (protocol-2 pickles write ``__builtin__`` for
+    ``builtins``, for Python 2), so a message names what would really be called."""
+    import _compat_pickle
+
+    module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+    return f"{_compat_pickle.IMPORT_MAPPING.get(module, module)}.{name}"
 
 
 def load_checkpoint(path: str | Path, *, trust: bool = False, map_location: Any = "cpu") -> dict[str, Any]:

@@ -29,14 +29,15 @@ from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.generator import GeneratorContext
 from pathreport.io import write_json
 from pathreport.lit import ReportModule, module_from_checkpoint
-from pathreport.run_folder import RunFolder
+from pathreport.run_folder import RunFolder, check_writable
 
 log = logging.getLogger("pathreport")
 
 
 def run_dir(cfg: DictConfig) -> Path:
+    """The run folder, created and checked writable before anything else happens."""
     out = Path(cfg.paths.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    check_writable(out, option="hydra.run.dir=<folder>")
     return out
 
 
