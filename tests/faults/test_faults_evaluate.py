@@ -4,12 +4,12 @@ naming the file (and line) and the fix, nothing scored, and no earlier result ch
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from fault_helpers import assert_user_error, snapshot
 
 from pathreport.cli import main
-from pathreport.io import current_umask
 
 GOOD = [{"id": "a", "reference": "Adenocarcinoma, grade 2.", "prediction": "Adenocarcinoma, grade 2."},
         {"id": "b", "reference": "Benign colonic mucosa.", "prediction": "Benign mucosa."}]
@@ -116,8 +116,9 @@ def test_a_huge_prediction_is_scored_on_a_bounded_length_and_counted(tmp_path, c
 def test_result_files_follow_the_umask(tmp_path, capsys):
     predictions = tmp_path / "preds.jsonl"
     predictions.write_bytes(_jsonl(GOOD))
+    umask = os.umask(0o022)
+    os.umask(umask)
     assert _evaluate(capsys, predictions, tmp_path / "out")[0] == 0
-    expected = 0o666 & ~current_umask()
     for path in (tmp_path / "out").iterdir():
-        assert path.stat().st_mode & 0o777 == expected, path
-    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777 & ~current_umask()
+        assert path.stat().st_mode & 0o777 == 0o666 & ~umask, path
+    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o777 & ~umask
