@@ -102,6 +102,11 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
     if problem:
         print(f"Error: {problem}", file=sys.stderr)
         sys.exit(2)
+    try:
+        check_output_folders(user_overrides)
+    except PathreportError as err:
+        report_error(err)
+        sys.exit(err.exit_code)
     from hydra.core.global_hydra import GlobalHydra
 
     GlobalHydra.instance().clear()
@@ -121,6 +126,22 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
         return float(value) if isinstance(value, (int, float)) else None
 
     main()
+
+
+def check_output_folders(overrides: list[str]) -> None:
+    """Check the folders Hydra will create before it creates them (Hydra itself would fail with a
+    traceback): an explicit run or sweep folder, else the log root the default folders go under."""
+    from pathlib import Path
+
+    from pathreport.run_folder import check_creatable
+
+    given = dict(o.split("=", 1) for o in overrides if "=" in o)
+    for key in ("hydra.run.dir", "hydra.sweep.dir", "paths.log_dir"):
+        value = given.get(key)
+        if value and "${" not in value:
+            check_creatable(Path(value).expanduser(), option=f"{key}=<folder>")
+    if not any(k in given for k in ("hydra.run.dir", "hydra.sweep.dir", "paths.log_dir")):
+        check_creatable(Path("logs"), option="paths.log_dir=<folder> or hydra.run.dir=<folder>")
 
 
 def report_error(err: BaseException) -> None:

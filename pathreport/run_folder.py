@@ -51,6 +51,21 @@ def check_writable(folder: Path, *, option: str) -> None:
         ) from None
 
 
+def check_creatable(folder: Path, *, option: str) -> None:
+    """Stop unless ``folder`` exists as a writable folder or could be created (its nearest
+    existing ancestor is a writable folder); creates nothing."""
+    ancestor = folder
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    problem = None
+    if not ancestor.is_dir():
+        problem = f"{ancestor} is a file, not a folder"
+    elif not os.access(ancestor, os.W_OK | os.X_OK):
+        problem = f"{ancestor} is not writable"
+    if problem:
+        raise RunFolderError(f"Cannot write to {folder} ({problem}). Choose a writable folder with {option}.")
+
+
 def pid_alive(pid: int) -> bool:
     """Whether a process with ``pid`` exists on this machine."""
     if pid <= 0:

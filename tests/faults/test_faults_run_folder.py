@@ -84,3 +84,19 @@ def test_an_unfinished_run_folder_is_reused_only_to_resume_it(tmp_path):
     again.claim(overwrite=False, resuming=True, what={"model": "migen"})
     again.release()
     assert os.listdir(tmp_path / "run") == ["run.json"]
+
+
+def test_an_uncreatable_hydra_run_dir_is_one_message_before_hydra_starts(tmp_path, monkeypatch, capsys):
+    """Hydra creates the run folder itself (and would fail with a traceback): checked before it."""
+    from pathreport.entry import hydra_entry
+    from pathreport.run import train
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setattr(sys, "argv", ["train.py", "model=most_frequent", f"hydra.run.dir={blocker / 'run'}"])
+    with pytest.raises(SystemExit) as stop:
+        hydra_entry(train, config_name="train")
+    assert stop.value.code == 1
+    err = capsys.readouterr().err
+    assert f"Cannot write to {blocker / 'run'} ({blocker} is a file, not a folder)" in err
+    assert "hydra.run.dir=<folder>" in err and "Traceback" not in err
