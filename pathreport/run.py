@@ -245,12 +245,17 @@ def _identity(cfg: DictConfig) -> dict[str, Any]:
 
 def _interrupted(folder: RunFolder | None, out: Path, trainer: Any, stop: BaseException) -> RunInterrupted:
     """Record an interruption in ``run.json`` and build the error that ends the process non-zero."""
-    signal_name = "SIGTERM" if getattr(trainer, "received_sigterm", False) else type(stop).__name__
+    from pytorch_lightning.utilities.exceptions import SIGTERMException
+
+    sigterm = isinstance(stop, SIGTERMException) or getattr(trainer, "received_sigterm", False)
+    signal_name = "SIGTERM" if sigterm else "Ctrl-C" if isinstance(stop, KeyboardInterrupt) else type(stop).__name__
     last = out / "checkpoints" / "last.ckpt"
     epoch = getattr(trainer, "current_epoch", None)
     if folder is not None:
         folder.finish("interrupted", stopped_by=signal_name, epoch=epoch,
                       last_checkpoint=str(last) if last.is_file() else None)
+    if trainer is None:  # eval.py: nothing to resume, the checkpoint is untouched
+        return RunInterrupted(f"Evaluation stopped by {signal_name} in {out}; run it again.")
     kept = (f"{last} is kept; resume with ckpt_path=last hydra.run.dir={out}" if last.is_file()
             else "no checkpoint had been written yet; run again")
     return RunInterrupted(f"Run stopped by {signal_name} during epoch {epoch} in {out}: {kept}.")
