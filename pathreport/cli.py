@@ -14,6 +14,7 @@ import importlib.util
 import sys
 
 from pathreport import __version__
+from pathreport.errors import PathreportError
 
 COMMAND_MODULES: tuple[str, ...] = (
     "pathreport.commands.list_cmd",
@@ -27,7 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-class UserError(Exception):
+class UserError(PathreportError):
     """An error caused by the user's input; printed without a traceback, exit status 2."""
 
 
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         result = args.func(args)
-    except (UserError, FileNotFoundError, ValueError, KeyError) as err:
+    except (PathreportError, FileNotFoundError, ValueError, KeyError) as err:
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         print(f"pathreport {args.command}: error: {message}", file=sys.stderr)
         return 2

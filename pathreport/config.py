@@ -69,6 +69,8 @@ class DataConfig:
         num_workers: DataLoader worker processes.
         on_missing: ``error`` (default) stops when a split's slide has no feature file and lists
             them; ``skip`` drops those slides and records them in the run's manifest.
+        on_empty_bag: ``error`` (default) stops when a slide's feature file has no patches (no
+            tissue found); ``skip`` drops those slides and records them in the run's manifest.
         patient_id_pattern: regex whose first group is the patient id of a slide id, for the
             patient-leakage check (TCGA: the first 12 characters of the barcode).
         tokenizer: tokenizer settings.
@@ -100,6 +102,7 @@ class DataConfig:
     eval_batch_size: int = 16
     num_workers: int = 0
     on_missing: str = "error"
+    on_empty_bag: str = "error"
     patient_id_pattern: str | None = None
     tokenizer: TokenizerConfig = field(default_factory=TokenizerConfig)
     streams: dict[str, StreamLocation] = field(default_factory=dict)
@@ -261,11 +264,16 @@ class TrainConfig:
         train: fit the model (False: test ``ckpt_path`` only).
         test: decode and score the test split with the best checkpoint after training.
         optimized_metric: value returned to Hydra sweepers (e.g. optuna).
+        ckpt_trust: load ``ckpt_path`` even if it holds types a pathreport checkpoint never
+            holds (the full unpickler may run code from the file: only for trusted files).
+        overwrite: run in a folder that holds a finished run, deleting that run's results.
     """
 
     task_name: str = "train"
     seed: int = 0
     ckpt_path: str | None = None
+    ckpt_trust: bool = False
+    overwrite: bool = False
     train: bool = True
     test: bool = True
     optimized_metric: str = "val_loss"
@@ -291,10 +299,15 @@ class EvalConfig:
         data, decoding: overrides merged into the checkpoint's own settings
             (e.g. ``+data.splits=other.json``, ``decoding.beam_size=1``).
         features_dir: TRIDENT job directory, if the features moved since training.
+        ckpt_trust: load a checkpoint that holds types a pathreport checkpoint never holds (the
+            full unpickler may run code from the file: only for trusted files).
+        overwrite: write into a folder that holds a finished run, deleting its results.
     """
 
     task_name: str = "eval"
     ckpt_path: str = MISSING
+    ckpt_trust: bool = False
+    overwrite: bool = False
     split: str = "test"
     seed: int = 0
     features_dir: str | None = None

@@ -102,6 +102,11 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
     if problem:
         print(f"Error: {problem}", file=sys.stderr)
         sys.exit(2)
+    try:
+        check_output_folders(user_overrides)
+    except PathreportError as err:
+        report_error(err)
+        sys.exit(err.exit_code)
     from hydra.core.global_hydra import GlobalHydra
 
     GlobalHydra.instance().clear()
@@ -112,16 +117,41 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
         try:
             summary = task(cfg)
         except (PathreportError, RegistryError, FileNotFoundError) as err:
-            message = err.args[0] if isinstance(err, KeyError) and err.args else err
-            log.error("%s", message)
             if os.environ.get("HYDRA_FULL_ERROR") == "1":
                 raise
-            sys.exit(1)
+            report_error(err)
+            sys.exit(getattr(err, "exit_code", 1))
         metric = cfg.get("optimized_metric")
         value = summary.get(metric) if metric else None
         return float(value) if isinstance(value, (int, float)) else None
 
     main()
+
+
+def check_output_folders(overrides: list[str]) -> None:
+    """Check the folders Hydra will create before it creates them (Hydra itself would fail with a
+    traceback): an explicit run or sweep folder, else the log root the default folders go under."""
+    from pathlib import Path
+
+    from pathreport.run_folder import check_creatable
+
+    given = dict(o.split("=", 1) for o in overrides if "=" in o)
+    for key in ("hydra.run.dir", "hydra.sweep.dir", "paths.log_dir"):
+        value = given.get(key)
+        if value and "${" not in value:
+            check_creatable(Path(value).expanduser(), option=f"{key}=<folder>")
+    if not any(k in given for k in ("hydra.run.dir", "hydra.sweep.dir", "paths.log_dir")):
+        check_creatable(Path("logs"), option="paths.log_dir=<folder> or hydra.run.dir=<folder>")
+
+
+def report_error(err: BaseException) -> None:
+    """Print a user error as one message on stderr (Hydra's console log goes to stdout), and keep
+    it in the run's log file too."""
+    message = err.args[0] if isinstance(err, KeyError) and err.args else err
+    print(f"Error: {message}", file=sys.stderr, flush=True)
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.FileHandler):
+            handler.handle(log.makeRecord(log.name, logging.ERROR, __file__, 0, "%s", (message,), None))
 
 
 def _quiet_third_party_logs() -> None:

@@ -6,8 +6,32 @@ the file, the slide, the field, what was expected, what was found and how to fix
 
 
 class PathreportError(Exception):
-    """An error in the user's input, with a message that says how to fix it."""
+    """An error in the user's input, with a message that says how to fix it.
+
+    Attributes:
+        exit_code: the process exit status an entry point uses for this error.
+    """
+
+    exit_code = 1
 
 
 class ConfigError(PathreportError, ValueError):
     """A configuration value that cannot work (checked before any compute)."""
+
+
+class CheckpointError(PathreportError, ValueError):
+    """A checkpoint that is refused: unsafe to unpickle, not pathreport's, or for another model."""
+
+
+class RunFolderError(PathreportError):
+    """A run or output folder that cannot be used: held by a live run, finished, or unwritable."""
+
+
+class RunInterrupted(PathreportError):
+    """A run stopped by a signal (SIGTERM, Ctrl-C); what it had written is kept.
+
+    The exit status is 128 + SIGTERM (143), the shell's convention for a process ended by it, so
+    schedulers and scripts see the run as not completed.
+    """
+
+    exit_code = 143

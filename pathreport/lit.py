@@ -135,15 +135,35 @@ class ReportModule(pl.LightningModule):
         return sorted(unique.values(), key=lambda r: r.id)
 
 
-def module_from_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> ReportModule:
-    """Load a :class:`ReportModule` from a checkpoint written by ``train.py``."""
+def module_from_checkpoint(path: str | Path, map_location: str | torch.device = "cpu", *,
+                           trust: bool = False) -> ReportModule:
+    """Load a :class:`ReportModule` from a checkpoint written by ``train.py``.
+
+    The checkpoint is read by :func:`pathreport.checkpoints.load_checkpoint` (no code from the file
+    runs unless ``trust``), and the module is rebuilt from the config, vocabulary and generator
+    context the checkpoint carries.
+    """
+    from pathreport.checkpoints import load_checkpoint
+    from pathreport.errors import CheckpointError
+
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"Checkpoint {path} does not exist.")
+    checkpoint = load_checkpoint(path, trust=trust, map_location=map_location)
+    hparams = checkpoint.get("hyper_parameters") if isinstance(checkpoint, dict) else None
+    if not isinstance(hparams, dict) or not {"config", "vocab", "context"} <= set(hparams) \
+            or "state_dict" not in checkpoint:
+        raise CheckpointError(
+            f"{path} is not a pathreport checkpoint: checkpoints written by train.py carry the config, the "
+            "vocabulary, the generator context and the weights."
+        )
+    module = ReportModule(hparams["config"], list(hparams["vocab"]), hparams["context"])
     try:
-        return ReportModule.load_from_checkpoint(str(path), map_location=map_location, weights_only=False)
-    except (KeyError, TypeError) as err:
-        raise ValueError(
-            f"{path} is not a pathreport checkpoint (missing {err}); checkpoints written by train.py carry "
-            "the config, the vocabulary and the generator context."
+        module.load_state_dict(checkpoint["state_dict"])
+    except RuntimeError as err:
+        model = (hparams["config"].get("model") or {}).get("name", "?")
+        first = str(err).splitlines()[1].strip() if len(str(err).splitlines()) > 1 else str(err)
+        raise CheckpointError(
+            f"{path}: the weights do not fit the {model} generator its config describes ({first}); the file "
+            "was edited or written by another version of the model."
         ) from None
+    module.to(map_location)
+    return module

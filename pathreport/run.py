@@ -21,19 +21,23 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from pathreport import __version__
+from pathreport.checkpoints import load_checkpoint
 from pathreport.data.datamodule import ReportDataModule
 from pathreport.data.text import Tokenizer
+from pathreport.errors import CheckpointError, ConfigError, RunInterrupted
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.generator import GeneratorContext
 from pathreport.io import write_json
 from pathreport.lit import ReportModule, module_from_checkpoint
+from pathreport.run_folder import RunFolder, check_writable
 
 log = logging.getLogger("pathreport")
 
 
 def run_dir(cfg: DictConfig) -> Path:
+    """The run folder, created and checked writable before anything else happens."""
     out = Path(cfg.paths.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    check_writable(out, option="hydra.run.dir=<folder>")
     return out
 
 
@@ -141,68 +145,95 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
 
 
 def train(cfg: DictConfig) -> dict[str, Any]:
-    """Train, test and score one configuration; returns the test summary (plus val_loss)."""
+    """Train, test and score one configuration; returns the test summary (plus val_loss).
+
+    The run first claims its folder (see :mod:`pathreport.run_folder`): a folder held by a live
+    run, or holding a finished one, is refused before any data is read. ``run.json`` then says
+    ``running`` until the run ends as ``completed``, ``interrupted`` or ``failed``.
+    """
+    if cfg.test:
+        check_evaluation(cfg)  # a typo in eval.metrics fails before the folder or any compute
+    out = run_dir(cfg)
+    folder = RunFolder(out) if _is_rank_zero() else None  # DDP: rank 0 owns the folder
+    if folder is not None:
+        folder.acquire()
+    try:
+        return _train(cfg, out, folder)
+    finally:
+        if folder is not None:
+            folder.release()
+
+
+def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, Any]:
     from pathreport.plugins import GENERATORS
 
     started = time.time()
-    if cfg.test:
-        check_evaluation(cfg)
-    out = run_dir(cfg)
-    pl.seed_everything(cfg.seed, workers=True)
     entry = GENERATORS.get(cfg.model.name)
     trainable = bool(getattr(entry.obj, "trainable", True))
     if not cfg.train and not cfg.ckpt_path:
-        raise ValueError("train=false needs ckpt_path=<checkpoint> to test.")
+        raise ConfigError("train=false needs ckpt_path=<checkpoint> to test.")
 
     resume_tokenizer = None
+    ckpt_file = None
     if cfg.ckpt_path:
         ckpt_file = _resolve_ckpt(cfg.ckpt_path, out, cfg.seed)
         cfg.ckpt_path = str(ckpt_file)
-        saved = torch.load(ckpt_file, map_location="cpu", weights_only=False)["hyper_parameters"]
+        saved = _pathreport_hparams(load_checkpoint(ckpt_file, trust=cfg.ckpt_trust), ckpt_file)
+        _check_same_model(saved, cfg.model.name, ckpt_file)
         resume_tokenizer = Tokenizer(list(saved["vocab"]), style=cfg.data.cleaning)
+    if folder is not None:
+        resuming = ckpt_file is not None and out.resolve() in ckpt_file.resolve().parents
+        folder.claim(overwrite=cfg.overwrite, resuming=resuming, what=_identity(cfg))
 
-    dm = build_datamodule(cfg, entry.obj, tokenizer=resume_tokenizer)
-    dm.setup("fit")
-    config = OmegaConf.to_container(cfg, resolve=True)
-    module = ReportModule(config, list(dm.tokenizer.vocab), generator_context(cfg, dm))
-    if _is_rank_zero():  # every DDP process runs this function; one writes the run's files
-        write_json(out / "manifest.json", dm.manifest)
-        OmegaConf.save(cfg, out / "config.yaml", resolve=True)
-    n_params = sum(p.numel() for p in module.generator.parameters())
-    log.info("Generator %s: %.2fM parameters; vocabulary %d; train/val/test slides %d/%d/%d", cfg.model.name,
-             n_params / 1e6, len(dm.tokenizer), *(len(dm.datasets[s]) for s in ("train", "val", "test")))
+    pl.seed_everything(cfg.seed, workers=True)
+    trainer = None
+    try:
+        dm = build_datamodule(cfg, entry.obj, tokenizer=resume_tokenizer)
+        dm.setup("fit")
+        config = OmegaConf.to_container(cfg, resolve=True)
+        module = ReportModule(config, list(dm.tokenizer.vocab), generator_context(cfg, dm))
+        if folder is not None:  # every DDP process runs this function; one writes the run's files
+            write_json(out / "manifest.json", dm.manifest)
+            OmegaConf.save(cfg, out / "config.yaml", resolve=True)
+        n_params = sum(p.numel() for p in module.generator.parameters())
+        log.info("Generator %s: %.2fM parameters; vocabulary %d; train/val/test slides %d/%d/%d", cfg.model.name,
+                 n_params / 1e6, len(dm.tokenizer), *(len(dm.datasets[s]) for s in ("train", "val", "test")))
 
-    callbacks = build_callbacks(cfg, out, trainable)
-    logger = build_logger(cfg, out)
-    trainer = build_trainer(cfg, out, callbacks, logger)
-    best_path: str | None = None
-    val_loss = None
-    if trainable and cfg.train:
-        trainer.fit(module, datamodule=dm, ckpt_path=cfg.ckpt_path)
-        ckpt_cb = trainer.checkpoint_callback
-        best_path = getattr(ckpt_cb, "best_model_path", "") or None
-        if best_path is None:
-            best_path = str(out / "checkpoints" / "final.ckpt")
-            trainer.save_checkpoint(best_path)
-        score = getattr(ckpt_cb, "best_model_score", None)
-        val_loss = float(score) if score is not None else None
-        module = module_from_checkpoint(best_path)
-    elif not trainable:
-        module.generator.fit(dm.fit_loader())
-        best_path = str(out / "checkpoints" / "baseline.ckpt")
-        _save_baseline_checkpoint(module, best_path)
-    else:
-        module = module_from_checkpoint(cfg.ckpt_path)
-        best_path = cfg.ckpt_path
+        callbacks = build_callbacks(cfg, out, trainable)
+        logger = build_logger(cfg, out)
+        trainer = build_trainer(cfg, out, callbacks, logger)
+        best_path: str | None = None
+        val_loss = None
+        if trainable and cfg.train:
+            trainer.fit(module, datamodule=dm, ckpt_path=cfg.ckpt_path, weights_only=not cfg.ckpt_trust)
+            ckpt_cb = trainer.checkpoint_callback
+            best_path = getattr(ckpt_cb, "best_model_path", "") or None
+            if best_path is None:
+                best_path = str(out / "checkpoints" / "final.ckpt")
+                trainer.save_checkpoint(best_path)
+            score = getattr(ckpt_cb, "best_model_score", None)
+            val_loss = float(score) if score is not None else None
+            module = module_from_checkpoint(best_path)
+        elif not trainable:
+            module.generator.fit(dm.fit_loader())
+            best_path = str(out / "checkpoints" / "baseline.ckpt")
+            _save_baseline_checkpoint(module, best_path)
+        else:
+            module = module_from_checkpoint(cfg.ckpt_path, trust=cfg.ckpt_trust)
+            best_path = cfg.ckpt_path
 
-    summary: dict[str, Any] = {"best_checkpoint": best_path, "val_loss": val_loss}
-    if cfg.test:
-        summary.update(test_and_score(cfg, module, dm, trainer, out, logger))
+        summary: dict[str, Any] = {"best_checkpoint": best_path, "val_loss": val_loss}
+        if cfg.test:
+            summary.update(test_and_score(cfg, module, dm, trainer, out, logger))
+    except (SystemExit, KeyboardInterrupt) as stop:  # Lightning's SIGTERM and Ctrl-C handling
+        raise _interrupted(folder, out, trainer, stop) from None
+    except BaseException as err:
+        if folder is not None:
+            folder.finish("failed", error=f"{type(err).__name__}: {err}")
+        raise
     summary["wall_seconds"] = round(time.time() - started, 1)
-    if trainer.is_global_zero:
-        write_json(out / "run.json", {"pathreport_version": __version__, "model": cfg.model.name,
-                                       "encoder": cfg.encoder.name, "dataset": cfg.data.name,
-                                       "seed": cfg.seed, **summary})
+    if folder is not None:
+        folder.finish("completed", pathreport_version=__version__, **summary)
     _close_logger(logger)
     return summary
 
@@ -228,6 +259,46 @@ def check_evaluation(cfg: DictConfig) -> None:
     from pathreport.evaluation.options import check_selection
 
     check_selection(list(cfg.eval.metrics), evaluator_options(cfg))
+
+
+def _identity(cfg: DictConfig) -> dict[str, Any]:
+    """What ``run.json`` says about the run before it has results."""
+    return {"pathreport_version": __version__, "task": cfg.task_name,
+            "model": cfg.get("model", {}).get("name"), "encoder": cfg.get("encoder", {}).get("name"),
+            "dataset": cfg.get("data", {}).get("name"), "seed": cfg.seed}
+
+
+def _interrupted(folder: RunFolder | None, out: Path, trainer: Any, stop: BaseException) -> RunInterrupted:
+    """Record an interruption in ``run.json`` and build the error that ends the process non-zero."""
+    from pytorch_lightning.utilities.exceptions import SIGTERMException
+
+    sigterm = isinstance(stop, SIGTERMException) or getattr(trainer, "received_sigterm", False)
+    signal_name = "SIGTERM" if sigterm else "Ctrl-C" if isinstance(stop, KeyboardInterrupt) else type(stop).__name__
+    last = out / "checkpoints" / "last.ckpt"
+    epoch = getattr(trainer, "current_epoch", None)
+    if folder is not None:
+        folder.finish("interrupted", stopped_by=signal_name, epoch=epoch,
+                      last_checkpoint=str(last) if last.is_file() else None)
+    if trainer is None:  # eval.py: nothing to resume, the checkpoint is untouched
+        return RunInterrupted(f"Evaluation stopped by {signal_name} in {out}; run it again.")
+    kept = (f"{last} is kept; resume with ckpt_path=last hydra.run.dir={out}" if last.is_file()
+            else "no checkpoint had been written yet; run again")
+    return RunInterrupted(f"Run stopped by {signal_name} during epoch {epoch} in {out}: {kept}.")
+
+
+def _pathreport_hparams(checkpoint: dict[str, Any], path: Path) -> dict[str, Any]:
+    hparams = checkpoint.get("hyper_parameters") if isinstance(checkpoint, dict) else None
+    if not isinstance(hparams, dict) or not {"config", "vocab", "context"} <= set(hparams):
+        raise CheckpointError(f"{path} is not a pathreport checkpoint: it has no config, vocabulary and generator "
+                              "context. Use a .ckpt file written by train.py.")
+    return hparams
+
+
+def _check_same_model(hparams: dict[str, Any], model: str, path: Path) -> None:
+    saved = (hparams.get("config", {}).get("model") or {}).get("name")
+    if saved and saved != model:
+        raise CheckpointError(f"{path}: this checkpoint is a {saved} model, the config asks for {model}. "
+                              f"Pass model={saved}, or a {model} checkpoint.")
 
 
 def test_and_score(cfg: DictConfig, module: ReportModule, dm: ReportDataModule, trainer: pl.Trainer, out: Path,
@@ -269,12 +340,37 @@ def _log_results(logger: Any, result: Any, records: list, split: str) -> None:
 
 
 def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
-    """``eval.py``: decode and score a split again from a checkpoint alone."""
-    from pathreport.plugins import GENERATORS
-
+    """``eval.py``: decode and score a split again from a checkpoint alone, in a folder it claims
+    as ``train`` does (never one holding another run's results, unless ``overwrite=true``)."""
     check_evaluation(cfg)
     out = run_dir(cfg)
-    module = module_from_checkpoint(cfg.ckpt_path)
+    folder = RunFolder(out) if _is_rank_zero() else None
+    if folder is not None:
+        folder.acquire()
+    try:
+        module = module_from_checkpoint(cfg.ckpt_path, trust=cfg.ckpt_trust)
+        if folder is not None:
+            folder.claim(overwrite=cfg.overwrite, resuming=False,
+                         what={**_identity(module.cfg), "task": cfg.task_name, "checkpoint": str(cfg.ckpt_path)})
+        try:
+            summary = _evaluate_checkpoint(cfg, out, module)
+        except (SystemExit, KeyboardInterrupt) as stop:
+            raise _interrupted(folder, out, None, stop) from None
+        except BaseException as err:
+            if folder is not None:
+                folder.finish("failed", error=f"{type(err).__name__}: {err}")
+            raise
+        if folder is not None:
+            folder.finish("completed", **summary)
+        return summary
+    finally:
+        if folder is not None:
+            folder.release()
+
+
+def _evaluate_checkpoint(cfg: DictConfig, out: Path, module: ReportModule) -> dict[str, Any]:
+    from pathreport.plugins import GENERATORS
+
     train_cfg = OmegaConf.create(module.hparams["config"])
     OmegaConf.set_struct(train_cfg, False)
     if cfg.data:

@@ -41,7 +41,7 @@ def _module(job, split, streams=None, **data):
 
 
 def test_datamodule_batches_pad_bags_and_reports_with_masks(tmp_path):
-    job, split = _dataset(tmp_path, [3, 5, 0, 2, 2], reports=["a b", "a b c d", "a", "b", "c"])
+    job, split = _dataset(tmp_path, [3, 5, 1, 2, 2], reports=["a b", "a b c d", "a", "b", "c"])
     dm = _module(job, split, batch_size=3, bucket_by_size=False)
     dm.setup()
     batch = next(iter(dm._loader("train", shuffle=False, batch_size=3)))
@@ -68,12 +68,29 @@ def test_datamodule_skip_option_records_skipped_slides_in_manifest(tmp_path):
     assert dm.manifest["splits"]["train"]["used"] == 1
 
 
-def test_datamodule_wrong_feature_dimension_stops_with_file_and_dims(tmp_path):
-    job, split = _dataset(tmp_path, [2, 2, 2], dim=6)
-    dm = _module(job, split)
+def test_datamodule_wrong_feature_dimension_in_test_split_stops_at_setup(tmp_path):
+    job, split = _dataset(tmp_path, [2, 2, 2])
+    write_features(job / "20x_256px_0px_overlap" / "features_toy" / "s2.h5", np.ones((2, 6)), np.zeros((2, 2)))
+    with pytest.raises(FeatureFileError, match=r"s2\.h5: feature dimension is 6, expected 4"):
+        _module(job, split).setup()  # found before training, not when the test split is decoded
+
+
+def test_datamodule_empty_bags_stop_or_are_skipped_and_listed(tmp_path):
+    job, split = _dataset(tmp_path, [3, 0, 2, 2])
+    with pytest.raises(FeatureFileError, match=r"(?s)no tissue patches.*s1.*data\.on_empty_bag=skip"):
+        _module(job, split).setup()
+    dm = _module(job, split, on_empty_bag="skip")
     dm.setup()
-    with pytest.raises(FeatureFileError, match=r"s0\.h5: feature dimension is 6, expected 4"):
-        dm.datasets["train"][0]
+    assert "N = 0" in dm.manifest["splits"]["train"]["skipped"]["s1"]
+    assert dm.datasets["train"].ids == ["s0"]
+
+
+def test_datamodule_truncated_file_names_the_file_at_setup(tmp_path):
+    job, split = _dataset(tmp_path, [3, 3, 3])
+    path = job / "20x_256px_0px_overlap" / "features_toy" / "s1.h5"
+    path.write_bytes(path.read_bytes()[:800])
+    with pytest.raises(FeatureFileError, match=r"s1\.h5 could not be read as HDF5.*re-run TRIDENT"):
+        _module(job, split).setup()
 
 
 def test_datamodule_missing_split_file_names_the_option(tmp_path):
@@ -99,10 +116,12 @@ def test_datamodule_patch_stream_must_have_the_same_patches(tmp_path):
     for i, n in enumerate([3, 2, 3]):
         write_features(conch / f"s{i}.h5", np.ones((n, 512), dtype=np.float32))
     dm = _module(job, split, streams={"knowledge": StreamSpec(kind="patch", encoder="conch1")})
+    with pytest.raises(FeatureFileError, match=r"s1\.h5: stream 'knowledge' has 2 patches but the main features"):
+        dm.setup()  # checked from metadata before any compute
+    write_features(conch / "s1.h5", np.ones((3, 512), dtype=np.float32))
+    dm = _module(job, split, streams={"knowledge": StreamSpec(kind="patch", encoder="conch1")})
     dm.setup()
     assert dm.datasets["train"][0]["streams"]["knowledge"].shape == (3, 512)
-    with pytest.raises(FeatureFileError, match="stream 'knowledge' has 2 patches but the main features"):
-        dm.datasets["val"][0]  # s1
 
 
 def test_datamodule_missing_stream_folder_names_the_stream(tmp_path):

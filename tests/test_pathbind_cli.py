@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import numpy as np
@@ -117,3 +118,23 @@ def test_every_adapter_file_names_paper_upstream_licence_and_deviations(module):
     doc = Path(module).read_text(encoding="utf-8").split('"""')[1].lower()
     for word in ("paper", "upstream", "licen", "deviation"):
         assert word in doc, f"{module}: the module docstring must name the {word}"
+
+
+def test_cli_name_labels_the_results_and_duplicate_labels_are_refused(tmp_path, fakes, capsys):
+    """Two configurations of one model, told apart by --name, in the summaries and the tables."""
+    questions = colour_vqa_file(tmp_path / "data", [("A", "D1", "S"), ("B", "D1", "S")])
+    base = ["pathbind", "vqa", "--vlm", "fake_seeing", "--questions", str(questions), "--quiet"]
+    assert main([*base, "--name", "seeing-plain", "--out", str(tmp_path / "r1")]) == 0
+    assert main([*base, "--name", "seeing-crop", "--option", "image_aspect=crop", "--out", str(tmp_path / "r1")]) == 0
+    summary = json.loads((tmp_path / "r1" / "vqa" / "seeing-crop" / "summary.json").read_text())
+    assert summary["model"] == "seeing-crop" and summary["vlm"] == "fake_seeing"
+    assert main(["pathbind", "table", "--results", str(tmp_path / "r1"), "--out", str(tmp_path / "t")]) == 0
+    with open(tmp_path / "t" / "vqa.csv", newline="") as f:
+        assert {row["model"] for row in csv.DictReader(f)} == {"seeing-plain", "seeing-crop", "Random"}
+    # the same label in two result folders: refused, naming both, instead of keeping one silently
+    assert main([*base, "--name", "seeing-plain", "--out", str(tmp_path / "r2")]) == 0
+    capsys.readouterr()
+    code = main(["pathbind", "table", "--results", str(tmp_path / "r1"), str(tmp_path / "r2"), "--out", str(tmp_path / "t2")])
+    err = capsys.readouterr().err
+    assert code == 2 and "labelled 'seeing-plain'" in err and "r2" in err and "--name" in err
+    assert not (tmp_path / "t2").exists()

@@ -138,3 +138,23 @@ def test_grounding_refuses_a_model_without_attention(tmp_path, one_sample):
 def test_entity_span_skips_leading_spaces_of_the_expression():
     prompt, span = entity_span("Look at the image and locate: {entity}", "  clustered nuclei!", True)
     assert prompt[span[0]:span[1]] == "clustered nuclei"
+
+
+def test_specificity_is_undefined_when_the_query_map_is_constant(tmp_path):
+    """A constant own map has no correlation with anything: the sample's specificity is NaN and
+    counted as undefined, never a mean of the alternatives' pairs alone."""
+    for i in range(3):
+        write_image(tmp_path / f"{i}.png", (40, 40), seed=i)
+    rows = [{"id": f"s{i}", "image": f"{i}.png", "expression": e, "box": [0, 0, 10, 10], "split": "A"}
+            for i, e in enumerate(["gland", "nest", "stroma"])]
+    path = write_jsonl(tmp_path / "g.jsonl", rows)
+    items = read_grounding(path)
+    cells = {"nest": 5, "stroma": 10}
+    flat = np.full((3, 1, 16), 0.25)
+    vlm = blob_vlm(None, (4, 4), per_query=lambda e: flat if e == "gland" else _grid_of_cell(cells[e]))
+    config = GroundingConfig(attention=AttentionConfig(sigma=0.0, upsample="nearest"))
+    doc = PathBind().grounding(vlm, items, tmp_path / "out", config, samples_file=path)
+    samples = {json.loads(line)["id"]: json.loads(line) for line in (tmp_path / "out" / "per_sample.jsonl").open()}
+    gland = samples["s0"]
+    assert gland["specificity"] is None  # NaN, written as null
+    assert doc["counts"]["all"]["undefined_specificity"] >= 1

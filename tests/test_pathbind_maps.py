@@ -108,3 +108,5 @@ def test_mean_pairwise_pearson_of_disjoint_blocks_is_minus_k_over_n_minus_k():
         maps.append(m)
     assert mean_pairwise_pearson(maps) == pytest.approx(-10 / 90)
     assert mean_pairwise_pearson([maps[0], maps[0], maps[0]]) == pytest.approx(1.0)
+    # a constant map leaves its pairs undefined: the whole score is, not the mean of the others
+    assert math.isnan(mean_pairwise_pearson([np.full(100, 0.3), maps[1], maps[2]]))

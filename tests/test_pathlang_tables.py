@@ -74,3 +74,17 @@ def test_load_runs_refuses_two_runs_of_one_model_on_one_dataset(tmp_path) -> Non
     (tmp_path / "empty").mkdir()
     with pytest.raises(FileNotFoundError, match="No PathLang summary.json"):
         load_runs([tmp_path / "empty"])
+
+
+def test_write_tables_writes_the_spearman_matrix_as_csv_too(tmp_path) -> None:
+    import csv
+
+    from pathreport.pathlang.tables import write_tables
+
+    _, written = write_tables(RUNS, tmp_path, names=[])
+    path = tmp_path / "pathlang_sensitivity_t1_macro_f1_spearman.csv"
+    assert path in written
+    with open(path, newline="") as f:
+        rows = {row["setting"]: row for row in csv.DictReader(f)}
+    assert set(rows) == {"top1", "mean"} and float(rows["top1"]["mean"]) == pytest.approx(-1.0)
+    assert float(rows["mean"]["mean"]) == pytest.approx(1.0)

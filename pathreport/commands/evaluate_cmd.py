@@ -3,6 +3,12 @@
 Writes ``summary.json``, ``per_case.jsonl`` and one CSV per table (``fields.csv`` for CRQS) into
 ``--out``, through the same evaluation function as the test stage of ``train.py``, so a number in
 a paper table can be recomputed from the predictions file alone.
+
+``--out`` is written anew as a whole (:func:`pathreport.io.replaced_folder`): a non-empty folder
+is refused unless ``--overwrite``, and with it the results are built in a temporary folder beside
+``--out`` that replaces it only when complete, so files of two evaluations never mix and a failed
+evaluation loses nothing. The inputs, the dataset name and the output folder are checked before
+any metric runs.
 """
 
 from __future__ import annotations
@@ -35,6 +41,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         required=True,
         type=Path,
         help="output folder for summary.json, per_case.jsonl and fields.csv",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a non-empty --out folder (by default it is refused)",
     )
     parser.add_argument(
         "--metrics",
@@ -95,6 +106,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     nlg.add_argument(
         "--no-meteor", action="store_true", help="skip METEOR (it starts a Java process)"
     )
+    nlg.add_argument(
+        "--nlg-max-words",
+        type=int,
+        default=None,
+        help="score each prediction's first N words with the NLG metrics (default 1000; cut "
+        "predictions are counted in summary.json as n_nlg_truncated_predictions)",
+    )
     sel = parser.add_argument_group("evaluated set")
     sel.add_argument(
         "--references",
@@ -120,11 +138,14 @@ def run(args: argparse.Namespace) -> int:
         write_evaluation,
     )
     from pathreport.evaluation.predictions import read_predictions
+    from pathreport.io import replaced_folder
 
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not metrics:
         raise UserError("--metrics is empty; give e.g. nlg, crqs or nlg,crqs.")
     options = selected_options(args, metrics)
+    if args.dataset is not None and args.schema is None:
+        check_dataset_name(args.dataset)
     records = read_predictions(args.predictions)
     if args.references is not None:
         references = read_references(args.references, args.split)
@@ -135,9 +156,11 @@ def run(args: argparse.Namespace) -> int:
             source=f"{args.references} [{args.split}]",
         )
     dataset = args.dataset or _dataset_of(records)
-    result = evaluate_records(records, dataset=dataset, metrics=metrics, options=options)
-    result.summary["predictions"] = str(args.predictions)
-    written = write_evaluation(result, args.out)
+    with replaced_folder(args.out, overwrite=args.overwrite) as folder:
+        result = evaluate_records(records, dataset=dataset, metrics=metrics, options=options)
+        result.summary["predictions"] = str(args.predictions)
+        written = write_evaluation(result, folder)
+    written = {name: args.out / path.name for name, path in written.items()}
     print(format_summary(result.summary))
     for metric, reason in result.unavailable.items():
         print(f"note: {metric} unavailable: {reason}")
@@ -151,6 +174,7 @@ def selected_options(args: argparse.Namespace, metrics: list[str]) -> dict[str, 
 
     Checked here, before the predictions are read, so a typo fails at once.
     """
+    from pathreport.evaluation.nlg import MAX_WORDS
     from pathreport.evaluation.options import check_selection, parse_option_args
 
     flags: dict[str, dict[str, Any]] = {
@@ -165,7 +189,11 @@ def selected_options(args: argparse.Namespace, metrics: list[str]) -> dict[str, 
             "n_bootstrap": args.bootstrap,
             "seed": args.seed,
         },
-        "nlg": {"normalization": args.nlg_normalization, "meteor": not args.no_meteor},
+        "nlg": {
+            "normalization": args.nlg_normalization,
+            "meteor": not args.no_meteor,
+            "max_words": args.nlg_max_words or MAX_WORDS,
+        },
     }
     options = {m: dict(flags.get(m, {})) for m in metrics}
     for name, values in parse_option_args(args.option).items():
@@ -174,13 +202,32 @@ def selected_options(args: argparse.Namespace, metrics: list[str]) -> dict[str, 
     return options
 
 
+def check_dataset_name(name: str) -> None:
+    """Stop on a dataset name that is neither a registered dataset nor a CRQS schema (a typo would
+    otherwise label the summary with it and leave CRQS unavailable)."""
+    from pathreport.cli import UserError
+    from pathreport.crqs.schema import available_schemas
+    from pathreport.plugins import DATASETS, discover
+    from pathreport.registry import did_you_mean
+
+    discover()
+    known = sorted(set(DATASETS.names()) | set(available_schemas()))
+    if name not in known:
+        hint = did_you_mean(name, known)
+        raise UserError(
+            f"Unknown dataset '{name}' (--dataset). {hint + ' ' if hint else ''}Known datasets: "
+            f"{', '.join(known)}. For a dataset of your own, also pass its CRQS schema with --schema <file>."
+        )
+
+
 def read_references(path: Path, split: str) -> dict[str, str]:
     """id -> raw reference report, from a split JSON (``split`` key) or JSON Lines {id, report}."""
     from pathreport.cli import UserError
+    from pathreport.evaluation.predictions import read_utf8
 
     if not path.is_file():
         raise FileNotFoundError(f"References file {path} does not exist.")
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError:

@@ -41,7 +41,8 @@ def _model_arguments(parser: argparse.ArgumentParser, *, required: bool = True) 
     group.add_argument("--device", help="auto (default), cpu, cuda, cuda:1, ...")
     group.add_argument("--dtype", help="auto (default: bfloat16 on GPU, float32 on CPU), float32, bfloat16, float16")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="adapter option (repeatable), e.g. image_aspect=crop")
-    group.add_argument("--name", help="run name used for the results folder and tables (default: --vlm)")
+    group.add_argument("--name", help="run name: labels the results (summary.json, tables) and names the results "
+                       "folder (default: --vlm)")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -216,9 +217,10 @@ def run_vqa(args: argparse.Namespace) -> int:
             raise UserError(f"--limit must be >= 1, got {args.limit}.")
         items = items[: args.limit]
     vlm = _build(args)
-    out = _run_dir(args, "vqa", args.name or vlm.name)
+    name = args.name or vlm.name
+    out = _run_dir(args, "vqa", name)
     doc = _guard(lambda: PathBind().vqa(vlm, items, out, config, questions_file=args.questions, resume=args.resume,
-                                        progress=_progress(args, "vqa")))
+                                        progress=_progress(args, "vqa"), name=name))
     print((out / "table.md").read_text(encoding="utf-8"))
     unparsed = {c: v["count"] for c, v in doc["unparsed"].items() if v["count"]}
     if unparsed:
@@ -265,9 +267,10 @@ def run_grounding(args: argparse.Namespace) -> int:
         PathBind().grounding(None, items, out, config, samples_file=args.samples, from_maps=args.from_maps, model_name=name)
     else:
         vlm = _build(args)
-        out = _run_dir(args, "grounding", args.name or vlm.name)
+        name = args.name or vlm.name
+        out = _run_dir(args, "grounding", name)
         _guard(lambda: PathBind().grounding(vlm, items, out, config, samples_file=args.samples, resume=args.resume,
-                                            progress=_progress(args, "grounding")))
+                                            progress=_progress(args, "grounding"), model_name=name))
     print((out / "table.md").read_text(encoding="utf-8"))
     print(f"Results: {out}")
     return 0

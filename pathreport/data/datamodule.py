@@ -27,8 +27,9 @@ from pathreport.data.dataset import (
 from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, fixed_split_record, load_splits
 from pathreport.data.synthetic import CONCEPT_STREAM_DIR, SyntheticConfig, SyntheticDataset
 from pathreport.data.text import Tokenizer
-from pathreport.data.trident import FeatureFileError
+from pathreport.data.trident import FeatureFileError, read_shape
 from pathreport.encoders import EncoderSpec, coords_folder
+from pathreport.errors import ConfigError
 from pathreport.evaluation.evaluate import evaluated_set_digest
 from pathreport.generator import StreamSpec
 
@@ -73,6 +74,7 @@ class ReportDataModule(pl.LightningDataModule):
         self.resource_names = tuple(resources)
         self.resources: dict[str, str] = {}
         self._bag_sizes: dict[str, list[int]] = {}
+        self._n_patches: dict[str, int] = {}
         self.features_dir = features_dir
         self.cache_dir = Path(cache_dir).expanduser() if cache_dir else paths.cache_dir()
         self.seed = seed
@@ -82,6 +84,9 @@ class ReportDataModule(pl.LightningDataModule):
         self.datasets: dict[str, SlideReportDataset] = {}
         self.manifest: dict[str, Any] = {}
         self._synthetic: SyntheticDataset | None = None
+        for option in ("on_missing", "on_empty_bag"):
+            if data.get(option, "error") not in ("error", "skip"):
+                raise ConfigError(f"data.{option} must be error or skip, found {data.get(option)!r}.")
         if data.synthetic is None and data.splits is None:
             raise ValueError(
                 f"Dataset '{data.name}' has no split file: set data.splits=<split JSON> "
@@ -217,9 +222,8 @@ class ReportDataModule(pl.LightningDataModule):
         return sources
 
     def _check_files(self) -> dict[str, str]:
-        """Every slide of every split has a file in every stream; returns skipped id -> reason."""
-        import h5py
-
+        """Every slide of every split has a readable file of the right shape in every stream,
+        checked from HDF5 metadata before any compute; returns skipped id -> reason."""
         assert self.splits is not None
         missing: dict[str, list[str]] = {}
         skipped: dict[str, str] = {}
@@ -236,12 +240,6 @@ class ReportDataModule(pl.LightningDataModule):
                     if entry.id not in present:
                         missing.setdefault(source.name, []).append(entry.id)
                         skipped.setdefault(entry.id, f"no {source.origin} file in {source.folder}")
-            # Learn a concept stream's dimension from one file, then every read checks it.
-            if source.dim is None and present:
-                with h5py.File(source.folder / f"{sorted(present)[0]}.h5", "r") as f:
-                    if source.key not in f:
-                        raise FeatureFileError(f"{source.folder}: files have no dataset '{source.key}' for {source.origin}.")
-                    source.dim = int(f[source.key].shape[-1])
         if missing and self.cfg.on_missing != "skip":
             lines = []
             for stream, ids in missing.items():
@@ -252,7 +250,39 @@ class ReportDataModule(pl.LightningDataModule):
                 "\nExtract their features with TRIDENT, fix paths.features_dir, or set data.on_missing=skip "
                 "to drop them (they are then listed in the run's manifest)."
             )
+        ids = [e.id for name in SPLIT_NAMES for e in self.splits[name] if e.id not in skipped]
+        self._n_patches = self._check_shapes(ids)
+        empty = [i for i in ids if self._n_patches[i] == 0]
+        if empty and self.cfg.on_empty_bag != "skip":
+            main = self.sources[0]
+            raise FeatureFileError(
+                f"{len(empty)} slide(s) have no tissue patches (N = 0 in {main.folder}), e.g. "
+                f"{', '.join(empty[:10])}: a report generated from no patches is a guess. Re-run TRIDENT's "
+                "segmentation for them, remove them from the split, or set data.on_empty_bag=skip to drop "
+                "them (they are then listed in the run's manifest)."
+            )
+        for slide_id in empty:
+            skipped[slide_id] = f"no tissue patches (N = 0) in {self.sources[0].folder}"
         return skipped
+
+    def _check_shapes(self, ids: list[str]) -> dict[str, int]:
+        """Read every file's shapes from its metadata (cheap: no features are loaded) and check the
+        dimension of every stream and the patch count of per-patch streams; returns id -> N."""
+        main = self.sources[0]
+        n_patches = {i: read_shape(main.path(i), expected_dim=main.dim, key=main.key)[0] for i in ids}
+        for source in self.sources[1:]:
+            for slide_id in ids:
+                shape = read_shape(source.path(slide_id), expected_dim=source.dim, key=source.key,
+                                   slide_level=not source.per_patch)
+                if source.dim is None:  # a concept stream learns its dimension from the first file
+                    source.dim = shape[-1]
+                if source.per_patch and shape[0] != n_patches[slide_id]:
+                    raise FeatureFileError(
+                        f"{source.path(slide_id)}: stream '{source.name}' has {shape[0]} patches but the main "
+                        f"features ({main.path(slide_id)}) have {n_patches[slide_id]}; both must come from the "
+                        "same patch coordinates."
+                    )
+        return n_patches
 
     def _manifest(self, split_path: Path, skipped: dict[str, str]) -> dict[str, Any]:
         assert self.splits is not None and self.tokenizer is not None
@@ -313,18 +343,11 @@ class ReportDataModule(pl.LightningDataModule):
         return DataLoader(self.datasets[split], batch_size=batch_size, shuffle=shuffle, **common)
 
     def bag_sizes(self, split: str) -> list[int]:
-        """Patches per slide after the bag policy, read from the files' shapes (no data is loaded)."""
-        import h5py
-
+        """Patches per slide after the bag policy, from the shapes checked at setup."""
         if split not in self._bag_sizes:
-            ds = self.datasets[split]
             limit = None if self.cfg.patch_sampling == "all" else self.cfg.max_patches
-            sizes = []
-            for entry in ds.entries:
-                with h5py.File(self.sources[0].path(entry.id), "r") as f:
-                    n = int(f[self.sources[0].key].shape[0])
-                sizes.append(max(1, min(n, limit) if limit else n))
-            self._bag_sizes[split] = sizes
+            counts = [self._n_patches[e.id] for e in self.datasets[split].entries]
+            self._bag_sizes[split] = [max(1, min(n, limit) if limit else n) for n in counts]
         return self._bag_sizes[split]
 
     def train_dataloader(self) -> DataLoader:

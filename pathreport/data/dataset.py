@@ -164,8 +164,9 @@ class SlideReportDataset(Dataset):
 def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str] = frozenset()) -> SlideBatch:
     """Pad bags to the longest in the batch (with a mask) and reports to the longest report.
 
-    A slide without tissue (N = 0) gets one all-zero patch, so that attention always has a key;
-    such slides are listed in the run's manifest.
+    A slide without tissue (N = 0) is refused or skipped when the data is set up
+    (``data.on_empty_bag``); should one reach this function, it gets one all-zero patch, so that
+    attention always has a key.
     """
     b = len(items)
     dim = items[0]["features"].shape[1]

@@ -16,6 +16,8 @@ found, because a silently skipped or zero-filled slide changes the benchmark wit
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,79 @@ def feature_dir(job_dir: str | os.PathLike, encoder: EncoderSpec, *, overlap: in
     return Path(job_dir) / folder / encoder.feature_folder
 
 
+@contextmanager
+def open_h5(path: Path) -> Iterator[Any]:
+    """Open a feature file for reading; an unreadable one stops with the file named."""
+    import h5py
+
+    if not path.is_file():
+        raise FeatureFileError(f"Feature file {path} does not exist.")
+    try:
+        with h5py.File(path, "r") as f:
+            yield f
+    except FeatureFileError:
+        raise
+    except (OSError, KeyError, TypeError, ValueError, RuntimeError) as err:
+        raise FeatureFileError(
+            f"{path} could not be read as HDF5 ({err}). The file is corrupt or incomplete (e.g. truncated "
+            "by a full disk or an interrupted copy); re-run TRIDENT's feature extraction for this slide."
+        ) from None
+
+
+def _dataset(f: Any, path: Path, key: str) -> Any:
+    if key not in f:
+        raise FeatureFileError(
+            f"{path}: no dataset '{key}' (found {sorted(f.keys())}). TRIDENT feature files hold "
+            "'features' and 'coords'; check that this is a features_<encoder> file."
+        )
+    return f[key]
+
+
+def read_shape(
+    path: str | os.PathLike, *, expected_dim: int | None = None, key: str = "features", slide_level: bool = False,
+) -> tuple[int, ...]:
+    """Check one feature file from its HDF5 metadata alone (no feature is read) and return the
+    shape of ``key``: ``(N, D)`` for patch files, ``(D,)`` for slide files.
+
+    Every check :func:`read_features` makes on shapes is made here, so a wrong dimension or a
+    corrupt file in any split is found when the data is set up, not after training.
+    """
+    path = Path(path)
+    with open_h5(path) as f:
+        shape = tuple(int(n) for n in _dataset(f, path, key).shape)
+        coords = tuple(int(n) for n in f["coords"].shape) if "coords" in f and not slide_level else None
+    return _checked_shape(path, shape, coords, key=key, expected_dim=expected_dim, slide_level=slide_level)
+
+
+def _checked_shape(path: Path, shape: tuple[int, ...], coords: tuple[int, ...] | None, *, key: str,
+                   expected_dim: int | None, slide_level: bool) -> tuple[int, ...]:
+    if slide_level:
+        if len(shape) == 2 and shape[0] == 1:
+            shape = shape[1:]
+        if len(shape) != 1:
+            raise FeatureFileError(f"{path}: '{key}' should be one slide vector (D,), found shape {shape}.")
+    else:
+        if shape == (0,):
+            shape = (0, expected_dim or 0)
+        if len(shape) != 2:
+            raise FeatureFileError(
+                f"{path}: '{key}' should be a (N, D) matrix of patch features, found shape {shape}."
+            )
+        if coords is not None and coords != (shape[0], 2):
+            raise FeatureFileError(
+                f"{path}: 'coords' has shape {coords} but '{key}' has {shape[0]} rows; "
+                "expected one (x, y) per patch."
+            )
+    dim = shape[-1]
+    empty = shape[0] == 0 if not slide_level else dim == 0
+    if expected_dim is not None and dim != expected_dim and not (empty and dim == 0):
+        raise FeatureFileError(
+            f"{path}: feature dimension is {dim}, expected {expected_dim}. The file was probably written "
+            "by another encoder: choose the matching encoder=<name> or point to the right features_<encoder> folder."
+        )
+    return shape
+
+
 def read_features(
     path: str | os.PathLike,
     *,
@@ -78,57 +153,18 @@ def read_features(
         allow_nonfinite: accept NaN/Inf values (never the default: they poison training silently).
         with_coords: also read ``coords`` when present.
     """
-    import h5py
-
     path = Path(path)
-    if not path.is_file():
-        raise FeatureFileError(f"Feature file {path} does not exist.")
-    try:
-        with h5py.File(path, "r") as f:
-            if key not in f:
-                raise FeatureFileError(
-                    f"{path}: no dataset '{key}' (found {sorted(f.keys())}). TRIDENT feature files hold "
-                    "'features' and 'coords'; check that this is a features_<encoder> file."
-                )
-            data = f[key]
-            feats = np.asarray(data[()], dtype=np.float32)
-            attrs = {k: _plain(v) for k, v in data.attrs.items()}
-            coords = None
-            if with_coords and "coords" in f and not slide_level:
-                coords = np.asarray(f["coords"][()], dtype=np.int64)
-                attrs.update({f"coords.{k}": _plain(v) for k, v in f["coords"].attrs.items()})
-    except FeatureFileError:
-        raise
-    except (OSError, KeyError, TypeError, ValueError) as err:
-        raise FeatureFileError(
-            f"{path} could not be read as HDF5 ({err}). The file is corrupt or incomplete; "
-            "re-run TRIDENT's feature extraction for this slide."
-        ) from None
-
-    if slide_level:
-        if feats.ndim == 2 and feats.shape[0] == 1:
-            feats = feats[0]
-        if feats.ndim != 1:
-            raise FeatureFileError(f"{path}: '{key}' should be one slide vector (D,), found shape {feats.shape}.")
-        dim = feats.shape[0]
-    else:
-        if feats.ndim == 1 and feats.shape[0] == 0:
-            feats = feats.reshape(0, expected_dim or 0)
-        if feats.ndim != 2:
-            raise FeatureFileError(
-                f"{path}: '{key}' should be a (N, D) matrix of patch features, found shape {feats.shape}."
-            )
-        dim = feats.shape[1]
-        if coords is not None and coords.shape != (feats.shape[0], 2):
-            raise FeatureFileError(
-                f"{path}: 'coords' has shape {coords.shape} but '{key}' has {feats.shape[0]} rows; "
-                "expected one (x, y) per patch."
-            )
-    if expected_dim is not None and dim != expected_dim and not (feats.size == 0 and dim == 0):
-        raise FeatureFileError(
-            f"{path}: feature dimension is {dim}, expected {expected_dim}. The file was probably written "
-            "by another encoder: choose the matching encoder=<name> or point to the right features_<encoder> folder."
-        )
+    with open_h5(path) as f:
+        data = _dataset(f, path, key)
+        feats = np.asarray(data[()], dtype=np.float32)
+        attrs = {k: _plain(v) for k, v in data.attrs.items()}
+        coords = None
+        if with_coords and "coords" in f and not slide_level:
+            coords = np.asarray(f["coords"][()], dtype=np.int64)
+            attrs.update({f"coords.{k}": _plain(v) for k, v in f["coords"].attrs.items()})
+    shape = _checked_shape(path, feats.shape, None if coords is None else coords.shape, key=key,
+                           expected_dim=expected_dim, slide_level=slide_level)
+    feats = feats.reshape(shape)
     if not allow_nonfinite and feats.size and not np.isfinite(feats).all():
         bad = int((~np.isfinite(feats)).any(axis=-1).sum()) if feats.ndim == 2 else 1
         raise FeatureFileError(

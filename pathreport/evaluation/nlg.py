@@ -12,6 +12,12 @@ what the reference implementation left implicit:
   metrics are still computed.
 * Per-case scores (sentence BLEU, METEOR segment score, ROUGE-L, CIDEr) are kept for paired
   comparisons between systems.
+* Predictions are scored up to :data:`MAX_WORDS` words (and ``MAX_CHARS_PER_WORD`` characters per
+  allowed word). METEOR's alignment and ROUGE-L's LCS grow faster than linearly with length: one
+  runaway 5 MB prediction would stall a whole evaluation for hours. Generators decode at most a
+  few hundred tokens, so the bound only touches pathological input; the summary records the bound
+  and how many predictions it cut (``n_nlg_truncated_predictions``), and the per-case rows flag them.
+  References are never cut: they are the dataset's.
 """
 
 from __future__ import annotations
@@ -31,10 +37,23 @@ from pathreport.plugins import EVALUATORS
 
 NLG_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "METEOR", "ROUGE_L", "CIDEr")
 NORMALISATIONS = ("ptb", "simple")
+MAX_WORDS = 1000
+MAX_CHARS_PER_WORD = 20
 
 # Tokens the COCO protocol drops after PTB tokenisation (same list as pycocoevalcap's tokenizer).
 _PUNCTUATION = {"''", "'", "``", "`", "-lrb-", "-rrb-", "-lcb-", "-rcb-", ".", "?", "!", ",", ":", "-", "--", "...", ";"}
 _SIMPLE_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*|[^\sa-z\d]")
+
+
+def bound_length(text: str, max_words: int) -> tuple[str, bool]:
+    """``text`` cut to its first ``max_words`` whitespace-separated words and to
+    ``max_words * MAX_CHARS_PER_WORD`` characters; returns (text, whether it was cut)."""
+    max_chars = max_words * MAX_CHARS_PER_WORD
+    cut = text if len(text) <= max_chars else text[:max_chars]
+    words = cut.split(maxsplit=max_words)
+    if len(words) > max_words:
+        cut = " ".join(words[:max_words])
+    return cut, cut is not text
 
 
 def java_available() -> str | None:
@@ -127,8 +146,13 @@ def compute_nlg(
     *,
     normalization: str = "ptb",
     meteor: bool = True,
+    max_words: int = MAX_WORDS,
 ) -> tuple[dict[str, Any], list[dict[str, float | None]], dict[str, str]]:
     """Corpus and per-case NLG scores.
+
+    Args:
+        max_words: predictions longer than this are scored on their first ``max_words`` words
+            (see the module docstring); the count is ``n_nlg_truncated_predictions`` in the summary.
 
     Returns:
         (summary, per_case, unavailable): the summary has the seven metrics and
@@ -143,6 +167,10 @@ def compute_nlg(
         raise ValueError(f"{len(references)} references but {len(predictions)} predictions.")
     if normalization not in NORMALISATIONS:
         raise ValueError(f"Unknown text normalisation {normalization!r}; choose from {NORMALISATIONS}.")
+    if max_words < 1:
+        raise ValueError(f"The NLG length bound must be >= 1 word, found {max_words}.")
+    bounded = [bound_length(p, max_words) for p in predictions]
+    predictions = [text for text, _ in bounded]
     unavailable: dict[str, str] = {}
     used = normalization
     if normalization == "ptb" and not java_available():
@@ -189,11 +217,15 @@ def compute_nlg(
             summary["METEOR"] = float(score)
             for i in range(n):
                 per_case[i]["METEOR"] = float(scores[i])
-    for case in per_case:
+    for case, (_, cut) in zip(per_case, bounded):
         case.setdefault("METEOR", None)
+        if cut:
+            case["nlg_truncated"] = True
 
     summary = {m: summary[m] for m in NLG_METRICS}
     summary["text_normalization"] = used
+    summary["nlg_max_words"] = max_words
+    summary["n_nlg_truncated_predictions"] = sum(1 for _, cut in bounded if cut)
     return summary, per_case, unavailable
 
 
@@ -210,8 +242,10 @@ def evaluate_nlg(
     dataset: str | None = None,
     normalization: str = os.environ.get("PATHREPORT_NLG_NORMALIZATION", "ptb"),
     meteor: bool = True,
+    max_words: int = MAX_WORDS,
 ) -> EvaluationResult:
-    """Report evaluator: lexical overlap between each prediction and its raw reference."""
+    """Report evaluator: lexical overlap between each prediction and its raw reference (each
+    prediction scored up to ``max_words`` words)."""
     empty_refs = [r.id for r in records if not r.reference.strip()]
     if empty_refs:
         raise ValueError(
@@ -219,7 +253,8 @@ def evaluate_nlg(
             "remove these slides from the evaluated split or fix their reports."
         )
     summary, cases, unavailable = compute_nlg(
-        [r.reference for r in records], [r.prediction for r in records], normalization=normalization, meteor=meteor
+        [r.reference for r in records], [r.prediction for r in records], normalization=normalization, meteor=meteor,
+        max_words=max_words,
     )
     return EvaluationResult(
         summary=summary,

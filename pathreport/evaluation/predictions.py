@@ -43,7 +43,7 @@ def read_predictions(path: str | os.PathLike) -> list[PredictionRecord]:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"Predictions file {path} does not exist.")
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     stripped = text.lstrip()
     if not stripped:
         raise PredictionsFormatError(f"{path} is empty: expected JSON Lines with id, reference, prediction.")
@@ -56,6 +56,20 @@ def read_predictions(path: str | os.PathLike) -> list[PredictionRecord]:
         if isinstance(whole, dict) and not {"id", "reference", "prediction"} <= set(whole):
             return _from_reference_format(whole, path)
     return _from_jsonl(text, path)
+
+
+def read_utf8(path: Path) -> str:
+    """The file's text; bytes that are not UTF-8 stop with the file, line and column named."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise PredictionsFormatError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}). Save the file as "
+            "UTF-8, e.g. `iconv -f latin1 -t utf-8 old > new` for a Latin-1 file."
+        ) from None
 
 
 def _from_jsonl(text: str, path: Path) -> list[PredictionRecord]:

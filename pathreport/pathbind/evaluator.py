@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pathreport.errors import PathreportError
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.evaluate import write_evaluation
 from pathreport.pathbind import grounding as grounding_protocol
@@ -32,6 +33,10 @@ from pathreport.pathbind.results import write_json
 from pathreport.pathbind.vlm import GenerativeVLM
 
 Progress = Callable[[int, int], None]
+
+
+class DuplicateRunError(PathreportError, ValueError):
+    """Two result folders carry the same label, so tables cannot tell them apart."""
 
 
 def _settings(out: Path) -> dict[str, Any]:
@@ -70,20 +75,28 @@ class PathBind:
         questions_file: Path | None = None,
         resume: bool = False,
         progress: Progress | None = None,
+        name: str | None = None,
     ) -> dict[str, Any]:
-        """Run the VQA protocol and write its results; returns the summary document."""
+        """Run the VQA protocol and write its results; returns the summary document.
+
+        ``name`` labels the results (``model`` in the summary and every table; default: the
+        registered model name), so two configurations of one model, or two API models behind one
+        adapter, stay apart; ``vlm`` keeps the registered name.
+        """
         config = config or VQAConfig()
         out = Path(out_dir)
+        label = name or vlm.name
         answers = vqa_protocol.run_vqa(vlm, items, config, out, questions_file=questions_file, resume=resume, progress=progress)
         summary = vqa_protocol.summarize(answers, items, config)
-        doc = {"protocol": "vqa", "model": vlm.name, "base_model": vlm.base_model, **summary, "settings": _settings(out)}
+        doc = {"protocol": "vqa", "model": label, "vlm": vlm.name, "base_model": vlm.base_model, **summary,
+               "settings": _settings(out)}
         per_item: dict[str, dict[str, Any]] = {}
         for answer in answers:
             entry = per_item.setdefault(answer["id"], {"column": answer["column"], "answer": answer["answer"]})
             entry[answer["condition"]] = answer["parsed"]
             entry[f"{answer['condition']}_correct"] = answer["correct"]
         rows = [
-            {"model": vlm.name, "condition": condition, "column": column, **cell}
+            {"model": label, "condition": condition, "column": column, **cell}
             for condition, by_column in summary["cells"].items()
             for column, cell in by_column.items()
         ]
@@ -104,7 +117,10 @@ class PathBind:
         from_maps: str | Path | None = None,
         model_name: str | None = None,
     ) -> dict[str, Any]:
-        """Run (or, with ``from_maps``, rescore) the grounding protocol and write its results."""
+        """Run (or, with ``from_maps``, rescore) the grounding protocol and write its results.
+
+        ``model_name`` labels the results as ``name`` does for :meth:`vqa`.
+        """
         config = config or GroundingConfig()
         out = Path(out_dir)
         if from_maps is not None:
@@ -115,14 +131,15 @@ class PathBind:
             info = {**original, "name": name, "rescored_from": str(from_maps)}
             out.mkdir(parents=True, exist_ok=True)
             write_json(out / "run.json", grounding_protocol.run_settings(info, items, config, samples_file))
-            base_model = original.get("base_model")
+            base_model, registered = original.get("base_model"), original.get("name")
         else:
             if vlm is None:
                 raise ValueError("A model is needed unless the maps of an earlier run are given (from_maps).")
             samples = grounding_protocol.run_grounding(vlm, items, config, out, samples_file=samples_file, resume=resume, progress=progress)
-            name, base_model = vlm.name, vlm.base_model
+            name, base_model, registered = model_name or vlm.name, vlm.base_model, vlm.name
         summary = grounding_protocol.summarize(samples, config)
-        doc = {"protocol": "grounding", "model": name, "base_model": base_model, **summary, "settings": _settings(out)}
+        doc = {"protocol": "grounding", "model": name, "vlm": registered, "base_model": base_model, **summary,
+               "settings": _settings(out)}
         rows = [{"model": name, "split": split, **summary["counts"][split], **metrics} for split, metrics in summary["metrics"].items()]
         write_evaluation(
             EvaluationResult(summary=doc, per_case={s["id"]: {k: v for k, v in s.items() if k != "id"} for s in samples}, tables={"metrics": rows}),
@@ -142,17 +159,29 @@ def load_summaries(results: Sequence[str | Path]) -> tuple[list[dict[str, Any]],
     """(VQA summaries, grounding summaries) found under result folders (searched recursively)."""
     vqa_docs: list[dict[str, Any]] = []
     grounding_docs: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str], Path] = {}
+    read: set[Path] = set()
     for root in results:
         root = Path(root)
         if not root.exists():
             raise FileNotFoundError(f"Results folder {root} does not exist.")
         paths = [root] if root.is_file() else sorted(root.rglob("summary.json"))
         for path in paths:
+            if path.resolve() in read:  # overlapping --results folders
+                continue
+            read.add(path.resolve())
             doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc.get("protocol") == "vqa":
-                vqa_docs.append(doc)
-            elif doc.get("protocol") == "grounding":
-                grounding_docs.append(doc)
+            protocol = doc.get("protocol")
+            if protocol not in ("vqa", "grounding"):
+                continue
+            key = (protocol, str(doc.get("model")))
+            if key in seen:  # one label, two runs: a table would silently keep one of them
+                raise DuplicateRunError(
+                    f"Two PathBind {protocol} results are labelled '{key[1]}': {seen[key]} and {path}. Give each run "
+                    "its own --name (it labels the results), or pass only one of them to --results."
+                )
+            seen[key] = path
+            (vqa_docs if protocol == "vqa" else grounding_docs).append(doc)
     if not vqa_docs and not grounding_docs:
         raise FileNotFoundError(f"No PathBind summary.json under {', '.join(map(str, results))}; run `pathreport pathbind vqa` or `grounding` first.")
     return vqa_docs, grounding_docs

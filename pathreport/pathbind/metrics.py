@@ -85,11 +85,14 @@ def pearson(a: np.ndarray, b: np.ndarray) -> float:
 
 def mean_pairwise_pearson(maps: Sequence[np.ndarray]) -> float:
     """Mean Pearson correlation over all pairs of maps (Eq. 10 with the pairwise normaliser
-    1 / C(K, 2); the printed 1/K equals it only for K = 3, ambiguity A18). NaN pairs are skipped;
-    NaN when no pair is defined."""
+    1 / C(K, 2); the printed 1/K equals it only for K = 3, ambiguity A18). NaN when any pair is
+    undefined (a constant map has no correlation): averaging the remaining pairs would report a
+    number for a query whose own map carries no spatial signal, so the sample is counted as
+    undefined instead."""
     values = [pearson(maps[i], maps[j]) for i in range(len(maps)) for j in range(i + 1, len(maps))]
-    finite = [v for v in values if math.isfinite(v)]
-    return float(np.mean(finite)) if finite else float("nan")
+    if not values or not all(math.isfinite(v) for v in values):
+        return float("nan")
+    return float(np.mean(values))
 
 
 def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:

@@ -310,6 +310,9 @@ def write_tables(runs: list[dict[str, Any]], out_dir: str | os.PathLike, *, name
             table, rho, csv_rows = sensitivity(runs, name)
             text = table.markdown() + ("\n" + rho.markdown() if rho else "")
             written += _write(out, f"sensitivity_{name}", text, csv_rows)
+            if rho:  # the Spearman matrix as CSV too (its Markdown is part of the sensitivity page)
+                rho_rows = [{"setting": row[0], **dict(zip(rho.header[1:], row[1:], strict=True))} for row in rho.rows]
+                written.append(_write_csv(out / f"pathlang_sensitivity_{name}_spearman.csv", rho_rows))
             parts.append(text)
         for group in ("v1", "v2") if "t3" in available else ():
             baseline = query_independent_baseline(runs, group)
@@ -323,11 +326,14 @@ def write_tables(runs: list[dict[str, Any]], out_dir: str | os.PathLike, *, name
 def _write(out: Path, name: str, markdown: str, rows: list[dict[str, Any]]) -> list[Path]:
     md = out / f"pathlang_{name}.md"
     md.write_text(markdown, encoding="utf-8")
+    return [md, _write_csv(out / f"pathlang_{name}.csv", rows)]
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
     buffer = io.StringIO()
     columns = list(dict.fromkeys(k for row in rows for k in row))
     writer = csv.DictWriter(buffer, fieldnames=columns)
     writer.writeheader()
     writer.writerows(rows)
-    path = out / f"pathlang_{name}.csv"
     path.write_text(buffer.getvalue(), encoding="utf-8")
-    return [md, path]
+    return path

@@ -31,7 +31,7 @@ from pathreport.results.store import ResultsError, RunResult
 
 IDENTITY_FIELDS = ("dataset", "model", "encoder")
 # Top-level summary keys that describe the run rather than score it.
-NON_METRIC_KEYS = frozenset({"seed", "n_cases"})
+NON_METRIC_KEYS = frozenset({"seed", "n_cases", "nlg_max_words"})
 
 
 @dataclass
