@@ -88,7 +88,7 @@ def test_corrupt_checkpoint_is_named(tmp_path, content, message):
 
 
 def test_truncated_checkpoint_is_named(tiny_train, tmp_path):
-    _, out = tiny_train("model=most_frequent", "metrics=[nlg]", "test=false")
+    _, out = tiny_train("model=most_frequent", "eval.metrics=[nlg]", "test=false")
     data = (out / "checkpoints" / "baseline.ckpt").read_bytes()
     cut = tmp_path / "cut.ckpt"
     cut.write_bytes(data[: len(data) // 2])
@@ -99,7 +99,7 @@ def test_truncated_checkpoint_is_named(tiny_train, tmp_path):
 def test_checkpoint_of_another_model_is_one_line_naming_both(tiny_train, tmp_path):
     from pathreport.run import train
 
-    _, out = tiny_train("model=most_frequent", "metrics=[nlg]", "test=false")
+    _, out = tiny_train("model=most_frequent", "eval.metrics=[nlg]", "test=false")
     ckpt = out / "checkpoints" / "baseline.ckpt"
     cfg = compose_train(["model=histgen", "train=false", f"ckpt_path={ckpt}"], tmp_path / "second")
     with pytest.raises(CheckpointError) as err:

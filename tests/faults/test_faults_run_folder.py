@@ -20,7 +20,7 @@ from tests.conftest import FAST_RUN, TINY_DATA, compose_train
 def _train(out, *overrides):
     from pathreport.run import train
 
-    return train(compose_train([*TINY_DATA, *FAST_RUN, "model=most_frequent", "metrics=[nlg]", *overrides], out))
+    return train(compose_train([*TINY_DATA, *FAST_RUN, "model=most_frequent", "eval.metrics=[nlg]", *overrides], out))
 
 
 def test_a_finished_run_folder_is_refused_unless_overwrite(tmp_path):

@@ -17,7 +17,7 @@ from pathreport.checkpoints import load_checkpoint
 from tests.conftest import FAST_RUN, TINY_DATA, compose_train
 
 # Endless training (no early stop) of a smoke-size model: only the signal ends it.
-ENDLESS = [*TINY_DATA, *FAST_RUN, "model=migen", "model.d_model=16", "metrics=[nlg]",
+ENDLESS = [*TINY_DATA, *FAST_RUN, "model=migen", "model.d_model=16", "eval.metrics=[nlg]",
            "trainer.max_epochs=100000", "callbacks.early_stopping.enabled=false"]
 
 
