@@ -194,7 +194,7 @@ def test_cli_build_then_run_prints_crqs_beside_bleu(split_file, tmp_path, capsys
     assert (run_dir / "failures.jsonl").exists()
 
 
-def test_cli_run_passes_the_schema_profile_or_says_it_cannot(split_file, tmp_path, capsys):
+def test_cli_run_scores_with_the_schema_profile(split_file, tmp_path, capsys):
     out = tmp_path / "sets"
     build = ["crqs", "checkset", "build", "--dataset", "reg2025", "--split-file", str(split_file)]
     assert main([*build, "--out", str(out)]) == 0
@@ -203,8 +203,8 @@ def test_cli_run_passes_the_schema_profile_or_says_it_cannot(split_file, tmp_pat
     assert main([*run, "--schema-profile", "paper", "--out", str(tmp_path / "r")]) == 0
     summary = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert summary["schema_profile"] == "paper"
-    if summary["note"]:
-        assert "--schema-profile paper ignored" in capsys.readouterr().err
+    assert main([*run, "--schema-profile", "papr"]) == 2
+    assert "Did you mean 'paper'" in capsys.readouterr().err
 
 
 def test_cli_run_rejects_a_triplet_without_its_wrong_report(tmp_path, capsys):

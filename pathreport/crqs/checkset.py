@@ -19,7 +19,6 @@ Only the public CRQS API (:func:`pathreport.crqs.score_pair`) scores a check set
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import random
 from collections import Counter, defaultdict
@@ -288,22 +287,6 @@ def read_triplets(path: Path) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------- running
-def profile_support(schema_profile: str | None) -> tuple[dict[str, Any], str | None]:
-    """Keyword arguments that pass ``schema_profile`` to ``score_pair``, or a note why not."""
-    if schema_profile is None:
-        return {}, None
-    from pathreport.crqs import CRQSConfig, score_pair
-
-    if "schema_profile" in inspect.signature(score_pair).parameters:
-        return {"schema_profile": schema_profile}, None
-    if "schema_profile" in inspect.signature(CRQSConfig).parameters:
-        return {"config": CRQSConfig(schema_profile=schema_profile)}, None
-    return {}, (
-        f"--schema-profile {schema_profile} ignored: this CRQS version has no schema profiles "
-        "(scored with its only schema)."
-    )
-
-
 def run_checkset(
     triplets: Sequence[dict], *, schema_profile: str | None = None, meteor: bool = False
 ) -> dict[str, Any]:
@@ -317,7 +300,7 @@ def run_checkset(
     from pathreport.crqs import score_pair
     from pathreport.evaluation.nlg import compute_nlg, java_available
 
-    kwargs, note = profile_support(schema_profile)
+    kwargs = {"profile": schema_profile}
     rows = []
     for t in triplets:
         ds = t["dataset"]
@@ -368,8 +351,7 @@ def run_checkset(
         "failures": failures,
         "text_normalization": normalization,
         "unavailable": unavailable,
-        "schema_profile": schema_profile,
-        "note": note,
+        "schema_profile": schema_profile or "complete",
     }
 
 
