@@ -22,9 +22,9 @@ from omegaconf import DictConfig, OmegaConf
 
 from pathreport import __version__
 from pathreport.data.datamodule import ReportDataModule
-from pathreport.data.text import Tokenizer
+from pathreport.data.text import TextTokenizer, tokenizer_from_state, tokenizer_state
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
-from pathreport.generator import GeneratorContext
+from pathreport.generator import GeneratorContext, typed_generator_config
 from pathreport.io import write_json
 from pathreport.lit import ReportModule, module_from_checkpoint
 
@@ -37,19 +37,28 @@ def run_dir(cfg: DictConfig) -> Path:
     return out
 
 
-def build_datamodule(cfg: DictConfig, generator_cls: type, tokenizer: Tokenizer | None = None) -> ReportDataModule:
+def build_datamodule(cfg: DictConfig, generator_cls: type, tokenizer: TextTokenizer | None = None) -> ReportDataModule:
+    from functools import partial
+
     from pathreport.encoders import EncoderSpec
 
     encoder = EncoderSpec(**OmegaConf.to_container(cfg.encoder, resolve=True))
+    streams = getattr(generator_cls, "streams", {})
+    factory = None
+    if hasattr(generator_cls, "input_streams"):  # a ReportGenerator: its configuration decides
+        model_cfg = typed_generator_config(cfg.model)
+        streams = generator_cls.input_streams(model_cfg)
+        factory = partial(generator_cls.build_tokenizer, model_cfg, style=cfg.data.cleaning)
     return ReportDataModule(
         cfg.data,
         encoder,
-        streams=getattr(generator_cls, "streams", {}),
+        streams=streams,
         resources=getattr(generator_cls, "resources", ()),
         features_dir=cfg.paths.features_dir,
         cache_dir=cfg.paths.cache_dir,
         seed=cfg.seed,
         tokenizer=tokenizer,
+        tokenizer_factory=factory,
     )
 
 
@@ -129,15 +138,15 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
     ctx = GeneratorContext(
         vocab_size=len(dm.tokenizer),
         feature_dim=dm.feature_dim,
-        pad_id=Tokenizer.PAD,
-        bos_id=Tokenizer.BOS,
-        eos_id=Tokenizer.EOS,
-        unk_id=Tokenizer.UNK,
+        pad_id=dm.tokenizer.pad_id,
+        bos_id=dm.tokenizer.bos_id,
+        eos_id=dm.tokenizer.eos_id,
+        unk_id=dm.tokenizer.unk_id,
         stream_dims=dm.stream_dims,
         max_report_tokens=int(cfg.decoding.max_len or cfg.data.max_report_tokens),
         resources=dict(dm.resources),
     )
-    return dataclasses.asdict(ctx)
+    return {k: v for k, v in dataclasses.asdict(ctx).items() if k != "tokenizer"}  # stored apart
 
 
 def train(cfg: DictConfig) -> dict[str, Any]:
@@ -157,12 +166,12 @@ def train(cfg: DictConfig) -> dict[str, Any]:
         ckpt_file = _resolve_ckpt(cfg.ckpt_path, out, cfg.seed)
         cfg.ckpt_path = str(ckpt_file)
         saved = torch.load(ckpt_file, map_location="cpu", weights_only=False)["hyper_parameters"]
-        resume_tokenizer = Tokenizer(list(saved["vocab"]), style=cfg.data.cleaning)
+        resume_tokenizer = tokenizer_from_state(saved["vocab"], style=cfg.data.cleaning)
 
     dm = build_datamodule(cfg, entry.obj, tokenizer=resume_tokenizer)
     dm.setup("fit")
     config = OmegaConf.to_container(cfg, resolve=True)
-    module = ReportModule(config, list(dm.tokenizer.vocab), generator_context(cfg, dm))
+    module = ReportModule(config, tokenizer_state(dm.tokenizer), generator_context(cfg, dm))
     if _is_rank_zero():  # every DDP process runs this function; one writes the run's files
         write_json(out / "manifest.json", dm.manifest)
         OmegaConf.save(cfg, out / "config.yaml", resolve=True)
