@@ -69,6 +69,7 @@ import torch
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
+from pathreport.errors import ConfigError
 from pathreport.generator import (
     GeneratorConfig,
     GeneratorContext,
@@ -165,7 +166,7 @@ class SlideLLMConfig(GeneratorConfig):
         checks.append((not unknown, f"model.prefix_streams: unknown {unknown}; choose from {sorted(PREFIX_STREAMS)}."))
         for ok, message in checks:
             if not ok:
-                raise ValueError(message)
+                raise ConfigError(message)
 
 
 # -- slide side ------------------------------------------------------------------------------------
@@ -374,7 +375,7 @@ class SlideLLM(ReportGenerator):
             try:
                 lm = transformers.AutoModelForCausalLM.from_pretrained(cfg.lm, dtype=dtype)
             except (OSError, ValueError) as err:
-                raise ValueError(
+                raise ConfigError(
                     f"model.lm={cfg.lm}: cannot load the language model ({err}). Give a local folder "
                     "(config.json + weights) or a hub name reachable from this machine; or leave model.lm "
                     "empty to build a small Llama from the model.lm_* settings."

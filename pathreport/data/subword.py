@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pathreport.data.text import clean_report, report_ids
+from pathreport.errors import ConfigError
 
 #: Special tokens of a tokenizer trained here, in id order (the word tokenizer's order).
 SPECIALS = ("<pad>", "<bos>", "<eos>", "<unk>")
@@ -96,16 +97,16 @@ class SubwordTokenizer:
         try:
             hf = AutoTokenizer.from_pretrained(name_or_path)
         except (OSError, ValueError) as err:
-            raise ValueError(
+            raise ConfigError(
                 f"model.lm={name_or_path}: cannot load its tokenizer ({err}). Give a local folder with "
                 "tokenizer.json, or a hub name reachable from this machine."
             ) from None
         backend = getattr(hf, "backend_tokenizer", None)
         if backend is None:
-            raise ValueError(f"model.lm={name_or_path}: its tokenizer is not a fast (tokenizers) tokenizer.")
+            raise ConfigError(f"model.lm={name_or_path}: its tokenizer is not a fast (tokenizers) tokenizer.")
         eos = hf.eos_token_id
         if eos is None:
-            raise ValueError(f"model.lm={name_or_path}: its tokenizer has no end-of-sequence token.")
+            raise ConfigError(f"model.lm={name_or_path}: its tokenizer has no end-of-sequence token.")
         tk = _tokenizers()
         backend = tk.Tokenizer.from_str(backend.to_str())
         pad, bos = hf.pad_token_id, hf.bos_token_id
