@@ -54,12 +54,13 @@ Deviations from the papers (by design of the benchmark):
   its end token, gets a new special token (and the LM's embeddings a new row).
 * Checkpoints of a pretrained LM trained frozen or with LoRA hold the trainable weights only; the
   LM's own weights are read again from ``lm`` when a checkpoint is restored.
-* Extra streams from a sliding-window LM (Gemma 2/3, Mistral) are attended without the window:
-  prompts and reports here are shorter than those windows.
+* A sliding-window LM (Gemma 2/3, Mistral) is attended without its window during decoding:
+  prompts and reports here are far shorter than those windows.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from dataclasses import dataclass, field
@@ -229,6 +230,7 @@ def projector(d_in: int, d_out: int) -> nn.Sequential:
 
 
 # -- the language model's cache ----------------------------------------------------------------------
+@functools.cache
 def _cache_classes():
     from transformers.cache_utils import Cache, DynamicLayer
 
@@ -276,10 +278,7 @@ def _cache_classes():
             self.shared, self.group = self.length, k
             self.keys, self.values = self.buffers[0][:, :, : self.length], self.buffers[1][:, :, : self.length]
 
-        def reorder_rows(self, index: Tensor) -> None:
-            rows = torch.arange(index.shape[0], device=index.device)
-            within_slide = bool((torch.div(index, self.group, rounding_mode="floor")
-                                 == torch.div(rows, self.group, rounding_mode="floor")).all())
+        def reorder_rows(self, index: Tensor, within_slide: bool) -> None:
             start = self.shared if within_slide else 0
             for buf in self.buffers:
                 buf[:, :, start : self.length] = buf[index, :, start : self.length]
@@ -296,8 +295,12 @@ def _cache_classes():
                 layer.expand_rows(k)
 
         def reorder(self, index: Tensor) -> None:
+            group = self.layers[0].group if self.layers else 1
+            rows = torch.arange(index.shape[0], device=index.device)
+            within_slide = bool((torch.div(index, group, rounding_mode="floor")
+                                 == torch.div(rows, group, rounding_mode="floor")).all())
             for layer in self.layers:
-                layer.reorder_rows(index)
+                layer.reorder_rows(index, within_slide)
 
     return BeamPrefixCache
 
@@ -338,8 +341,9 @@ class SlideLLM(ReportGenerator):
         before, after = self._prompt_ids(cfg, ctx)
         self.register_buffer("prompt_before", torch.tensor(before, dtype=torch.long), persistent=False)
         self.register_buffer("prompt_after", torch.tensor(after, dtype=torch.long), persistent=False)
-        self._cache_arg = "cache" if "cache" in inspect.signature(self._base_lm().forward).parameters \
-            else "past_key_values"
+        accepted = inspect.signature(self._base_lm().forward).parameters
+        self._cache_arg = "cache" if "cache" in accepted else "past_key_values"  # transformers 5 / 4
+        self._keep_arg = "logits_to_keep" in accepted
         # A pretrained LM whose own weights are not trained is read again from ``lm``: keep it out of
         # checkpoints (a 7B model would otherwise be copied into every one).
         self._unsaved = (
@@ -467,10 +471,13 @@ class SlideLLM(ReportGenerator):
         return logits[..., : self.ctx.vocab_size]
 
     def _run(self, inputs: Tensor, lm_cache: Any, keep: int) -> Tensor:
-        kwargs = {"inputs_embeds": inputs, "use_cache": lm_cache is not None, "logits_to_keep": keep}
+        """The LM's logits at the last ``keep`` positions of ``inputs`` (embeddings)."""
+        kwargs: dict[str, Any] = {"inputs_embeds": inputs, "use_cache": lm_cache is not None}
+        if self._keep_arg:
+            kwargs["logits_to_keep"] = keep
         if lm_cache is not None:
             kwargs[self._cache_arg] = lm_cache
-        return self.lm(**kwargs).logits
+        return self.lm(**kwargs).logits[:, -keep:]
 
 
 def _drop_unsaved(module: SlideLLM, state_dict: dict[str, Any], prefix: str, local_metadata: Any) -> None:
