@@ -345,10 +345,15 @@ class SlideLLM(ReportGenerator):
         self._cache_arg = "cache" if "cache" in accepted else "past_key_values"  # transformers 5 / 4
         self._keep_arg = "logits_to_keep" in accepted
         # A pretrained LM whose own weights are not trained is read again from ``lm``: keep it out of
-        # checkpoints (a 7B model would otherwise be copied into every one).
-        self._unsaved = (
-            {f"lm.{n}" for n, p in self.lm.named_parameters() if not p.requires_grad} if cfg.lm else set()
-        )
+        # checkpoints (a 7B model would otherwise be copied into every one). Embeddings that grew for
+        # added tokens are saved: their new rows are random, not in the files.
+        grown = getattr(self.lm, "_slide_llm_grown", False)
+        embeddings = {id(m.weight) for m in (self.lm.get_input_embeddings(), self.lm.get_output_embeddings())
+                      if m is not None}
+        self._unsaved = {
+            f"lm.{n}" for n, p in self.lm.named_parameters()
+            if cfg.lm and not p.requires_grad and not (grown and id(p) in embeddings)
+        }
         if self._unsaved:
             self._register_state_dict_hook(_drop_unsaved)
             self.register_load_state_dict_post_hook(_allow_unsaved_missing)
@@ -386,6 +391,7 @@ class SlideLLM(ReportGenerator):
                 ) from None
             if lm.get_input_embeddings().num_embeddings < ctx.vocab_size:
                 lm.resize_token_embeddings(ctx.vocab_size)
+                lm._slide_llm_grown = True
         else:
             config = transformers.LlamaConfig(
                 vocab_size=ctx.vocab_size, hidden_size=cfg.lm_hidden, intermediate_size=cfg.lm_intermediate,

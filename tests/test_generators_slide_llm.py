@@ -229,10 +229,17 @@ def test_slide_llm_tokenizer_without_start_or_pad_token_gets_new_ones_and_the_lm
     local = SlideLLM.build_tokenizer(SlideLLMConfig(lm=str(folder)), [], "reg")
     assert len(local) == len(tokenizer) + 2
     assert {local.pad_id, local.bos_id} == {len(tokenizer), len(tokenizer) + 1}
-    model = build(local, ctx=context(local), lm=str(folder))
+    model = build(local, ctx=context(local), lm=str(folder), lm_frozen=True)
     assert model.lm.get_input_embeddings().num_embeddings == len(local)
-    out = generate(model, make_batch(local, reports), DecodingConfig(beam_size=2), **decode_kwargs(local))
+    batch = make_batch(local, reports)
+    out = generate(model, batch, DecodingConfig(beam_size=2), **decode_kwargs(local))
     assert all(local.bos_id not in seq and local.pad_id not in seq for seq in out)
+    # the grown embeddings (their new rows are random) are checkpointed; the rest is read again
+    saved = model.state_dict()
+    assert "lm.model.embed_tokens.weight" in saved and "lm.model.layers.0.mlp.up_proj.weight" not in saved
+    restored = build(local, seed=9, ctx=context(local), lm=str(folder), lm_frozen=True)
+    restored.load_state_dict(saved)
+    assert generate(restored, batch, DecodingConfig(beam_size=2), **decode_kwargs(local)) == out
 
 
 def test_slide_llm_unreachable_lm_names_the_setting(tmp_path):
