@@ -52,8 +52,9 @@ Deviations from the papers (by design of the benchmark):
 * The LoRA targets (``all-linear``) and dropout are not stated by WSI-LLaVA; these are choices.
 * With ``lm=...``, a tokenizer without a padding token, or whose start token is missing or equals
   its end token, gets a new special token (and the LM's embeddings a new row).
-* Checkpoints of a pretrained LM trained frozen or with LoRA hold the trainable weights only; the
-  LM's own weights are read again from ``lm`` when a checkpoint is restored.
+* Checkpoints of a pretrained LM trained frozen or with LoRA hold the trainable weights (and any
+  embeddings grown for added tokens) only; the LM's own weights are read again from ``lm`` when a
+  checkpoint is restored.
 * A sliding-window LM (Gemma 2/3, Mistral) is attended without its window during decoding:
   prompts and reports here are far shorter than those windows.
 """
