@@ -33,6 +33,7 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
     import torch
 
     from pathreport.data.batch import SlideBatch
+    from pathreport.data.synthetic import generate_cases
     from pathreport.decoding import DecodingConfig, generate
     from pathreport.generator import GeneratorContext
     from pathreport.knowledge_bank import KnowledgeBank, save_bank
@@ -53,7 +54,13 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
             bank = KnowledgeBank(embeddings=torch.randn(2000, ref.get("bank_dim", 512)))
             overrides["bank_path"] = str(save_bank(bank, Path(tmp) / "bank.pt"))
         ctx = GeneratorContext(vocab_size=348, feature_dim=1536, stream_dims=stream_dims, max_report_tokens=max_len)
-        generator = entry.obj(entry.config(**overrides), ctx).to(device).eval()
+        cfg = entry.config(**overrides)
+        tokenizer = entry.obj.build_tokenizer(cfg, [r for r, _ in generate_cases(210, seed=0)], "reg")
+        if tokenizer is not None:  # a generator with its own tokenizer (slide_llm): its vocabulary and prompt
+            ctx = GeneratorContext(vocab_size=len(tokenizer), feature_dim=1536, pad_id=tokenizer.pad_id,
+                                   bos_id=tokenizer.bos_id, eos_id=tokenizer.eos_id, unk_id=tokenizer.unk_id,
+                                   stream_dims=stream_dims, max_report_tokens=max_len, tokenizer=tokenizer)
+        generator = entry.obj(cfg, ctx).to(device).eval()
 
     streams = {}
     for name, spec in entry.obj.streams.items():
@@ -91,7 +98,8 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
     peak_gpu = torch.cuda.max_memory_allocated() / 2**30 if device.startswith("cuda") else None
     return {
         "model": model, "patches": patches, "slides": slides, "beam": beam, "tokens": lengths[best],
-        "params_m": round(count_parameters(generator) / 1e6, 2),
+        "params_m": round(count_parameters(generator, trainable_only=False) / 1e6, 2),
+        "trainable_m": round(count_parameters(generator) / 1e6, 2),
         "encode_s": round(encode_times[best] / slides, 3),
         "decode_s": round((total_times[best] - encode_times[best]) / slides, 3),
         "total_s": round(total_times[best] / slides, 3),
@@ -113,7 +121,7 @@ def _head(batch, n: int):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", nargs="+", default=["migen", "histgen", "bigen", "scout"])
+    parser.add_argument("--models", nargs="+", default=["migen", "histgen", "bigen", "scout", "slide_llm"])
     parser.add_argument("--patches", nargs="+", type=int, default=[1000, 10000])
     parser.add_argument("--beam", type=int, default=3)
     parser.add_argument("--max-len", type=int, default=100, help="tokens generated per report (default 100)")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from functools import partial
 
 import torch
 from omegaconf import OmegaConf
@@ -24,7 +25,7 @@ from omegaconf import OmegaConf
 def _setup(args: argparse.Namespace):
     from pathreport.config import DataConfig
     from pathreport.data.datamodule import ReportDataModule
-    from pathreport.generator import GeneratorContext, build_generator
+    from pathreport.generator import GeneratorContext, build_generator, typed_generator_config
     from pathreport.plugins import ENCODERS, GENERATORS
 
     entry = GENERATORS.get(args.model)
@@ -32,12 +33,16 @@ def _setup(args: argparse.Namespace):
 
     # The synthetic dataset exactly as `data=synthetic` configures it.
     data = OmegaConf.merge(OmegaConf.structured(DataConfig), OmegaConf.load(paths.CONFIGS_DIR / "data" / "synthetic.yaml"))
-    dm = ReportDataModule(data, ENCODERS[args.encoder], streams=getattr(entry.obj, "streams", {}),
-                          resources=getattr(entry.obj, "resources", ()), cache_dir=args.cache)
-    dm.setup()
-    ctx = GeneratorContext(vocab_size=len(dm.tokenizer), feature_dim=dm.feature_dim, stream_dims=dm.stream_dims,
-                           max_report_tokens=64, resources=dict(dm.resources))
     cfg = OmegaConf.merge(OmegaConf.structured(entry.config), {"name": args.model})
+    typed = typed_generator_config(cfg)
+    dm = ReportDataModule(data, ENCODERS[args.encoder], streams=entry.obj.input_streams(typed),
+                          resources=getattr(entry.obj, "resources", ()), cache_dir=args.cache,
+                          tokenizer_factory=partial(entry.obj.build_tokenizer, typed, style=data.cleaning))
+    dm.setup()
+    tok = dm.tokenizer
+    ctx = GeneratorContext(vocab_size=len(tok), feature_dim=dm.feature_dim, pad_id=tok.pad_id, bos_id=tok.bos_id,
+                           eos_id=tok.eos_id, unk_id=tok.unk_id, stream_dims=dm.stream_dims, max_report_tokens=64,
+                           resources=dict(dm.resources), tokenizer=tok)
     torch.manual_seed(0)
     model = build_generator(cfg, ctx)
     return dm, model, ctx
@@ -50,7 +55,7 @@ def _batches(dm, split: str, size: int, count: int, shuffle: bool):
     ds = dm.datasets[split]
     index = [i % len(ds) for i in range(count)]
     sizes = [dm.bag_sizes(split)[i] for i in index]
-    collate = Collator(dm.sources)
+    collate = Collator(dm.sources, dm.tokenizer.pad_id)
     sampler = SizeBucketBatchSampler(sizes, size, shuffle=shuffle)
     return [collate([ds[index[j]] for j in batch]) for batch in sampler]
 

@@ -104,12 +104,15 @@ class GeneratorContext:
 
     Attributes:
         vocab_size: number of token ids (special tokens included).
-        pad_id, bos_id, eos_id, unk_id: special token ids of the shared tokenizer.
+        pad_id, bos_id, eos_id, unk_id: special token ids of the run's tokenizer (the shared
+            word-level one, or the generator's own); ``unk_id`` is None when it has none.
         feature_dim: D of the main stream, from the encoder spec.
         stream_dims: D of each extra stream the generator declared.
         max_report_tokens: longest report (in tokens, without <bos>/<eos>) the decoder will produce.
         resources: dataset resources the generator declared (name -> file), e.g. BiGen's
             ``knowledge_bank``; located (or, for the synthetic dataset, built) by the data module.
+        tokenizer: the run's tokenizer object, for a generator that must encode text of its own (a
+            prompt); given at run time, never saved (checkpoints store the tokenizer apart).
     """
 
     vocab_size: int
@@ -117,10 +120,11 @@ class GeneratorContext:
     pad_id: int = 0
     bos_id: int = 1
     eos_id: int = 2
-    unk_id: int = 3
+    unk_id: int | None = 3
     stream_dims: dict[str, int] = field(default_factory=dict)
     max_report_tokens: int = 320
     resources: dict[str, str] = field(default_factory=dict)
+    tokenizer: Any = field(default=None, repr=False, compare=False)
 
 
 class ReportGenerator(nn.Module, metaclass=ABCMeta):
@@ -144,6 +148,23 @@ class ReportGenerator(nn.Module, metaclass=ABCMeta):
         super().__init__()
         self.cfg = cfg
         self.ctx = ctx
+
+    @classmethod
+    def input_streams(cls, cfg: GeneratorConfig) -> dict[str, StreamSpec]:
+        """The extra inputs this configuration reads: ``streams`` unless a generator makes some of
+        them optional (the data layer then reads only these)."""
+        return dict(cls.streams)
+
+    @classmethod
+    def build_tokenizer(cls, cfg: GeneratorConfig, train_reports: list[str], style: str) -> Any:
+        """The generator's own tokenizer, built from the TRAINING reports (cleaned with ``style``),
+        or None (the default) for the shared word-level tokenizer.
+
+        Only a generator that cannot read the shared vocabulary (one built on a pretrained language
+        model) overrides this; the result must satisfy :class:`pathreport.data.text.TextTokenizer`
+        and have a ``to_dict`` that :func:`pathreport.data.text.tokenizer_from_state` restores.
+        """
+        return None
 
     @abstractmethod
     def encode(self, batch: SlideBatch) -> dict[str, Tensor]:
@@ -249,8 +270,8 @@ def register_generator(
     return decorate
 
 
-def build_generator(cfg: Any, ctx: GeneratorContext) -> nn.Module:
-    """Instantiate the registered generator named ``cfg.name`` with its typed config."""
+def typed_generator_config(cfg: Any) -> GeneratorConfig:
+    """The ``model`` config node as the registered generator's config dataclass."""
     from omegaconf import OmegaConf
 
     from pathreport.plugins import GENERATORS
@@ -261,7 +282,15 @@ def build_generator(cfg: Any, ctx: GeneratorContext) -> nn.Module:
         base = OmegaConf.structured(config_cls)
         merged = OmegaConf.merge(base, OmegaConf.create(OmegaConf.to_container(cfg) if not isinstance(cfg, dict) else cfg))
         cfg = OmegaConf.to_object(merged)
-    return entry.obj(cfg, ctx)
+    return cfg
+
+
+def build_generator(cfg: Any, ctx: GeneratorContext) -> nn.Module:
+    """Instantiate the registered generator named ``cfg.name`` with its typed config."""
+    from pathreport.plugins import GENERATORS
+
+    cfg = typed_generator_config(cfg)
+    return GENERATORS.get(cfg.name).obj(cfg, ctx)
 
 
 __all__ = [
@@ -276,4 +305,5 @@ __all__ = [
     "masked_mean",
     "register_generator",
     "token_cross_entropy",
+    "typed_generator_config",
 ]

@@ -22,7 +22,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from pathreport import __version__
 from pathreport.data.batch import SlideBatch
-from pathreport.data.text import Tokenizer
+from pathreport.data.text import tokenizer_from_state
 from pathreport.decoding import DecodingConfig, generate
 from pathreport.evaluation.predictions import PredictionRecord, write_predictions
 from pathreport.generator import GeneratorContext, build_generator
@@ -35,19 +35,21 @@ class ReportModule(pl.LightningModule):
 
     Args:
         config: the resolved run configuration (a plain dict; saved in the checkpoint).
-        vocab: the tokenizer's vocabulary (saved in the checkpoint).
+        vocab: the tokenizer as ``pathreport.data.text.tokenizer_state`` gives it (the word
+            tokenizer's vocabulary list, or a generator's own tokenizer as a dict; saved in the
+            checkpoint).
         context: the generator context (feature and stream dimensions, special ids, max length).
     """
 
-    def __init__(self, config: dict[str, Any], vocab: list[str], context: dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any], vocab: list[str] | dict[str, Any], context: dict[str, Any]) -> None:
         super().__init__()
         # Saved in the checkpoint, not sent to the logger: the run's config reaches W&B when the
         # logger is created, and a vocabulary of thousands of tokens has no place in a config view.
         self.save_hyperparameters({"config": config, "vocab": vocab, "context": context,
                                    "pathreport_version": __version__}, logger=False)
         self.cfg: DictConfig = OmegaConf.create(config)
-        self.tokenizer = Tokenizer(list(vocab), style=self.cfg.data.cleaning)
-        self.ctx = GeneratorContext(**context)
+        self.tokenizer = tokenizer_from_state(vocab, style=self.cfg.data.cleaning)
+        self.ctx = GeneratorContext(**{**context, "tokenizer": self.tokenizer})
         self.generator = build_generator(self.cfg.model, self.ctx)
         # Keep what the generator resolved while building (e.g. BiGen's bank width) in the checkpoint.
         if dataclasses.is_dataclass(self.generator.cfg):

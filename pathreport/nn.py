@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import torch
 import torch.nn.functional as F
@@ -26,17 +27,33 @@ class DecoderCache:
     Attributes:
         per_row: tensors with R rows (one per hypothesis); beam search reorders them.
         per_slide: tensors with B rows (one per slide), e.g. projected memory; never reordered.
+        external: objects holding per-hypothesis state of their own (see :meth:`external_state`).
         length: number of target positions already processed (the next position's index).
     """
 
     def __init__(self) -> None:
         self.per_row: dict[str, Tensor] = {}
         self.per_slide: dict[str, tuple[Tensor, ...]] = {}
+        self.external: dict[str, Any] = {}
         self.length = 0
 
     def reorder(self, index: Tensor) -> None:
-        """Keep hypotheses ``index`` (R entries) in that order."""
+        """Keep hypotheses ``index`` (R entries) in that order.
+
+        Beam search only ever picks among a slide's own hypotheses (``index[r] // K == r // K``),
+        which an external cache may rely on (a prefix shared by a slide's hypotheses never moves).
+        """
         self.per_row = {k: v.index_select(0, index) for k, v in self.per_row.items()}
+        for state in self.external.values():
+            state.reorder(index)
+
+    def external_state(self, key: str, make: Callable[[], Any]) -> Any:
+        """Per-hypothesis state kept by someone else (a language model's own key/value cache), made
+        by ``make`` on first use; it must have a ``reorder(index)`` method, which :meth:`reorder`
+        calls, so that it follows beam selection in place instead of being copied here."""
+        if key not in self.external:
+            self.external[key] = make()
+        return self.external[key]
 
     def slide_tensors(self, key: str, make: Callable[[], tuple[Tensor, ...]]) -> tuple[Tensor, ...]:
         """Per-slide tensors (e.g. a memory's keys and values), computed by ``make`` on first use."""

@@ -23,10 +23,10 @@ from omegaconf import DictConfig, OmegaConf
 from pathreport import __version__
 from pathreport.checkpoints import load_checkpoint
 from pathreport.data.datamodule import ReportDataModule
-from pathreport.data.text import Tokenizer
+from pathreport.data.text import TextTokenizer, tokenizer_from_state, tokenizer_state
 from pathreport.errors import CheckpointError, ConfigError, RunInterrupted
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
-from pathreport.generator import GeneratorContext
+from pathreport.generator import GeneratorContext, typed_generator_config
 from pathreport.io import write_json
 from pathreport.lit import ReportModule, module_from_checkpoint
 from pathreport.run_folder import RunFolder, check_writable
@@ -41,19 +41,28 @@ def run_dir(cfg: DictConfig) -> Path:
     return out
 
 
-def build_datamodule(cfg: DictConfig, generator_cls: type, tokenizer: Tokenizer | None = None) -> ReportDataModule:
+def build_datamodule(cfg: DictConfig, generator_cls: type, tokenizer: TextTokenizer | None = None) -> ReportDataModule:
+    from functools import partial
+
     from pathreport.encoders import EncoderSpec
 
     encoder = EncoderSpec(**OmegaConf.to_container(cfg.encoder, resolve=True))
+    streams = getattr(generator_cls, "streams", {})
+    factory = None
+    if hasattr(generator_cls, "input_streams"):  # a ReportGenerator: its configuration decides
+        model_cfg = typed_generator_config(cfg.model)
+        streams = generator_cls.input_streams(model_cfg)
+        factory = partial(generator_cls.build_tokenizer, model_cfg, style=cfg.data.cleaning)
     return ReportDataModule(
         cfg.data,
         encoder,
-        streams=getattr(generator_cls, "streams", {}),
+        streams=streams,
         resources=getattr(generator_cls, "resources", ()),
         features_dir=cfg.paths.features_dir,
         cache_dir=cfg.paths.cache_dir,
         seed=cfg.seed,
         tokenizer=tokenizer,
+        tokenizer_factory=factory,
     )
 
 
@@ -133,15 +142,15 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
     ctx = GeneratorContext(
         vocab_size=len(dm.tokenizer),
         feature_dim=dm.feature_dim,
-        pad_id=Tokenizer.PAD,
-        bos_id=Tokenizer.BOS,
-        eos_id=Tokenizer.EOS,
-        unk_id=Tokenizer.UNK,
+        pad_id=dm.tokenizer.pad_id,
+        bos_id=dm.tokenizer.bos_id,
+        eos_id=dm.tokenizer.eos_id,
+        unk_id=dm.tokenizer.unk_id,
         stream_dims=dm.stream_dims,
         max_report_tokens=int(cfg.decoding.max_len or cfg.data.max_report_tokens),
         resources=dict(dm.resources),
     )
-    return dataclasses.asdict(ctx)
+    return {k: v for k, v in dataclasses.asdict(ctx).items() if k != "tokenizer"}  # stored apart
 
 
 def train(cfg: DictConfig) -> dict[str, Any]:
@@ -180,7 +189,7 @@ def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, An
         cfg.ckpt_path = str(ckpt_file)
         saved = _pathreport_hparams(load_checkpoint(ckpt_file, trust=cfg.ckpt_trust), ckpt_file)
         _check_same_model(saved, cfg.model.name, ckpt_file)
-        resume_tokenizer = Tokenizer(list(saved["vocab"]), style=cfg.data.cleaning)
+        resume_tokenizer = tokenizer_from_state(saved["vocab"], style=cfg.data.cleaning)
     if folder is not None:
         resuming = ckpt_file is not None and out.resolve() in ckpt_file.resolve().parents
         folder.claim(overwrite=cfg.overwrite, resuming=resuming, what=_identity(cfg))
@@ -191,7 +200,7 @@ def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, An
         dm = build_datamodule(cfg, entry.obj, tokenizer=resume_tokenizer)
         dm.setup("fit")
         config = OmegaConf.to_container(cfg, resolve=True)
-        module = ReportModule(config, list(dm.tokenizer.vocab), generator_context(cfg, dm))
+        module = ReportModule(config, tokenizer_state(dm.tokenizer), generator_context(cfg, dm))
         if folder is not None:  # every DDP process runs this function; one writes the run's files
             write_json(out / "manifest.json", dm.manifest)
             OmegaConf.save(cfg, out / "config.yaml", resolve=True)

@@ -8,6 +8,7 @@ the evaluated set's fingerprint), because fairness across models depends on it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from pathreport.data.dataset import (
 )
 from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, fixed_split_record, load_splits
 from pathreport.data.synthetic import CONCEPT_STREAM_DIR, SyntheticConfig, SyntheticDataset
-from pathreport.data.text import Tokenizer
+from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_shape
 from pathreport.encoders import EncoderSpec, coords_folder
 from pathreport.errors import ConfigError
@@ -52,6 +53,9 @@ class ReportDataModule(pl.LightningDataModule):
         cache_dir: where the synthetic dataset is generated.
         seed: seed for evaluation-time patch sampling and the training shuffle.
         tokenizer: an existing tokenizer (from a checkpoint); None builds one from the train split.
+        tokenizer_factory: builds the tokenizer from the training reports instead of the shared
+            word-level one, or returns None to keep that (a generator that brings its own, see
+            ``ReportGenerator.build_tokenizer``).
         encoders: resolves encoder names of extra streams to specs.
     """
 
@@ -65,7 +69,8 @@ class ReportDataModule(pl.LightningDataModule):
         features_dir: str | None = None,
         cache_dir: str | None = None,
         seed: int = 0,
-        tokenizer: Tokenizer | None = None,
+        tokenizer: TextTokenizer | None = None,
+        tokenizer_factory: Callable[[list[str]], TextTokenizer | None] | None = None,
     ) -> None:
         super().__init__()
         self.cfg = data
@@ -79,6 +84,7 @@ class ReportDataModule(pl.LightningDataModule):
         self.cache_dir = Path(cache_dir).expanduser() if cache_dir else paths.cache_dir()
         self.seed = seed
         self.tokenizer = tokenizer
+        self.tokenizer_factory = tokenizer_factory
         self.splits: Splits | None = None
         self.sources: list[FeatureSource] = []
         self.datasets: dict[str, SlideReportDataset] = {}
@@ -121,6 +127,8 @@ class ReportDataModule(pl.LightningDataModule):
         self.splits = load_splits(split_path, patient_id_pattern=self.cfg.patient_id_pattern)
         self.sources = self._resolve_sources()
         skipped = self._check_files()
+        if self.tokenizer is None and self.tokenizer_factory is not None:
+            self.tokenizer = self.tokenizer_factory([e.report for e in self.splits.train])
         if self.tokenizer is None:
             self.tokenizer = Tokenizer.build(
                 [e.report for e in self.splits.train], style=self.cfg.cleaning, min_count=self.cfg.tokenizer.min_count
@@ -302,6 +310,7 @@ class ReportDataModule(pl.LightningDataModule):
             "feature_dirs": {s.name: str(s.folder) for s in self.sources},
             "stream_dims": self.stream_dims,
             "tokenizer": {"size": len(self.tokenizer), "style": self.tokenizer.style,
+                          "kind": getattr(self.tokenizer, "kind", "word"),
                           "min_count": self.cfg.tokenizer.min_count, "built_from": "train"},
             "max_report_tokens": self.cfg.max_report_tokens,
             "splits": {},
@@ -332,7 +341,7 @@ class ReportDataModule(pl.LightningDataModule):
     # -- loaders ------------------------------------------------------------------------------
     def _loader(self, split: str, *, shuffle: bool, batch_size: int) -> DataLoader:
         workers = int(self.cfg.num_workers)
-        common = {"collate_fn": Collator(self.sources), "num_workers": workers, "persistent_workers": workers > 0,
+        common = {"collate_fn": Collator(self.sources, self.tokenizer.pad_id), "num_workers": workers, "persistent_workers": workers > 0,
                   "pin_memory": torch.cuda.is_available()}
         trainer = getattr(self, "trainer", None)
         distributed = trainer is not None and trainer.world_size > 1

@@ -12,7 +12,7 @@ from torch.utils.data import Dataset
 
 from pathreport.data.batch import SlideBatch
 from pathreport.data.splits import SplitEntry
-from pathreport.data.text import Tokenizer
+from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_features
 
 PATCH_SAMPLING = ("first", "random", "all")
@@ -98,7 +98,7 @@ class SlideReportDataset(Dataset):
         self,
         entries: list[SplitEntry],
         sources: list[FeatureSource],
-        tokenizer: Tokenizer,
+        tokenizer: TextTokenizer,
         *,
         max_report_tokens: int,
         bag: BagPolicy,
@@ -119,7 +119,7 @@ class SlideReportDataset(Dataset):
         self.truncated: list[str] = []
         for entry in entries:
             ids, cut = tokenizer.encode(entry.report, max_report_tokens)
-            seq = [Tokenizer.BOS, *ids] + ([] if cut else [Tokenizer.EOS])
+            seq = [tokenizer.bos_id, *ids] + ([] if cut else [tokenizer.eos_id])
             self.tokens.append(seq)
             if cut:
                 self.truncated.append(entry.id)
@@ -161,7 +161,8 @@ class SlideReportDataset(Dataset):
         }
 
 
-def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str] = frozenset()) -> SlideBatch:
+def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str] = frozenset(),
+                   pad_id: int = Tokenizer.PAD) -> SlideBatch:
     """Pad bags to the longest in the batch (with a mask) and reports to the longest report.
 
     A slide without tissue (N = 0) is refused or skipped when the data is set up
@@ -182,7 +183,7 @@ def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str
         else:
             streams[name] = torch.zeros(b, first.shape[-1])
     t_max = max(len(it["tokens"]) for it in items)
-    tokens = torch.full((b, t_max), Tokenizer.PAD, dtype=torch.long)
+    tokens = torch.full((b, t_max), pad_id, dtype=torch.long)
     for i, it in enumerate(items):
         n = it["features"].shape[0]
         if n:
@@ -208,13 +209,15 @@ def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str
 
 
 class Collator:
-    """Picklable collate function (DataLoader workers need one) that knows the per-patch streams."""
+    """Picklable collate function (DataLoader workers need one) that knows the per-patch streams and
+    the tokenizer's padding id."""
 
-    def __init__(self, sources: list[FeatureSource]) -> None:
+    def __init__(self, sources: list[FeatureSource], pad_id: int = Tokenizer.PAD) -> None:
         self.per_patch = frozenset(s.name for s in sources[1:] if s.per_patch)
+        self.pad_id = pad_id
 
     def __call__(self, items: list[dict[str, Any]]) -> SlideBatch:
-        return collate_slides(items, self.per_patch)
+        return collate_slides(items, self.per_patch, self.pad_id)
 
 
 class SizeBucketBatchSampler:

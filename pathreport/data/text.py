@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 CLEANING_STYLES = ("reg", "pathology", "none")
 
@@ -72,6 +73,17 @@ def join_tokens(tokens: Sequence[str]) -> str:
     return "".join(out)
 
 
+def report_ids(ids: Iterable[int], *, pad_id: int, bos_id: int, eos_id: int) -> list[int]:
+    """The ids of a report's text: up to the first ``<eos>``, without ``<pad>`` and ``<bos>``."""
+    kept = []
+    for i in map(int, ids):
+        if i == eos_id:
+            break
+        if i not in (pad_id, bos_id):
+            kept.append(i)
+    return kept
+
+
 @dataclass
 class Tokenizer:
     """Word-level vocabulary shared by every generator of a comparison.
@@ -117,15 +129,11 @@ class Tokenizer:
 
     def decode(self, ids: Iterable[int]) -> str:
         """Text of token ids; stops at ``<eos>``, skips ``<pad>``/``<bos>``."""
-        tokens = []
-        for i in ids:
-            i = int(i)
-            if i == self.EOS:
-                break
-            if i in (self.PAD, self.BOS):
-                continue
-            tokens.append(self.vocab[i] if 0 <= i < len(self.vocab) else "<unk>")
-        return join_tokens(tokens)
+        kept = report_ids(ids, pad_id=self.PAD, bos_id=self.BOS, eos_id=self.EOS)
+        return join_tokens([self.vocab[i] if 0 <= i < len(self.vocab) else "<unk>" for i in kept])
+
+    # The ids every tokenizer names (see :class:`TextTokenizer`).
+    pad_id, bos_id, eos_id, unk_id = PAD, BOS, EOS, UNK
 
     def to_dict(self) -> dict:
         return {"vocab": list(self.vocab), "style": self.style}
@@ -133,3 +141,48 @@ class Tokenizer:
     @classmethod
     def from_dict(cls, data: dict) -> Tokenizer:
         return cls(list(data["vocab"]), data.get("style", "reg"))
+
+
+@runtime_checkable
+class TextTokenizer(Protocol):
+    """What the data layer, the generator context and the decoder need from a tokenizer.
+
+    The word-level :class:`Tokenizer` is the shared one; a generator built on a pretrained language
+    model brings that model's own (``ReportGenerator.build_tokenizer``), which is why the special
+    ids are attributes of the instance rather than fixed numbers.
+    """
+
+    style: str
+    pad_id: int
+    bos_id: int
+    eos_id: int
+    unk_id: int | None
+
+    def __len__(self) -> int: ...
+
+    def encode(self, report: str, max_tokens: int | None = None) -> tuple[list[int], bool]: ...
+
+    def decode(self, ids: Iterable[int]) -> str: ...
+
+
+def tokenizer_state(tokenizer: TextTokenizer) -> list[str] | dict[str, Any]:
+    """What a checkpoint stores of a tokenizer: plain lists, dicts and strings only.
+
+    The word tokenizer is its vocabulary list (the format every checkpoint has used); any other
+    tokenizer is its ``to_dict()``, which names its ``kind``.
+    """
+    if isinstance(tokenizer, Tokenizer):
+        return list(tokenizer.vocab)
+    return tokenizer.to_dict()  # type: ignore[attr-defined]
+
+
+def tokenizer_from_state(state: list[str] | dict[str, Any], style: str) -> TextTokenizer:
+    """The tokenizer a checkpoint stored with :func:`tokenizer_state`."""
+    if isinstance(state, dict):
+        kind = state.get("kind")
+        if kind == "subword":
+            from pathreport.data.subword import SubwordTokenizer
+
+            return SubwordTokenizer.from_dict(state)
+        raise ValueError(f"Unknown tokenizer kind {kind!r} in the checkpoint (known: word list, 'subword').")
+    return Tokenizer(list(state), style=style)
