@@ -157,7 +157,7 @@ def module_from_checkpoint(path: str | Path, map_location: str | torch.device = 
             f"{path} is not a pathreport checkpoint: checkpoints written by train.py carry the config, the "
             "vocabulary, the generator context and the weights."
         )
-    module = ReportModule(hparams["config"], list(hparams["vocab"]), hparams["context"])
+    module = ReportModule(hparams["config"], hparams["vocab"], hparams["context"])
     try:
         module.load_state_dict(checkpoint["state_dict"])
     except RuntimeError as err:

@@ -289,7 +289,7 @@ def test_slide_llm_lora_run_restores_from_its_checkpoint_and_records_its_prompt(
     from tests.conftest import smoke_overrides
 
     summary, out = tiny_train("model=slide_llm", "encoder=uni2", *smoke_overrides("slide_llm"), "model.adapter=lora",
-                              "model.lm_frozen=true", "model.lora_r=4", "model.lora_alpha=8", "metrics=[nlg]")
+                              "model.lm_frozen=true", "model.lora_r=4", "model.lora_alpha=8", "eval.metrics=[nlg]")
     config = yaml.safe_load((out / "config.yaml").read_text())
     assert config["model"]["prompt"] == SlideLLMConfig().prompt
     assert json.loads((out / "manifest.json").read_text())["tokenizer"]["kind"] == "subword"
