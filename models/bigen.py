@@ -25,10 +25,21 @@ Architecture (reference defaults in :class:`BiGenConfig`):
   d_model: one retrieval token per group.
 * Iterations 1 .. num_layers-1: ``fu`` attends to the visual tokens again, ``fu_t`` to the
   retrieval tokens.
-* Memory: [sum of the ``fu`` states, sum of the ``fu_t`` states]: the decoder attends to two tokens.
+* Memory: LayerNorm([sum of the ``fu`` states, sum of the ``fu_t`` states]): the decoder attends to
+  two tokens.
 * Decoder: the shared R2Gen-style decoder.
 
 Deliberate deviations from the reference implementation:
+
+* The memory is layer-normalised (the reference builds its encoder's final LayerNorm and never
+  applies it). Each memory token is a SUM of three latent states, and a latent is the residual
+  stream of pre-norm blocks, never normalised: at initialisation the two tokens have an RMS of 6
+  to 11 against about 1 for the decoder's token embeddings, and it grows. Over only two keys the
+  decoder's cross-attention then adds one large, slide-constant vector at every position, which
+  drowns the token embeddings and saturates the choice between the two tokens: the decoder learns
+  even its wording slowly. Measured on six synthetic slides, small model, no dropout, 150 AdamW
+  steps at 3e-3 (``tests/test_generators_learn.py``): training loss 4.33 -> 0.85 without the norm,
+  4.32 -> 0.09 with it (MI-Gen: 0.11).
 
 * The retrieval defect is fixed. In the reference, the similarity that picks bank sentences is
   computed on the last 512 outputs of ``wsi_mapping``, a random linear mix of both streams; only the
@@ -128,6 +139,7 @@ REFERENCE_PARAMS = {
         "prompt_plip: prompt of the retrieval outputs, removed by the retrieval fix": -512,
         "query_proj: Linear(d_kb, bank_dim), added by the retrieval fix": 262_656,
         "encoder self-attention q/k projections: attention over one latent token is always 1": -525_312,
+        "memory_norm: the encoder's final LayerNorm, applied to the memory here": 1_024,
     },
 }
 
@@ -238,6 +250,7 @@ class BiGen(ReportGenerator):
         self.block = LatentBlock(d, cfg.num_heads, cfg.d_ff, cfg.dropout)
         self.query_proj = nn.Linear(d_kb, d_bank)
         self.down_proj = nn.Linear(d_bank, d)
+        self.memory_norm = nn.LayerNorm(d, eps=1e-6)
         self.decoder = TextDecoder(
             ctx.vocab_size, d, cfg.num_heads, cfg.d_ff, cfg.num_layers, cfg.dropout,
             max_len=max(1024, ctx.max_report_tokens + 2),
@@ -305,7 +318,7 @@ class BiGen(ReportGenerator):
             visual, _ = self.block(visual, x, mask)
             text, _ = self.block(text, retrieved, retrieved_mask)
             visual_sum, text_sum = visual_sum + visual, text_sum + text
-        return {"memory": torch.cat([visual_sum, text_sum], dim=1)}
+        return {"memory": self.memory_norm(torch.cat([visual_sum, text_sum], dim=1))}
 
     def _retrieve(self, knowledge: Tensor, mask: Tensor, attention: Tensor) -> tuple[Tensor, Tensor]:
         """Retrieval tokens (B, W, D) and their mask from the best-attended patches' knowledge."""

@@ -244,7 +244,12 @@ def masked_mean(x: Tensor, mask: Tensor) -> Tensor:
 
 
 def register_generator(
-    name: str, *, config: type[GeneratorConfig], smoke: dict[str, Any] | None = None, **metadata: Any
+    name: str,
+    *,
+    config: type[GeneratorConfig],
+    smoke: dict[str, Any] | None = None,
+    dataset_presets: dict[str, dict[str, Any]] | None = None,
+    **metadata: Any,
 ) -> Callable[[type], type]:
     """Register a generator class and its config (which Hydra then knows as ``model=<name>``).
 
@@ -252,12 +257,25 @@ def register_generator(
         name: the join key (``^[a-z][a-z0-9_]*$``).
         config: the generator's config dataclass (a :class:`GeneratorConfig` subclass).
         smoke: overrides giving a tiny configuration for fast tests.
+        dataset_presets: ``{dataset: {field: value}}``, sizes that fit a dataset better than the
+            config's defaults (the paper's sizes). ``python train.py data=<dataset> model=<name>``
+            starts from them (Hydra option ``model_preset=<dataset>-<name>``, below any
+            ``model.<field>=...`` on the command line); ``experiment=<dataset>-<name>`` recipes of
+            other datasets keep the defaults.
         **metadata: paper, upstream, licence, kind (``generator`` or ``baseline``), ...
     """
     from pathreport.plugins import GENERATORS
 
     if not (isinstance(config, type) and issubclass(config, GeneratorConfig)):
         raise TypeError(f"Generator '{name}': config must be a GeneratorConfig dataclass, got {config!r}.")
+    fields = set(config.__dataclass_fields__)
+    for dataset, values in (dataset_presets or {}).items():
+        unknown = sorted(set(values) - fields)
+        if unknown:
+            raise TypeError(f"Generator '{name}': dataset preset '{dataset}' sets {unknown}, which are not fields "
+                            f"of {config.__name__} ({sorted(fields)}).")
+    if dataset_presets:
+        metadata["dataset_presets"] = {d: dict(v) for d, v in dataset_presets.items()}
 
     def decorate(cls: type) -> type:
         if not (issubclass(cls, ReportGenerator) or issubclass(cls, RetrievalBaseline)):

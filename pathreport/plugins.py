@@ -35,8 +35,18 @@ from pathreport.registry import Entry, Registry
 log = logging.getLogger(__name__)
 
 
+#: ConfigStore group of the generators' per-dataset size presets (option ``<dataset>-<model>``).
+MODEL_PRESET_GROUP = "model_preset"
+
+
 def _store_in_hydra(group: str):
-    """An ``on_register`` hook that puts the entry's config into Hydra's ConfigStore ``group``."""
+    """An ``on_register`` hook that puts the entry's config into Hydra's ConfigStore ``group``.
+
+    A generator's ``dataset_presets`` (``{dataset: {field: value}}``) are stored too, as options
+    ``<dataset>-<model>`` of the ``model_preset`` group written into the ``model`` node:
+    ``train.yaml`` selects ``model_preset: ${data}-${model}`` (optional), so a preset applies on its
+    dataset only, below every command-line ``model.<field>=...``, and shows in ``config.yaml``.
+    """
 
     def hook(entry: Entry) -> None:
         from hydra.core.config_store import ConfigStore
@@ -47,7 +57,11 @@ def _store_in_hydra(group: str):
         node = OmegaConf.structured(entry.config)
         if "name" in getattr(entry.config, "__dataclass_fields__", {}):
             node.name = entry.name
-        ConfigStore.instance().store(group=group, name=entry.name, node=node, provider="pathreport")
+        store = ConfigStore.instance()
+        store.store(group=group, name=entry.name, node=node, provider="pathreport")
+        for dataset, values in entry.metadata.get("dataset_presets", {}).items():
+            store.store(group=MODEL_PRESET_GROUP, name=f"{dataset}-{entry.name}", node=dict(values),
+                        package=group, provider="pathreport")
 
     return hook
 

@@ -109,6 +109,29 @@ def test_config_paper_recipe_composes_with_the_authors_settings(dataset, model, 
     assert cfg.data.max_report_tokens == {"reg2025": 96, "tcga": 600, "histai": 600}[dataset]
 
 
+@pytest.mark.parametrize(
+    ("overrides", "d_model"),
+    [
+        (["model=scout"], 256),                             # the synthetic dataset's preset
+        (["model=scout", "model.d_model=512"], 512),        # the command line wins
+        (["model=scout", "~model_preset"], 768),            # the paper's size on request
+        (["experiment=reg2025-scout", "paths.features_dir=/data/trident", "data.splits=/s.json"], 768),
+        (["model=histgen"], 512),                           # no preset declared: the defaults
+    ],
+)
+def test_config_model_preset_applies_on_its_dataset_below_the_command_line(overrides, d_model, tmp_path):
+    cfg = compose_train(overrides, tmp_path)
+    assert cfg.model.d_model == d_model
+
+
+def test_config_model_preset_with_an_unknown_field_fails_at_registration():
+    from pathreport.generator import TransformerGeneratorConfig, register_generator
+
+    with pytest.raises(TypeError, match=r"dataset preset 'synthetic' sets \['d_modle'\]"):
+        register_generator("preset_typo", config=TransformerGeneratorConfig,
+                           dataset_presets={"synthetic": {"d_modle": 256}})
+
+
 def test_config_debug_and_search_presets_compose(tmp_path):
     for folder in ("debug", "hparams_search"):
         for path in sorted((paths.CONFIGS_DIR / folder).glob("*.yaml")):
