@@ -186,6 +186,8 @@ class RuleExtractor:
         self._max_gap = cues.max_gap
         self._max_post = cues.max_post_fillers
         self._negatable = [f.negatable for f in self.fields]
+        # Fields that state a status (present/absent, counts), which "X negative for Y" negates.
+        self._status_field = [f.type in ("presence", "count") for f in self.fields]
         self._negated_values = [f.negated_value for f in self.fields]
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         self._pattern_rules = []
@@ -284,6 +286,11 @@ class RuleExtractor:
                         post_by_start[i] = (j, kind)
                 elif kind == STOP:
                     stop_starts.append(i)
+        # "negative for" / "free of" also open a pre-cue scope. After a status finding they close
+        # it ("seminal vesicles are free of tumor"); after an entity they do not ("adenocarcinoma,
+        # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
+        opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
+        status_field = self._status_field
         pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
         pre_ends = [j for j, _ in pre_cues]
         stop_starts.sort()
@@ -347,7 +354,7 @@ class RuleExtractor:
                 k += 1
             return None
 
-        def negation(i: int, j: int) -> tuple[bool, str | None, bool]:
+        def negation(i: int, j: int, fi: int = -1) -> tuple[bool, str | None, bool]:
             """(negated, cue text, explicit) for a finding spanning words i..j.
 
             ``explicit`` is True when a cue states the finding's status either way (a bare
@@ -371,19 +378,24 @@ class RuleExtractor:
                         break
                     if rt.comma_between(k, k):
                         listed = list_post_cue(j)
-                        if listed is not None:
+                        if listed is not None and (
+                            listed[0] not in opens_scope or (fi >= 0 and status_field[fi])
+                        ):
                             post_at, cue_text = listed
                             post = (True, cue_text)
                         break
                     cue = post_by_start.get(k)
                     if cue is not None:
-                        post = (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]))
-                        post_at = k
+                        if k not in opens_scope or (fi >= 0 and status_field[fi]):
+                            post = (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]))
+                            post_at = k
                         break
                     if rt.words[k] not in self._fillers:
                         if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
                             listed = list_post_cue(j)
-                            if listed is not None:
+                            if listed is not None and (
+                                listed[0] not in opens_scope or (fi >= 0 and status_field[fi])
+                            ):
                                 post_at, cue_text = listed
                                 post = (True, cue_text)
                         break
@@ -440,7 +452,7 @@ class RuleExtractor:
                 continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
             if kind == MENTION and longest_term[i] > j + 1 - i:
                 continue
-            negated, cue, explicit = negation(i, j) if negatable[fi] else (False, None, False)
+            negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
             if kind == MENTION and not negated:
                 continue
             if negated and value != negated_values[fi]:
@@ -491,7 +503,7 @@ class RuleExtractor:
                 if rule.negatable and rt.words:
                     i = min(rt.word_at(m.start()), len(rt) - 1)
                     j = max(i, min(rt.word_at(max(m.end() - 1, m.start())), len(rt) - 1))
-                    negated, cue, stated = negation(i, j)
+                    negated, cue, stated = negation(i, j, fi)
                     explicit = explicit or stated
                     if negated and value != f.negated_value:
                         value = f.negated_value
