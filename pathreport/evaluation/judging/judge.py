@@ -152,7 +152,7 @@ class Judge:
                     answers[key] = JudgeAnswer(value=self._accept(cached, schema, check, variables), cached=True)
                     continue
                 except JudgeOutputError:
-                    pass  # the evaluator's check changed since: ask again
+                    cached = None  # the evaluator's check changed since: ask again
             origin[key] = (messages, variables)
         pending = {key: list(messages) for key, (messages, _) in origin.items()}
         attempts = dict.fromkeys(pending, 0)
