@@ -203,6 +203,8 @@ def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
         ("Left neck dissection shows twenty-five benign lymph nodes.", "0/25"),
         ("Four lymph nodes in the right central neck were negative for malignancy.", "0/4"),
         ("Axilla: one lymph node showing micrometastatic carcinoma.", "1"),
+        ("One central lymph node examined was negative for carcinoma.", "0/1"),
+        ("Multiple lymph nodes were identified and involved by metastatic melanoma.", "present"),
     ],
 )
 def test_crqs_node_counts_stated_as_a_status_are_counts(text, count):
