@@ -449,12 +449,14 @@ def number_format(text: str, rng: random.Random) -> tuple[str, str]:
     if count.search(text):
         options.append(("count_slash", lambda t: count.sub(r"\1/\2", t)))
     # Every number of a dimension list converts ("3.3 x 3.2 x 2.7 cm" -> "33 x 32 x 27 mm").
-    size = re.compile(r"\b(\d{1,2}(?:\.\d)?(?:\s*x\s*\d{1,2}(?:\.\d)?){0,2}) cm\b")
+    size = re.compile(
+        r"(?<![\d.])(\d{1,2}(?:\.\d{1,2})?(?:\s*x\s*\d{1,2}(?:\.\d{1,2})?){0,2}) cm\b"
+    )
     if size.search(text):
 
         def to_mm(m: re.Match) -> str:
             numbers = re.split(r"\s*x\s*", m.group(1))
-            return " x ".join(f"{round(float(n) * 10):d}" for n in numbers) + " mm"
+            return " x ".join(f"{float(n) * 10:g}" for n in numbers) + " mm"
 
         options.append(("cm_to_mm", lambda t: size.sub(to_mm, t)))
     words = re.compile(

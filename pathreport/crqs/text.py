@@ -38,15 +38,23 @@ _WORD = re.compile(r"[^\W_]+(?:'s(?![^\W_]))?")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
+_PERCENT_WORD = re.compile(r"(\d)[ \t]*(?:percent|per[ \t]+cent)(?![a-z])")
 
 
 def normalise(text: str) -> str:
-    """Lower-case, NFKC-normalised text with unified dashes and quotes (HTML entities decoded)."""
+    """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
+
+    "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage
+    needs one spelling of the unit.
+    """
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
-    return text.translate(_CHAR_MAP).lower()
+    text = text.translate(_CHAR_MAP).lower()
+    if "per" in text:
+        text = _PERCENT_WORD.sub(r"\1%", text)
+    return text
 
 
 def normalise_phrase(phrase: str) -> str:
