@@ -18,6 +18,7 @@ With ``beam_size: 1`` the same code is greedy search.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
@@ -41,7 +42,8 @@ class DecodingConfig:
             0 keeps raw log-probabilities (the reference setting).
         block_trigrams: forbid a token that would repeat a trigram already in the hypothesis.
         block_repeat: forbid emitting the previous token again (the reference
-            ``decoding_constraint``).
+            ``decoding_constraint``); pieces inside a word (``repeatable_ids`` of :func:`generate`)
+            are exempt.
         suppress_unk: never emit ``<unk>``.
         temperature: divides logits before the log-softmax (the reference used 0.7 inside beam
             search; 1.0 leaves the model's distribution unchanged).
@@ -78,8 +80,14 @@ def generate(
     eos_id: int,
     pad_id: int,
     unk_id: int | None = None,
+    repeatable_ids: Sequence[int] | None = None,
 ) -> list[list[int]]:
-    """Decode one batch; returns per slide the best hypothesis's token ids (no specials)."""
+    """Decode one batch; returns per slide the best hypothesis's token ids (no specials).
+
+    ``repeatable_ids`` are tokens that ``block_repeat`` never forbids: a subword tokenizer's pieces
+    that continue a word, which may repeat in ordinary spelling (``mam|m|m|otome``); a word-level
+    tokenizer has none.
+    """
     state = model.encode(batch)
     b = len(batch)
     k = cfg.beam_size
@@ -91,13 +99,16 @@ def generate(
     scores[:, 1:] = float("-inf")  # all beams start identical: keep one until they diverge
     ended = torch.zeros(b, k, dtype=torch.bool, device=device)
     lengths = torch.zeros(b, k, dtype=torch.long, device=device)
+    repeatable = None
+    if repeatable_ids:
+        repeatable = torch.as_tensor(list(repeatable_ids), dtype=torch.long, device=device)
 
     for step in range(max_len + 1):
         logits = model.decode(state, history[:, -1:], cache)[:, -1].float()
         logp = F.log_softmax(logits / cfg.temperature, dim=-1)
         vocab = logp.shape[-1]
         _constrain(logp, history, step, cfg, bos_id=bos_id, eos_id=eos_id, pad_id=pad_id, unk_id=unk_id,
-                   force_eos=step == max_len)
+                   force_eos=step == max_len, repeatable=repeatable)
         # Frozen beams continue with <pad> at no cost.
         flat_ended = ended.view(rows)
         if flat_ended.any():
@@ -133,7 +144,7 @@ def generate(
 
 
 def _constrain(logp: Tensor, history: Tensor, step: int, cfg: DecodingConfig, *, bos_id: int, eos_id: int,
-               pad_id: int, unk_id: int | None, force_eos: bool) -> None:
+               pad_id: int, unk_id: int | None, force_eos: bool, repeatable: Tensor | None = None) -> None:
     """Apply the decoding constraints in place to (R, V) log-probabilities."""
     neg_inf = float("-inf")
     logp[:, pad_id] = neg_inf
@@ -143,7 +154,13 @@ def _constrain(logp: Tensor, history: Tensor, step: int, cfg: DecodingConfig, *,
     if step < cfg.min_len:
         logp[:, eos_id] = neg_inf
     if cfg.block_repeat and step > 0:
-        logp.scatter_(1, history[:, -1:], neg_inf)
+        previous = history[:, -1:]
+        blocked = logp.gather(1, previous).fill_(neg_inf)
+        if repeatable is not None:
+            # A piece inside a word may follow itself: keep its log-probability.
+            exempt = torch.isin(previous, repeatable)
+            blocked = torch.where(exempt, logp.gather(1, previous), blocked)
+        logp.scatter_(1, previous, blocked)
     if cfg.block_trigrams and history.shape[1] >= 3:
         _block_trigrams(logp, history[:, 1:])
     if force_eos:

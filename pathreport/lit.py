@@ -93,13 +93,20 @@ class ReportModule(pl.LightningModule):
         such as ``eval.py decoding.beam_size=1`` takes effect by setting the config alone)."""
         return DecodingConfig(**OmegaConf.to_container(self.cfg.decoding))
 
+    def _repeatable_ids(self) -> list[int] | None:
+        """Tokens the decoder's ``block_repeat`` lets repeat: a subword tokenizer's pieces inside a
+        word (a word tokenizer has none)."""
+        continuations = getattr(self.tokenizer, "word_continuation_ids", None)
+        return continuations() if continuations is not None else None
+
     def decode_batch(self, batch: SlideBatch) -> list[str]:
         """Reports for a batch: the shared decoder for generators, ``predict`` for baselines."""
         if not self.trainable:
             return self.generator.predict(batch)
         max_len = self.decoding.max_len or self.ctx.max_report_tokens
         ids = generate(self.generator, batch, self.decoding, max_len=max_len, bos_id=self.ctx.bos_id,
-                       eos_id=self.ctx.eos_id, pad_id=self.ctx.pad_id, unk_id=self.ctx.unk_id)
+                       eos_id=self.ctx.eos_id, pad_id=self.ctx.pad_id, unk_id=self.ctx.unk_id,
+                       repeatable_ids=self._repeatable_ids())
         return [self.tokenizer.decode(seq) for seq in ids]
 
     def on_test_epoch_start(self) -> None:

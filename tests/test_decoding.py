@@ -108,6 +108,16 @@ def test_decoding_trigram_blocking_prevents_repeated_trigrams():
         assert len(trigrams) == len(set(trigrams))
 
 
+def test_decoding_block_repeat_forbids_a_repeat_except_for_pieces_inside_a_word():
+    model = Toy(bias={5: 40.0}).double().eval()  # wants token 5 at every step
+    cfg = DecodingConfig(beam_size=1, block_repeat=True)
+    kwargs = {"max_len": 6, "bos_id": BOS, "eos_id": EOS, "pad_id": PAD, "unk_id": UNK}
+    blocked = generate(model, _batch([3]), cfg, **kwargs)[0]
+    assert all(a != b for a, b in zip(blocked, blocked[1:]))
+    # a subword piece that continues a word ("mam|m|m|otome") may follow itself
+    assert generate(model, _batch([3]), cfg, repeatable_ids=[5], **kwargs)[0] == [5] * 6
+
+
 def test_decoding_config_rejects_impossible_values():
     with pytest.raises(ValueError, match="beam_size"):
         DecodingConfig(beam_size=0)

@@ -184,6 +184,54 @@ def test_slide_llm_cache_keeps_the_prefix_once_per_slide_and_moves_only_generate
     torch.testing.assert_close(layer.keys[:, :, prefix_len:], keys_before[index, :, prefix_len:], rtol=0, atol=0)
 
 
+class TeacherOracle(torch.nn.Module):
+    """A generator that has memorised its batch perfectly: at every step it scores the reference's
+    next token highest (its greedy decoding is the teacher-forced argmax by construction)."""
+
+    def __init__(self, tokens: torch.Tensor, vocab_size: int) -> None:
+        super().__init__()
+        self.tokens, self.vocab_size = tokens, vocab_size
+
+    def encode(self, batch: SlideBatch) -> dict:
+        return {}
+
+    def decode(self, state: dict, tokens: torch.Tensor, cache: DecoderCache | None = None) -> torch.Tensor:
+        position = cache.append("history", tokens, dim=1).shape[1]
+        padded = torch.nn.functional.pad(self.tokens, (0, position + 1), value=self.tokens[0, -1].item())
+        logits = torch.zeros(tokens.shape[0], 1, self.vocab_size)
+        logits.scatter_(2, padded[:, position, None, None], 30.0)
+        return logits
+
+
+def test_slide_llm_greedy_decoding_spells_a_memorised_report_whose_word_repeats_a_piece(tmp_path):
+    """A BPE trained on six reports splits words finely ("mam|m|m|otome"): the shared decoder's
+    ``block_repeat`` must not forbid the second piece, or the report drifts into another one."""
+    from omegaconf import OmegaConf
+
+    from pathreport.lit import ReportModule
+    from pathreport.run import build_datamodule, generator_context
+    from tests.conftest import compose_train, smoke_overrides
+    from tests.test_generators_learn import HANDFUL
+
+    cfg = compose_train([*HANDFUL, "model=slide_llm", *smoke_overrides("slide_llm")], tmp_path)
+    assert cfg.decoding.block_repeat
+    dm = build_datamodule(cfg, ENTRY.obj)
+    dm.setup("fit")
+    module = ReportModule(OmegaConf.to_container(cfg, resolve=True), tokenizer_state(dm.tokenizer),
+                          generator_context(cfg, dm))
+    batch = next(iter(dm.train_dataloader()))
+    targets = batch.tokens[:, 1:]
+    repeats = (targets[:, 1:] == targets[:, :-1]) & (targets[:, 1:] != dm.tokenizer.pad_id)
+    assert repeats.any(), "the premise: some report spells a word with the same piece twice in a row"
+    module.generator = TeacherOracle(batch.tokens, len(dm.tokenizer))
+    with torch.no_grad():
+        predictions = module.decode_batch(batch)
+    assert predictions == [dm.tokenizer.decode(dm.tokenizer.encode(r)[0]) for r in batch.references]
+    # a repeated word is still blocked: the exemption covers pieces inside a word only
+    word_start = dm.tokenizer.encode_text(" biopsy")[0]
+    assert word_start not in dm.tokenizer.word_continuation_ids()
+
+
 # -- pretrained LM from a local folder -------------------------------------------------------------
 def save_local_lm(folder: Path, tokenizer: SubwordTokenizer, *, with_bos: bool) -> Path:
     """A tiny random Llama and a fast tokenizer in transformers' folder layout (what a hub

@@ -25,6 +25,8 @@ SPECIALS = ("<pad>", "<bos>", "<eos>", "<unk>")
 #: Added to a pretrained tokenizer that lacks a padding token, or a start token distinct from its end.
 ADDED_PAD = "<|pad|>"
 ADDED_BOS = "<|report|>"
+#: How byte-level BPE ("Ġ" space, "Ċ" newline) and SentencePiece ("▁") pieces mark a word's start.
+WORD_START_MARKS = ("\u0120", "\u010a", "\u2581")
 
 
 def _tokenizers():
@@ -60,6 +62,7 @@ class SubwordTokenizer:
         self.style = style
         self.source = source
         self._size = self.backend.get_vocab_size(with_added_tokens=True)
+        self._continuations: list[int] | None = None
 
     # -- building ------------------------------------------------------------------------------
     @classmethod
@@ -138,6 +141,21 @@ class SubwordTokenizer:
         """Text of token ids; stops at ``<eos>``, skips ``<pad>`` and ``<bos>``."""
         kept = report_ids(ids, pad_id=self.pad_id, bos_id=self.bos_id, eos_id=self.eos_id)
         return self.backend.decode([i for i in kept if 0 <= i < self._size], skip_special_tokens=True).strip()
+
+    def word_continuation_ids(self) -> list[int]:
+        """Ids of pieces that continue a word: no word-start mark, text starting with a letter or digit.
+
+        Why: the decoder's ``block_repeat`` forbids repeating the previous token, which is meant for
+        words ("the the"); between subword pieces a repeat is ordinary spelling (a BPE trained on a
+        few reports splits "mammotome" into ``mam|m|m|otome``), so these pieces are exempt from it.
+        """
+        if self._continuations is None:
+            vocab = self.backend.get_vocab(with_added_tokens=True)
+            self._continuations = sorted(
+                i for piece, i in vocab.items()
+                if not piece.startswith(WORD_START_MARKS) and self.backend.decode([i])[:1].isalnum()
+            )
+        return self._continuations
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "json": self.json, "pad_id": self.pad_id, "bos_id": self.bos_id,
