@@ -320,7 +320,9 @@ class RuleExtractor:
                     # precedes it: "without necrosis, (2) fungal infection" starts a new item.
                     numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
                     joiner = is_conj or word in fillers or numbered
-                    member = (in_list[k] or joiner) and not (rt.comma_between(k, k) and item_break(k))
+                    member = (in_list[k] or joiner) and not (
+                        rt.comma_between(k, k) and item_break(k)
+                    )
                     listish.append(listish[-1] + (1 if member else 0))
                     conj.append(conj[-1] + is_conj)
                 prefix.extend((listish, conj))
@@ -365,6 +367,11 @@ class RuleExtractor:
             present") unless the finding closes a coordinated list opened by the cue ("no LVI,
             necrosis, or PNI is identified").
             """
+
+            def closes(k: int) -> bool:
+                """The post cue at word k ends this finding's status (see ``opens_scope``)."""
+                return k not in opens_scope or (fi >= 0 and status_field[fi])
+
             post: tuple[bool, str | None] | None = None
             post_at = j
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
@@ -378,24 +385,20 @@ class RuleExtractor:
                         break
                     if rt.comma_between(k, k):
                         listed = list_post_cue(j)
-                        if listed is not None and (
-                            listed[0] not in opens_scope or (fi >= 0 and status_field[fi])
-                        ):
+                        if listed is not None and closes(listed[0]):
                             post_at, cue_text = listed
                             post = (True, cue_text)
                         break
                     cue = post_by_start.get(k)
                     if cue is not None:
-                        if k not in opens_scope or (fi >= 0 and status_field[fi]):
+                        if closes(k):
                             post = (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]))
                             post_at = k
                         break
                     if rt.words[k] not in self._fillers:
                         if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
                             listed = list_post_cue(j)
-                            if listed is not None and (
-                                listed[0] not in opens_scope or (fi >= 0 and status_field[fi])
-                            ):
+                            if listed is not None and closes(listed[0]):
                                 post_at, cue_text = listed
                                 post = (True, cue_text)
                         break
@@ -440,10 +443,11 @@ class RuleExtractor:
         # A negation-only mention inside a longer finding of another field belongs to that
         # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
         longest_term = [0] * len(rt)
-        for (_, i), (j, _, kind) in terms.items():
-            if kind == TERM:
-                for w in range(i, j + 1):
-                    longest_term[w] = max(longest_term[w], j + 1 - i)
+        if any(kind == MENTION for _, _, kind in terms.values()):
+            for (_, i), (j, _, kind) in terms.items():
+                if kind == TERM:
+                    for w in range(i, j + 1):
+                        longest_term[w] = max(longest_term[w], j + 1 - i)
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
