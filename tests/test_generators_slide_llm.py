@@ -186,18 +186,20 @@ def test_slide_llm_cache_keeps_the_prefix_once_per_slide_and_moves_only_generate
 
 class TeacherOracle(torch.nn.Module):
     """A generator that has memorised its batch perfectly: at every step it scores the reference's
-    next token highest (its greedy decoding is the teacher-forced argmax by construction)."""
+    next token highest (its greedy decoding is the teacher-forced argmax by construction). The
+    references are per-slide state, so they follow their slides when finished slides leave the batch."""
 
     def __init__(self, tokens: torch.Tensor, vocab_size: int) -> None:
         super().__init__()
         self.tokens, self.vocab_size = tokens, vocab_size
 
     def encode(self, batch: SlideBatch) -> dict:
-        return {}
+        return {"references": self.tokens}
 
     def decode(self, state: dict, tokens: torch.Tensor, cache: DecoderCache | None = None) -> torch.Tensor:
         position = cache.append("history", tokens, dim=1).shape[1]
-        padded = torch.nn.functional.pad(self.tokens, (0, position + 1), value=self.tokens[0, -1].item())
+        references = state["references"]
+        padded = torch.nn.functional.pad(references, (0, position + 1), value=self.tokens[0, -1].item())
         logits = torch.zeros(tokens.shape[0], 1, self.vocab_size)
         logits.scatter_(2, padded[:, position, None, None], 30.0)
         return logits
