@@ -72,10 +72,11 @@ class RowBuffer:
         """Row r takes the positions of row ``index[r]`` (same number of rows).
 
         With ``moved`` (the rows where ``index[r] != r``, known on a CPU at no cost) only those rows
-        are copied; without it the whole history is gathered into a second buffer that then swaps
-        with the first (one pass, no allocation, no device synchronisation).
+        are copied, when they are fewer than half (a copy out and a copy back); otherwise the whole
+        history is gathered into a second buffer that then swaps with the first (one pass, no
+        allocation, no device synchronisation).
         """
-        if moved is not None:
+        if moved is not None and 2 * moved.numel() < index.numel():
             if moved.numel():
                 current = self.view()
                 current.index_copy_(0, moved, current.index_select(0, index.index_select(0, moved)))
