@@ -358,23 +358,3 @@ def test_slide_llm_lora_run_restores_from_its_checkpoint_and_records_its_prompt(
         again.update(zip(batch.ids, module.decode_batch(batch), strict=True))
     predictions = {r.id: r.prediction for r in read_predictions(out / "predictions" / "test.jsonl")}
     assert again == predictions
-
-
-# -- the prepared GPU check ----------------------------------------------------------------------
-def test_slide_llm_gpu_check_script_runs_on_cpu_at_tiny_size(tmp_path):
-    """The GPU check (bf16, 0.5B LM) is run where a GPU is; at tiny size it runs here, so it cannot rot."""
-    import importlib.util
-
-    from pathreport import paths
-
-    spec = importlib.util.spec_from_file_location("slide_llm_gpu_check",
-                                                  paths.PROJECT_ROOT / "benchmarks" / "slide_llm_gpu_check.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    result = script.main(["--tiny", "--device", "cpu", "--json", str(tmp_path / "check.json")])
-    assert json.loads((tmp_path / "check.json").read_text()) == result
-    modes = result["modes"]
-    assert set(modes) == {"frozen", "lora", "full"} and result["lm"] == "random, same shape"
-    assert modes["frozen"]["params_trainable_m"] < modes["lora"]["params_trainable_m"] < modes["full"]["params_trainable_m"]
-    assert modes["full"]["params_trainable_m"] == modes["full"]["params_total_m"]
-    assert all(m["step_s"] > 0 for m in modes.values()) and result["decode"]["slides_per_s"] > 0
