@@ -161,3 +161,13 @@ def test_decoder_equals_the_plain_beam_search_across_settings(settings):
         fast = generate(model, batch, cfg, max_len=max_len, **KWARGS)
         assert fast == reference_generate(model, batch, cfg, max_len=max_len, **KWARGS), max_len
     assert len({len(seq) for seq in fast}) > 2, "the premise: slides end at different lengths"
+
+
+def test_decoder_names_a_state_tensor_that_is_not_per_slide_when_a_slide_leaves_the_batch():
+    class WithTable(EndsAtItsOwnPace):
+        def encode(self, batch):
+            return {**super().encode(batch), "table": torch.zeros(7, 2)}  # not one row per slide
+
+    model = WithTable(Toy().double().eval(), rates=[4.0, -5.0])
+    with pytest.raises(ValueError, match=r"state\['table'\].*one row per slide of the batch \(2\), found shape"):
+        generate(model, _toy_batch([3, 4], seed=1), DecodingConfig(beam_size=2), max_len=10, **KWARGS)
