@@ -12,8 +12,8 @@ and beam selection moves only the rows it changes. A slide is settled as soon as
 its answer (every beam has ended, or, without a length penalty, the best ended beam already beats
 every live beam, whose scores can only fall); settled slides leave the batch, so a short report
 does not wait for the longest one, and the loop ends when none is left. On an accelerator the
-settled flags are read only every :data:`SETTLED_CHECK_EVERY` steps (reading one waits for the
-device); in between a settled slide is frozen in place, so its answer is the same.
+settled flags are read only every few steps (:data:`SETTLED_CHECK_EVERY`; reading one waits for
+the device); in between a settled slide is frozen in place, so its answer is the same.
 
 Beam bookkeeping: a beam that emits ``<eos>`` is frozen (it may only continue with ``<pad>`` at no
 cost), so ended and live hypotheses compete for the K slots on their accumulated log-probability.
@@ -73,11 +73,11 @@ class DecodingConfig:
             raise ValueError(f"decoding.max_len must be >= 1 or null, found {self.max_len}.")
 
 
-#: On an accelerator, how many steps pass between two looks at which slides are settled. Reading a
-#: flag from the device waits for every queued step, so doing it at every token stalls the device;
-#: settled slides are frozen on the device in between (their beams stay as they are), so the answer
-#: does not depend on this number. On a CPU the look is free and happens at every step.
-SETTLED_CHECK_EVERY = 8
+#: Steps between two looks at which slides are settled, by device type (``default``: any other).
+#: Reading a flag from an accelerator waits for every queued step, so doing it at every token
+#: stalls the device; settled slides are frozen on the device in between (their beams stay as they
+#: are), so the answer does not depend on these numbers. On a CPU the look is free.
+SETTLED_CHECK_EVERY = {"cpu": 1, "default": 8}
 
 
 @torch.no_grad()
@@ -114,7 +114,7 @@ def generate(
     repeatable = None
     if repeatable_ids:
         repeatable = torch.as_tensor(list(repeatable_ids), dtype=torch.long, device=device)
-    check_every = 1 if device.type == "cpu" else SETTLED_CHECK_EVERY
+    check_every = SETTLED_CHECK_EVERY.get(device.type, SETTLED_CHECK_EVERY["default"])
     active = list(range(b))  # batch position of each slide still decoded
     out: list[list[int]] = [[] for _ in range(b)]
     beams = torch.arange(k, device=device)

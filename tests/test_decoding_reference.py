@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from generator_fixtures import one_torch_thread  # noqa: F401  (autouse fixture)
 from torch import nn
 
+from pathreport import decoding
 from pathreport.decoding import DecodingConfig, _constrain, _length_norm, generate
 from pathreport.nn import DecoderCache
 
@@ -171,3 +172,19 @@ def test_decoder_names_a_state_tensor_that_is_not_per_slide_when_a_slide_leaves_
     model = WithTable(Toy().double().eval(), rates=[4.0, -5.0])
     with pytest.raises(ValueError, match=r"state\['table'\].*one row per slide of the batch \(2\), found shape"):
         generate(model, _toy_batch([3, 4], seed=1), DecodingConfig(beam_size=2), max_len=10, **KWARGS)
+
+
+@pytest.mark.parametrize("every", [3, 8])
+@pytest.mark.parametrize("settings", [SITUATIONS["greedy"], SITUATIONS["min_len and temperature"]],
+                         ids=["greedy", "beam 4"])
+def test_decoder_that_looks_at_settled_slides_every_few_steps_gives_the_same_answers(settings, every, monkeypatch):
+    """What an accelerator does (the flags are read every few steps; settled slides are frozen in
+    between), run here on the CPU."""
+    monkeypatch.setitem(decoding.SETTLED_CHECK_EVERY, "cpu", every)
+    torch.manual_seed(3)
+    model = EndsAtItsOwnPace(Toy().double().eval(), rates=[-5.0, 0.3, 0.1, 2.0, 0.2])
+    batch = _toy_batch([5, 2, 9, 1, 4], seed=4)
+    cfg = DecodingConfig(**settings)
+    fast = generate(model, batch, cfg, max_len=25, **KWARGS)
+    assert fast == reference_generate(model, batch, cfg, max_len=25, **KWARGS)
+    assert 5 * cfg.beam_size in model.rows and cfg.beam_size in model.rows  # frozen, then compacted
