@@ -7,7 +7,9 @@ Two conventions make one decoder serve every generator:
   attention folds the K hypotheses of a slide into its query axis (:func:`fold_rows`), so memory
   is never copied per beam and its key/value projections are computed once per slide.
 * **Cache.** :class:`DecoderCache` holds per-hypothesis tensors (self-attention keys and values,
-  reordered by beam search) apart from per-slide tensors (memory projections, never reordered).
+  preallocated, written in place and reordered by beam search) apart from per-slide tensors
+  (memory projections, never reordered) and tensors every slide shares; slides whose answer is
+  settled leave all of them (:meth:`DecoderCache.keep_slides`).
 """
 
 from __future__ import annotations
@@ -21,52 +23,180 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 
+class RowBuffer:
+    """A per-hypothesis tensor that grows along one axis inside preallocated storage.
+
+    Why: decoding appends one position per step to every hypothesis. Concatenating copies the whole
+    history at every step, and so does reordering it into a fresh tensor; here a step writes its new
+    positions in place, and beam selection moves only what it must (see :meth:`reorder`).
+
+    Args:
+        first: the first positions, (R, ..., T, ...) with the growing axis at ``dim``.
+        dim: the growing axis.
+        capacity: positions to reserve; the storage doubles when a longer sequence arrives.
+    """
+
+    def __init__(self, first: Tensor, dim: int, capacity: int | None = None) -> None:
+        self.dim = dim % first.dim()
+        self.filled = 0
+        self.storage = self._allocate(first, max(capacity or 0, 2 * first.shape[self.dim], 16))
+        self._spare: Tensor | None = None
+        self.append(first)
+
+    def _allocate(self, like: Tensor, capacity: int, rows: int | None = None) -> Tensor:
+        shape = list(like.shape)
+        shape[0] = like.shape[0] if rows is None else rows
+        shape[self.dim] = capacity
+        return like.new_empty(shape)
+
+    @property
+    def capacity(self) -> int:
+        return self.storage.shape[self.dim]
+
+    def view(self) -> Tensor:
+        """The positions written so far (a view of the storage, valid until the next call)."""
+        return self.storage.narrow(self.dim, 0, self.filled)
+
+    def append(self, value: Tensor) -> Tensor:
+        """Write ``value``'s positions after the last ones and return every position so far."""
+        end = self.filled + value.shape[self.dim]
+        if end > self.capacity:
+            grown = self._allocate(self.storage, max(2 * end, 2 * self.capacity))
+            grown.narrow(self.dim, 0, self.filled).copy_(self.view())
+            self.storage, self._spare = grown, None
+        self.storage.narrow(self.dim, self.filled, value.shape[self.dim]).copy_(value)
+        self.filled = end
+        return self.view()
+
+    def reorder(self, index: Tensor, moved: Tensor | None = None) -> None:
+        """Row r takes the positions of row ``index[r]`` (same number of rows).
+
+        With ``moved`` (the rows where ``index[r] != r``, known on a CPU at no cost) only those rows
+        are copied, when they are fewer than half (a copy out and a copy back); otherwise the whole
+        history is gathered into a second buffer that then swaps with the first (one pass, no
+        allocation, no device synchronisation).
+        """
+        if moved is not None and 2 * moved.numel() < index.numel():
+            if moved.numel():
+                current = self.view()
+                current.index_copy_(0, moved, current.index_select(0, index.index_select(0, moved)))
+            return
+        if self._spare is None or self._spare.shape != self.storage.shape:
+            self._spare = torch.empty_like(self.storage)
+        torch.index_select(self.view(), 0, index, out=self._spare.narrow(self.dim, 0, self.filled))
+        self.storage, self._spare = self._spare, self.storage
+
+    def keep(self, index: Tensor) -> None:
+        """Keep rows ``index`` only (fewer rows: finished slides leave the batch)."""
+        kept = self._allocate(self.storage, self.capacity, rows=index.shape[0])
+        torch.index_select(self.view(), 0, index, out=kept.narrow(self.dim, 0, self.filled))
+        self.storage, self._spare = kept, None
+
+
 class DecoderCache:
     """Incremental-decoding state of one batch.
 
     Attributes:
-        per_row: tensors with R rows (one per hypothesis); beam search reorders them.
-        per_slide: tensors with B rows (one per slide), e.g. projected memory; never reordered.
+        rows: per-hypothesis buffers (R rows; self-attention keys and values), reordered by beam
+            search and written in place.
+        per_slide: tensors with B rows (one per slide), e.g. projected memory; never reordered, but
+            compacted when slides leave the batch.
+        shared: tensors that do not depend on the slide (a learned memory matrix's projections).
         external: objects holding per-hypothesis state of their own (see :meth:`external_state`).
         length: number of target positions already processed (the next position's index).
+        capacity: positions to reserve per hypothesis (the decoder's longest sequence), or None.
     """
 
-    def __init__(self) -> None:
-        self.per_row: dict[str, Tensor] = {}
+    def __init__(self, capacity: int | None = None) -> None:
+        self.rows: dict[str, RowBuffer] = {}
         self.per_slide: dict[str, tuple[Tensor, ...]] = {}
+        self.shared: dict[str, tuple[Tensor, ...]] = {}
         self.external: dict[str, Any] = {}
         self.length = 0
+        self.capacity = capacity
+
+    @property
+    def per_row(self) -> dict[str, Tensor]:
+        """The per-hypothesis tensors as they stand (views of the buffers)."""
+        return {key: buf.view() for key, buf in self.rows.items()}
 
     def reorder(self, index: Tensor) -> None:
         """Keep hypotheses ``index`` (R entries) in that order.
 
         Beam search only ever picks among a slide's own hypotheses (``index[r] // K == r // K``),
         which an external cache may rely on (a prefix shared by a slide's hypotheses never moves).
+        On a CPU only the rows that change are copied (finding them costs nothing there); on an
+        accelerator the history is gathered in one pass without waiting for the device.
         """
-        self.per_row = {k: v.index_select(0, index) for k, v in self.per_row.items()}
+        moved = moved_rows(index)
+        for buf in self.rows.values():
+            buf.reorder(index, moved)
         for state in self.external.values():
             state.reorder(index)
+
+    def keep_slides(self, slides: Tensor, rows: Tensor, batch: int) -> None:
+        """Keep only slides ``slides`` (indices into the current ``batch`` slides) and their
+        hypotheses ``rows``.
+
+        Why: a slide whose answer is settled would otherwise cost a full step until the batch's
+        longest report ends. External states receive ``reorder(rows)`` with fewer rows than they
+        hold: they keep those rows, in that order.
+        """
+        for buf in self.rows.values():
+            buf.keep(rows)
+        for key, tensors in self.per_slide.items():
+            self.per_slide[key] = tuple(slide_rows(t, slides, batch, f"cache.slide_tensors('{key}')") for t in tensors)
+        for state in self.external.values():
+            state.reorder(rows)
 
     def external_state(self, key: str, make: Callable[[], Any]) -> Any:
         """Per-hypothesis state kept by someone else (a language model's own key/value cache), made
         by ``make`` on first use; it must have a ``reorder(index)`` method, which :meth:`reorder`
-        calls, so that it follows beam selection in place instead of being copied here."""
+        calls, so that it follows beam selection in place instead of being copied here, and which
+        :meth:`keep_slides` calls with fewer rows when slides leave the batch."""
         if key not in self.external:
             self.external[key] = make()
         return self.external[key]
 
     def slide_tensors(self, key: str, make: Callable[[], tuple[Tensor, ...]]) -> tuple[Tensor, ...]:
-        """Per-slide tensors (e.g. a memory's keys and values), computed by ``make`` on first use."""
+        """Per-slide tensors with B rows (e.g. a memory's keys and values), computed by ``make`` on
+        first use."""
         if key not in self.per_slide:
             self.per_slide[key] = make()
         return self.per_slide[key]
 
+    def shared_tensors(self, key: str, make: Callable[[], tuple[Tensor, ...]]) -> tuple[Tensor, ...]:
+        """Tensors that every slide shares (no slide axis), computed by ``make`` on first use."""
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]
+
     def append(self, key: str, value: Tensor, dim: int = 2) -> Tensor:
-        """Concatenate ``value`` to the per-row tensor ``key`` along ``dim`` and return the result."""
-        if key in self.per_row:
-            value = torch.cat([self.per_row[key], value], dim=dim)
-        self.per_row[key] = value
-        return value
+        """Append ``value`` to the per-row tensor ``key`` along ``dim``; returns all positions so far."""
+        buf = self.rows.get(key)
+        if buf is None:
+            self.rows[key] = RowBuffer(value, dim, self.capacity)
+            return self.rows[key].view()
+        return buf.append(value)
+
+
+def moved_rows(index: Tensor) -> Tensor | None:
+    """Rows whose hypothesis changes (``index[r] != r``) on a CPU, where finding them is free; None
+    on an accelerator, where it would wait for the device."""
+    if index.device.type != "cpu":
+        return None
+    return (index != torch.arange(index.shape[0])).nonzero().squeeze(1)
+
+
+def slide_rows(tensor: Tensor, slides: Tensor, batch: int, what: str) -> Tensor:
+    """Rows ``slides`` of a per-slide tensor, which must have one row per slide of the batch (the
+    decoder drops finished slides from every per-slide tensor, so it must know which row is whose)."""
+    if not isinstance(tensor, Tensor) or tensor.dim() == 0 or tensor.shape[0] != batch:
+        found = f"shape {tuple(tensor.shape)}" if isinstance(tensor, Tensor) else type(tensor).__name__
+        raise ValueError(f"{what}: expected a tensor with one row per slide of the batch ({batch}), found {found}; "
+                         "a generator's state and cache.slide_tensors hold per-slide tensors only, and tensors "
+                         "that do not depend on the slide belong in cache.shared_tensors.")
+    return tensor.index_select(0, slides)
 
 
 def fold_rows(x: Tensor, batch: int) -> Tensor:
