@@ -264,6 +264,33 @@ class EvaluationConfig:
 
 
 @dataclass
+class CompileConfig:
+    """``torch.compile`` of the generator's loss (encoder and teacher-forced decoder), in training
+    and validation: ``python train.py compile.enabled=true``.
+
+    Decoding stays eager (beam search changes shapes at every step). The bound ``loss`` method is
+    compiled, not the module, so parameter names and checkpoints are those of an eager run. The
+    first batches of each new shape compile: with the default backend (TorchInductor, which needs
+    a C++ compiler on a CPU and Triton on a GPU) that takes minutes for a reference-size model on
+    a CPU, so it pays off only for long runs.
+
+    Attributes:
+        enabled: compile (False: eager, the default).
+        backend: a ``torch.compile`` backend: ``inductor`` (generates kernels), ``aot_eager``
+            (traces forward and backward graphs and runs them with eager kernels: no compiler
+            needed; checks that a model traces).
+        mode: ``torch.compile`` mode (``default``, ``reduce-overhead``, ``max-autotune``); None:
+            the backend's default.
+        dynamic: compile for varying bag sizes from the start (None: after the first change).
+    """
+
+    enabled: bool = False
+    backend: str = "inductor"
+    mode: str | None = None
+    dynamic: bool | None = None
+
+
+@dataclass
 class TrainConfig:
     """The whole configuration of ``train.py``.
 
@@ -277,10 +304,8 @@ class TrainConfig:
         ckpt_trust: load ``ckpt_path`` even if it holds types a pathreport checkpoint never
             holds (the full unpickler may run code from the file: only for trusted files).
         overwrite: run in a folder that holds a finished run, deleting that run's results.
-        compile: run the generator's training and validation loss through ``torch.compile``
-            (TorchInductor; needs a C++ compiler on a CPU, Triton on a GPU). The first batches of
-            each new bag size compile (minutes for a large model); decoding stays eager, because
-            beam search changes shapes at every step. Checkpoints are the same as without it.
+        compile: ``torch.compile`` of the generator's training and validation loss (see
+            :class:`CompileConfig`).
     """
 
     task_name: str = "train"
@@ -291,7 +316,7 @@ class TrainConfig:
     train: bool = True
     test: bool = True
     optimized_metric: str = "val_loss"
-    compile: bool = False
+    compile: CompileConfig = field(default_factory=CompileConfig)
     data: DataConfig = MISSING
     model: Any = MISSING
     encoder: EncoderSpec = MISSING
