@@ -187,3 +187,18 @@ def test_num_workers_auto_is_none_on_a_cpu_and_bad_values_are_refused(tmp_path):
         assert _module(tmp_path).num_workers() == 0
     with pytest.raises(ConfigError, match=r"data\.num_workers must be .* or auto, found 'many'"):
         _module(tmp_path, num_workers="many").num_workers()
+
+
+def test_loader_pinning_pins_every_tensor_of_a_batch(tmp_path, monkeypatch):
+    """DataLoader(pin_memory=True) pins only objects that have a pin_memory method; a GPU run's
+    batches must arrive pinned (faked here: this machine may have no GPU to pin for)."""
+    from torch.utils.data._utils.pin_memory import pin_memory
+
+    _job(tmp_path)
+    dm = _module(tmp_path, batch_size=2, num_workers="0")
+    batch = next(iter(dm.train_dataloader()))
+    pinned = []
+    monkeypatch.setattr(torch.Tensor, "pin_memory", lambda t, *a, **kw: pinned.append(t.shape) or t.clone())
+    out = pin_memory(batch)
+    assert sorted(pinned) == sorted([batch.features.shape, batch.mask.shape, batch.coords.shape, batch.tokens.shape])
+    assert out.ids == batch.ids and torch.equal(out.features, batch.features)

@@ -400,7 +400,7 @@ class ReportDataModule(pl.LightningDataModule):
         common: dict[str, Any] = {"collate_fn": Collator(self.sources, self.tokenizer.pad_id), "num_workers": workers,
                                   "pin_memory": self._on_gpu()}
         if workers:
-            common.update(persistent_workers=True, prefetch_factor=int(self.cfg.prefetch_factor))
+            common.update(persistent_workers=True, prefetch_factor=int(self.cfg.get("prefetch_factor", 2)))
         trainer = getattr(self, "trainer", None)
         distributed = trainer is not None and trainer.world_size > 1
         if self.cfg.bucket_by_size and not distributed:
