@@ -56,10 +56,10 @@ class ReportModule(pl.LightningModule):
             self.hparams["config"]["model"] = dataclasses.asdict(self.generator.cfg)
         # compile.enabled=true: the bound loss method is compiled, not the module, so that parameter
         # names and checkpoints stay those of an eager run (see pathreport.config.CompileConfig).
-        self._loss = self.generator.loss
+        self._loss = getattr(self.generator, "loss", None)  # retrieval baselines have none
         compiling = self.cfg.get("compile") or {}
-        if compiling.get("enabled"):
-            self._loss = torch.compile(self.generator.loss, backend=compiling.get("backend", "inductor"),
+        if compiling.get("enabled") and self._loss is not None:
+            self._loss = torch.compile(self._loss, backend=compiling.get("backend", "inductor"),
                                        mode=compiling.get("mode"), dynamic=compiling.get("dynamic"))
         self.predictions_path: Path | None = None
         self.expected_ids: list[str] | None = None
