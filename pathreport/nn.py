@@ -21,6 +21,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
+from torch.utils.checkpoint import checkpoint
 
 
 class RowBuffer:
@@ -217,6 +218,55 @@ def unfold_rows(x: Tensor, rows: int) -> Tensor:
     return x.reshape(rows, kt * b // rows, d)
 
 
+#: Largest score matrix (batch x heads x queries x keys) that :func:`attention` lets PyTorch's math
+#: kernel hold at once: 2^24 scores, 64 MiB in float32. None: never split into query blocks.
+ATTENTION_BLOCK_SCORES: int | None = 1 << 24
+
+
+def attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float) -> Tensor:
+    """Scaled dot-product attention that never holds a whole score matrix for a long bag.
+
+    ``F.scaled_dot_product_attention`` runs a fused kernel that never materialises the
+    (B, H, Tq, Tk) scores (flash or memory-efficient on CUDA, flash on CPU), except for dropout on
+    a CPU, i.e. training: there it falls back to the math kernel, which keeps the scores, the
+    softmax and the dropout mask of every layer for the backward pass (several 1.6 GB matrices per
+    MI-Gen layer at 10,000 patches). In that case the queries go through in blocks of at most
+    :data:`ATTENTION_BLOCK_SCORES` scores, each under activation checkpointing: a block's scores
+    exist only while it is computed, and again in the backward pass, with the same dropout mask
+    (checkpointing restores the random state). Softmax normalises each query row over all keys,
+    so the blocks compute the same function (tested against the unsplit kernel).
+
+    Args:
+        q, k, v: (B, H, T, Dh) queries, keys and values.
+        attn_mask: boolean mask broadcastable to (B, H, Tq, Tk) (True: may attend), or None.
+        dropout_p: attention dropout (0 outside training).
+    """
+    b, h, tq, tk = q.shape[0], q.shape[1], q.shape[2], k.shape[2]
+    limit = ATTENTION_BLOCK_SCORES
+    if dropout_p == 0.0 or q.device.type != "cpu" or limit is None or b * h * tq * tk <= limit:
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p)
+    return blocked_attention(q, k, v, attn_mask, dropout_p, rows=max(1, limit // (b * h * tk)))
+
+
+def blocked_attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float, *,
+                      rows: int) -> Tensor:
+    """:func:`attention` over blocks of ``rows`` queries, each checkpointed when gradients flow."""
+    tq = q.shape[2]
+    track = torch.is_grad_enabled() and any(t.requires_grad for t in (q, k, v))
+    blocks = []
+    for start in range(0, tq, rows):
+        block_mask = attn_mask
+        if attn_mask is not None and attn_mask.dim() >= 2 and attn_mask.shape[-2] != 1:
+            block_mask = attn_mask[..., start : start + rows, :]
+        args = (q[:, :, start : start + rows], k, v, block_mask, dropout_p)
+        blocks.append(checkpoint(_attention_block, *args, use_reentrant=False) if track else _attention_block(*args))
+    return torch.cat(blocks, dim=2)
+
+
+def _attention_block(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float) -> Tensor:
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p)
+
+
 class MultiHeadAttention(nn.Module):
     """Multi-head attention with separate q/k/v/out projections (as in R2Gen and its descendants).
 
@@ -263,9 +313,7 @@ class MultiHeadAttention(nn.Module):
             tq, tk = q.shape[2], k.shape[2]
             causal_mask = torch.ones(tq, tk, dtype=torch.bool, device=q.device).tril(diagonal=tk - tq)
             attn_mask = causal_mask if attn_mask is None else (attn_mask & causal_mask)
-        out = F.scaled_dot_product_attention(
-            q, k, v, attn_mask=attn_mask, dropout_p=self.dropout if self.training else 0.0
-        )
+        out = attention(q, k, v, attn_mask, self.dropout if self.training else 0.0)
         out = out.transpose(1, 2).reshape(batch, -1, self.heads * self.d_head)
         return self.out_proj(unfold_rows(out, rows))
 
