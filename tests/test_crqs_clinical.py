@@ -120,6 +120,10 @@ def test_crqs_list_negation_stops_where_the_list_does():
     assert fields("No necrosis; perineural invasion present.")["pni"] == "present"
     found = fields("1. Hyperplasia without necrosis, (2) adenoma")
     assert found["necrosis"] == "absent" and found["diagnosis"] == "adenoma"
+    # ", and" after a single item joins a new clause: a two-item list takes no comma.
+    found = fields("Margin free of necrosis, and carcinoma is seen in the second piece.")
+    assert found["necrosis"] == "absent" and found["diagnosis"] == "carcinoma"
+    assert fields("No necrosis, lymphovascular invasion, and perineural invasion.")["pni"] == "absent"
 
 
 def test_crqs_an_explicit_status_outranks_a_bare_mention():
