@@ -230,3 +230,17 @@ def test_crqs_a_negated_mention_inside_another_finding_belongs_to_it():
     found = extract("Prostate biopsy: acinar adenocarcinoma. No perineural invasion.", "histai")
     assert found["perineural_invasion"] == "absent" and "malignancy_status" not in found
     assert extract("Breast: DCIS. No invasive carcinoma.", "histai")["malignancy_status"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_crqs_a_side_moved_between_two_structures_is_discordant(dataset):
+    # Both reports state a left and a right side: only the side of each structure tells them apart.
+    ref = "Right ovary: cyst. Left ovary and left fallopian tube: no tumor."
+    swapped = "Left ovary: cyst. Right ovary and right fallopian tube: no tumor."
+    assert extract(ref, dataset)["lateral_sites"] == "left fallopian tube + left ovary + right ovary"
+    assert extract(swapped, dataset)["laterality"] == extract(ref, dataset)["laterality"]
+    assert "lateral_sites" in score_pair(ref, swapped, dataset).discordant
+    cores = "Left apex: adenocarcinoma. Right base, right apex: benign."
+    assert "lateral_sites" in score_pair(cores, cores.replace("Right base", "Left base"), dataset).discordant
+    header = extract("Breast, right, core biopsy: invasive carcinoma.", dataset)
+    assert header["lateral_sites"] == "right breast"
