@@ -244,3 +244,15 @@ def test_crqs_a_side_moved_between_two_structures_is_discordant(dataset):
     assert "lateral_sites" in score_pair(cores, cores.replace("Right base", "Left base"), dataset).discordant
     header = extract("Breast, right, core biopsy: invasive carcinoma.", dataset)
     assert header["lateral_sites"] == "right breast"
+
+
+def test_crqs_tcga_structure_invaded_is_read_from_any_verb_form():
+    # The depth of a soft-tissue tumour (subcutis vs skeletal muscle) changes its stage.
+    muscle = "The sarcoma was seen to infiltrate the skeletal muscle."
+    assert extract(muscle, "tcga")["organ_involvement"] == "skeletal muscle"
+    fat = muscle.replace("skeletal muscle", "subcutaneous fat")
+    assert extract(fat, "tcga")["organ_involvement"] == "subcutaneous tissue"
+    assert "organ_involvement" in score_pair(muscle, fat, "tcga").discordant
+    assert "organ_involvement" not in extract("It does not invade the skeletal muscle.", "tcga")
+    deep = extract("The tumour extends into the deep subcutaneous tissue.", "tcga")
+    assert deep["organ_involvement"] == "subcutaneous tissue"
