@@ -250,3 +250,25 @@ def test_checkset_wrong_edit_never_flips_a_status_under_a_negation():
     edits = [e for e in wrong_edits(text) if e.category == "negation"]
     assert edits and all("No tumor was absent" not in e.text for e in edits)
     assert any("Perineural invasion was absent" in e.text for e in edits)
+
+
+def test_checkset_wrong_edits_change_a_clinical_fact():
+    # Normal anatomy is no finding: "the nerves were present" is not flipped.
+    text = "Carcinoma of the stomach. The nerves were present. Lymphovascular invasion is present."
+    flips = [e.text for e in wrong_edits(text) if e.category == "negation"]
+    assert any("Lymphovascular invasion is absent" in t for t in flips)
+    assert not any("nerves were absent" in t for t in flips)
+    # A procedure named again, or one of an earlier specimen, is not a wrong procedure.
+    text = (
+        "Kidney, nephrectomy: clear cell carcinoma. Grade as in the previous core biopsy report."
+        " The biopsy and the nephrectomy agree."
+    )
+    procedures = [e.span for e in wrong_edits(text) if e.category == "specimen"]
+    assert procedures == []
+    # A gross description of the tumour states no finding and is not the omitted fact.
+    text = (
+        "Soft tissue, excision: leiomyosarcoma.\nThe cut surface of the tumor was yellow.\n"
+        "Lymphovascular invasion is present."
+    )
+    dropped = [e.span for e in wrong_edits(text) if e.note == "statement dropped"]
+    assert dropped == ["Lymphovascular invasion is present."]

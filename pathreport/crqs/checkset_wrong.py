@@ -89,6 +89,39 @@ def _negated(m: re.Match) -> bool:
     return _NEGATION_WORD.search(before) is not None
 
 
+_HISTORY_WORD = re.compile(r"\b(?:previous|prior|earlier|preceding)\b", re.I)
+
+
+def _historical(m: re.Match) -> bool:
+    """The value is about an earlier specimen ("the previous core biopsy report")."""
+    return _HISTORY_WORD.search(m.string[max(0, m.start() - 30) : m.start("v")]) is not None
+
+
+def _restated(m: re.Match) -> bool:
+    """The report names the same value again elsewhere ("through biopsy and resection. The
+    biopsy showed ..."): replacing one mention leaves the fact stated, so it is no wrong report."""
+    rest = m.string[: m.start("v")] + " " + m.string[m.end("v") :]
+    return re.search(rf"\b{re.escape(m.group('v'))}\b", rest, re.I) is not None
+
+
+# A finding a status word ("present", "absent") can be about; normal anatomy ("the vagus nerves
+# were present") is not one.
+_STATUS_SUBJECT = re.compile(
+    r"carcinoma|adenoma|dysplasia|metaplasia|necrosis|invasion|involvement|extension|margin|node|"
+    r"calcification|tumou?r|lesion|polyp|hyperplasia|inflammation|pylori|atrophy|erosion|ulcer|"
+    r"lymphoma|metasta|malignan|neoplas|cancer|melanoma|sarcoma|infiltrat|spread|deposit|"
+    r"organism|granuloma|mitos|mitotic|component|atypi|thrombus|emboli|[a-z]+oma\b",
+    re.I,
+)
+_CLAUSE_START = re.compile(r"[.;\n,]|\b(?:while|whereas|but)\b", re.I)
+
+
+def _no_finding_subject(m: re.Match) -> bool:
+    """The clause before a status word names no finding: flipping it changes no clinical fact."""
+    clause = _CLAUSE_START.split(m.string[max(0, m.start() - 120) : m.start()])[-1]
+    return _STATUS_SUBJECT.search(clause) is None
+
+
 def _same(a: str, b: str) -> bool:
     return " ".join(a.lower().replace("-", " ").split()) == " ".join(
         b.lower().replace("-", " ").split()
@@ -454,7 +487,7 @@ SWAPS: tuple[Swap, ...] = (
         ),
         lambda m: (
             []  # "no tumor was identified" -> "was absent" would be a double negative, not an error
-            if _under_negation(m)
+            if _under_negation(m) or (m.group(0)[0] != ":" and _no_finding_subject(m))
             else ["present"]
             if m.group("v").lower() in ("not identified", "not present", "not seen", "absent")
             else ["negative"]
@@ -552,7 +585,7 @@ SWAPS: tuple[Swap, ...] = (
         _rx(
             r"(?P<v>core-needle biopsy|core needle biopsy|sono-guided core biopsy|endoscopic biopsy|colonoscopic biopsy|colposcopic biopsy|punch biopsy|transurethral resection|mammotome biopsy|endoscopic submucosal dissection|colonoscopic mucosal resection|polypectomy|lobectomy|radical prostatectomy|mastectomy|lumpectomy|nephrectomy|excision|\bbiopsy)(?=[;:,.\n ]|$)"
         ),
-        lambda m: {
+        lambda m: [] if _historical(m) or _restated(m) else {
             "endoscopic biopsy": ["endoscopic submucosal dissection", "gastrectomy"],
             "colonoscopic biopsy": ["polypectomy", "segmental resection"],
             "colposcopic biopsy": ["cone excision", "hysterectomy"],
@@ -958,7 +991,18 @@ def _finding_units(text: str, header_lines: int) -> list[tuple[int, int, str]]:
         else:
             units.append((start, end + 1 if end < len(text) else end, line))
     units = units[1:] if len(units) > 1 else []
-    return [u for u in units if FINDING_WORD.search(u[2])]
+    return [u for u in units if _states_a_finding(u[2])]
+
+
+def _states_a_finding(unit: str) -> bool:
+    """A finding word other than a bare "tumor" ("The cut surface of the tumor was yellow" states
+    no finding), or a number (a size, a count)."""
+    stated = FINDING_WORD.search(_BARE_TUMOUR.sub("", unit)) is not None
+    return stated or _DIGIT.search(unit) is not None
+
+
+_BARE_TUMOUR = re.compile(r"\b(?:tumou?rs?|lesions?)\b", re.I)
+_DIGIT = re.compile(r"\d")
 
 
 def header_line_count(text: str) -> int:
