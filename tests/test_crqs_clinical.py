@@ -209,6 +209,9 @@ def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
         ("Axilla: one lymph node showing micrometastatic carcinoma.", "1"),
         ("One central lymph node examined was negative for carcinoma.", "0/1"),
         ("Multiple lymph nodes were identified and involved by metastatic melanoma.", "present"),
+        ("Pelvic lymph nodes were also excised, which are negative for tumor.", "absent"),
+        ("Pelvic lymph nodes were also excised, which are involved by carcinoma.", "present"),
+        ("The hilar lymph nodes were not involved by tumor.", "absent"),
     ],
 )
 def test_crqs_node_counts_stated_as_a_status_are_counts(text, count):
