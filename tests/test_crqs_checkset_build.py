@@ -19,7 +19,7 @@ from pathreport.crqs.checkset import (
     read_triplets,
     split_of,
 )
-from pathreport.crqs.checkset_rewrite import equivalent_rewrite, number_format, reorder
+from pathreport.crqs.checkset_rewrite import equivalent_rewrite, list_style, number_format, reorder
 from pathreport.crqs.checkset_text import sentences_with_offsets
 from pathreport.crqs.checkset_wrong import wrong_edits
 
@@ -272,3 +272,10 @@ def test_checkset_wrong_edits_change_a_clinical_fact():
     )
     dropped = [e.span for e in wrong_edits(text) if e.note == "statement dropped"]
     assert dropped == ["Lymphovascular invasion is present."]
+
+
+def test_checkset_rewrite_restyles_item_numbers_but_not_counts():
+    text = "Gastritis with 1) ulcer 2) erosion. Nodes (0/13) or (2/5) negative."
+    out, op = list_style(text, random.Random(0))
+    assert op == "list:sub_paren"
+    assert out == "Gastritis with (1) ulcer (2) erosion. Nodes (0/13) or (2/5) negative."

@@ -578,7 +578,8 @@ _REFERS_BACK = re.compile(
 def list_style(text: str, rng: random.Random) -> tuple[str, str]:
     """Change the list markers: '1.' -> '1)', '(1)', 'A.' or '-'."""
     if not LIST_MARKER.search(text):
-        sub = re.compile(r"(\d)\) (?=[a-z])")
+        # An item number stands alone ("with 1) ulcer 2) erosion"); "(0/13) or" is a count.
+        sub = re.compile(r"(?<![\w/(.])(\d)\) (?=[a-z])")
         if sub.search(text):
             return sub.sub(lambda m: f"({m.group(1)}) ", text), "list:sub_paren"
         return text, ""
