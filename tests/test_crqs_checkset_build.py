@@ -19,7 +19,13 @@ from pathreport.crqs.checkset import (
     read_triplets,
     split_of,
 )
-from pathreport.crqs.checkset_rewrite import equivalent_rewrite, list_style, number_format, reorder
+from pathreport.crqs.checkset_rewrite import (
+    equivalent_rewrite,
+    list_style,
+    number_format,
+    reorder,
+    synonym,
+)
 from pathreport.crqs.checkset_text import sentences_with_offsets
 from pathreport.crqs.checkset_wrong import wrong_edits
 
@@ -279,3 +285,9 @@ def test_checkset_rewrite_restyles_item_numbers_but_not_counts():
     out, op = list_style(text, random.Random(0))
     assert op == "list:sub_paren"
     assert out == "Gastritis with (1) ulcer (2) erosion. Nodes (0/13) or (2/5) negative."
+
+
+def test_checkset_rewrite_synonym_never_doubles_a_modifier():
+    text = "No tumor in the examined regional lymph nodes."
+    outs = {synonym(text, random.Random(seed))[0] for seed in range(30)}
+    assert not any("regional regional" in out for out in outs)

@@ -344,7 +344,10 @@ SYNONYMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "margins are uninvolved",
         ),
     ),
-    "lymph_nodes": (r"\blymph nodes\b", ("lymph nodes (LN)", "regional lymph nodes", "nodes")),
+    "lymph_nodes": (
+        r"(?<!regional )\blymph nodes\b",  # not "regional regional lymph nodes"
+        ("lymph nodes (LN)", "regional lymph nodes", "nodes"),
+    ),
     "greatest_dimension": (
         r"\bin greatest dimension\b",
         ("in maximum dimension", "in largest dimension", "in greatest extent"),
