@@ -278,6 +278,21 @@ def test_checkset_wrong_edits_change_a_clinical_fact():
     )
     dropped = [e.span for e in wrong_edits(text) if e.note == "statement dropped"]
     assert dropped == ["Lymphovascular invasion is present."]
+    # Nor is a sentence that only names topics, and "identified as" names, it is no status.
+    text = (
+        "Kidney, nephrectomy: the tumor is identified as clear cell carcinoma.\n"
+        "The report provides information on tumor grade and lymph node involvement.\n"
+        "Lymphovascular invasion is present."
+    )
+    edits = wrong_edits(text)
+    assert [e.span for e in edits if e.note == "statement dropped"] == [
+        "Lymphovascular invasion is present."
+    ]
+    assert not any("is absent as" in e.text for e in edits)
+    # A finding stated in other words is not invented again.
+    text = "Kidney, nephrectomy: clear cell carcinoma. It is necrotic. Angiolymphatic invasion is seen."
+    invented = [e.span for e in wrong_edits(text) if e.category == "invention"]
+    assert not any("ecrosis" in f or "ymphovascular" in f for f in invented)
 
 
 def test_checkset_rewrite_restyles_item_numbers_but_not_counts():

@@ -267,6 +267,12 @@ TCGA_STATUS_WORDINGS = {
     "Sarcoma involving the deep , lateral , and medial margins.": ("margin_status", "positive"),
     "No lymphatic or perineural infiltration is seen.": ("lymphovascular_invasion", "absent"),
     "Venous or perineural involvement is present.": ("lymphovascular_invasion", "present"),
+    "All sentinel nodes were positive for cancer.": ("lymph_node_involvement", "present"),
+    "Sentinel lymph node #2 of the axilla is positive for carcinoma.": (
+        "lymph_node_involvement",
+        "present",
+    ),
+    "The thyroid gland was found to be involved by tumor.": ("organ_involvement", "thyroid"),
 }
 
 

@@ -483,7 +483,7 @@ SWAPS: tuple[Swap, ...] = (
         "negation",
         "finding",
         _rx(
-            r"(?::|\bis|\bare|\bwas|\bwere) (?P<v>not identified|not present|not seen|absent|identified|present|negative|positive)\b(?! \()"
+            r"(?::|\bis|\bare|\bwas|\bwere) (?P<v>not identified|not present|not seen|absent|identified|present|negative|positive)\b(?! \()(?! as\b)"
         ),
         lambda m: (
             []  # "no tumor was identified" -> "was absent" would be a double negative, not an error
@@ -934,13 +934,24 @@ ORGAN_WORDS = {
 }
 
 
+# Other words for the same finding: a report that says "necrotic" or "angiolymphatic invasion"
+# already states it, so adding "necrosis" or "lymphovascular invasion" invents nothing.
+ALREADY_STATED = {
+    "calcification": r"calcif",
+    "necrosis": r"necro",
+    "lymphovascular": r"lymphovascular|angiolymphatic|lymph-vascular|(?:vascular|lymphatic|venous|"
+    r"vascular space) invasion|emboli",
+    "invasi": r"invasi|infiltrat",
+}
+
+
 def invention_edits(text: str) -> list[Edit]:
     """Add one finding that the report does not state, in the report's own layout."""
     lower = text.lower()
     organ = next((o for w, o in ORGAN_WORDS.items() if w in lower[:300]), "")
     out = []
     for keyword, hint, finding in INVENTED[organ] + (INVENTED[""] if organ else ()):
-        if keyword in lower or (keyword == "calcification" and "calcif" in lower):
+        if re.search(ALREADY_STATED.get(keyword, re.escape(keyword)), lower):
             continue
         out.append(
             Edit(_append_finding(text, finding), "invention", hint, finding, "finding added")
@@ -996,13 +1007,21 @@ def _finding_units(text: str, header_lines: int) -> list[tuple[int, int, str]]:
 
 def _states_a_finding(unit: str) -> bool:
     """A finding word other than a bare "tumor" ("The cut surface of the tumor was yellow" states
-    no finding), or a number (a size, a count)."""
+    no finding), or a size or count; not a sentence that only names topics or pending work ("The
+    report provides information on tumor type, grade and lymph nodes"; "The grade is unknown")."""
+    if _NO_FACT.search(unit):
+        return False
     stated = FINDING_WORD.search(_BARE_TUMOUR.sub("", unit)) is not None
-    return stated or _DIGIT.search(unit) is not None
+    return stated or _MEASURE.search(unit) is not None
 
 
 _BARE_TUMOUR = re.compile(r"\b(?:tumou?rs?|lesions?)\b", re.I)
-_DIGIT = re.compile(r"\d")
+_MEASURE = re.compile(r"\d\s*(?:cm|mm|%)|\d\s*(?:/|of|out of)\s*\d", re.I)
+_NO_FACT = re.compile(
+    r"\b(?:information|details)\s+(?:on|about|of|regarding)\b|\bprovided in the report\b|"
+    r"\bis unknown\b|\bwill be (?:done|performed)\b|\bcannot be (?:determined|assessed)\b",
+    re.I,
+)
 
 
 def header_line_count(text: str) -> int:
