@@ -279,3 +279,20 @@ TCGA_STATUS_WORDINGS = {
 def test_crqs_tcga_status_wordings_of_margins_nodes_and_vessels():
     found = {text: extract(text, "tcga").get(field) for text, (field, _) in TCGA_STATUS_WORDINGS.items()}
     assert found == {text: value for text, (_, value) in TCGA_STATUS_WORDINGS.items()}
+
+
+def test_crqs_tcga_biomarker_statuses_are_a_set_and_do_not_cross_markers():
+    # Two statuses of one marker contradict each other: that is not the report that states one.
+    one = "Glioma. The MGMT promoter is methylated."
+    both = one + " MGMT promoter methylation was not detected."
+    assert extract(both, "tcga")["mgmt_status"] == "methylated + unmethylated"
+    assert "mgmt_status" in score_pair(one, both, "tcga").discordant
+    # A status belongs to the marker it follows, not to one across "and" or a list dash.
+    found = extract("The cells are positive for IDH1 and negative for p53.", "tcga")
+    assert found["idh_status"] == "mutant" and found["p53_status"] == "negative"
+    found = extract("- Negative for IDH1-R132H immunostain - Positive for 1p/19q codeletion", "tcga")
+    assert found["idh_status"] == "wild type"
+    # A negated entity that only marks an absence still gives way to a stated one.
+    assert extract("Ductal carcinoma in situ; no lobular carcinoma in situ.", "tcga")[
+        "in_situ_component"
+    ] == "dcis"

@@ -693,13 +693,19 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
         seen: dict[Any, tuple] = {}
         for c in cands:
             seen.setdefault(c[2], c)
-        if (
-            len(seen) > 1 and f.negated_value in seen
-        ):  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
-            del seen[f.negated_value]
+        if len(seen) > 1 and f.negated_value in seen and _absence_only(f):
+            del seen[f.negated_value]  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
         return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]
     return chosen[2], [chosen]
+
+
+def _absence_only(f: FieldSpec) -> bool:
+    """The field's negated value only marks an absence (no wording states it), so a stated value
+    replaces it in a set. A negated value that is a status of its own ("MGMT unmethylated") stays:
+    a report that states both statuses contradicts itself."""
+    spec = next((v for v in f.values if v.canonical == f.negated_value), None)
+    return spec is None or not (spec.synonyms or spec.aliases)
 
 
 EXTRACTORS.add(
