@@ -293,6 +293,9 @@ def test_checkset_wrong_edits_change_a_clinical_fact():
     text = "Kidney, nephrectomy: clear cell carcinoma. It is necrotic. Angiolymphatic invasion is seen."
     invented = [e.span for e in wrong_edits(text) if e.category == "invention"]
     assert not any("ecrosis" in f or "ymphovascular" in f for f in invented)
+    # "with ulcerative colitis" holds no "with ulcer" clause to drop.
+    text = "Rectum, biopsy: chronic active colitis, consistent with ulcerative colitis."
+    assert not [e for e in wrong_edits(text) if e.note == "clause dropped"]
 
 
 def test_checkset_rewrite_restyles_item_numbers_but_not_counts():

@@ -296,3 +296,9 @@ def test_crqs_tcga_biomarker_statuses_are_a_set_and_do_not_cross_markers():
     assert extract("Ductal carcinoma in situ; no lobular carcinoma in situ.", "tcga")[
         "in_situ_component"
     ] == "dcis"
+
+
+def test_crqs_the_greatest_of_several_sizes_is_the_tumour_size():
+    two = "Colon, polypectomy: (1) tubular adenoma, 5 mm; (2) tubular adenoma, 8 mm."
+    assert extract(two, "histai")["tumor_size"] == 0.8
+    assert "tumor_size" in score_pair(two, two.replace("8 mm", "3 mm"), "histai").discordant

@@ -836,7 +836,7 @@ CLAUSES = tuple(
         r", (?:well|moderately|poorly) differentiated",
         r", tumou?r volume:? +\d+\s?%",
         r", with (?:squamous differentiation|mucinous component|poorly cohesive carcinoma component)",
-        r",? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid aggregates)",
+        r",? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid aggregates)\b",
     )
 )
 FINDING_WORD = re.compile(
@@ -942,6 +942,7 @@ ALREADY_STATED = {
     "lymphovascular": r"lymphovascular|angiolymphatic|lymph-vascular|(?:vascular|lymphatic|venous|"
     r"vascular space) invasion|emboli",
     "invasi": r"invasi|infiltrat",
+    "glandular involvement": r"gland",
 }
 
 

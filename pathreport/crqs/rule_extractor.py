@@ -687,7 +687,8 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
     elif f.select == "total":  # counts: one total over the report's statements
         return total_count([c[2] for c in cands]), cands
     elif f.select in ("max", "min"):
-        ranks = [f.rank(c[2]) for c in cands]
+        # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared order.
+        ranks = [c[2] if f.type == "numeric" else f.rank(c[2]) for c in cands]
         chosen = cands[ranks.index(max(ranks) if f.select == "max" else min(ranks))]
     else:  # all
         seen: dict[Any, tuple] = {}
