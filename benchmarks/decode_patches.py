@@ -34,11 +34,11 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
 
     from pathreport.data.batch import SlideBatch
     from pathreport.data.synthetic import generate_cases
-    from pathreport.decoding import DecodingConfig, generate
-    from pathreport.generator import GeneratorContext
+    from pathreport.generation.decoding import DecodingConfig, generate
+    from pathreport.generation.generator import GeneratorContext
     from pathreport.knowledge_bank import KnowledgeBank, save_bank
-    from pathreport.nn import count_parameters
-    from pathreport.plugins import GENERATORS
+    from pathreport.generation.nn import count_parameters
+    from pathreport.discovery import GENERATORS
 
     if threads:
         torch.set_num_threads(threads)

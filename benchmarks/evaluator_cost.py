@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from pathreport.data.synthetic import generate_cases  # noqa: E402
 from pathreport.evaluation.evaluate import evaluate_records  # noqa: E402
-from pathreport.evaluation.predictions import PredictionRecord  # noqa: E402
+from pathreport.data.predictions import PredictionRecord  # noqa: E402
 
 
 def clauses(text: str) -> list[str]:

@@ -81,9 +81,9 @@ def main(argv: list[str] | None = None) -> dict:
     from pathreport.data.batch import SlideBatch
     from pathreport.data.subword import SubwordTokenizer
     from pathreport.data.synthetic import generate_cases
-    from pathreport.decoding import DecodingConfig, generate
-    from pathreport.generator import GeneratorContext, build_generator
-    from pathreport.nn import count_parameters
+    from pathreport.generation.decoding import DecodingConfig, generate
+    from pathreport.generation.generator import GeneratorContext, build_generator
+    from pathreport.generation.nn import count_parameters
 
     device = torch.device(args.device)
     bf16 = torch.bfloat16 if device.type == "cuda" or not args.tiny else torch.float32

@@ -23,10 +23,10 @@ from omegaconf import OmegaConf
 
 
 def _setup(args: argparse.Namespace):
-    from pathreport.config import DataConfig
+    from pathreport.app.config import DataConfig
     from pathreport.data.datamodule import ReportDataModule
-    from pathreport.generator import GeneratorContext, build_generator, typed_generator_config
-    from pathreport.plugins import ENCODERS, GENERATORS
+    from pathreport.generation.generator import GeneratorContext, build_generator, typed_generator_config
+    from pathreport.discovery import ENCODERS, GENERATORS
 
     entry = GENERATORS.get(args.model)
     from pathreport import paths
@@ -82,7 +82,7 @@ def time_training(model, batches) -> float:
 def time_decoding(model, batches, ctx, beam: int, max_len: int) -> tuple[float, float]:
     """Slides per second of the whole decoding (encoder + beam search) and of the encoder alone,
     after an untimed warm-up pass."""
-    from pathreport.decoding import DecodingConfig, generate
+    from pathreport.generation.decoding import DecodingConfig, generate
 
     model.eval()
     cfg = DecodingConfig(beam_size=beam)
@@ -120,7 +120,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    from pathreport.plugins import discover
+    from pathreport.discovery import discover
 
     discover()
     dm, model, ctx = _setup(args)

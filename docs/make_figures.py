@@ -27,7 +27,7 @@ SMALL = {
     "most_frequent": [],
     "nearest_neighbor": [],
 }
-CLI = [sys.executable, "-m", "pathreport.cli"]
+CLI = [sys.executable, "-m", "pathreport.app.cli"]
 DATA = ["data=synthetic", "data.synthetic.n_slides=60", "data.synthetic.min_patches=4", "data.synthetic.max_patches=12",
         "data.batch_size=4", "data.max_report_tokens=40"]
 

@@ -86,7 +86,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
+from pathreport.generation.generator import (
     R2GEN_UNUSED_REFERENCE_MODULES,
     GeneratorContext,
     ReportGenerator,
@@ -95,7 +95,7 @@ from pathreport.generator import (
     register_generator,
 )
 from pathreport.knowledge_bank import load_bank
-from pathreport.nn import DecoderCache, FeedForward, MultiHeadAttention, TextDecoder, xavier_init_
+from pathreport.generation.nn import DecoderCache, FeedForward, MultiHeadAttention, TextDecoder, xavier_init_
 
 log = logging.getLogger(__name__)
 

@@ -56,13 +56,13 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
+from pathreport.generation.generator import (
     GeneratorContext,
     ReportGenerator,
     TransformerGeneratorConfig,
     register_generator,
 )
-from pathreport.nn import (
+from pathreport.generation.nn import (
     DecoderCache,
     EncoderLayer,
     MultiHeadAttention,

@@ -14,7 +14,7 @@ Architecture (reference defaults in :class:`MiGenConfig`):
   convolutions with kernels 13, 7 and 3 plus identity, on the tokens folded into a square grid).
   The next layer takes the layer's output, not the PAM's; the decoder memory is the sum of the PAM
   outputs over layers (no final norm), one token per patch plus the prompt.
-* The shared R2Gen-style decoder (:class:`pathreport.nn.TextDecoder`): scaled embeddings,
+* The shared R2Gen-style decoder (:class:`pathreport.generation.nn.TextDecoder`): scaled embeddings,
   sinusoidal positions, ``num_layers`` pre-norm layers, final norm, vocabulary projection.
 
 Deliberate deviations from the reference implementation:
@@ -46,14 +46,14 @@ import torch
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
+from pathreport.generation.generator import (
     R2GEN_UNUSED_REFERENCE_MODULES,
     GeneratorContext,
     ReportGenerator,
     TransformerGeneratorConfig,
     register_generator,
 )
-from pathreport.nn import DecoderCache, EncoderLayer, PositionalConvMixer, TextDecoder, xavier_init_
+from pathreport.generation.nn import DecoderCache, EncoderLayer, PositionalConvMixer, TextDecoder, xavier_init_
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generator import GeneratorConfig, RetrievalBaseline, register_generator
+from pathreport.generation.generator import GeneratorConfig, RetrievalBaseline, register_generator
 
 
 @dataclass

@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generator import GeneratorConfig, RetrievalBaseline, masked_mean, register_generator
+from pathreport.generation.generator import GeneratorConfig, RetrievalBaseline, masked_mean, register_generator
 
 
 @dataclass

@@ -22,7 +22,7 @@ Architecture (reference template defaults in :class:`ScoutConfig`):
   modulated tokens. Each of the three streams (patch, slide-modulated, concept-modulated) is a
   softmax-weighted sum over layers followed by a LayerNorm: the memory is 3 x (N + 1) tokens.
 * Decoder layers: causal self-attention; one cross-attention per stream (each with its own
-  residual); :class:`pathreport.nn.GatedSourceFusion` of the three results (per-head, per-channel
+  residual); :class:`pathreport.generation.nn.GatedSourceFusion` of the three results (per-head, per-channel
   softmax gate with a learnable temperature); feed-forward.
 * Loss: token cross-entropy + ``g_lambda`` x the entropy of the gate (averaged over decoder layers
   first, as in the reference).
@@ -32,7 +32,7 @@ Deliberate deviations from the reference implementation:
 * Batches and masks. The reference repeats the first tokens until the bag is a perfect square and
   never masks, and averages the modulated tokens (repeats included) into the next slide/concept
   vector. Here padded patches are masked in every attention (encoder and the three decoder
-  cross-attentions), PAM works on each slide's own grid (see :class:`pathreport.nn.PositionalConvMixer`),
+  cross-attentions), PAM works on each slide's own grid (see :class:`pathreport.generation.nn.PositionalConvMixer`),
   and the slide/concept updates are means over real tokens only.
 * The gate entropy is the entropy of the gate's distribution over the three sources, averaged over
   heads, channels and REAL target tokens. The reference sums ``-w log w`` over the channel axis
@@ -61,7 +61,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
+from pathreport.generation.generator import (
     GeneratorConfig,
     GeneratorContext,
     ReportGenerator,
@@ -70,7 +70,7 @@ from pathreport.generator import (
     register_generator,
     token_cross_entropy,
 )
-from pathreport.nn import (
+from pathreport.generation.nn import (
     DecoderCache,
     EncoderLayer,
     FeedForward,

@@ -72,14 +72,14 @@ from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
 from pathreport.errors import ConfigError
-from pathreport.generator import (
+from pathreport.generation.generator import (
     GeneratorConfig,
     GeneratorContext,
     ReportGenerator,
     StreamSpec,
     register_generator,
 )
-from pathreport.nn import DecoderCache, FeedForward, MultiHeadAttention
+from pathreport.generation.nn import DecoderCache, FeedForward, MultiHeadAttention
 
 SLIDE_PLACEHOLDER = "<slide>"
 

@@ -14,9 +14,9 @@ import pytest
 import torch
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generator import GeneratorContext
+from pathreport.generation.generator import GeneratorContext
 from pathreport.knowledge_bank import KnowledgeBank, save_bank
-from pathreport.plugins import GENERATORS
+from pathreport.discovery import GENERATORS
 from pathreport.registry import Entry
 
 VOCAB = 23

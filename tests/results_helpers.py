@@ -23,9 +23,9 @@ _CACHE: dict[str, Path] = {}
 
 
 def real_runs(root_factory: Any) -> Path:
-    """A folder with the four REAL_RUNS trained by ``pathreport.run.train`` (once per session)."""
+    """A folder with the four REAL_RUNS trained by ``pathreport.app.run.train`` (once per session)."""
     if "root" not in _CACHE:
-        from pathreport.run import train
+        from pathreport.app.run import train
 
         root = root_factory.mktemp("real-runs")
         for name, overrides in REAL_RUNS.items():

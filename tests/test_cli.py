@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 
 
 @pytest.mark.parametrize(("kind", "expected"), [

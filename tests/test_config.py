@@ -9,7 +9,7 @@ import yaml
 from omegaconf import OmegaConf
 
 from pathreport import paths
-from pathreport.entry import check_overrides, prepare
+from pathreport.app.entry import check_overrides, prepare
 from tests.conftest import compose_train
 
 
@@ -62,7 +62,7 @@ def test_config_trainer_schema_covers_the_lightning_signature():
 
     from pytorch_lightning import Trainer
 
-    from pathreport.config import TrainerConfig
+    from pathreport.app.config import TrainerConfig
 
     wanted = set(inspect.signature(Trainer.__init__).parameters) - {"self", "callbacks", "logger", "plugins",
                                                                      "default_root_dir"}
@@ -125,7 +125,7 @@ def test_config_model_preset_applies_on_its_dataset_below_the_command_line(overr
 
 
 def test_config_model_preset_with_an_unknown_field_fails_at_registration():
-    from pathreport.generator import TransformerGeneratorConfig, register_generator
+    from pathreport.generation.generator import TransformerGeneratorConfig, register_generator
 
     with pytest.raises(TypeError, match=r"dataset preset 'synthetic' sets \['d_modle'\]"):
         register_generator("preset_typo", config=TransformerGeneratorConfig,

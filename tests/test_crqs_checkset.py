@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pathreport.crqs import score_pair
+from pathreport.evaluation.crqs import score_pair
 
 CHECK_SET = Path(__file__).parent / "data" / "crqs_check_set.yaml"
 ERRORS = {"grade", "diagnosis", "negation", "omission", "hallucination", "size"}

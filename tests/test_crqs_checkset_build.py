@@ -11,17 +11,17 @@ import random
 
 import pytest
 
-from pathreport.cli import main
-from pathreport.crqs.checkset import (
+from pathreport.app.cli import main
+from pathreport.evaluation.crqs.checkset import (
     SourceReport,
     build_checkset,
     diversity,
     read_triplets,
     split_of,
 )
-from pathreport.crqs.checkset_rewrite import equivalent_rewrite, number_format, reorder
-from pathreport.crqs.checkset_text import sentences_with_offsets
-from pathreport.crqs.checkset_wrong import wrong_edits
+from pathreport.evaluation.crqs.checkset_rewrite import equivalent_rewrite, number_format, reorder
+from pathreport.evaluation.crqs.checkset_text import sentences_with_offsets
+from pathreport.evaluation.crqs.checkset_wrong import wrong_edits
 
 PROSTATE = (
     "Prostate, biopsy;\n"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pathreport.crqs import CRQSConfig, SchemaError, build_schema, extract, score_fields, score_pair
-from pathreport.crqs.extractors import get_extractor
+from pathreport.evaluation.crqs import CRQSConfig, SchemaError, build_schema, extract, score_fields, score_pair
+from pathreport.evaluation.crqs.extractors import get_extractor
 
 TOY = {
     "name": "toy",
@@ -175,7 +175,7 @@ def test_crqs_reg2025_profiles_and_real_report_shapes():
 def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
     import json
 
-    from pathreport.cli import main
+    from pathreport.app.cli import main
 
     ref = "Breast, biopsy;\n  Invasive carcinoma of no special type, grade II\n  Lymphovascular invasion: absent"
     pred = ref.replace("absent", "present")

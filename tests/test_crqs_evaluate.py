@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
-from pathreport.evaluation.predictions import PredictionRecord
+from pathreport.data.predictions import PredictionRecord
 
 REF_DCIS = "Breast, left, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: Solid\n  - Nuclear grade: High\n  - Necrosis: Absent"
 REF_PROSTATE = "Prostate, biopsy;\n  Acinar adenocarcinoma, Gleason's score 7 (3+4), grade group 2, tumor volume: 30%"
@@ -240,7 +240,7 @@ def test_crqs_build_vocab_learns_from_training_references_only(tmp_path: Path, c
             }
         )
     )
-    from pathreport.crqs import get_extractor, load_schema
+    from pathreport.evaluation.crqs import get_extractor, load_schema
 
     curated = load_schema(schema_file, with_learned_vocab=False)
     build_vocab = ["crqs", "build-vocab", "--schema", str(schema_file), "--split-file", str(split),

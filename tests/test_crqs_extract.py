@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pathreport.crqs import build_schema, extract, get_extractor, load_schema
+from pathreport.evaluation.crqs import build_schema, extract, get_extractor, load_schema
 
 
 @pytest.mark.parametrize(

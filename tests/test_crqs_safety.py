@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pathreport.crqs import available_schemas, get_extractor, load_schema
+from pathreport.evaluation.crqs import available_schemas, get_extractor, load_schema
 
 # Fragments that exercise every kind of rule: cues, numbers, units, Gleason and count syntax,
 # punctuation runs and long runs of one character class (the classic backtracking traps).

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pathreport.crqs import SchemaError, available_schemas, build_schema, load_schema
+from pathreport.evaluation.crqs import SchemaError, available_schemas, build_schema, load_schema
 
 # Field lists and key fields from the paper (App. A.7, Tables 9 and 11) and the authors' code.
 REG_FIELDS = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pathreport.crqs import CRQSConfig, build_schema, score_fields
-from pathreport.crqs.scoring import bootstrap_ci, summarise
-from pathreport.crqs.values import count_match, parse_count, total_count
+from pathreport.evaluation.crqs import CRQSConfig, build_schema, score_fields
+from pathreport.evaluation.crqs.scoring import bootstrap_ci, summarise
+from pathreport.evaluation.crqs.values import count_match, parse_count, total_count
 
 # Five fields; K = {diagnosis, grade}. Values are canonical already (scoring never re-extracts).
 SCHEMA = build_schema(

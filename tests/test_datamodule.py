@@ -9,12 +9,12 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from pathreport.config import DataConfig
+from pathreport.app.config import DataConfig
 from pathreport.data.datamodule import MissingFeaturesError, ReportDataModule
 from pathreport.data.dataset import BagPolicy
 from pathreport.data.trident import FeatureFileError, write_features
 from pathreport.encoders import EncoderSpec
-from pathreport.generator import StreamSpec
+from pathreport.generation.generator import StreamSpec
 
 ENC = EncoderSpec(name="toy", trident_name="toy", embedding_dim=4, patch_size=256)
 
@@ -133,7 +133,7 @@ def test_datamodule_missing_stream_folder_names_the_stream(tmp_path):
 
 def test_datamodule_synthetic_generates_every_stream(tmp_path):
     from pathreport.data.synthetic import SyntheticConfig
-    from pathreport.plugins import ENCODERS
+    from pathreport.discovery import ENCODERS
 
     cfg = OmegaConf.structured(DataConfig(name="synthetic", synthetic=SyntheticConfig(n_slides=12, min_patches=3,
                                                                                       max_patches=6)))

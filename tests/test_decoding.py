@@ -7,8 +7,8 @@ import torch
 from torch import nn
 
 from pathreport.data.batch import SlideBatch
-from pathreport.decoding import DecodingConfig, generate
-from pathreport.nn import TextDecoder
+from pathreport.generation.decoding import DecodingConfig, generate
+from pathreport.generation.nn import TextDecoder
 
 V, PAD, BOS, EOS, UNK = 12, 0, 1, 2, 3
 

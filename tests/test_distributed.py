@@ -12,7 +12,7 @@ from pathlib import Path
 import torch
 
 from pathreport import paths
-from pathreport.evaluation.predictions import read_predictions
+from pathreport.data.predictions import read_predictions
 from tests.conftest import TINY_DATA, smoke_overrides
 
 QUIET = ["callbacks.progress_bar=none", "logger=none", "trainer.enable_model_summary=false"]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.errors import ConfigError
 from pathreport.evaluation.evaluate import evaluate_records
 from pathreport.evaluation.options import check_selection, parse_option_args
-from pathreport.evaluation.predictions import PredictionRecord, write_predictions
+from pathreport.data.predictions import PredictionRecord, write_predictions
 
 RECORDS = [
     PredictionRecord(id="s1", reference="The tumor is a well differentiated adenocarcinoma.",
@@ -179,7 +179,7 @@ def test_cli_errors_for_unknown_metric_option_or_missing_model(tmp_path, capsys)
 
 
 def test_train_checks_eval_metrics_before_training(tmp_path):
-    from pathreport.run import check_evaluation, evaluator_options
+    from pathreport.app.run import check_evaluation, evaluator_options
     from tests.conftest import compose_train
 
     cfg = compose_train(["eval.metrics=[nlg,rouge]", "eval.options={rouge: {stemming: false}}"], tmp_path / "ok")
@@ -214,12 +214,12 @@ def test_bertscore_with_a_local_model_records_its_settings(reg_models, tmp_path)
 
 def test_an_evaluator_is_added_by_one_file(tmp_path):
     """The docs' example, dropped into a plug-in file: selectable, with its option, and listed."""
-    from pathreport.plugins import EVALUATORS, describe, load_plugin_file
+    from pathreport.discovery import EVALUATORS, describe, load_plugin_file
 
     plugin = tmp_path / "length_ratio.py"
     plugin.write_text(
         "from pathreport.evaluation.base import EvaluationResult\n"
-        "from pathreport.plugins import EVALUATORS\n\n"
+        "from pathreport.discovery import EVALUATORS\n\n"
         "@EVALUATORS.register('length_ratio', kind='report', metrics=['LEN_RATIO'], needs='nothing')\n"
         "def evaluate_length_ratio(records, *, dataset=None, words: bool = True):\n"
         "    def size(t): return len(t.split()) if words else len(t)\n"

@@ -16,7 +16,7 @@ from generator_fixtures import (
     smoke_context,
 )
 
-from pathreport.cli import main as cli_main
+from pathreport.app.cli import main as cli_main
 from pathreport.knowledge_bank import (
     KnowledgeBank,
     load_bank,
@@ -24,7 +24,7 @@ from pathreport.knowledge_bank import (
     save_bank,
     unique_sentences,
 )
-from pathreport.plugins import GENERATORS, TEXT_ENCODERS
+from pathreport.discovery import GENERATORS, TEXT_ENCODERS
 
 SPLITS = {
     "train": [

@@ -19,8 +19,8 @@ from generator_fixtures import (
     trainable_entries,
 )
 
-from pathreport.generator import GeneratorContext
-from pathreport.nn import count_parameters
+from pathreport.generation.generator import GeneratorContext
+from pathreport.generation.nn import count_parameters
 
 WITH_REFERENCE = [e for e in trainable_entries() if "reference_params" in e.metadata]
 REFERENCE_VOCAB = 348

@@ -21,9 +21,9 @@ from generator_fixtures import (
     trainable_entries,
 )
 
-from pathreport.decoding import DecodingConfig, generate
-from pathreport.generator import token_cross_entropy
-from pathreport.nn import DecoderCache
+from pathreport.generation.decoding import DecodingConfig, generate
+from pathreport.generation.generator import token_cross_entropy
+from pathreport.generation.nn import DecoderCache
 
 ENTRIES = trainable_entries()
 IDS = [e.name for e in ENTRIES]

@@ -16,7 +16,7 @@ from pathreport.evaluation.judging.cache import JudgeCache
 from pathreport.evaluation.judging.json_output import JudgeOutputError, check_schema, extract_json
 from pathreport.evaluation.judging.judge import Judge
 from pathreport.evaluation.judging.prompts import load_prompts
-from pathreport.evaluation.predictions import PredictionRecord
+from pathreport.data.predictions import PredictionRecord
 
 SCORES_SCHEMA = load_prompts("wsi_llava").task("score_precision")["output_schema"]
 

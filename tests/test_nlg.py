@@ -6,7 +6,7 @@ import pytest
 
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.evaluation.nlg import compute_nlg, simple_tokenize
-from pathreport.evaluation.predictions import PredictionRecord
+from pathreport.data.predictions import PredictionRecord
 
 REFS = ["Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
         "Stomach, endoscopic biopsy;\n  Chronic gastritis", "Prostate, needle biopsy;\n  Benign prostatic tissue"]

@@ -17,8 +17,8 @@ from pathbind_helpers import (
     write_jsonl,
 )
 
-from pathreport.cli import main
-from pathreport.plugins import EVALUATORS, GENERATIVE_VLMS
+from pathreport.app.cli import main
+from pathreport.discovery import EVALUATORS, GENERATIVE_VLMS
 
 
 def _blob(cell: int):

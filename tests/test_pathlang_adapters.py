@@ -11,14 +11,14 @@ import textwrap
 import numpy as np
 import pytest
 
-from pathreport import plugins
+from pathreport import discovery
 from pathreport.data.trident import write_features
 from pathreport.pathlang.benchmark import run_pathlang
 from pathreport.pathlang.config import PathLangConfig
 from pathreport.pathlang.corpus import load_corpus
 from pathreport.pathlang.slides import load_slide_set
 from pathreport.pathlang.vlm import MissingDependency
-from pathreport.plugins import VLMS
+from pathreport.discovery import VLMS
 
 PAPER_MODELS = ("conch", "plip", "keep", "pathgen_clip", "patho_clip", "mi_zero", "quiltnet", "musk", "biomedclip")
 
@@ -31,7 +31,7 @@ def test_adapters_for_the_nine_paper_models_are_registered_with_their_sources() 
         doc = sys.modules[entry.obj.__module__].__doc__
         assert "Licence" in doc or "licence" in doc.lower()
         assert "Deviation" in doc or "deviation" in doc.lower()
-    from pathreport.plugins import EVALUATORS
+    from pathreport.discovery import EVALUATORS
 
     assert EVALUATORS.get("pathlang").metadata["kind"] == "vlm-dual-encoder"
 
@@ -161,7 +161,7 @@ def test_a_tenth_vlm_is_one_file(tmp_path) -> None:
     path = tmp_path / "tenth_vlm.py"
     path.write_text(TENTH)
     try:
-        plugins.load_plugin_file(path)
+        discovery.load_plugin_file(path)
         adapter = VLMS.get("tenth_vlm").obj()
         ds = load_corpus().dataset("tcga_gbmlgg")
         from pathreport.pathlang.slides import SlideSet
@@ -181,9 +181,9 @@ def test_third_party_adapters_register_through_the_entry_point_group(monkeypatch
     module.Adapter = type("ThirdPartyAdapter", (PrecomputedAdapter,), {"name": "third_party"})
     monkeypatch.setitem(sys.modules, "third_party_vlm", module)
     point = importlib.metadata.EntryPoint(name="third_party", value="third_party_vlm:Adapter", group="pathreport.vlms")
-    monkeypatch.setattr(plugins, "entry_points", lambda group: [point] if group == "pathreport.vlms" else [])
+    monkeypatch.setattr(discovery, "entry_points", lambda group: [point] if group == "pathreport.vlms" else [])
     try:
-        plugins._load_entry_points()
+        discovery._load_entry_points()
         assert VLMS.get("third_party").obj is module.Adapter
     finally:
         VLMS.remove("third_party")

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.data.trident import write_features
 from pathreport.pathlang import synthetic
 from pathreport.pathlang.corpus import load_corpus

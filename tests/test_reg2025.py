@@ -8,7 +8,7 @@ import pytest
 from pathreport.errors import ConfigError
 from pathreport.evaluation import reg2025
 from pathreport.evaluation.evaluate import evaluate_records
-from pathreport.evaluation.predictions import PredictionRecord
+from pathreport.data.predictions import PredictionRecord
 
 REF_A = "The tumor is a well differentiated adenocarcinoma ."
 HYP_A = "The tumor is a poorly differentiated adenocarcinoma ."

@@ -37,7 +37,7 @@ def test_registry_unknown_name_suggests_close_matches_and_lists_all():
 
 
 def test_registry_builtins_cover_every_kind():
-    from pathreport.plugins import DATASETS, ENCODERS, EVALUATORS, GENERATORS
+    from pathreport.discovery import DATASETS, ENCODERS, EVALUATORS, GENERATORS
 
     assert {"migen", "histgen", "most_frequent", "nearest_neighbor"} <= set(GENERATORS.names())
     assert {"conch15", "uni2", "hoptimus1", "conch1", "titan"} <= set(ENCODERS.names())
@@ -48,7 +48,7 @@ def test_registry_builtins_cover_every_kind():
 def test_registry_generator_config_lands_in_hydra_config_store():
     from hydra.core.config_store import ConfigStore
 
-    from pathreport.plugins import GENERATORS
+    from pathreport.discovery import GENERATORS
 
     GENERATORS.get("histgen")  # triggers discovery
     node = ConfigStore.instance().load("model/histgen.yaml").node
@@ -57,13 +57,13 @@ def test_registry_generator_config_lands_in_hydra_config_store():
 
 def test_registry_third_party_entry_point_is_loaded(tmp_path, monkeypatch):
     """A package installed with a ``pathreport.generators`` entry point registers its generator."""
-    from pathreport import plugins
+    from pathreport import discovery
 
     pkg = tmp_path / "acme_reports"
     pkg.mkdir()
     (pkg / "__init__.py").write_text(textwrap.dedent('''
         from dataclasses import dataclass
-        from pathreport.generator import GeneratorConfig, RetrievalBaseline
+        from pathreport.generation.generator import GeneratorConfig, RetrievalBaseline
 
         @dataclass
         class EchoConfig(GeneratorConfig):
@@ -80,17 +80,17 @@ def test_registry_third_party_entry_point_is_loaded(tmp_path, monkeypatch):
     (dist / "entry_points.txt").write_text("[pathreport.generators]\nacme_echo = acme_reports:Echo\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
-        plugins._load_entry_points()
-        entry = plugins.GENERATORS.get("acme_echo")
+        discovery._load_entry_points()
+        entry = discovery.GENERATORS.get("acme_echo")
         assert entry.obj.__name__ == "Echo"
         assert entry.provider == "acme-reports 1.0"
     finally:
-        plugins.GENERATORS.remove("acme_echo")
+        discovery.GENERATORS.remove("acme_echo")
         sys.modules.pop("acme_reports", None)
 
 
 def test_registry_register_generator_rejects_non_generator_classes():
-    from pathreport.generator import GeneratorConfig, register_generator
+    from pathreport.generation.generator import GeneratorConfig, register_generator
 
     @dataclass
     class Cfg(GeneratorConfig):

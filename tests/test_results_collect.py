@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.results.collect import Defaults, collect_local
 from pathreport.results.store import ResultsError, read_table, upsert, write_table
 from tests.results_helpers import REAL_RUNS, real_runs, write_run

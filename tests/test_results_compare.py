@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.results.collect import collect_local
 from pathreport.results.compare import compare_systems, parse_selector, resolve_system
 from pathreport.results.per_case import read_per_case

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.results.collect import collect_local
 from pathreport.results.figures import bars_data, plot_bars, plot_field_heatmaps, plot_scatter
 from pathreport.results.stats import student_t_quantile

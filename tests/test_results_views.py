@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.results.render import render, to_latex, to_markdown
 from pathreport.results.store import write_table
 from pathreport.results.views import build_views

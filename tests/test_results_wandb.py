@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 from pathreport.evaluation.evaluate import evaluated_set_digest
 from pathreport.results.collect import collect_local
 from pathreport.results.store import ResultsError, read_table

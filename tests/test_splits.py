@@ -53,7 +53,7 @@ def test_splits_unknown_split_name_is_rejected():
 
 
 def test_splits_verify_command_recognises_a_different_split(tmp_path, capsys):
-    from pathreport.cli import main
+    from pathreport.app.cli import main
 
     path = _write(tmp_path, {"train": [{"id": "a", "report": "r"}], "val": [], "test": [{"id": "b", "report": "r"}]})
     assert main(["splits", "verify", "--dataset", "reg2025", "--split-file", str(path)]) == 1

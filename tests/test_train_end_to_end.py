@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from pathreport import paths
-from pathreport.evaluation.predictions import read_predictions
+from pathreport.data.predictions import read_predictions
 from tests.conftest import FAST_RUN, TINY_DATA, smoke_overrides
 
 NLG_KEYS = {"BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "METEOR", "ROUGE_L", "CIDEr"}
@@ -68,8 +68,8 @@ def test_train_baselines_predict_training_reports(tiny_train, baseline):
 
 
 def test_eval_from_checkpoint_alone_reproduces_predictions(tiny_train, tmp_path):
-    from pathreport.entry import prepare
-    from pathreport.run import evaluate_checkpoint
+    from pathreport.app.entry import prepare
+    from pathreport.app.run import evaluate_checkpoint
 
     summary, out = tiny_train("model=migen", "encoder=conch15", *smoke_overrides("migen"))
     prepare()
@@ -147,8 +147,8 @@ from dataclasses import dataclass
 
 from torch import nn
 
-from pathreport.generator import GeneratorConfig, ReportGenerator, register_generator
-from pathreport.nn import TextDecoder
+from pathreport.generation.generator import GeneratorConfig, ReportGenerator, register_generator
+from pathreport.generation.nn import TextDecoder
 
 
 @dataclass
@@ -214,7 +214,7 @@ def test_train_on_real_layout_with_documented_overrides(tiny_train, tmp_path, sp
 def test_ckpt_path_last_finds_this_configurations_newest_run(tmp_path):
     import time
 
-    from pathreport.run import _resolve_ckpt
+    from pathreport.app.run import _resolve_ckpt
 
     runs = tmp_path / "logs" / "train" / "synthetic" / "histgen-uni2"
     for name in ("seed0_2026-01-01_10-00-00", "seed1_2026-01-02_10-00-00", "seed0_2026-01-03_10-00-00"):

@@ -32,7 +32,7 @@ from pathreport.data.trident import FeatureFileError, read_shape
 from pathreport.encoders import EncoderSpec, coords_folder
 from pathreport.errors import ConfigError
 from pathreport.evaluation.evaluate import evaluated_set_digest
-from pathreport.generator import StreamSpec
+from pathreport.generation.generator import StreamSpec
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class ReportDataModule(pl.LightningDataModule):
     """Loads one dataset for one encoder (and the extra streams a generator declares).
 
     Args:
-        data: the ``data`` config node (see ``pathreport.config.DataConfig``).
+        data: the ``data`` config node (see ``pathreport.app.config.DataConfig``).
         encoder: the main stream's encoder spec.
         streams: extra inputs the generator declares (name -> StreamSpec).
         resources: dataset resources the generator declares (e.g. ``knowledge_bank``).
@@ -169,7 +169,7 @@ class ReportDataModule(pl.LightningDataModule):
         return path
 
     def _stream_encoder(self, name: str, spec: StreamSpec) -> EncoderSpec:
-        from pathreport.plugins import ENCODERS
+        from pathreport.discovery import ENCODERS
 
         try:
             return ENCODERS[spec.encoder]

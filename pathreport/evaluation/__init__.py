@@ -2,7 +2,7 @@
 ``pathreport evaluate``, so every number in a table can be recomputed from a predictions file."""
 
 from pathreport.evaluation.base import EvaluationResult, ReportEvaluator
-from pathreport.evaluation.predictions import PredictionRecord, read_predictions, write_predictions
+from pathreport.data.predictions import PredictionRecord, read_predictions, write_predictions
 
 __all__ = [
     "EvaluationResult",

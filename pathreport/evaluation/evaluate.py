@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pathreport.evaluation.base import EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
+from pathreport.data.predictions import PredictionRecord
 from pathreport.io import atomic_write_text, jsonable, write_json, write_jsonl
 
 DEFAULT_METRICS = ("nlg", "crqs")
@@ -46,7 +46,7 @@ def evaluate_records(
             evaluator or option is a :class:`~pathreport.errors.ConfigError` before any scoring.
     """
     from pathreport.evaluation.options import check_selection
-    from pathreport.plugins import EVALUATORS
+    from pathreport.discovery import EVALUATORS
 
     if not records:
         raise ValueError("Nothing to evaluate: the predictions are empty.")

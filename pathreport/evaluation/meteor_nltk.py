@@ -20,8 +20,8 @@ from typing import Any
 
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.evaluation.nlg import simple_tokenize
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.data.predictions import PredictionRecord
+from pathreport.discovery import EVALUATORS
 
 METRIC = "METEOR_NLTK"
 WORDNET_HELP = (

@@ -68,7 +68,7 @@ def check_selection(metrics: Iterable[str], options: Mapping[str, Mapping[str, A
 
     Every problem is named at once, with the accepted names, so one correction suffices.
     """
-    from pathreport.plugins import EVALUATORS
+    from pathreport.discovery import EVALUATORS
 
     metrics = list(metrics)
     options = dict(options or {})
@@ -134,7 +134,7 @@ def parse_option_args(items: Iterable[str]) -> dict[str, dict[str, Any]]:
 
 def declared_metrics() -> list[str]:
     """Every metric that a registered report evaluator declares (``metrics=[...]``), in order."""
-    from pathreport.plugins import EVALUATORS
+    from pathreport.discovery import EVALUATORS
 
     names: list[str] = []
     for entry in EVALUATORS.entries():

@@ -28,8 +28,8 @@ from typing import Any
 
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.judging.judge import Judge, JudgeOptions, judge_summary
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.data.predictions import PredictionRecord
+from pathreport.discovery import EVALUATORS
 
 PROMPTS = "path_errors"
 PREFIX = "PATH_ERRORS"

@@ -35,8 +35,8 @@ import numpy as np
 
 from pathreport.errors import ConfigError
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.data.predictions import PredictionRecord
+from pathreport.discovery import EVALUATORS
 
 DEFAULT_SPACY_PIPELINE = "en_core_sci_lg"
 DEFAULT_EMBEDDING_MODEL = "dmis-lab/biobert-v1.1"

@@ -9,7 +9,7 @@ no public code). Two protocols:
   diffuseness diagnostics (``grounding.py``).
 
 Importing this package registers the evaluator ``pathbind`` (``kind="vlm-generative"``) in
-``pathreport.plugins.EVALUATORS`` and the model adapters of ``adapters/`` in ``GENERATIVE_VLMS``. It
+``pathreport.discovery.EVALUATORS`` and the model adapters of ``adapters/`` in ``GENERATIVE_VLMS``. It
 stays cheap: transformers and Pillow are imported only when a model or an image is used.
 Documentation: ``docs/pathbind.md``.
 """
@@ -32,7 +32,7 @@ from pathreport.pathbind.vlm import (
     build_vlm,
     register_vlm,
 )
-from pathreport.plugins import EVALUATORS
+from pathreport.discovery import EVALUATORS
 
 EVALUATORS.add(
     "pathbind",

@@ -9,7 +9,7 @@ Two capabilities, kept separate because closed models only have the first:
   with the layout of the image tokens on the patch grid and where that grid lies on the original
   image. Map post-processing is shared (``pathreport.pathbind.maps``), so adapters only extract.
 
-Model families register factories in ``pathreport.plugins.GENERATIVE_VLMS`` (see
+Model families register factories in ``pathreport.discovery.GENERATIVE_VLMS`` (see
 ``pathreport/pathbind/adapters/``); :func:`build_vlm` turns a registered name plus options into a
 model.
 """
@@ -153,7 +153,7 @@ class VLMFactory:
 
 def register_vlm(name: str, adapter: Callable[..., GenerativeVLM], options_class: type, *, presets: dict[str, Any] | None = None, **metadata: Any) -> None:
     """Register a named model in ``GENERATIVE_VLMS`` (used by adapter files)."""
-    from pathreport.plugins import GENERATIVE_VLMS
+    from pathreport.discovery import GENERATIVE_VLMS
 
     presets = dict(presets or {})
     shown = {k: presets[k] for k in ("checkpoint", "base_model") if presets.get(k)}
@@ -173,7 +173,7 @@ def register_vlm(name: str, adapter: Callable[..., GenerativeVLM], options_class
 
 def build_vlm(name: str, **options: Any) -> GenerativeVLM:
     """Build the registered model ``name`` with adapter options (``checkpoint``, ``device``, ...)."""
-    from pathreport.plugins import GENERATIVE_VLMS
+    from pathreport.discovery import GENERATIVE_VLMS
 
     entry = GENERATIVE_VLMS.get(name)
     factory = entry.obj

@@ -7,7 +7,7 @@ aggregated with Hybrid Top-K or mean pooling. See ``docs/pathlang.md``.
 
 Importing this package is cheap (standard library, numpy, torch): it registers the ``pathlang``
 evaluator and imports every adapter file in ``adapters/``, which register themselves in
-``pathreport.plugins.VLMS`` without importing their model libraries.
+``pathreport.discovery.VLMS`` without importing their model libraries.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from pathreport.pathlang.adapters import load_all as _load_adapters
 from pathreport.pathlang.config import TASKS, PathLangConfig
-from pathreport.plugins import EVALUATORS
+from pathreport.discovery import EVALUATORS
 
 
 def evaluate_pathlang(slides: Any, dataset: Any, text_encoder: Any, **kwargs: Any) -> Any:

@@ -3,7 +3,7 @@
 An adapter wraps one published model behind two calls that return embeddings in the model's joint
 image-text space: ``encode_image(tiles)`` and ``encode_text(strings)``. Outputs are the model's
 projected embeddings, not normalised: PathLang normalises centrally, and averaging raw tiles is a
-run option. Adapters are registered in ``pathreport.plugins.VLMS``, one file each in
+run option. Adapters are registered in ``pathreport.discovery.VLMS``, one file each in
 ``pathreport/pathlang/adapters/`` (or any installed package, through the ``pathreport.vlms`` entry
 point group). Heavy libraries are imported when a model is built, never when the file is imported,
 and a missing library or checkpoint raises :class:`MissingDependency` saying what to install or
@@ -162,7 +162,7 @@ def register_adapter(**metadata: Any) -> Callable[[type[VLMAdapter]], type[VLMAd
     (paper, upstream code, weights, licence, install instruction), shown by ``pathreport list vlms``."""
 
     def decorate(cls: type[VLMAdapter]) -> type[VLMAdapter]:
-        from pathreport.plugins import VLMS
+        from pathreport.discovery import VLMS
 
         VLMS.add(cls.name, cls, kind="dual-encoder", **{"description": metadata.get("paper", ""), **metadata})
         return cls

@@ -27,7 +27,7 @@ def read_per_case(path: str | Path) -> CaseScores:
     text = path.read_text(encoding="utf-8")
     if path.name.endswith(".table.json") or text.lstrip().startswith('{"columns"'):
         return _from_wandb_table(path, text)
-    from pathreport.commands.evaluate_cmd import json_lines
+    from pathreport.app.commands.evaluate_cmd import json_lines
 
     cases: CaseScores = {}
     for lineno, obj in json_lines(path, text):

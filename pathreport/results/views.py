@@ -135,7 +135,7 @@ def baseline_models(models: set[str]) -> set[str]:
     """Which ``models`` are baselines: registered with kind 'baseline', or the built-in ones."""
     found = set(models & KNOWN_BASELINES)
     try:
-        from pathreport.plugins import GENERATORS
+        from pathreport.discovery import GENERATORS
 
         for entry in GENERATORS.entries():
             if entry.name in models and entry.metadata.get("kind") == "baseline":

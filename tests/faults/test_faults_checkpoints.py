@@ -9,7 +9,7 @@ import pytest
 import torch
 from fault_helpers import assert_user_error, run_script
 
-from pathreport.checkpoints import ALLOWED_GLOBALS, load_checkpoint
+from pathreport.generation.checkpoints import ALLOWED_GLOBALS, load_checkpoint
 from pathreport.errors import CheckpointError
 from tests.conftest import compose_train
 
@@ -67,7 +67,7 @@ def test_memo_fetched_global_names_are_refused(tmp_path):
 
 
 def test_every_real_checkpoint_global_is_allowed_and_nothing_else(tiny_train):
-    from pathreport.checkpoints import checkpoint_globals
+    from pathreport.generation.checkpoints import checkpoint_globals
 
     _, out = tiny_train("model=migen", "model.d_model=16", "trainer.max_epochs=1", "test=false")
     for ckpt in (out / "checkpoints").glob("*.ckpt"):
@@ -97,7 +97,7 @@ def test_truncated_checkpoint_is_named(tiny_train, tmp_path):
 
 
 def test_checkpoint_of_another_model_is_one_line_naming_both(tiny_train, tmp_path):
-    from pathreport.run import train
+    from pathreport.app.run import train
 
     _, out = tiny_train("model=most_frequent", "eval.metrics=[nlg]", "test=false")
     ckpt = out / "checkpoints" / "baseline.ckpt"
@@ -111,7 +111,7 @@ def test_checkpoint_of_another_model_is_one_line_naming_both(tiny_train, tmp_pat
 
 
 def test_a_torch_file_that_is_not_a_pathreport_checkpoint(tmp_path):
-    from pathreport.lit import module_from_checkpoint
+    from pathreport.generation.lit import module_from_checkpoint
 
     ckpt = tmp_path / "weights.pt"
     torch.save({"weight": torch.zeros(3)}, ckpt)

@@ -9,7 +9,7 @@ import os
 import pytest
 from fault_helpers import assert_user_error, snapshot
 
-from pathreport.cli import main
+from pathreport.app.cli import main
 
 GOOD = [{"id": "a", "reference": "Adenocarcinoma, grade 2.", "prediction": "Adenocarcinoma, grade 2."},
         {"id": "b", "reference": "Benign colonic mucosa.", "prediction": "Benign mucosa."}]

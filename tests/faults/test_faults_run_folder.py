@@ -13,12 +13,12 @@ import pytest
 from fault_helpers import snapshot
 
 from pathreport.errors import RunFolderError
-from pathreport.run_folder import LOCK_NAME, RunFolder
+from pathreport.app.run_folder import LOCK_NAME, RunFolder
 from tests.conftest import FAST_RUN, TINY_DATA, compose_train
 
 
 def _train(out, *overrides):
-    from pathreport.run import train
+    from pathreport.app.run import train
 
     return train(compose_train([*TINY_DATA, *FAST_RUN, "model=most_frequent", "eval.metrics=[nlg]", *overrides], out))
 
@@ -88,8 +88,8 @@ def test_an_unfinished_run_folder_is_reused_only_to_resume_it(tmp_path):
 
 def test_an_uncreatable_hydra_run_dir_is_one_message_before_hydra_starts(tmp_path, monkeypatch, capsys):
     """Hydra creates the run folder itself (and would fail with a traceback): checked before it."""
-    from pathreport.entry import hydra_entry
-    from pathreport.run import train
+    from pathreport.app.entry import hydra_entry
+    from pathreport.app.run import train
 
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -13,7 +13,7 @@ import time
 from fault_helpers import assert_user_error
 
 from pathreport import paths
-from pathreport.checkpoints import load_checkpoint
+from pathreport.generation.checkpoints import load_checkpoint
 from tests.conftest import FAST_RUN, TINY_DATA, compose_train
 
 # Endless training (no early stop) of a smoke-size model: only the signal ends it.
@@ -22,7 +22,7 @@ ENDLESS = [*TINY_DATA, *FAST_RUN, "model=migen", "model.d_model=16", "eval.metri
 
 
 def test_sigterm_exits_non_zero_marks_the_run_interrupted_and_resumes(tmp_path):
-    from pathreport.run import train
+    from pathreport.app.run import train
 
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if k != "HYDRA_FULL_ERROR"}

@@ -76,7 +76,7 @@ class JudgeAnswer:
 def build_backend(name: str, model: str | None, options: dict[str, Any]) -> JudgeBackend:
     """Instantiate a registered backend, checking its options first."""
     from pathreport.evaluation.options import option_parameters
-    from pathreport.plugins import JUDGE_BACKENDS
+    from pathreport.discovery import JUDGE_BACKENDS
 
     entry = JUDGE_BACKENDS.get(name)
     accepted = option_parameters(entry.obj)

@@ -1,7 +1,7 @@
 """Model-family adapters for PathBind, one file per family.
 
 Every module in this folder whose name does not start with ``_`` is imported by :func:`discover`, and
-registers its named models in ``pathreport.plugins.GENERATIVE_VLMS``: adding a family is adding one
+registers its named models in ``pathreport.discovery.GENERATIVE_VLMS``: adding a family is adding one
 file. Adapters import transformers and Pillow only when a model is built, so discovery stays cheap.
 Third-party adapters can also come from installed packages through the
 ``pathreport.generative_vlms`` entry-point group.

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pathreport.crqs.checkset_text import (
+from pathreport.evaluation.crqs.checkset_text import (
     lines_with_offsets,
     list_items,
     renumber,

@@ -107,7 +107,7 @@ ENTRY_POINT_GROUPS: dict[str, str] = {
 # Built-in modules that register evaluators and adapters when imported. They must stay cheap to
 # import (standard library, numpy, torch and pathreport only at top level).
 BUILTIN_MODULES: tuple[str, ...] = (
-    "pathreport.crqs",
+    "pathreport.evaluation.crqs",
     "pathreport.text_encoders",
     "pathreport.pathlang",
     "pathreport.pathbind",

@@ -125,7 +125,7 @@ def _value(text: str) -> Any:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     options: dict[str, Any] = {}
     for item in args.option:
@@ -140,7 +140,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _floats(text: str, what: str) -> tuple[float, ...]:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     try:
         return tuple(float(v) for v in text.split(",") if v.strip())
@@ -149,7 +149,7 @@ def _floats(text: str, what: str) -> tuple[float, ...]:
 
 
 def _run_dir(args: argparse.Namespace, protocol: str, name: str) -> Path:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     if not RUN_NAME.match(name):
         raise UserError(f"Run name {name!r} must be letters, digits, '_', '.', '-' (it names a folder); pass --name.")
@@ -169,7 +169,7 @@ def _progress(args: argparse.Namespace, what: str):
 
 
 def _build(args: argparse.Namespace):
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
     from pathreport.pathbind.vlm import build_vlm
 
     try:
@@ -180,7 +180,7 @@ def _build(args: argparse.Namespace):
 
 def _guard(run: Any) -> Any:
     """Show a missing package (raised when the model loads) as a one-line error with its install hint."""
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     try:
         return run()
@@ -190,7 +190,7 @@ def _guard(run: Any) -> Any:
 
 # -- handlers --------------------------------------------------------------------------------------
 def run_vqa(args: argparse.Namespace) -> int:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
     from pathreport.pathbind import PathBind
     from pathreport.pathbind.config import BASE_CONDITIONS, DecodingConfig, PromptConfig, VQAConfig
     from pathreport.pathbind.data import read_vqa
@@ -230,7 +230,7 @@ def run_vqa(args: argparse.Namespace) -> int:
 
 
 def run_grounding(args: argparse.Namespace) -> int:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
     from pathreport.pathbind import PathBind
     from pathreport.pathbind.config import AttentionConfig, GroundingConfig
     from pathreport.pathbind.data import read_grounding

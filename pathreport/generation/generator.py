@@ -29,7 +29,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
-from pathreport.nn import DecoderCache
+from pathreport.generation.nn import DecoderCache
 
 
 @dataclass
@@ -130,9 +130,9 @@ class GeneratorContext:
 class ReportGenerator(nn.Module, metaclass=ABCMeta):
     """Base class of trainable generators.
 
-    Row conventions (see :mod:`pathreport.nn`): ``encode`` returns per-slide state with B rows;
+    Row conventions (see :mod:`pathreport.generation.nn`): ``encode`` returns per-slide state with B rows;
     ``decode`` gets R = B x K token rows (K hypotheses per slide, slide-major) and must treat state
-    tensors as shared by the K rows of a slide (``pathreport.nn.fold_rows`` does that for
+    tensors as shared by the K rows of a slide (``pathreport.generation.nn.fold_rows`` does that for
     attention).
     """
 
@@ -264,7 +264,7 @@ def register_generator(
             other datasets keep the defaults.
         **metadata: paper, upstream, licence, kind (``generator`` or ``baseline``), ...
     """
-    from pathreport.plugins import GENERATORS
+    from pathreport.discovery import GENERATORS
 
     if not (isinstance(config, type) and issubclass(config, GeneratorConfig)):
         raise TypeError(f"Generator '{name}': config must be a GeneratorConfig dataclass, got {config!r}.")
@@ -292,7 +292,7 @@ def typed_generator_config(cfg: Any) -> GeneratorConfig:
     """The ``model`` config node as the registered generator's config dataclass."""
     from omegaconf import OmegaConf
 
-    from pathreport.plugins import GENERATORS
+    from pathreport.discovery import GENERATORS
 
     entry = GENERATORS.get(cfg["name"] if isinstance(cfg, dict) else cfg.name)
     config_cls = entry.config or GeneratorConfig
@@ -305,7 +305,7 @@ def typed_generator_config(cfg: Any) -> GeneratorConfig:
 
 def build_generator(cfg: Any, ctx: GeneratorContext) -> nn.Module:
     """Instantiate the registered generator named ``cfg.name`` with its typed config."""
-    from pathreport.plugins import GENERATORS
+    from pathreport.discovery import GENERATORS
 
     cfg = typed_generator_config(cfg)
     return GENERATORS.get(cfg.name).obj(cfg, ctx)

@@ -7,7 +7,7 @@ place that turns logits into reports.
 
 How it is fast: all slides of a batch and all K beams of each slide advance together as R = B x K
 rows; the slide is encoded once; memory keys/values are projected once per slide (see
-:mod:`pathreport.nn`); self-attention keys/values are cached; and the loop stops as soon as no
+:mod:`pathreport.generation.nn`); self-attention keys/values are cached; and the loop stops as soon as no
 slide can change its answer (every beam has ended, or, without a length penalty, the best ended
 beam already beats every live beam, whose scores can only fall).
 
@@ -26,7 +26,7 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from pathreport.data.batch import SlideBatch
-from pathreport.nn import DecoderCache
+from pathreport.generation.nn import DecoderCache
 
 
 @dataclass

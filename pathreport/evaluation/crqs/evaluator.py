@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pathreport.crqs.extractors import get_extractor
-from pathreport.crqs.schema import Schema, load_schema
-from pathreport.crqs.scoring import (
+from pathreport.evaluation.crqs.extractors import get_extractor
+from pathreport.evaluation.crqs.schema import Schema, load_schema
+from pathreport.evaluation.crqs.scoring import (
     COMPONENTS,
     DEFAULT_WEIGHTS,
     CRQSConfig,
@@ -24,8 +24,8 @@ from pathreport.crqs.scoring import (
     summarise,
 )
 from pathreport.evaluation.base import EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.data.predictions import PredictionRecord
+from pathreport.discovery import EVALUATORS
 
 CRQS_METRICS = ("CRQS", "CRQS_raw", *COMPONENTS)
 

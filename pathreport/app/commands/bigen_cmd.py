@@ -31,10 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_build_bank(args: argparse.Namespace) -> int:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
     from pathreport.data.splits import load_splits
     from pathreport.knowledge_bank import build_bank, default_bank_path, file_sha256, save_bank
-    from pathreport.plugins import DATASETS, TEXT_ENCODERS
+    from pathreport.discovery import DATASETS, TEXT_ENCODERS
 
     dataset = DATASETS.get(args.dataset)  # unknown names answer with close matches
     TEXT_ENCODERS.get(args.text_encoder)
@@ -74,7 +74,7 @@ def _configured_bank(dataset_config: object) -> Path | None:
 
 
 def _parse_encoder_args(pairs: list[str]) -> dict[str, object]:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     out: dict[str, object] = {}
     for pair in pairs:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pathreport.crqs.checkset_text import mask_digits, sentences_with_offsets
+from pathreport.evaluation.crqs.checkset_text import mask_digits, sentences_with_offsets
 
 
 @dataclass
@@ -42,7 +42,7 @@ def report_units(text: str) -> list[str]:
 
 def measure_coverage(texts: Sequence[str], dataset: str, *, top: int = 30) -> Coverage:
     """Coverage of ``texts`` under ``dataset``'s schema and the rule extractor."""
-    from pathreport.crqs import get_extractor, load_schema
+    from pathreport.evaluation.crqs import get_extractor, load_schema
 
     schema = load_schema(dataset)
     extractor = get_extractor("rule", schema)

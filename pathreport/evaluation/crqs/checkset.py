@@ -13,7 +13,7 @@ report text the user provides (e.g. the REG 2025 training reports), with its own
 * each split is balanced over edit kinds, drawing round-robin over distinct phrasings so that a
   frequent template does not crowd out the rare wordings; the wording diversity is recorded.
 
-Only the public CRQS API (:func:`pathreport.crqs.score_pair`) scores a check set.
+Only the public CRQS API (:func:`pathreport.evaluation.crqs.score_pair`) scores a check set.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pathreport.crqs.checkset_rewrite import equivalent_rewrite
-from pathreport.crqs.checkset_text import mask_digits
-from pathreport.crqs.checkset_wrong import wrong_edits
+from pathreport.evaluation.crqs.checkset_rewrite import equivalent_rewrite
+from pathreport.evaluation.crqs.checkset_text import mask_digits
+from pathreport.evaluation.crqs.checkset_wrong import wrong_edits
 from pathreport.io import write_json, write_jsonl
 
 SPLITS = ("dev", "heldout")
@@ -297,7 +297,7 @@ def run_checkset(
     of rewrites scoring >= 0.99 and of wrong edits scoring < 0.99 (which side a failure is
     on); plus the failed triplets (CRQS not preferring the rewrite) for inspection.
     """
-    from pathreport.crqs import score_pair
+    from pathreport.evaluation.crqs import score_pair
     from pathreport.evaluation.nlg import compute_nlg, java_available
 
     kwargs = {"profile": schema_profile}

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pathreport.crqs.schema import Schema
+from pathreport.evaluation.crqs.schema import Schema
 from pathreport.registry import Registry
 
 Fields = dict[str, Any]
@@ -69,7 +69,7 @@ _lock = threading.Lock()
 def get_extractor(name: str, schema: Schema, **options: Any) -> Extractor:
     """The backend ``name`` for ``schema`` (built once per schema version and options)."""
     if name not in EXTRACTORS:  # the built-in backend registers when its module is imported
-        import pathreport.crqs.rule_extractor  # noqa: F401
+        import pathreport.evaluation.crqs.rule_extractor  # noqa: F401
     backend = EXTRACTORS.get(name).obj
     key = (name, schema.name, schema.digest, tuple(sorted(options.items())))
     with _lock:

@@ -27,8 +27,8 @@ GROUP_NOUNS = {"model": "model", "encoder": "encoder", "data": "dataset", "train
 
 def prepare() -> None:
     """Discover plug-ins and register the schemas in Hydra's ConfigStore."""
-    from pathreport.config import register_configs
-    from pathreport.plugins import discover
+    from pathreport.app.config import register_configs
+    from pathreport.discovery import discover
 
     register_configs()
     discover()
@@ -133,7 +133,7 @@ def check_output_folders(overrides: list[str]) -> None:
     traceback): an explicit run or sweep folder, else the log root the default folders go under."""
     from pathlib import Path
 
-    from pathreport.run_folder import check_creatable
+    from pathreport.app.run_folder import check_creatable
 
     given = dict(o.split("=", 1) for o in overrides if "=" in o)
     for key in ("hydra.run.dir", "hydra.sweep.dir", "paths.log_dir"):

@@ -18,9 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
     from pathreport.data.splits import fixed_split_record, load_splits
-    from pathreport.plugins import DATASETS
+    from pathreport.discovery import DATASETS
 
     pattern = DATASETS.get(args.dataset).obj.get("patient_id_pattern")  # unknown names: close matches
     record = fixed_split_record(args.dataset)

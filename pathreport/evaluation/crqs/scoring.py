@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathreport.crqs.schema import Schema
+from pathreport.evaluation.crqs.schema import Schema
 
 FORMULAS = ("subtractive", "eq6")
 EMPTY_REFERENCE_POLICIES = ("vacuous", "zero", "skip")

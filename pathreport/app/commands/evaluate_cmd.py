@@ -131,13 +131,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
     from pathreport.evaluation.evaluate import (
         align_to_references,
         evaluate_records,
         write_evaluation,
     )
-    from pathreport.evaluation.predictions import read_predictions
+    from pathreport.data.predictions import read_predictions
     from pathreport.io import replaced_folder
 
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
@@ -205,9 +205,9 @@ def selected_options(args: argparse.Namespace, metrics: list[str]) -> dict[str, 
 def check_dataset_name(name: str) -> None:
     """Stop on a dataset name that is neither a registered dataset nor a CRQS schema (a typo would
     otherwise label the summary with it and leave CRQS unavailable)."""
-    from pathreport.cli import UserError
-    from pathreport.crqs.schema import available_schemas
-    from pathreport.plugins import DATASETS, discover
+    from pathreport.app.cli import UserError
+    from pathreport.evaluation.crqs.schema import available_schemas
+    from pathreport.discovery import DATASETS, discover
     from pathreport.registry import did_you_mean
 
     discover()
@@ -222,8 +222,8 @@ def check_dataset_name(name: str) -> None:
 
 def read_references(path: Path, split: str) -> dict[str, str]:
     """id -> raw reference report, from a split JSON (``split`` key) or JSON Lines {id, report}."""
-    from pathreport.cli import UserError
-    from pathreport.evaluation.predictions import read_utf8
+    from pathreport.app.cli import UserError
+    from pathreport.data.predictions import read_utf8
 
     if not path.is_file():
         raise FileNotFoundError(f"References file {path} does not exist.")
@@ -260,7 +260,7 @@ def read_references(path: Path, split: str) -> dict[str, str]:
 
 def json_lines(path: Path, text: str) -> list[tuple[int, Any]]:
     """(line number, parsed object) for each non-empty line; a bad line names the file and line."""
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     out = []
     for lineno, line in enumerate(text.splitlines(), start=1):

@@ -30,7 +30,7 @@ COLUMNS = {
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathreport.plugins import describe
+    from pathreport.discovery import describe
 
     rows = describe(args.kind)
     if args.json:

@@ -17,7 +17,7 @@ import random
 import re
 from collections.abc import Callable
 
-from pathreport.crqs.checkset_text import (
+from pathreport.evaluation.crqs.checkset_text import (
     LIST_MARKER,
     list_items,
     match_case,

@@ -23,9 +23,9 @@ from omegaconf import DictConfig, OmegaConf
 from pathreport import __version__
 from pathreport.data.batch import SlideBatch
 from pathreport.data.text import tokenizer_from_state
-from pathreport.decoding import DecodingConfig, generate
-from pathreport.evaluation.predictions import PredictionRecord, write_predictions
-from pathreport.generator import GeneratorContext, build_generator
+from pathreport.generation.decoding import DecodingConfig, generate
+from pathreport.data.predictions import PredictionRecord, write_predictions
+from pathreport.generation.generator import GeneratorContext, build_generator
 
 log = logging.getLogger(__name__)
 
@@ -148,11 +148,11 @@ def module_from_checkpoint(path: str | Path, map_location: str | torch.device = 
                            trust: bool = False) -> ReportModule:
     """Load a :class:`ReportModule` from a checkpoint written by ``train.py``.
 
-    The checkpoint is read by :func:`pathreport.checkpoints.load_checkpoint` (no code from the file
+    The checkpoint is read by :func:`pathreport.generation.checkpoints.load_checkpoint` (no code from the file
     runs unless ``trust``), and the module is rebuilt from the config, vocabulary and generator
     context the checkpoint carries.
     """
-    from pathreport.checkpoints import load_checkpoint
+    from pathreport.generation.checkpoints import load_checkpoint
     from pathreport.errors import CheckpointError
 
     path = Path(path)

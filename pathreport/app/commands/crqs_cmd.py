@@ -157,7 +157,7 @@ def _register_checkset(sub: argparse._SubParsersAction) -> None:
 
 
 def _source_reports(args: argparse.Namespace):
-    from pathreport.crqs.checkset import read_report_file, read_split_reports
+    from pathreport.evaluation.crqs.checkset import read_report_file, read_split_reports
 
     if args.split_file:
         return read_split_reports(
@@ -167,8 +167,8 @@ def _source_reports(args: argparse.Namespace):
 
 
 def run_checkset_build(args: argparse.Namespace) -> int:
-    from pathreport.crqs.checkset import build_checkset, write_checkset
-    from pathreport.crqs.schema import load_schema
+    from pathreport.evaluation.crqs.checkset import build_checkset, write_checkset
+    from pathreport.evaluation.crqs.schema import load_schema
 
     load_schema(args.dataset)  # fail early on an unknown dataset
     reports, source = _source_reports(args)
@@ -183,7 +183,7 @@ def run_checkset_build(args: argparse.Namespace) -> int:
 
 
 def run_checkset_run(args: argparse.Namespace) -> int:
-    from pathreport.crqs.checkset import format_table, read_triplets, run_checkset
+    from pathreport.evaluation.crqs.checkset import format_table, read_triplets, run_checkset
     from pathreport.io import write_json, write_jsonl
 
     triplets = [t for path in args.triplets for t in read_triplets(path)]
@@ -201,8 +201,8 @@ def run_checkset_run(args: argparse.Namespace) -> int:
 
 
 def run_coverage(args: argparse.Namespace) -> int:
-    from pathreport.crqs.coverage import format_coverage, measure_coverage
-    from pathreport.crqs.schema import load_schema
+    from pathreport.evaluation.crqs.coverage import format_coverage, measure_coverage
+    from pathreport.evaluation.crqs.schema import load_schema
 
     load_schema(args.dataset)
     reports, _ = _source_reports(args)
@@ -222,8 +222,8 @@ def _schema_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace):
-    from pathreport.cli import UserError
-    from pathreport.crqs import get_extractor, load_schema
+    from pathreport.app.cli import UserError
+    from pathreport.evaluation.crqs import get_extractor, load_schema
 
     if not args.dataset and not args.schema:
         raise UserError("give --dataset (e.g. reg2025, histai, tcga) or --schema FILE.")
@@ -232,7 +232,7 @@ def _load(args: argparse.Namespace):
 
 
 def run_extract(args: argparse.Namespace) -> int:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     texts = list(args.texts)
     if texts == ["-"]:
@@ -259,14 +259,14 @@ def run_extract(args: argparse.Namespace) -> int:
 
 
 def _texts_from_file(path: Path) -> list[str]:
-    from pathreport.cli import UserError
+    from pathreport.app.cli import UserError
 
     if not path.is_file():
         raise FileNotFoundError(f"Report file {path} does not exist.")
     text = path.read_text(encoding="utf-8")
     if path.suffix != ".jsonl":
         return [text]
-    from pathreport.commands.evaluate_cmd import json_lines
+    from pathreport.app.commands.evaluate_cmd import json_lines
 
     out = []
     for lineno, obj in json_lines(path, text):
@@ -280,8 +280,8 @@ def _texts_from_file(path: Path) -> list[str]:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from pathreport.crqs import CRQSConfig, score_fields
-    from pathreport.crqs.evaluator import default_weighting, parse_weights
+    from pathreport.evaluation.crqs import CRQSConfig, score_fields
+    from pathreport.evaluation.crqs.evaluator import default_weighting, parse_weights
 
     schema, extractor = _load(args)
     config = CRQSConfig(
@@ -303,9 +303,9 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_build_vocab(args: argparse.Namespace) -> int:
-    from pathreport.cli import UserError
-    from pathreport.crqs.schema import load_schema
-    from pathreport.crqs.vocab import build_vocab, read_train_reports, write_vocab
+    from pathreport.app.cli import UserError
+    from pathreport.evaluation.crqs.schema import load_schema
+    from pathreport.evaluation.crqs.vocab import build_vocab, read_train_reports, write_vocab
 
     if not args.dataset and not args.schema:
         raise UserError("give --dataset (e.g. reg2025) or --schema FILE.")
@@ -346,7 +346,7 @@ def _declares(schema, out: Path) -> bool:
 
 
 def run_schemas(args: argparse.Namespace) -> int:
-    from pathreport.crqs.schema import available_schemas, load_schema
+    from pathreport.evaluation.crqs.schema import available_schemas, load_schema
 
     for name in available_schemas():
         schema = load_schema(name)
@@ -362,7 +362,7 @@ def run_schemas(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from pathreport.crqs.schema import load_schema
+    from pathreport.evaluation.crqs.schema import load_schema
 
     for path in args.files:
         schema = load_schema(path)

@@ -22,9 +22,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pathreport.crqs.extractors import get_extractor
-from pathreport.crqs.schema import Schema
-from pathreport.crqs.text import normalise_phrase
+from pathreport.evaluation.crqs.extractors import get_extractor
+from pathreport.evaluation.crqs.schema import Schema
+from pathreport.evaluation.crqs.text import normalise_phrase
 
 VOCAB_FORMAT_VERSION = 1
 _ITEM_NUMBER = re.compile(r"^\s*(?:\d{1,2}|[a-z])\s*[.)]\s*", re.IGNORECASE)

@@ -1,6 +1,6 @@
 """The ``pathreport`` command.
 
-Each sub-command lives in its own module under :mod:`pathreport.commands` and exposes
+Each sub-command lives in its own module under :mod:`pathreport.app.commands` and exposes
 ``register(subparsers)``; this file only assembles them, so adding a command never touches the
 others. Command modules import their heavy dependencies inside the handler, which keeps
 ``pathreport --help`` fast.
@@ -17,14 +17,14 @@ from pathreport import __version__
 from pathreport.errors import PathreportError
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "pathreport.commands.list_cmd",
-    "pathreport.commands.evaluate_cmd",
-    "pathreport.commands.crqs_cmd",
-    "pathreport.commands.bigen_cmd",
-    "pathreport.commands.results_cmd",
-    "pathreport.commands.pathlang_cmd",
-    "pathreport.commands.pathbind_cmd",
-    "pathreport.commands.splits_cmd",
+    "pathreport.app.commands.list_cmd",
+    "pathreport.app.commands.evaluate_cmd",
+    "pathreport.app.commands.crqs_cmd",
+    "pathreport.app.commands.bigen_cmd",
+    "pathreport.app.commands.results_cmd",
+    "pathreport.app.commands.pathlang_cmd",
+    "pathreport.app.commands.pathbind_cmd",
+    "pathreport.app.commands.splits_cmd",
 )
 
 

@@ -21,15 +21,15 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from pathreport import __version__
-from pathreport.checkpoints import load_checkpoint
+from pathreport.generation.checkpoints import load_checkpoint
 from pathreport.data.datamodule import ReportDataModule
 from pathreport.data.text import TextTokenizer, tokenizer_from_state, tokenizer_state
 from pathreport.errors import CheckpointError, ConfigError, RunInterrupted
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
-from pathreport.generator import GeneratorContext, typed_generator_config
+from pathreport.generation.generator import GeneratorContext, typed_generator_config
 from pathreport.io import write_json
-from pathreport.lit import ReportModule, module_from_checkpoint
-from pathreport.run_folder import RunFolder, check_writable
+from pathreport.generation.lit import ReportModule, module_from_checkpoint
+from pathreport.app.run_folder import RunFolder, check_writable
 
 log = logging.getLogger("pathreport")
 
@@ -156,7 +156,7 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
 def train(cfg: DictConfig) -> dict[str, Any]:
     """Train, test and score one configuration; returns the test summary (plus val_loss).
 
-    The run first claims its folder (see :mod:`pathreport.run_folder`): a folder held by a live
+    The run first claims its folder (see :mod:`pathreport.app.run_folder`): a folder held by a live
     run, or holding a finished one, is refused before any data is read. ``run.json`` then says
     ``running`` until the run ends as ``completed``, ``interrupted`` or ``failed``.
     """
@@ -174,7 +174,7 @@ def train(cfg: DictConfig) -> dict[str, Any]:
 
 
 def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, Any]:
-    from pathreport.plugins import GENERATORS
+    from pathreport.discovery import GENERATORS
 
     started = time.time()
     entry = GENERATORS.get(cfg.model.name)
@@ -378,7 +378,7 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
 
 
 def _evaluate_checkpoint(cfg: DictConfig, out: Path, module: ReportModule) -> dict[str, Any]:
-    from pathreport.plugins import GENERATORS
+    from pathreport.discovery import GENERATORS
 
     train_cfg = OmegaConf.create(module.hparams["config"])
     OmegaConf.set_struct(train_cfg, False)

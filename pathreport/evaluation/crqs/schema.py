@@ -19,7 +19,7 @@ The file format (one mapping)::
     profiles:                          # optional named subsets; the default profile is every field
       paper: {fields: [...], key_fields: [...]}   # the paper's own lists, to reproduce its numbers
     severity_weights: {critical: 3}    # optional override of DEFAULT_SEVERITY_WEIGHTS
-    negation: {pre: [...], ...}        # optional extra cues (see pathreport.crqs.negation)
+    negation: {pre: [...], ...}        # optional extra cues (see pathreport.evaluation.crqs.negation)
     fields:
       - name: diagnosis
         group: diagnosis_hierarchy
@@ -42,7 +42,7 @@ The file format (one mapping)::
 
 Severity exists because fields are not equally important: a wrong margin status changes the
 operation, a different word for the biopsy procedure changes nothing. Each field's weight scales
-its share in every CRQS component (see :mod:`pathreport.crqs.scoring`); the ``paper`` profile
+its share in every CRQS component (see :mod:`pathreport.evaluation.crqs.scoring`); the ``paper`` profile
 scores unweighted, as the paper does.
 """
 
@@ -61,9 +61,9 @@ from typing import Any
 import yaml
 
 from pathreport import paths
-from pathreport.crqs.negation import NegationCues
-from pathreport.crqs.text import normalise_phrase
-from pathreport.crqs.values import (
+from pathreport.evaluation.crqs.negation import NegationCues
+from pathreport.evaluation.crqs.text import normalise_phrase
+from pathreport.evaluation.crqs.values import (
     PARSERS,
     ValueParseError,
     clean_text,

@@ -2,14 +2,14 @@
 
 How one report is read (all of it linear in the report length, so safe on any input):
 
-1. The text is normalised and split into words (:class:`~pathreport.crqs.text.ReportText`).
+1. The text is normalised and split into words (:class:`~pathreport.evaluation.crqs.text.ReportText`).
 2. One pass over the words with a phrase trie finds every vocabulary phrase of every field, every
    negation cue, pseudo-negation and scope terminator. Within a field, phrases are matched
    leftmost-longest ("adenocarcinoma in situ" beats "adenocarcinoma"); across fields they may
    overlap ("tubular adenoma" gives diagnosis = adenoma and histologic_type = tubular).
 3. Each field's regular expressions (Gleason, grade group, sizes, "Necrosis: Absent", ...) run on
    the normalised text; schema patterns are checked for nested unbounded quantifiers on load.
-4. Negation (see :mod:`pathreport.crqs.negation`) turns a negated finding into the field's
+4. Negation (see :mod:`pathreport.evaluation.crqs.negation`) turns a negated finding into the field's
    ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is no
    diagnosis).
 5. Each field keeps one value by its ``select`` rule (first mention, highest on the value scale,
@@ -26,10 +26,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pathreport.crqs.extractors import EXTRACTORS, Fields, Finding
-from pathreport.crqs.schema import MULTI_VALUE_SEPARATOR, UNLISTED_PREFIX, FieldSpec, Schema
-from pathreport.crqs.text import ReportText, normalise_phrase
-from pathreport.crqs.values import ValueParseError, to_int, total_count
+from pathreport.evaluation.crqs.extractors import EXTRACTORS, Fields, Finding
+from pathreport.evaluation.crqs.schema import MULTI_VALUE_SEPARATOR, UNLISTED_PREFIX, FieldSpec, Schema
+from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
+from pathreport.evaluation.crqs.values import ValueParseError, to_int, total_count
 
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)

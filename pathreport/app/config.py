@@ -16,7 +16,7 @@ from typing import Any
 from omegaconf import MISSING
 
 from pathreport.data.synthetic import SyntheticConfig
-from pathreport.decoding import DecodingConfig
+from pathreport.generation.decoding import DecodingConfig
 from pathreport.encoders import EncoderSpec
 
 

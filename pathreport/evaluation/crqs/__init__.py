@@ -1,7 +1,7 @@
 """CRQS, the Clinical Report Quality Score (PathReportEval, arXiv 2607.18448, Sec. 3.4 and App. A.7).
 
 Reports are mapped to clinical fields with a dataset schema (``crqs/<dataset>.yaml``) by a
-swappable extractor backend (:data:`pathreport.crqs.extractors.EXTRACTORS`, rule-based by
+swappable extractor backend (:data:`pathreport.evaluation.crqs.extractors.EXTRACTORS`, rule-based by
 default), then compared field by field into four components (CFC, KIR, HR, CDS) and one score.
 
 The paper's authors published CRQS code (https://github.com/surykntsingh/PathBench, ``crqs/``, MIT
@@ -16,9 +16,9 @@ Importing this package registers the ``crqs`` report evaluator; it stays cheap (
 PyYAML and pathreport only; numpy is imported when a confidence interval is computed).
 """
 
-from pathreport.crqs.evaluator import CRQS_METRICS, default_weighting, evaluate_crqs
-from pathreport.crqs.extractors import EXTRACTORS, Finding, get_extractor
-from pathreport.crqs.schema import (
+from pathreport.evaluation.crqs.evaluator import CRQS_METRICS, default_weighting, evaluate_crqs
+from pathreport.evaluation.crqs.extractors import EXTRACTORS, Finding, get_extractor
+from pathreport.evaluation.crqs.schema import (
     FieldSpec,
     Schema,
     SchemaError,
@@ -26,7 +26,7 @@ from pathreport.crqs.schema import (
     build_schema,
     load_schema,
 )
-from pathreport.crqs.scoring import CaseScore, CRQSConfig, score_fields
+from pathreport.evaluation.crqs.scoring import CaseScore, CRQSConfig, score_fields
 
 
 def extract(
