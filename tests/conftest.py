@@ -43,7 +43,7 @@ FAST_RUN = [
 
 def smoke_overrides(model: str) -> list[str]:
     """``model.<key>=<value>`` overrides giving the registered generator its tiny smoke config."""
-    from pathreport.discovery import GENERATORS
+    from pathreport.registry import GENERATORS
 
     entry = GENERATORS.get(model)
     return [f"model.{k}={v}" for k, v in entry.smoke.items()]

@@ -16,7 +16,7 @@ import torch
 from pathreport.data.batch import SlideBatch
 from pathreport.generation.generator import GeneratorContext
 from pathreport.knowledge_bank import KnowledgeBank, save_bank
-from pathreport.discovery import GENERATORS
+from pathreport.registry import GENERATORS
 from pathreport.registry import Entry
 
 VOCAB = 23

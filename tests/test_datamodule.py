@@ -133,7 +133,7 @@ def test_datamodule_missing_stream_folder_names_the_stream(tmp_path):
 
 def test_datamodule_synthetic_generates_every_stream(tmp_path):
     from pathreport.data.synthetic import SyntheticConfig
-    from pathreport.discovery import ENCODERS
+    from pathreport.registry import ENCODERS
 
     cfg = OmegaConf.structured(DataConfig(name="synthetic", synthetic=SyntheticConfig(n_slides=12, min_patches=3,
                                                                                       max_patches=6)))

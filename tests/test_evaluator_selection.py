@@ -214,12 +214,14 @@ def test_bertscore_with_a_local_model_records_its_settings(reg_models, tmp_path)
 
 def test_an_evaluator_is_added_by_one_file(tmp_path):
     """The docs' example, dropped into a plug-in file: selectable, with its option, and listed."""
-    from pathreport.discovery import EVALUATORS, describe, load_plugin_file
+    from pathreport.registry import EVALUATORS
+    from pathreport.app.commands.list_cmd import describe
+    from pathreport.discovery import load_plugin_file
 
     plugin = tmp_path / "length_ratio.py"
     plugin.write_text(
         "from pathreport.evaluation.base import EvaluationResult\n"
-        "from pathreport.discovery import EVALUATORS\n\n"
+        "from pathreport.registry import EVALUATORS\n\n"
         "@EVALUATORS.register('length_ratio', kind='report', metrics=['LEN_RATIO'], needs='nothing')\n"
         "def evaluate_length_ratio(records, *, dataset=None, words: bool = True):\n"
         "    def size(t): return len(t.split()) if words else len(t)\n"

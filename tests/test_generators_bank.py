@@ -24,7 +24,7 @@ from pathreport.knowledge_bank import (
     save_bank,
     unique_sentences,
 )
-from pathreport.discovery import GENERATORS, TEXT_ENCODERS
+from pathreport.registry import GENERATORS, TEXT_ENCODERS
 
 SPLITS = {
     "train": [

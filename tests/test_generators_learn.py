@@ -15,11 +15,11 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from pathreport.evaluation.crqs import score_pair
-from pathreport.data.text import tokenizer_state
-from pathreport.generation.lit import ReportModule
-from pathreport.discovery import GENERATORS
 from pathreport.app.run import build_datamodule, generator_context
+from pathreport.data.tokenizer_state import tokenizer_state
+from pathreport.evaluation.crqs import score_pair
+from pathreport.generation.lit import ReportModule
+from pathreport.registry import GENERATORS
 from tests.conftest import compose_train, smoke_overrides
 from tests.generator_fixtures import trainable_entries
 

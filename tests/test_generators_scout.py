@@ -12,7 +12,7 @@ from generator_fixtures import (
     one_torch_thread,  # noqa: F401  (autouse fixture)
 )
 
-from pathreport.discovery import GENERATORS
+from pathreport.registry import GENERATORS
 
 SCOUT = GENERATORS.get("scout")
 

@@ -18,11 +18,12 @@ from generator_fixtures import one_torch_thread  # noqa: F401  (autouse fixture)
 from pathreport.data.batch import SlideBatch
 from pathreport.data.subword import SubwordTokenizer
 from pathreport.data.synthetic import generate_cases
-from pathreport.data.text import clean_report, tokenizer_from_state, tokenizer_state
+from pathreport.data.text import clean_report
+from pathreport.data.tokenizer_state import tokenizer_from_state, tokenizer_state
 from pathreport.generation.decoding import DecodingConfig, generate
 from pathreport.generation.generator import GeneratorContext
 from pathreport.generation.nn import DecoderCache
-from pathreport.discovery import GENERATORS
+from pathreport.registry import GENERATORS
 
 ENTRY = GENERATORS.get("slide_llm")
 SlideLLM, SlideLLMConfig = ENTRY.obj, ENTRY.config
@@ -208,8 +209,8 @@ def test_slide_llm_greedy_decoding_spells_a_memorised_report_whose_word_repeats_
     ``block_repeat`` must not forbid the second piece, or the report drifts into another one."""
     from omegaconf import OmegaConf
 
-    from pathreport.generation.lit import ReportModule
     from pathreport.app.run import build_datamodule, generator_context
+    from pathreport.generation.lit import ReportModule
     from tests.conftest import compose_train, smoke_overrides
     from tests.test_generators_learn import HANDFUL
 
@@ -331,9 +332,9 @@ def test_slide_llm_lora_run_restores_from_its_checkpoint_and_records_its_prompt(
     import yaml
     from omegaconf import OmegaConf
 
+    from pathreport.app.run import build_datamodule
     from pathreport.data.predictions import read_predictions
     from pathreport.generation.lit import module_from_checkpoint
-    from pathreport.app.run import build_datamodule
     from tests.conftest import smoke_overrides
 
     summary, out = tiny_train("model=slide_llm", "encoder=uni2", *smoke_overrides("slide_llm"), "model.adapter=lora",

@@ -16,7 +16,7 @@ import pytest
 
 from pathreport.data.synthetic import SyntheticConfig, SyntheticDataset
 from pathreport.knowledge_bank import build_bank, save_bank
-from pathreport.discovery import ENCODERS
+from pathreport.registry import ENCODERS
 from tests.conftest import smoke_overrides
 
 GENERATORS = ["migen", "histgen", "bigen", "scout"]

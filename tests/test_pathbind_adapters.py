@@ -18,7 +18,7 @@ from pathreport.pathbind.config import DecodingConfig, GroundingConfig, VQAConfi
 from pathreport.pathbind.data import read_grounding, read_vqa
 from pathreport.pathbind.grounding import entity_span
 from pathreport.pathbind.vlm import build_vlm
-from pathreport.discovery import GENERATIVE_VLMS
+from pathreport.registry import GENERATIVE_VLMS
 
 SHORT = VQAConfig(decoding=DecodingConfig(max_new_tokens=3))
 

@@ -18,7 +18,7 @@ from pathbind_helpers import (
 )
 
 from pathreport.app.cli import main
-from pathreport.discovery import EVALUATORS, GENERATIVE_VLMS
+from pathreport.registry import EVALUATORS, GENERATIVE_VLMS
 
 
 def _blob(cell: int):
@@ -36,7 +36,7 @@ def fakes():
         "fake_blob_b": lambda **_: blob_vlm(_blob(15), (4, 4), name="fake_blob_b"),
     }
     for name, make in makers.items():
-        GENERATIVE_VLMS.add(name, make, family="fake", attention=name.startswith("fake_blob"))
+        GENERATIVE_VLMS.register(name, family="fake", attention=name.startswith("fake_blob"))(make)
     yield
     for name in makers:
         GENERATIVE_VLMS.remove(name)

@@ -18,7 +18,7 @@ from pathreport.pathlang.config import PathLangConfig
 from pathreport.pathlang.corpus import load_corpus
 from pathreport.pathlang.slides import load_slide_set
 from pathreport.pathlang.vlm import MissingDependency
-from pathreport.discovery import VLMS
+from pathreport.registry import VLMS
 
 PAPER_MODELS = ("conch", "plip", "keep", "pathgen_clip", "patho_clip", "mi_zero", "quiltnet", "musk", "biomedclip")
 
@@ -31,7 +31,7 @@ def test_adapters_for_the_nine_paper_models_are_registered_with_their_sources() 
         doc = sys.modules[entry.obj.__module__].__doc__
         assert "Licence" in doc or "licence" in doc.lower()
         assert "Deviation" in doc or "deviation" in doc.lower()
-    from pathreport.discovery import EVALUATORS
+    from pathreport.registry import EVALUATORS
 
     assert EVALUATORS.get("pathlang").metadata["kind"] == "vlm-dual-encoder"
 
@@ -146,9 +146,10 @@ def test_precomputed_adapter_reads_embeddings_by_exact_string(tmp_path) -> None:
 TENTH = textwrap.dedent('''
     """A tenth VLM in one file (test plug-in). Licence: none. Deviations: none."""
     import numpy as np
-    from pathreport.pathlang.vlm import VLMAdapter, register_adapter
+    from pathreport import VLMS
+    from pathreport.pathlang.vlm import VLMAdapter
 
-    @register_adapter(paper="test", upstream="", weights="", licence="none", install="")
+    @VLMS.register("tenth_vlm", paper="test", upstream="", weights="", licence="none", install="")
     class TenthAdapter(VLMAdapter):
         name = "tenth_vlm"
 
@@ -187,4 +188,4 @@ def test_third_party_adapters_register_through_the_entry_point_group(monkeypatch
         assert VLMS.get("third_party").obj is module.Adapter
     finally:
         VLMS.remove("third_party")
-    assert importlib.import_module("pathreport.pathlang.adapters").load_all()[0] == "biomedclip"
+    assert VLMS.get("biomedclip").provider.endswith("pathlang/adapters/biomedclip.py")  # built-ins still there

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from pathreport.app.cli import main
-from pathreport.evaluation.evaluate import evaluated_set_digest
+from pathreport.data.predictions import evaluated_set_digest
 from pathreport.results.collect import collect_local
 from pathreport.results.store import ResultsError, read_table
 from pathreport.results.wandb_runs import NOT_LOGGED, collect_wandb_project, parse_transaction_log

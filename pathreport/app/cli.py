@@ -14,7 +14,9 @@ import importlib.util
 import sys
 
 from pathreport import __version__
-from pathreport.errors import PathreportError
+from pathreport.errors import PathreportError, UserError
+
+__all__ = ["UserError", "build_parser", "main"]  # UserError: imported from here by older commands
 
 COMMAND_MODULES: tuple[str, ...] = (
     "pathreport.app.commands.list_cmd",
@@ -26,10 +28,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pathreport.app.commands.pathbind_cmd",
     "pathreport.app.commands.splits_cmd",
 )
-
-
-class UserError(PathreportError):
-    """An error caused by the user's input; printed without a traceback, exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,8 +16,8 @@ from typing import Any
 from omegaconf import MISSING
 
 from pathreport.data.synthetic import SyntheticConfig
-from pathreport.generation.decoding import DecodingConfig
 from pathreport.encoders import EncoderSpec
+from pathreport.generation.decoding import DecodingConfig
 
 
 @dataclass

@@ -21,15 +21,17 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from pathreport import __version__
-from pathreport.generation.checkpoints import load_checkpoint
+from pathreport.app.run_folder import RunFolder, check_writable
 from pathreport.data.datamodule import ReportDataModule
-from pathreport.data.text import TextTokenizer, tokenizer_from_state, tokenizer_state
+from pathreport.data.text import TextTokenizer
+from pathreport.data.tokenizer_state import tokenizer_from_state, tokenizer_state
 from pathreport.errors import CheckpointError, ConfigError, RunInterrupted
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
+from pathreport.generation.checkpoints import load_checkpoint
 from pathreport.generation.generator import GeneratorContext, typed_generator_config
-from pathreport.io import write_json
 from pathreport.generation.lit import ReportModule, module_from_checkpoint
-from pathreport.app.run_folder import RunFolder, check_writable
+from pathreport.io import write_json
+from pathreport.registry import GENERATORS
 
 log = logging.getLogger("pathreport")
 
@@ -174,8 +176,6 @@ def train(cfg: DictConfig) -> dict[str, Any]:
 
 
 def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, Any]:
-    from pathreport.discovery import GENERATORS
-
     started = time.time()
     entry = GENERATORS.get(cfg.model.name)
     trainable = bool(getattr(entry.obj, "trainable", True))
@@ -378,8 +378,6 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
 
 
 def _evaluate_checkpoint(cfg: DictConfig, out: Path, module: ReportModule) -> dict[str, Any]:
-    from pathreport.discovery import GENERATORS
-
     train_cfg = OmegaConf.create(module.hparams["config"])
     OmegaConf.set_struct(train_cfg, False)
     if cfg.data:

@@ -25,14 +25,15 @@ from pathreport.data.dataset import (
     SizeBucketBatchSampler,
     SlideReportDataset,
 )
+from pathreport.data.predictions import evaluated_set_digest
 from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, fixed_split_record, load_splits
+from pathreport.data.streams import StreamSpec
 from pathreport.data.synthetic import CONCEPT_STREAM_DIR, SyntheticConfig, SyntheticDataset
 from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_shape
 from pathreport.encoders import EncoderSpec, coords_folder
 from pathreport.errors import ConfigError
-from pathreport.evaluation.evaluate import evaluated_set_digest
-from pathreport.generation.generator import StreamSpec
+from pathreport.registry import ENCODERS
 
 log = logging.getLogger(__name__)
 
@@ -169,8 +170,6 @@ class ReportDataModule(pl.LightningDataModule):
         return path
 
     def _stream_encoder(self, name: str, spec: StreamSpec) -> EncoderSpec:
-        from pathreport.discovery import ENCODERS
-
         try:
             return ENCODERS[spec.encoder]
         except KeyError as err:

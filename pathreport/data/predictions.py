@@ -8,9 +8,10 @@ The reference implementation's ``{id: {"pred", "target"}}`` JSON is read too.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -32,6 +33,11 @@ class PredictionRecord:
 
     def to_json(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v is not None or k in ("id", "reference", "prediction")}
+
+
+def evaluated_set_digest(ids: Sequence[str]) -> str:
+    """A short fingerprint of the evaluated slide set, so tables can prove models saw the same slides."""
+    return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
 
 
 class PredictionsFormatError(PathreportError, ValueError):

@@ -17,7 +17,7 @@ from typing import Any
 from pathreport.errors import ConfigError
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.data.predictions import PredictionRecord
-from pathreport.discovery import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 DEFAULT_MODEL = "roberta-large"
 METRICS = ("BERTScore_P", "BERTScore_R", "BERTScore_F1")

@@ -21,7 +21,7 @@ from typing import Any
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.evaluation.nlg import simple_tokenize
 from pathreport.data.predictions import PredictionRecord
-from pathreport.discovery import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 METRIC = "METEOR_NLTK"
 WORDNET_HELP = (

@@ -33,7 +33,7 @@ from typing import Any
 
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.data.predictions import PredictionRecord
-from pathreport.discovery import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 NLG_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "METEOR", "ROUGE_L", "CIDEr")
 NORMALISATIONS = ("ptb", "simple")

@@ -29,7 +29,7 @@ from typing import Any
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.judging.judge import Judge, JudgeOptions, judge_summary
 from pathreport.data.predictions import PredictionRecord
-from pathreport.discovery import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 PROMPTS = "path_errors"
 PREFIX = "PATH_ERRORS"

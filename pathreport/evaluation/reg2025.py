@@ -36,7 +36,7 @@ import numpy as np
 from pathreport.errors import ConfigError
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.data.predictions import PredictionRecord
-from pathreport.discovery import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 DEFAULT_SPACY_PIPELINE = "en_core_sci_lg"
 DEFAULT_EMBEDDING_MODEL = "dmis-lab/biobert-v1.1"

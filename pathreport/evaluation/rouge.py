@@ -16,7 +16,7 @@ from typing import Any
 
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.data.predictions import PredictionRecord
-from pathreport.discovery import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 #: rouge-score's names -> this project's metric names.
 METRICS = {"rouge1": "ROUGE_1", "rouge2": "ROUGE_2", "rougeL": "ROUGE_L_RS"}

@@ -19,8 +19,9 @@ business: they are shared by every model, which is what makes comparisons fair.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABCMeta, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -29,7 +30,9 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
+from pathreport.data.streams import StreamSpec
 from pathreport.generation.nn import DecoderCache
+from pathreport.registry import GENERATORS, Entry
 
 
 @dataclass
@@ -76,26 +79,6 @@ R2GEN_UNUSED_REFERENCE_MODULES: dict[str, int] = {
     "encoder_decoder.logit_mesh: Linear(d_model, d_model), never called": -262_656,
     "encoder_decoder.model.encoder.norm: LayerNorm(d_model), built but never applied": -1_024,
 }
-
-
-@dataclass(frozen=True)
-class StreamSpec:
-    """An input a generator needs beyond the main patch features.
-
-    Attributes:
-        kind: ``patch`` (one vector per patch, same patches as the main stream, so it shares the
-            main mask), ``slide`` (one vector per slide) or ``concept`` (per-slide vectors from a
-            concept model such as GECKO, read from named HDF5 datasets).
-        encoder: encoder spec that gives the folder and dimension (``conch1``, ``titan``), or None
-            when the dataset config gives them (concept streams).
-        key: HDF5 dataset to read (``features``, ``bag_feats_deep``, ``bag_feats``).
-        description: shown in error messages and ``pathreport list models``.
-    """
-
-    kind: str
-    encoder: str | None = None
-    key: str = "features"
-    description: str = ""
 
 
 @dataclass
@@ -162,7 +145,7 @@ class ReportGenerator(nn.Module, metaclass=ABCMeta):
 
         Only a generator that cannot read the shared vocabulary (one built on a pretrained language
         model) overrides this; the result must satisfy :class:`pathreport.data.text.TextTokenizer`
-        and have a ``to_dict`` that :func:`pathreport.data.text.tokenizer_from_state` restores.
+        and have a ``to_dict`` that :func:`pathreport.data.tokenizer_state.tokenizer_from_state` restores.
         """
         return None
 
@@ -243,56 +226,49 @@ def masked_mean(x: Tensor, mask: Tensor) -> Tensor:
     return (x * weights).sum(1) / weights.sum(1).clamp_min(1.0)
 
 
-def register_generator(
-    name: str,
-    *,
-    config: type[GeneratorConfig],
-    smoke: dict[str, Any] | None = None,
-    dataset_presets: dict[str, dict[str, Any]] | None = None,
-    **metadata: Any,
-) -> Callable[[type], type]:
-    """Register a generator class and its config (which Hydra then knows as ``model=<name>``).
+def _check_generator(entry: Entry) -> Entry:
+    """The rules of a generator entry, checked where it registers (installed on :data:`GENERATORS`).
 
-    Args:
-        name: the join key (``^[a-z][a-z0-9_]*$``).
-        config: the generator's config dataclass (a :class:`GeneratorConfig` subclass).
-        smoke: overrides giving a tiny configuration for fast tests.
-        dataset_presets: ``{dataset: {field: value}}``, sizes that fit a dataset better than the
-            config's defaults (the paper's sizes). ``python train.py data=<dataset> model=<name>``
-            starts from them (Hydra option ``model_preset=<dataset>-<name>``, below any
-            ``model.<field>=...`` on the command line); ``experiment=<dataset>-<name>`` recipes of
-            other datasets keep the defaults.
-        **metadata: paper, upstream, licence, kind (``generator`` or ``baseline``), ...
+    The class must subclass :class:`ReportGenerator` or :class:`RetrievalBaseline`, its config must
+    be a :class:`GeneratorConfig` dataclass, and every ``dataset_presets`` field must be a config
+    field. The class learns its config (``config_class``) and the entry its ``kind``.
     """
-    from pathreport.discovery import GENERATORS
-
+    name, cls, config = entry.name, entry.obj, entry.config
     if not (isinstance(config, type) and issubclass(config, GeneratorConfig)):
         raise TypeError(f"Generator '{name}': config must be a GeneratorConfig dataclass, got {config!r}.")
     fields = set(config.__dataclass_fields__)
-    for dataset, values in (dataset_presets or {}).items():
+    presets = entry.metadata.get("dataset_presets") or {}
+    for dataset, values in presets.items():
         unknown = sorted(set(values) - fields)
         if unknown:
             raise TypeError(f"Generator '{name}': dataset preset '{dataset}' sets {unknown}, which are not fields "
                             f"of {config.__name__} ({sorted(fields)}).")
-    if dataset_presets:
-        metadata["dataset_presets"] = {d: dict(v) for d, v in dataset_presets.items()}
+    if not (isinstance(cls, type) and issubclass(cls, (ReportGenerator, RetrievalBaseline))):
+        raise TypeError(f"Generator '{name}' must subclass ReportGenerator or RetrievalBaseline.")
+    cls.config_class = config
+    metadata = dict(entry.metadata)
+    metadata.setdefault("kind", "generator" if cls.trainable else "baseline")
+    if presets:
+        metadata["dataset_presets"] = {d: dict(v) for d, v in presets.items()}
+    return dataclasses.replace(entry, metadata=metadata)
 
-    def decorate(cls: type) -> type:
-        if not (issubclass(cls, ReportGenerator) or issubclass(cls, RetrievalBaseline)):
-            raise TypeError(f"Generator '{name}' must subclass ReportGenerator or RetrievalBaseline.")
-        cls.config_class = config
-        metadata.setdefault("kind", "generator" if cls.trainable else "baseline")
-        GENERATORS.add(name, cls, config=config, smoke=smoke, **metadata)
-        return cls
 
-    return decorate
+GENERATORS.set_hooks(prepare=_check_generator)
+
+#: ``@register_generator("mygen", config=MyConfig, smoke={...}, dataset_presets={...}, paper=...)``
+#: is ``@GENERATORS.register(...)``: the name is kept because every generator file uses it.
+#: ``config`` is the generator's :class:`GeneratorConfig` dataclass (Hydra then knows it as
+#: ``model=<name>``); ``smoke`` gives a tiny configuration for fast tests; ``dataset_presets``
+#: (``{dataset: {field: value}}``) holds sizes that fit a dataset better than the config's defaults
+#: (the paper's sizes): ``python train.py data=<dataset> model=<name>`` starts from them (Hydra
+#: option ``model_preset=<dataset>-<name>``, below any ``model.<field>=...`` on the command line);
+#: other metadata: paper, upstream, licence, kind (``generator`` or ``baseline``).
+register_generator = GENERATORS.register
 
 
 def typed_generator_config(cfg: Any) -> GeneratorConfig:
     """The ``model`` config node as the registered generator's config dataclass."""
     from omegaconf import OmegaConf
-
-    from pathreport.discovery import GENERATORS
 
     entry = GENERATORS.get(cfg["name"] if isinstance(cfg, dict) else cfg.name)
     config_cls = entry.config or GeneratorConfig
@@ -305,8 +281,6 @@ def typed_generator_config(cfg: Any) -> GeneratorConfig:
 
 def build_generator(cfg: Any, ctx: GeneratorContext) -> nn.Module:
     """Instantiate the registered generator named ``cfg.name`` with its typed config."""
-    from pathreport.discovery import GENERATORS
-
     cfg = typed_generator_config(cfg)
     return GENERATORS.get(cfg.name).obj(cfg, ctx)
 

@@ -22,9 +22,9 @@ from omegaconf import DictConfig, OmegaConf
 
 from pathreport import __version__
 from pathreport.data.batch import SlideBatch
-from pathreport.data.text import tokenizer_from_state
-from pathreport.generation.decoding import DecodingConfig, generate
 from pathreport.data.predictions import PredictionRecord, write_predictions
+from pathreport.data.tokenizer_state import tokenizer_from_state
+from pathreport.generation.decoding import DecodingConfig, generate
 from pathreport.generation.generator import GeneratorContext, build_generator
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ class ReportModule(pl.LightningModule):
 
     Args:
         config: the resolved run configuration (a plain dict; saved in the checkpoint).
-        vocab: the tokenizer as ``pathreport.data.text.tokenizer_state`` gives it (the word
+        vocab: the tokenizer as ``pathreport.data.tokenizer_state.tokenizer_state`` gives it (the word
             tokenizer's vocabulary list, or a generator's own tokenizer as a dict; saved in the
             checkpoint).
         context: the generator context (feature and stream dimensions, special ids, max length).
@@ -152,8 +152,8 @@ def module_from_checkpoint(path: str | Path, map_location: str | torch.device = 
     runs unless ``trust``), and the module is rebuilt from the config, vocabulary and generator
     context the checkpoint carries.
     """
-    from pathreport.generation.checkpoints import load_checkpoint
     from pathreport.errors import CheckpointError
+    from pathreport.generation.checkpoints import load_checkpoint
 
     path = Path(path)
     checkpoint = load_checkpoint(path, trust=trust, map_location=map_location)

@@ -34,7 +34,7 @@ def run_build_bank(args: argparse.Namespace) -> int:
     from pathreport.app.cli import UserError
     from pathreport.data.splits import load_splits
     from pathreport.knowledge_bank import build_bank, default_bank_path, file_sha256, save_bank
-    from pathreport.discovery import DATASETS, TEXT_ENCODERS
+    from pathreport.registry import DATASETS, TEXT_ENCODERS
 
     dataset = DATASETS.get(args.dataset)  # unknown names answer with close matches
     TEXT_ENCODERS.get(args.text_encoder)

@@ -19,6 +19,8 @@ import json
 import sys
 from pathlib import Path
 
+from pathreport.errors import UserError
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -222,7 +224,6 @@ def _schema_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace):
-    from pathreport.app.cli import UserError
     from pathreport.evaluation.crqs import get_extractor, load_schema
 
     if not args.dataset and not args.schema:
@@ -232,8 +233,6 @@ def _load(args: argparse.Namespace):
 
 
 def run_extract(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
-
     texts = list(args.texts)
     if texts == ["-"]:
         texts = [sys.stdin.read()]
@@ -259,17 +258,15 @@ def run_extract(args: argparse.Namespace) -> int:
 
 
 def _texts_from_file(path: Path) -> list[str]:
-    from pathreport.app.cli import UserError
-
     if not path.is_file():
         raise FileNotFoundError(f"Report file {path} does not exist.")
     text = path.read_text(encoding="utf-8")
     if path.suffix != ".jsonl":
         return [text]
-    from pathreport.app.commands.evaluate_cmd import json_lines
+    from pathreport.io import read_jsonl
 
     out = []
-    for lineno, obj in json_lines(path, text):
+    for lineno, obj in read_jsonl(path, text):
         value = obj.get("report", obj.get("reference")) if isinstance(obj, dict) else None
         if not isinstance(value, str):
             raise UserError(
@@ -303,7 +300,6 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_build_vocab(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
     from pathreport.evaluation.crqs.schema import load_schema
     from pathreport.evaluation.crqs.vocab import build_vocab, read_train_reports, write_vocab
 

@@ -18,6 +18,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pathreport.errors import UserError
+from pathreport.io import read_jsonl
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -131,13 +134,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
+    from pathreport.data.predictions import read_predictions
     from pathreport.evaluation.evaluate import (
         align_to_references,
         evaluate_records,
         write_evaluation,
     )
-    from pathreport.data.predictions import read_predictions
     from pathreport.io import replaced_folder
 
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
@@ -205,10 +207,9 @@ def selected_options(args: argparse.Namespace, metrics: list[str]) -> dict[str, 
 def check_dataset_name(name: str) -> None:
     """Stop on a dataset name that is neither a registered dataset nor a CRQS schema (a typo would
     otherwise label the summary with it and leave CRQS unavailable)."""
-    from pathreport.app.cli import UserError
+    from pathreport.discovery import discover
     from pathreport.evaluation.crqs.schema import available_schemas
-    from pathreport.discovery import DATASETS, discover
-    from pathreport.registry import did_you_mean
+    from pathreport.registry import DATASETS, did_you_mean
 
     discover()
     known = sorted(set(DATASETS.names()) | set(available_schemas()))
@@ -222,7 +223,6 @@ def check_dataset_name(name: str) -> None:
 
 def read_references(path: Path, split: str) -> dict[str, str]:
     """id -> raw reference report, from a split JSON (``split`` key) or JSON Lines {id, report}."""
-    from pathreport.app.cli import UserError
     from pathreport.data.predictions import read_utf8
 
     if not path.is_file():
@@ -239,7 +239,7 @@ def read_references(path: Path, split: str) -> dict[str, str]:
             )
         items = data[split]
     else:
-        items = [obj for _, obj in json_lines(path, text)]
+        items = [obj for _, obj in read_jsonl(path, text)]
     refs: dict[str, str] = {}
     for i, item in enumerate(items):
         if (
@@ -256,20 +256,6 @@ def read_references(path: Path, split: str) -> dict[str, str]:
     if not refs:
         raise UserError(f"{path}: split {split!r} is empty; nothing to evaluate.")
     return refs
-
-
-def json_lines(path: Path, text: str) -> list[tuple[int, Any]]:
-    """(line number, parsed object) for each non-empty line; a bad line names the file and line."""
-    from pathreport.app.cli import UserError
-
-    out = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                out.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as err:
-                raise UserError(f"{path}:{lineno}: not valid JSON ({err.msg}).") from None
-    return out
 
 
 def _dataset_of(records: list) -> str | None:

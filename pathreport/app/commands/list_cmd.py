@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
+from typing import Any
 
-KINDS = (
-    "models", "encoders", "datasets", "evaluators", "text_encoders", "vlms", "generative_vlms",
-    "judge_backends",
-)
+from pathreport import paths
+from pathreport.registry import REGISTRIES, RegistryError, did_you_mean
+
+KINDS = tuple(REGISTRIES)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,8 +32,6 @@ COLUMNS = {
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathreport.discovery import describe
-
     rows = describe(args.kind)
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
@@ -56,3 +56,31 @@ def _cell(value: object, limit: int = 60) -> str:
         value = ", ".join(str(v) for v in value)
     text = str(value).replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe(kind: str) -> list[dict[str, Any]]:
+    """Rows for ``pathreport list <kind>``: name, provider and metadata of every entry."""
+    from pathreport.evaluation.options import describe_options
+
+    try:
+        registry = REGISTRIES[kind]
+    except KeyError:
+        hint = did_you_mean(kind, list(REGISTRIES))
+        raise RegistryError(
+            f"Unknown registry '{kind}'. {hint + ' ' if hint else ''}Choose from: {', '.join(REGISTRIES)}."
+        ) from None
+    rows = []
+    for entry in registry.entries():
+        row: dict[str, Any] = {"name": entry.name, "provider": _short_provider(entry.provider)}
+        row.update({k: v for k, v in entry.metadata.items() if v not in (None, "", [], {})})
+        if kind in ("evaluators", "judge_backends") and callable(entry.obj):
+            row["options"] = describe_options(entry.obj)
+        rows.append(row)
+    return rows
+
+
+def _short_provider(provider: str) -> str:
+    try:
+        return str(Path(provider).resolve().relative_to(paths.PROJECT_ROOT))
+    except (ValueError, OSError):
+        return provider

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pathreport.errors import UserError
 from pathreport.pathbind.config import LAYER_SETS, PERTURBATIONS, SWEEP_QUANTILES
 
 RUN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -125,8 +126,6 @@ def _value(text: str) -> Any:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    from pathreport.app.cli import UserError
-
     options: dict[str, Any] = {}
     for item in args.option:
         key, sep, value = item.partition("=")
@@ -140,8 +139,6 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _floats(text: str, what: str) -> tuple[float, ...]:
-    from pathreport.app.cli import UserError
-
     try:
         return tuple(float(v) for v in text.split(",") if v.strip())
     except ValueError:
@@ -149,8 +146,6 @@ def _floats(text: str, what: str) -> tuple[float, ...]:
 
 
 def _run_dir(args: argparse.Namespace, protocol: str, name: str) -> Path:
-    from pathreport.app.cli import UserError
-
     if not RUN_NAME.match(name):
         raise UserError(f"Run name {name!r} must be letters, digits, '_', '.', '-' (it names a folder); pass --name.")
     return args.out / protocol / name
@@ -169,7 +164,6 @@ def _progress(args: argparse.Namespace, what: str):
 
 
 def _build(args: argparse.Namespace):
-    from pathreport.app.cli import UserError
     from pathreport.pathbind.vlm import build_vlm
 
     try:
@@ -180,8 +174,6 @@ def _build(args: argparse.Namespace):
 
 def _guard(run: Any) -> Any:
     """Show a missing package (raised when the model loads) as a one-line error with its install hint."""
-    from pathreport.app.cli import UserError
-
     try:
         return run()
     except ImportError as err:
@@ -190,7 +182,6 @@ def _guard(run: Any) -> Any:
 
 # -- handlers --------------------------------------------------------------------------------------
 def run_vqa(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
     from pathreport.pathbind import PathBind
     from pathreport.pathbind.config import BASE_CONDITIONS, DecodingConfig, PromptConfig, VQAConfig
     from pathreport.pathbind.data import read_vqa
@@ -230,7 +221,6 @@ def run_vqa(args: argparse.Namespace) -> int:
 
 
 def run_grounding(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
     from pathreport.pathbind import PathBind
     from pathreport.pathbind.config import AttentionConfig, GroundingConfig
     from pathreport.pathbind.data import read_grounding

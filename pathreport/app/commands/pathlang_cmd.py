@@ -20,6 +20,7 @@ import sys
 from dataclasses import MISSING, fields
 from typing import Any
 
+from pathreport.errors import UserError
 from pathreport.pathlang.config import CHOICES, TASKS, PathLangConfig
 
 _HELP = {
@@ -106,7 +107,6 @@ def config_from_args(args: argparse.Namespace) -> PathLangConfig:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
     from pathreport.pathlang.vlm import MissingDependency
 
     try:
@@ -130,7 +130,7 @@ def _run(args: argparse.Namespace, error: type[Exception]) -> int:
     from pathreport.pathlang.benchmark import run_pathlang
     from pathreport.pathlang.corpus import load_corpus
     from pathreport.pathlang.slides import load_slide_set
-    from pathreport.discovery import VLMS
+    from pathreport.registry import VLMS
 
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     config = config_from_args(args)

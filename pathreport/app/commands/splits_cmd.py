@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pathreport.errors import UserError
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("splits", help="check split files against the benchmark's fixed splits")
@@ -18,9 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
     from pathreport.data.splits import fixed_split_record, load_splits
-    from pathreport.discovery import DATASETS
+    from pathreport.registry import DATASETS
 
     pattern = DATASETS.get(args.dataset).obj.get("patient_id_pattern")  # unknown names: close matches
     record = fixed_split_record(args.dataset)

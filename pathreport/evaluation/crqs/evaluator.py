@@ -25,7 +25,7 @@ from pathreport.evaluation.crqs.scoring import (
 )
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.data.predictions import PredictionRecord
-from pathreport.discovery import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 CRQS_METRICS = ("CRQS", "CRQS_raw", *COMPONENTS)
 

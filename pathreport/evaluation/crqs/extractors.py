@@ -3,7 +3,7 @@
 The scoring code only needs ``extract_many(texts) -> [dict field -> canonical value]``, so an
 extractor is any class built as ``Backend(schema, **options)`` with that method. The rule-based
 backend (``rule``) is built in; a language-model backend can be registered later with
-``EXTRACTORS.add("llm", LLMExtractor)`` without touching the scoring code. Such a backend should
+``@EXTRACTORS.register("llm")`` on an ``LLMExtractor`` class without touching the scoring code. Such a backend should
 return raw values and pass them through :meth:`FieldSpec.canonicalize` so that its answers use the
 same canonical vocabulary (and therefore the same match rules) as the rule backend.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pathreport.evaluation.crqs.schema import Schema
-from pathreport.registry import Registry
+from pathreport.registry import EXTRACTORS
 
 Fields = dict[str, Any]
 
@@ -60,16 +60,12 @@ class Extractor(Protocol):
     def extract_many(self, texts: Sequence[str]) -> list[Fields]: ...
 
 
-EXTRACTORS: Registry = Registry("extractors")
-
 _instances: dict[tuple, Any] = {}
 _lock = threading.Lock()
 
 
 def get_extractor(name: str, schema: Schema, **options: Any) -> Extractor:
     """The backend ``name`` for ``schema`` (built once per schema version and options)."""
-    if name not in EXTRACTORS:  # the built-in backend registers when its module is imported
-        import pathreport.evaluation.crqs.rule_extractor  # noqa: F401
     backend = EXTRACTORS.get(name).obj
     key = (name, schema.name, schema.digest, tuple(sorted(options.items())))
     with _lock:

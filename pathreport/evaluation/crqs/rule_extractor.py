@@ -26,10 +26,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pathreport.evaluation.crqs.extractors import EXTRACTORS, Fields, Finding
+from pathreport.evaluation.crqs.extractors import Fields, Finding
 from pathreport.evaluation.crqs.schema import MULTI_VALUE_SEPARATOR, UNLISTED_PREFIX, FieldSpec, Schema
 from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
 from pathreport.evaluation.crqs.values import ValueParseError, to_int, total_count
+from pathreport.registry import EXTRACTORS
 
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
@@ -688,8 +689,7 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
     return chosen[2], [chosen]
 
 
-EXTRACTORS.add(
+EXTRACTORS.register(
     "rule",
-    RuleExtractor,
     description="rule-based: schema vocabularies and patterns with NegEx-style scoped negation",
-)
+)(RuleExtractor)

@@ -31,7 +31,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 from pathreport.pathbind.config import DecodingConfig
-from pathreport.pathbind.vlm import GenerativeVLM, register_vlm
+from pathreport.pathbind.vlm import GenerativeVLM
+from pathreport.registry import GENERATIVE_VLMS
 
 
 class ApiVLM(GenerativeVLM):
@@ -166,11 +167,10 @@ def _message_text(body: dict[str, Any], name: str) -> str:
     return (content or "").strip()
 
 
-register_vlm(
+GENERATIVE_VLMS.register(
     "openai_compatible",
-    OpenAICompatibleVLM,
-    OpenAICompatibleOptions,
+    config=OpenAICompatibleOptions,
     family="api",
     attention=False,
     description="closed or served models via an OpenAI-compatible /chat/completions API (--option model=<id>)",
-)
+)(OpenAICompatibleVLM)
