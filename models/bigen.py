@@ -38,7 +38,7 @@ Deliberate deviations from the reference implementation:
   decoder's cross-attention then adds one large, slide-constant vector at every position, which
   drowns the token embeddings and saturates the choice between the two tokens: the decoder learns
   even its wording slowly. Measured on six synthetic slides, small model, no dropout, 150 AdamW
-  steps at 3e-3 (``tests/test_generators_learn.py``): training loss 4.33 -> 0.85 without the norm,
+  steps at 3e-3 (``tests/generation/test_generators_learn.py``): training loss 4.33 -> 0.85 without the norm,
   4.32 -> 0.09 with it (MI-Gen: 0.11).
 
 * The retrieval defect is fixed. In the reference, the similarity that picks bank sentences is

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from pathbind_helpers import tiny_internvl, tiny_llava, tiny_qwen2_vl, write_image, write_jsonl
+from tests.helpers.pathbind import tiny_internvl, tiny_llava, tiny_qwen2_vl, write_image, write_jsonl
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.adapters.internvl import InternVLModel, InternVLOptions, tile_layout

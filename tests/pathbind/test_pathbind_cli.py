@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pathbind_helpers import (
+from tests.helpers.pathbind import (
     blind_vlm,
     blob_vlm,
     colour_vqa_file,

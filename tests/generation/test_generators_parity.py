@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from generator_fixtures import (
+from tests.helpers.generators import (
     BOS,
     EOS,
     PAD,

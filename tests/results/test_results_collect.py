@@ -12,7 +12,7 @@ import pytest
 from pathreport.app.cli import main
 from pathreport.results.collect import Defaults, collect_local
 from pathreport.results.store import ResultsError, read_table, upsert, write_table
-from tests.results_helpers import REAL_RUNS, real_runs, write_run
+from tests.helpers.results import REAL_RUNS, real_runs, write_run
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 import torch
-from generator_fixtures import (
+from tests.helpers.generators import (
     one_torch_thread,  # noqa: F401  (autouse fixture)
     trainable_entries,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pathbind_helpers import write_image, write_jsonl
+from tests.helpers.pathbind import write_image, write_jsonl
 
 from pathreport.pathbind.data import DataFormatError, read_grounding, read_vqa
 

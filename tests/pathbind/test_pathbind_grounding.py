@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from pathbind_helpers import blind_vlm, blob_vlm, write_image, write_jsonl
+from tests.helpers.pathbind import blind_vlm, blob_vlm, write_image, write_jsonl
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.config import AttentionConfig, GroundingConfig

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from pathbind_helpers import blind_vlm, colour_vqa_file, seeing_vlm
+from tests.helpers.pathbind import blind_vlm, colour_vqa_file, seeing_vlm
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.config import DecodingConfig, VQAConfig

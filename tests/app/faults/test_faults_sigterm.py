@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from fault_helpers import assert_user_error
+from tests.helpers.faults import assert_user_error
 
 from pathreport import paths
 from pathreport.generation.checkpoints import load_checkpoint

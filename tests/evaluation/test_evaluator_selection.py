@@ -119,7 +119,7 @@ def test_meteor_nltk_with_the_real_wordnet_matches_synonyms():
 def reg_models(tmp_path_factory):
     """A spaCy entity-ruler pipeline and two tiny BERTs (different weights) in folders."""
     import spacy
-    from tiny_models import tiny_bert
+    from tests.helpers.tiny_models import tiny_bert
 
     root = tmp_path_factory.mktemp("reg-models")
     nlp = spacy.blank("en")

@@ -18,7 +18,7 @@ from pathreport.data.predictions import evaluated_set_digest
 from pathreport.results.collect import collect_local
 from pathreport.results.store import ResultsError, read_table
 from pathreport.results.wandb_runs import NOT_LOGGED, collect_wandb_project, parse_transaction_log
-from tests.results_helpers import real_runs
+from tests.helpers.results import real_runs
 
 OFFLINE_RUN = """
 import sys

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 import torch
-from generator_fixtures import (
+from tests.helpers.generators import (
     BANK_DIM,
     build,
     make_batch,

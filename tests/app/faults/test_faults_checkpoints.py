@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 import torch
-from fault_helpers import assert_user_error, run_script
+from tests.helpers.faults import assert_user_error, run_script
 
 from pathreport.generation.checkpoints import ALLOWED_GLOBALS, load_checkpoint
 from pathreport.errors import CheckpointError

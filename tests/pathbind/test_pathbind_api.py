@@ -8,7 +8,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
-from pathbind_helpers import colour_vqa_file
+from tests.helpers.pathbind import colour_vqa_file
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.config import VQAConfig

@@ -7,7 +7,7 @@ import json
 import os
 
 import pytest
-from fault_helpers import assert_user_error, snapshot
+from tests.helpers.faults import assert_user_error, snapshot
 
 from pathreport.app.cli import main
 

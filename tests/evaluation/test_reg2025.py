@@ -109,7 +109,7 @@ def test_aggregate_per_case_and_mean_with_a_real_spacy_pipeline(tmp_path):
 
 def test_emb_mean_pools_a_transformers_model_loaded_from_a_folder_with_truncation(tmp_path):
     import torch
-    from tiny_models import tiny_bert
+    from tests.helpers.tiny_models import tiny_bert
     from transformers import AutoModel, AutoTokenizer
 
     folder = tiny_bert(tmp_path / "bert", ["tumor", "benign", "grade"])

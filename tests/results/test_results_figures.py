@@ -11,7 +11,7 @@ from pathreport.results.collect import collect_local
 from pathreport.results.figures import bars_data, plot_bars, plot_field_heatmaps, plot_scatter
 from pathreport.results.stats import student_t_quantile
 from pathreport.results.store import runs_to_frame, write_table
-from tests.results_helpers import frame, real_runs, result, write_run
+from tests.helpers.results import frame, real_runs, result, write_run
 
 
 def test_figures_scatter_plots_seed_means_with_spearman_per_dataset(tmp_path):

@@ -364,7 +364,7 @@ def test_http_backend_times_out_and_gives_up_after_its_retries(chat_server):
 
 # -- the local transformers backend, with tiny models built from a config -------------------------
 def test_transformers_backend_generates_greedily_through_the_chat_template(tmp_path):
-    from tiny_models import causal_lm
+    from tests.helpers.tiny_models import causal_lm
 
     answer = ['{', '"matched_findings":', '["carcinoma"],', '"errors":', '[]', '}']
     folder = causal_lm(tmp_path / "wired", ["carcinoma"], answer=answer)
@@ -378,7 +378,7 @@ def test_transformers_backend_generates_greedily_through_the_chat_template(tmp_p
 
 
 def test_transformers_backend_with_a_random_model_counts_failures(tmp_path):
-    from tiny_models import causal_lm
+    from tests.helpers.tiny_models import causal_lm
 
     from pathreport.evaluation.judging.transformers_backend import TransformersJudge
 

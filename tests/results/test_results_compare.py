@@ -11,7 +11,7 @@ from pathreport.results.collect import collect_local
 from pathreport.results.compare import compare_systems, parse_selector, resolve_system
 from pathreport.results.per_case import read_per_case
 from pathreport.results.store import ResultsError, runs_to_frame, write_table
-from tests.results_helpers import real_runs, write_run
+from tests.helpers.results import real_runs, write_run
 
 
 def _cases(values: dict[str, float], metric: str = "CRQS") -> dict[str, dict[str, float | None]]:

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from fault_helpers import snapshot
+from tests.helpers.faults import snapshot
 
 from pathreport.errors import RunFolderError
 from pathreport.app.run_folder import LOCK_NAME, RunFolder

@@ -21,7 +21,7 @@ from pathreport.evaluation.crqs import score_pair
 from pathreport.generation.lit import ReportModule
 from pathreport.registry import GENERATORS
 from tests.conftest import compose_train, smoke_overrides
-from tests.generator_fixtures import trainable_entries
+from tests.helpers.generators import trainable_entries
 
 # Six training slides in one batch, small bags, every word in the vocabulary, greedy decoding.
 HANDFUL = [

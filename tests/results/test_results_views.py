@@ -12,7 +12,7 @@ from pathreport.app.cli import main
 from pathreport.results.render import render, to_latex, to_markdown
 from pathreport.results.store import write_table
 from pathreport.results.views import build_views
-from tests.results_helpers import frame, result
+from tests.helpers.results import frame, result
 
 
 def _grid():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import torch
-from generator_fixtures import (
+from tests.helpers.generators import (
     PAD,
     build,
     make_batch,

@@ -16,7 +16,7 @@ import yaml
 
 from pathreport.evaluation.crqs import score_pair
 
-CHECK_SET = Path(__file__).parent / "data" / "crqs_check_set.yaml"
+CHECK_SET = Path(__file__).parent / "crqs_check_set.yaml"
 ERRORS = {"grade", "diagnosis", "negation", "omission", "hallucination", "size"}
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from generator_fixtures import one_torch_thread  # noqa: F401  (autouse fixture)
+from tests.helpers.generators import one_torch_thread  # noqa: F401  (autouse fixture)
 
 from pathreport.data.batch import SlideBatch
 from pathreport.data.subword import SubwordTokenizer
