@@ -169,8 +169,8 @@ def measure_evaluator(n_records: int, n_distinct: int, seed: int, repeats: int) 
     7,400), and the evaluator extracts each distinct text once; this row shows that path, with
     the bootstrap interval switched off so that only extraction and scoring are timed.
     """
-    from pathreport.evaluation.crqs import evaluate_crqs
     from pathreport.data.predictions import PredictionRecord
+    from pathreport.evaluation.crqs import evaluate_crqs
 
     rng = random.Random(seed)
     pool = [reg_report(rng) for _ in range(n_distinct)]

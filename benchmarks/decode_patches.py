@@ -36,8 +36,8 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
     from pathreport.data.synthetic import generate_cases
     from pathreport.generation.decoding import DecodingConfig, generate
     from pathreport.generation.generator import GeneratorContext
-    from pathreport.knowledge_bank import KnowledgeBank, save_bank
     from pathreport.generation.nn import count_parameters
+    from pathreport.knowledge_bank import KnowledgeBank, save_bank
     from pathreport.registry import GENERATORS
 
     if threads:

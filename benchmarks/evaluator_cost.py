@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pathreport.data.predictions import PredictionRecord  # noqa: E402
 from pathreport.data.synthetic import generate_cases  # noqa: E402
 from pathreport.evaluation.evaluate import evaluate_records  # noqa: E402
-from pathreport.data.predictions import PredictionRecord  # noqa: E402
 
 
 def clauses(text: str) -> list[str]:

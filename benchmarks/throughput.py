@@ -25,7 +25,11 @@ from omegaconf import OmegaConf
 def _setup(args: argparse.Namespace):
     from pathreport.app.config import DataConfig
     from pathreport.data.datamodule import ReportDataModule
-    from pathreport.generation.generator import GeneratorContext, build_generator, typed_generator_config
+    from pathreport.generation.generator import (
+        GeneratorContext,
+        build_generator,
+        typed_generator_config,
+    )
     from pathreport.registry import ENCODERS, GENERATORS
 
     entry = GENERATORS.get(args.model)

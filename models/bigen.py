@@ -85,17 +85,21 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generation.generator import (
+from pathreport import (
     R2GEN_UNUSED_REFERENCE_MODULES,
+    DecoderCache,
+    FeedForward,
     GeneratorContext,
+    MultiHeadAttention,
     ReportGenerator,
+    SlideBatch,
     StreamSpec,
+    TextDecoder,
     TransformerGeneratorConfig,
     register_generator,
+    xavier_init_,
 )
 from pathreport.knowledge_bank import load_bank
-from pathreport.generation.nn import DecoderCache, FeedForward, MultiHeadAttention, TextDecoder, xavier_init_
 
 log = logging.getLogger(__name__)
 

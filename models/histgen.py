@@ -55,18 +55,16 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generation.generator import (
-    GeneratorContext,
-    ReportGenerator,
-    TransformerGeneratorConfig,
-    register_generator,
-)
-from pathreport.generation.nn import (
+from pathreport import (
     DecoderCache,
     EncoderLayer,
+    GeneratorContext,
     MultiHeadAttention,
+    ReportGenerator,
+    SlideBatch,
     TextDecoder,
+    TransformerGeneratorConfig,
+    register_generator,
     sinusoidal_table,
     xavier_init_,
 )

@@ -45,15 +45,19 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generation.generator import (
+from pathreport import (
     R2GEN_UNUSED_REFERENCE_MODULES,
+    DecoderCache,
+    EncoderLayer,
     GeneratorContext,
+    PositionalConvMixer,
     ReportGenerator,
+    SlideBatch,
+    TextDecoder,
     TransformerGeneratorConfig,
     register_generator,
+    xavier_init_,
 )
-from pathreport.generation.nn import DecoderCache, EncoderLayer, PositionalConvMixer, TextDecoder, xavier_init_
 
 
 @dataclass

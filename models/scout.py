@@ -60,26 +60,24 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generation.generator import (
-    GeneratorConfig,
-    GeneratorContext,
-    ReportGenerator,
-    StreamSpec,
-    masked_mean,
-    register_generator,
-    token_cross_entropy,
-)
-from pathreport.generation.nn import (
+from pathreport import (
     DecoderCache,
     EncoderLayer,
     FeedForward,
     GatedSourceFusion,
+    GeneratorConfig,
+    GeneratorContext,
     MultiHeadAttention,
     PositionalConvMixer,
+    ReportGenerator,
     SinusoidalPositions,
+    SlideBatch,
+    StreamSpec,
     causal_self_attention,
+    masked_mean,
     memory_kv,
+    register_generator,
+    token_cross_entropy,
     xavier_init_,
 )
 

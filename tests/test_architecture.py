@@ -167,7 +167,7 @@ def test_imports_run_only_downward():
 def test_allowed_upward_imports_still_exist():
     """An exception that is no longer needed is removed from the list, so it cannot hide a new one."""
     edges = {(m, t) for m, targets in GRAPH.items() for t, _ in targets}
-    assert ALLOWED_UPWARD <= edges, f"no longer imported: {sorted(ALLOWED_UPWARD - edges)}"
+    assert edges >= ALLOWED_UPWARD, f"no longer imported: {sorted(ALLOWED_UPWARD - edges)}"
 
 
 def test_no_module_imports_in_a_circle():

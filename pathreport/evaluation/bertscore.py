@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.errors import ConfigError
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
-from pathreport.data.predictions import PredictionRecord
 from pathreport.registry import EVALUATORS
 
 DEFAULT_MODEL = "roberta-large"

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.evaluation.nlg import simple_tokenize
-from pathreport.data.predictions import PredictionRecord
 from pathreport.registry import EVALUATORS
 
 METRIC = "METEOR_NLTK"

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.judging.judge import Judge, JudgeOptions, judge_summary
-from pathreport.data.predictions import PredictionRecord
 from pathreport.registry import EVALUATORS
 
 PROMPTS = "path_errors"

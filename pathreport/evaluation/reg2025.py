@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.errors import ConfigError
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
-from pathreport.data.predictions import PredictionRecord
 from pathreport.registry import EVALUATORS
 
 DEFAULT_SPACY_PIPELINE = "en_core_sci_lg"

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.data.predictions import PredictionRecord
+from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.registry import EVALUATORS
 
 #: rouge-score's names -> this project's metric names.

@@ -26,10 +26,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.judging.json_output import JudgeOutputError
 from pathreport.evaluation.judging.judge import Judge, JudgeOptions, judge_summary
-from pathreport.data.predictions import PredictionRecord
 from pathreport.registry import EVALUATORS
 
 PROMPTS = "wsi_llava"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from pathreport.app.cli import main
+from pathreport.data.predictions import PredictionRecord, write_predictions
 from pathreport.errors import ConfigError
 from pathreport.evaluation.evaluate import evaluate_records
 from pathreport.evaluation.options import check_selection, parse_option_args
-from pathreport.data.predictions import PredictionRecord, write_predictions
 
 RECORDS = [
     PredictionRecord(id="s1", reference="The tumor is a well differentiated adenocarcinoma.",
@@ -119,6 +119,7 @@ def test_meteor_nltk_with_the_real_wordnet_matches_synonyms():
 def reg_models(tmp_path_factory):
     """A spaCy entity-ruler pipeline and two tiny BERTs (different weights) in folders."""
     import spacy
+
     from tests.helpers.tiny_models import tiny_bert
 
     root = tmp_path_factory.mktemp("reg-models")
@@ -214,9 +215,9 @@ def test_bertscore_with_a_local_model_records_its_settings(reg_models, tmp_path)
 
 def test_an_evaluator_is_added_by_one_file(tmp_path):
     """The docs' example, dropped into a plug-in file: selectable, with its option, and listed."""
-    from pathreport.registry import EVALUATORS
     from pathreport.app.commands.list_cmd import describe
     from pathreport.discovery import load_plugin_file
+    from pathreport.registry import EVALUATORS
 
     plugin = tmp_path / "length_ratio.py"
     plugin.write_text(

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.evaluate import evaluate_records
 from pathreport.evaluation.judging.cache import JudgeCache
 from pathreport.evaluation.judging.json_output import JudgeOutputError, check_schema, extract_json
 from pathreport.evaluation.judging.judge import Judge
 from pathreport.evaluation.judging.prompts import load_prompts
-from pathreport.data.predictions import PredictionRecord
 
 SCORES_SCHEMA = load_prompts("wsi_llava").task("score_precision")["output_schema"]
 
@@ -378,9 +378,8 @@ def test_transformers_backend_generates_greedily_through_the_chat_template(tmp_p
 
 
 def test_transformers_backend_with_a_random_model_counts_failures(tmp_path):
-    from tests.helpers.tiny_models import causal_lm
-
     from pathreport.evaluation.judging.transformers_backend import TransformersJudge
+    from tests.helpers.tiny_models import causal_lm
 
     folder = causal_lm(tmp_path / "random", ["carcinoma", "{", "}"])
     backend = TransformersJudge(str(folder), batch_size=2, max_new_tokens=6)

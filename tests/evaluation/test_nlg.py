@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.evaluation.nlg import compute_nlg, simple_tokenize
-from pathreport.data.predictions import PredictionRecord
 
 REFS = ["Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
         "Stomach, endoscopic biopsy;\n  Chronic gastritis", "Prostate, needle biopsy;\n  Benign prostatic tissue"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.errors import ConfigError
 from pathreport.evaluation import reg2025
 from pathreport.evaluation.evaluate import evaluate_records
-from pathreport.data.predictions import PredictionRecord
 
 REF_A = "The tumor is a well differentiated adenocarcinoma ."
 HYP_A = "The tumor is a poorly differentiated adenocarcinoma ."
@@ -109,8 +109,9 @@ def test_aggregate_per_case_and_mean_with_a_real_spacy_pipeline(tmp_path):
 
 def test_emb_mean_pools_a_transformers_model_loaded_from_a_folder_with_truncation(tmp_path):
     import torch
-    from tests.helpers.tiny_models import tiny_bert
     from transformers import AutoModel, AutoTokenizer
+
+    from tests.helpers.tiny_models import tiny_bert
 
     folder = tiny_bert(tmp_path / "bert", ["tumor", "benign", "grade"])
     embedder = reg2025.MeanPooledEmbedder(str(folder))

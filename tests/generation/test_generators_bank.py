@@ -8,13 +8,6 @@ import sys
 
 import pytest
 import torch
-from tests.helpers.generators import (
-    BANK_DIM,
-    build,
-    make_batch,
-    one_torch_thread,  # noqa: F401  (autouse fixture)
-    smoke_context,
-)
 
 from pathreport.app.cli import main as cli_main
 from pathreport.knowledge_bank import (
@@ -25,6 +18,13 @@ from pathreport.knowledge_bank import (
     unique_sentences,
 )
 from pathreport.registry import GENERATORS, TEXT_ENCODERS
+from tests.helpers.generators import (
+    BANK_DIM,
+    build,
+    make_batch,
+    one_torch_thread,  # noqa: F401  (autouse fixture)
+    smoke_context,
+)
 
 SPLITS = {
     "train": [

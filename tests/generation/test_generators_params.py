@@ -14,13 +14,13 @@ import sys
 
 import pytest
 import torch
+
+from pathreport.generation.generator import GeneratorContext
+from pathreport.generation.nn import count_parameters
 from tests.helpers.generators import (
     one_torch_thread,  # noqa: F401  (autouse fixture)
     trainable_entries,
 )
-
-from pathreport.generation.generator import GeneratorContext
-from pathreport.generation.nn import count_parameters
 
 WITH_REFERENCE = [e for e in trainable_entries() if "reference_params" in e.metadata]
 REFERENCE_VOCAB = 348

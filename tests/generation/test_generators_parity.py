@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import pytest
 import torch
+
+from pathreport.generation.decoding import DecodingConfig, generate
+from pathreport.generation.generator import token_cross_entropy
+from pathreport.generation.nn import DecoderCache
 from tests.helpers.generators import (
     BOS,
     EOS,
@@ -20,10 +24,6 @@ from tests.helpers.generators import (
     single,
     trainable_entries,
 )
-
-from pathreport.generation.decoding import DecodingConfig, generate
-from pathreport.generation.generator import token_cross_entropy
-from pathreport.generation.nn import DecoderCache
 
 ENTRIES = trainable_entries()
 IDS = [e.name for e in ENTRIES]

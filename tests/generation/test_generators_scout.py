@@ -5,14 +5,14 @@ from __future__ import annotations
 import math
 
 import torch
+
+from pathreport.registry import GENERATORS
 from tests.helpers.generators import (
     PAD,
     build,
     make_batch,
     one_torch_thread,  # noqa: F401  (autouse fixture)
 )
-
-from pathreport.registry import GENERATORS
 
 SCOUT = GENERATORS.get("scout")
 

@@ -16,8 +16,7 @@ import torch
 from pathreport.data.batch import SlideBatch
 from pathreport.generation.generator import GeneratorContext
 from pathreport.knowledge_bank import KnowledgeBank, save_bank
-from pathreport.registry import GENERATORS
-from pathreport.registry import Entry
+from pathreport.registry import GENERATORS, Entry
 
 VOCAB = 23
 PAD, BOS, EOS, UNK = 0, 1, 2, 3

@@ -8,7 +8,6 @@ import json
 import numpy as np
 import pytest
 import torch
-from tests.helpers.pathbind import tiny_internvl, tiny_llava, tiny_qwen2_vl, write_image, write_jsonl
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.adapters.internvl import InternVLModel, InternVLOptions, tile_layout
@@ -19,6 +18,13 @@ from pathreport.pathbind.data import read_grounding, read_vqa
 from pathreport.pathbind.grounding import entity_span
 from pathreport.pathbind.vlm import build_vlm
 from pathreport.registry import GENERATIVE_VLMS
+from tests.helpers.pathbind import (
+    tiny_internvl,
+    tiny_llava,
+    tiny_qwen2_vl,
+    write_image,
+    write_jsonl,
+)
 
 SHORT = VQAConfig(decoding=DecodingConfig(max_new_tokens=3))
 

@@ -8,12 +8,12 @@ import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
-from tests.helpers.pathbind import colour_vqa_file
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.config import VQAConfig
 from pathreport.pathbind.data import read_vqa
 from pathreport.pathbind.vlm import build_vlm
+from tests.helpers.pathbind import colour_vqa_file
 
 
 @pytest.fixture

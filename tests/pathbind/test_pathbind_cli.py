@@ -8,6 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from pathreport.app.cli import main
+from pathreport.registry import EVALUATORS, GENERATIVE_VLMS
 from tests.helpers.pathbind import (
     blind_vlm,
     blob_vlm,
@@ -16,9 +19,6 @@ from tests.helpers.pathbind import (
     write_image,
     write_jsonl,
 )
-
-from pathreport.app.cli import main
-from pathreport.registry import EVALUATORS, GENERATIVE_VLMS
 
 
 def _blob(cell: int):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers.pathbind import write_image, write_jsonl
 
 from pathreport.pathbind.data import DataFormatError, read_grounding, read_vqa
+from tests.helpers.pathbind import write_image, write_jsonl
 
 
 @pytest.fixture

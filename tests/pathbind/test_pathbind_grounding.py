@@ -8,12 +8,12 @@ import math
 
 import numpy as np
 import pytest
-from tests.helpers.pathbind import blind_vlm, blob_vlm, write_image, write_jsonl
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.config import AttentionConfig, GroundingConfig
 from pathreport.pathbind.data import read_grounding
 from pathreport.pathbind.grounding import alternative_expressions, entity_span
+from tests.helpers.pathbind import blind_vlm, blob_vlm, write_image, write_jsonl
 
 
 def blob_maps() -> np.ndarray:

@@ -7,12 +7,12 @@ import json
 
 import numpy as np
 import pytest
-from tests.helpers.pathbind import blind_vlm, colour_vqa_file, seeing_vlm
 
 from pathreport.pathbind import PathBind
 from pathreport.pathbind.config import DecodingConfig, VQAConfig
 from pathreport.pathbind.data import read_vqa
 from pathreport.pathbind.vqa import plan_images
+from tests.helpers.pathbind import blind_vlm, colour_vqa_file, seeing_vlm
 
 ANSWERS = [("A", "D1", "PathMMU"), ("B", "D1", "PathMMU"), ("A", "D1", "PathVQA"), ("C", "D2", "PathVQA"),
            ("D", "D2", "PathMMU"), ("A", "D2", "PathVQA"), ("B", "D2", "PathMMU"), ("A", "D3", "PathVQA")]

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
+from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.crqs.extractors import get_extractor
 from pathreport.evaluation.crqs.schema import Schema, load_schema
 from pathreport.evaluation.crqs.scoring import (
@@ -23,8 +25,6 @@ from pathreport.evaluation.crqs.scoring import (
     score_fields,
     summarise,
 )
-from pathreport.evaluation.base import EvaluationResult
-from pathreport.data.predictions import PredictionRecord
 from pathreport.registry import EVALUATORS
 
 CRQS_METRICS = ("CRQS", "CRQS_raw", *COMPONENTS)

@@ -27,7 +27,12 @@ from dataclasses import replace
 from typing import Any
 
 from pathreport.evaluation.crqs.extractors import Fields, Finding
-from pathreport.evaluation.crqs.schema import MULTI_VALUE_SEPARATOR, UNLISTED_PREFIX, FieldSpec, Schema
+from pathreport.evaluation.crqs.schema import (
+    MULTI_VALUE_SEPARATOR,
+    UNLISTED_PREFIX,
+    FieldSpec,
+    Schema,
+)
 from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
 from pathreport.evaluation.crqs.values import ValueParseError, to_int, total_count
 from pathreport.registry import EXTRACTORS

@@ -7,11 +7,11 @@ import pickle
 
 import pytest
 import torch
-from tests.helpers.faults import assert_user_error, run_script
 
-from pathreport.generation.checkpoints import ALLOWED_GLOBALS, load_checkpoint
 from pathreport.errors import CheckpointError
+from pathreport.generation.checkpoints import ALLOWED_GLOBALS, load_checkpoint
 from tests.conftest import compose_train
+from tests.helpers.faults import assert_user_error, run_script
 
 
 class Payload:

@@ -9,11 +9,11 @@ import json
 import h5py
 import numpy as np
 import pytest
-from tests.helpers.faults import assert_user_error, run_script
 
 from pathreport.data.splits import SplitError
 from pathreport.data.trident import FeatureFileError, write_features
 from tests.data.test_datamodule import _dataset, _module
+from tests.helpers.faults import assert_user_error, run_script
 
 FOLDER = ("20x_256px_0px_overlap", "features_toy")
 

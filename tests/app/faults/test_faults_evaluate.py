@@ -7,9 +7,9 @@ import json
 import os
 
 import pytest
-from tests.helpers.faults import assert_user_error, snapshot
 
 from pathreport.app.cli import main
+from tests.helpers.faults import assert_user_error, snapshot
 
 GOOD = [{"id": "a", "reference": "Adenocarcinoma, grade 2.", "prediction": "Adenocarcinoma, grade 2."},
         {"id": "b", "reference": "Benign colonic mucosa.", "prediction": "Benign mucosa."}]

@@ -10,11 +10,11 @@ import subprocess
 import sys
 
 import pytest
-from tests.helpers.faults import snapshot
 
-from pathreport.errors import RunFolderError
 from pathreport.app.run_folder import LOCK_NAME, RunFolder
+from pathreport.errors import RunFolderError
 from tests.conftest import FAST_RUN, TINY_DATA, compose_train
+from tests.helpers.faults import snapshot
 
 
 def _train(out, *overrides):

@@ -10,11 +10,10 @@ import subprocess
 import sys
 import time
 
-from tests.helpers.faults import assert_user_error
-
 from pathreport import paths
 from pathreport.generation.checkpoints import load_checkpoint
 from tests.conftest import FAST_RUN, TINY_DATA, compose_train
+from tests.helpers.faults import assert_user_error
 
 # Endless training (no early stop) of a smoke-size model: only the signal ends it.
 ENDLESS = [*TINY_DATA, *FAST_RUN, "model=migen", "model.d_model=16", "eval.metrics=[nlg]",

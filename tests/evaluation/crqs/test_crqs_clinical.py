@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from pathreport.evaluation.crqs import CRQSConfig, SchemaError, build_schema, extract, score_fields, score_pair
+from pathreport.evaluation.crqs import (
+    CRQSConfig,
+    SchemaError,
+    build_schema,
+    extract,
+    score_fields,
+    score_pair,
+)
 from pathreport.evaluation.crqs.extractors import get_extractor
 
 TOY = {

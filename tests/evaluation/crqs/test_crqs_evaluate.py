@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pathreport.app.cli import main
-from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.data.predictions import PredictionRecord
+from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 
 REF_DCIS = "Breast, left, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: Solid\n  - Nuclear grade: High\n  - Necrosis: Absent"
 REF_PROSTATE = "Prostate, biopsy;\n  Acinar adenocarcinoma, Gleason's score 7 (3+4), grade group 2, tumor volume: 30%"
