@@ -17,6 +17,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
+from pathreport import _moved  # noqa: E402
 from pathreport.discovery import discover, load_plugin_file  # noqa: E402  (installs the loader)
 from pathreport.errors import ConfigError, PathreportError, PluginError, UserError  # noqa: E402
 from pathreport.registry import (  # noqa: E402
@@ -34,6 +35,8 @@ from pathreport.registry import (  # noqa: E402
     Registry,
     RegistryError,
 )
+
+_moved.install()  # module paths from before the layers (pathreport.generator, ...) stay importable
 
 #: Names of the plug-in API defined above the kernel, and the module that defines each.
 _LAZY: dict[str, str] = {
