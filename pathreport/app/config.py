@@ -18,6 +18,7 @@ from omegaconf import MISSING
 from pathreport.data.synthetic import SyntheticConfig
 from pathreport.encoders import EncoderSpec
 from pathreport.generation.decoding import DecodingConfig
+from pathreport.generation.lit import VAL_LOSS
 
 
 @dataclass
@@ -128,21 +129,17 @@ class OptimConfig:
 
 @dataclass
 class CheckpointConfig:
-    """Keep the best checkpoint by validation loss, and the last one for resuming."""
+    """Keep the best checkpoint by ``optimized_metric`` (validation loss), and the last one for resuming."""
 
-    monitor: str = "val_loss"
-    mode: str = "min"
     save_top_k: int = 1
     save_last: bool = True
 
 
 @dataclass
 class EarlyStoppingConfig:
-    """Stop when validation loss has not improved for ``patience`` epochs (paper: 7)."""
+    """Stop when ``optimized_metric`` (validation loss) has not improved for ``patience`` epochs (paper: 7)."""
 
     enabled: bool = True
-    monitor: str = "val_loss"
-    mode: str = "min"
     patience: int = 7
     min_delta: float = 1e-5
 
@@ -263,7 +260,10 @@ class TrainConfig:
         ckpt_path: resume training from this checkpoint (``last`` resumes the run's own last).
         train: fit the model (False: test ``ckpt_path`` only).
         test: decode and score the test split with the best checkpoint after training.
-        optimized_metric: value returned to Hydra sweepers (e.g. optuna).
+        optimized_metric: the one metric the run optimises: it picks the best checkpoint (and names
+            its file), stops training early, drives the learning-rate schedule, and is the value
+            returned to Hydra sweepers (e.g. optuna).
+        optimized_mode: ``min`` or ``max``: which direction of ``optimized_metric`` is better.
         ckpt_trust: load ``ckpt_path`` even if it holds types a pathreport checkpoint never
             holds (the full unpickler may run code from the file: only for trusted files).
         overwrite: run in a folder that holds a finished run, deleting that run's results.
@@ -276,7 +276,8 @@ class TrainConfig:
     overwrite: bool = False
     train: bool = True
     test: bool = True
-    optimized_metric: str = "val_loss"
+    optimized_metric: str = VAL_LOSS
+    optimized_mode: str = "min"
     data: DataConfig = MISSING
     model: Any = MISSING
     encoder: EncoderSpec = MISSING

@@ -79,16 +79,19 @@ def build_callbacks(cfg: DictConfig, out: Path, trainable: bool) -> list[pl.Call
     )
 
     cb = cfg.callbacks
+    metric, mode = cfg.optimized_metric, cfg.optimized_mode
+    if mode not in ("min", "max"):
+        raise ConfigError(f"optimized_mode must be min or max, found {mode!r} (optimized_metric={metric}).")
     callbacks: list[pl.Callback] = []
     if trainable:
         callbacks.append(ModelCheckpoint(
-            dirpath=out / "checkpoints", filename="best-{epoch:03d}-{val_loss:.4f}", monitor=cb.checkpoint.monitor,
-            mode=cb.checkpoint.mode, save_top_k=cb.checkpoint.save_top_k, save_last=cb.checkpoint.save_last,
+            dirpath=out / "checkpoints", filename=f"best-{{epoch:03d}}-{{{metric}:.4f}}", monitor=metric,
+            mode=mode, save_top_k=cb.checkpoint.save_top_k, save_last=cb.checkpoint.save_last,
             auto_insert_metric_name=False,
         ))
         if cb.early_stopping.enabled:
-            callbacks.append(EarlyStopping(monitor=cb.early_stopping.monitor, mode=cb.early_stopping.mode,
-                                           patience=cb.early_stopping.patience, min_delta=cb.early_stopping.min_delta))
+            callbacks.append(EarlyStopping(monitor=metric, mode=mode, patience=cb.early_stopping.patience,
+                                           min_delta=cb.early_stopping.min_delta))
         if cb.lr_monitor and cfg.logger.kind != "none":
             callbacks.append(LearningRateMonitor(logging_interval="epoch"))
     if cb.progress_bar == "rich":
@@ -156,7 +159,8 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
 
 
 def train(cfg: DictConfig) -> dict[str, Any]:
-    """Train, test and score one configuration; returns the test summary (plus val_loss).
+    """Train, test and score one configuration; returns the test summary (plus the best value of
+    ``optimized_metric``, under its name).
 
     The run first claims its folder (see :mod:`pathreport.app.run_folder`): a folder held by a live
     run, or holding a finished one, is refused before any data is read. ``run.json`` then says
@@ -212,7 +216,7 @@ def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, An
         logger = build_logger(cfg, out)
         trainer = build_trainer(cfg, out, callbacks, logger)
         best_path: str | None = None
-        val_loss = None
+        best_score = None
         if trainable and cfg.train:
             trainer.fit(module, datamodule=dm, ckpt_path=cfg.ckpt_path, weights_only=not cfg.ckpt_trust)
             ckpt_cb = trainer.checkpoint_callback
@@ -221,7 +225,7 @@ def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, An
                 best_path = str(out / "checkpoints" / "final.ckpt")
                 trainer.save_checkpoint(best_path)
             score = getattr(ckpt_cb, "best_model_score", None)
-            val_loss = float(score) if score is not None else None
+            best_score = float(score) if score is not None else None
             module = module_from_checkpoint(best_path)
         elif not trainable:
             module.generator.fit(dm.fit_loader())
@@ -231,7 +235,7 @@ def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, An
             module = module_from_checkpoint(cfg.ckpt_path, trust=cfg.ckpt_trust)
             best_path = cfg.ckpt_path
 
-        summary: dict[str, Any] = {"best_checkpoint": best_path, "val_loss": val_loss}
+        summary: dict[str, Any] = {"best_checkpoint": best_path, cfg.optimized_metric: best_score}
         if cfg.test:
             summary.update(test_and_score(cfg, module, dm, trainer, out, logger))
     except (SystemExit, KeyboardInterrupt) as stop:  # Lightning's SIGTERM and Ctrl-C handling

@@ -27,6 +27,10 @@ from pathreport.data.tokenizer_state import tokenizer_from_state
 from pathreport.generation.decoding import DecodingConfig, generate
 from pathreport.generation.generator import GeneratorContext, build_generator
 
+#: What the module logs, by stage (``train/``, ``val/``; the test stage logs ``test/<metric>``).
+TRAIN_LOSS = "train/loss"
+VAL_LOSS = "val/loss"
+
 log = logging.getLogger(__name__)
 
 
@@ -66,25 +70,26 @@ class ReportModule(pl.LightningModule):
 
     def training_step(self, batch: SlideBatch, batch_idx: int) -> torch.Tensor:
         loss, terms = self.generator.loss(batch)
-        self.log("train_loss", loss, prog_bar=True, batch_size=len(batch))
+        self.log(TRAIN_LOSS, loss, prog_bar=True, batch_size=len(batch))
         for name, value in terms.items():
             if name != "nll":
-                self.log(f"train_{name}", value, batch_size=len(batch))
+                self.log(f"train/{name}", value, batch_size=len(batch))
         return loss
 
     def validation_step(self, batch: SlideBatch, batch_idx: int) -> None:
         loss, _ = self.generator.loss(batch)
-        self.log("val_loss", loss, prog_bar=True, sync_dist=True, batch_size=len(batch))
+        self.log(VAL_LOSS, loss, prog_bar=True, sync_dist=True, batch_size=len(batch))
 
     def configure_optimizers(self) -> dict[str, Any]:
         opt = self.cfg.optim
         params = [p for p in self.generator.parameters() if p.requires_grad]
         optimizer = torch.optim.AdamW(params, lr=opt.lr, weight_decay=opt.weight_decay, betas=tuple(opt.betas))
+        metric, mode = self.cfg.get("optimized_metric", VAL_LOSS), self.cfg.get("optimized_mode", "min")
         scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(
-            optimizer, mode="min", factor=opt.lr_factor, patience=opt.lr_patience, min_lr=opt.min_lr
+            optimizer, mode=mode, factor=opt.lr_factor, patience=opt.lr_patience, min_lr=opt.min_lr
         )
         return {"optimizer": optimizer,
-                "lr_scheduler": {"scheduler": scheduler, "monitor": "val_loss", "interval": "epoch"}}
+                "lr_scheduler": {"scheduler": scheduler, "monitor": metric, "interval": "epoch"}}
 
     # -- decoding --------------------------------------------------------------------------------
     @property

@@ -79,7 +79,7 @@ def _sample(spec: dict) -> list:
 def test_config_every_wandb_sweep_spec_composes(sweep: Path, tmp_path):
     """W&B fills ${args_no_hyphens} with key=value pairs; each must compose with the fixed command."""
     spec = yaml.safe_load(sweep.read_text())
-    assert spec["metric"] == {"name": "val_loss", "goal": "minimize"} and spec["method"] == "bayes"
+    assert spec["metric"] == {"name": "val/loss", "goal": "minimize"} and spec["method"] == "bayes"
     command = spec["command"]
     assert command[-1] == "${args_no_hyphens}" and command[2] == "${program}" and spec["program"] == "train.py"
     fixed = [c for c in command[3:-1]]
@@ -105,7 +105,7 @@ def test_config_paper_recipe_composes_with_the_authors_settings(dataset, model, 
     assert (cfg.data.name, cfg.model.name, cfg.encoder.name) == (dataset, model, "hoptimus1")
     assert (cfg.optim.lr, cfg.optim.weight_decay, cfg.optim.lr_patience) == (7e-5, 1e-5, 3)
     assert (cfg.data.batch_size, cfg.trainer.max_epochs, cfg.callbacks.early_stopping.patience) == (1, 200, 7)
-    assert cfg.callbacks.checkpoint.monitor == "val_loss" and cfg.decoding.beam_size == 3
+    assert (cfg.optimized_metric, cfg.optimized_mode) == ("val/loss", "min") and cfg.decoding.beam_size == 3
     assert cfg.data.max_report_tokens == {"reg2025": 96, "tcga": 600, "histai": 600}[dataset]
 
 
@@ -125,11 +125,13 @@ def test_config_model_preset_applies_on_its_dataset_below_the_command_line(overr
 
 
 def test_config_model_preset_with_an_unknown_field_fails_at_registration():
-    from pathreport.generation.generator import TransformerGeneratorConfig, register_generator
+    from pathreport.generation.generator import ReportGenerator, TransformerGeneratorConfig, register_generator
+    from pathreport.registry import GENERATORS
 
     with pytest.raises(TypeError, match=r"dataset preset 'synthetic' sets \['d_modle'\]"):
         register_generator("preset_typo", config=TransformerGeneratorConfig,
-                           dataset_presets={"synthetic": {"d_modle": 256}})
+                           dataset_presets={"synthetic": {"d_modle": 256}})(type("Typo", (ReportGenerator,), {}))
+    assert "preset_typo" not in GENERATORS
 
 
 def test_config_debug_and_search_presets_compose(tmp_path):
