@@ -14,7 +14,7 @@ import importlib.util
 import sys
 
 from pathreport import __version__
-from pathreport.errors import PathreportError, UserError
+from pathreport.errors import USER_ERRORS, UserError
 
 __all__ = ["UserError", "build_parser", "main"]  # UserError: imported from here by older commands
 
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         result = args.func(args)
-    except (PathreportError, FileNotFoundError, ValueError, KeyError) as err:
+    except (*USER_ERRORS, ValueError, KeyError) as err:  # ValueError/KeyError: argument values
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
         print(f"pathreport {args.command}: error: {message}", file=sys.stderr)
         return 2

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pathreport import paths
-from pathreport.errors import PathreportError
-from pathreport.registry import RegistryError, did_you_mean
+from pathreport.errors import USER_ERRORS
+from pathreport.registry import did_you_mean
 
 log = logging.getLogger("pathreport")
 
@@ -96,17 +96,17 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
     import hydra
     from omegaconf import DictConfig
 
-    prepare()
     user_overrides = [a for a in sys.argv[1:] if not a.startswith("-")]
-    problem = check_overrides(user_overrides, config_name)
-    if problem:
-        print(f"Error: {problem}", file=sys.stderr)
-        sys.exit(2)
     try:
+        prepare()  # a broken plug-in is a user error too
+        problem = check_overrides(user_overrides, config_name)
+        if problem:
+            print(f"Error: {problem}", file=sys.stderr)
+            sys.exit(2)
         check_output_folders(user_overrides)
-    except PathreportError as err:
+    except USER_ERRORS as err:
         report_error(err)
-        sys.exit(err.exit_code)
+        sys.exit(getattr(err, "exit_code", 1))
     from hydra.core.global_hydra import GlobalHydra
 
     GlobalHydra.instance().clear()
@@ -116,7 +116,7 @@ def hydra_entry(task: Callable[[Any], dict[str, Any]], config_name: str) -> None
         _quiet_third_party_logs()
         try:
             summary = task(cfg)
-        except (PathreportError, RegistryError, FileNotFoundError) as err:
+        except USER_ERRORS as err:
             if os.environ.get("HYDRA_FULL_ERROR") == "1":
                 raise
             report_error(err)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pathreport.errors import PathreportError
 from pathreport.pathbind.images import image_size
 
 DIMENSIONS = ("D1", "D2", "D3", "D4", "D5", "D6")
@@ -81,7 +82,7 @@ class GroundingItem:
     image_size: tuple[int, int]
 
 
-class DataFormatError(ValueError):
+class DataFormatError(PathreportError, ValueError):
     """A data file that does not follow the documented format; the message lists every problem."""
 
 

@@ -61,6 +61,7 @@ from typing import Any
 import yaml
 
 from pathreport import paths
+from pathreport.errors import PathreportError
 from pathreport.evaluation.crqs.negation import NegationCues
 from pathreport.evaluation.crqs.text import normalise_phrase
 from pathreport.evaluation.crqs.values import (
@@ -132,7 +133,7 @@ _UPPERCASE_LITERAL = re.compile(r"[A-Z]")
 _REGEX_SYNTAX = re.compile(r"\\.|\(\?P[<=]")  # escapes and named groups may use capitals
 
 
-class SchemaError(ValueError):
+class SchemaError(PathreportError, ValueError):
     """A schema file that cannot be used; the message names the file, the field and the fix."""
 
 

@@ -109,3 +109,15 @@ def test_train_py_reports_a_data_error_on_stderr_without_traceback(tmp_path):
     assert "feature dimension" not in result.stdout
     run = json.loads((out / "run.json").read_text())
     assert run["status"] == "failed" and "slide5.h5" in run["error"]
+
+
+@pytest.mark.parametrize("command", [("train.py", "model=histgen"), ("eval.py", "ckpt_path=missing.ckpt")])
+def test_a_plugin_file_that_registers_nothing_stops_every_entry_point_with_its_name(tmp_path, monkeypatch, command):
+    """A broken plug-in folder is a user error: named, no traceback, at the Hydra entry points."""
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "half_written.py").write_text("WIDTH = 4\n")
+    monkeypatch.setenv("PATHREPORT_PLUGIN_PATH", str(folder))
+    result = run_script(*command, cwd=tmp_path)
+    assert_user_error(result.returncode, result.stderr, "half_written.py registered nothing", "start with '_'",
+                      stdout=result.stdout)
