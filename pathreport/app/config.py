@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
 from omegaconf import MISSING
 
+from pathreport.data.dataset import DEFAULT_MAX_REPORT_TOKENS
 from pathreport.data.synthetic import SyntheticConfig
 from pathreport.encoders import EncoderSpec
 from pathreport.generation.decoding import DecodingConfig
@@ -90,7 +92,7 @@ class DataConfig:
     name: str = MISSING
     description: str = ""
     cleaning: str = "reg"
-    max_report_tokens: int = 320
+    max_report_tokens: int = DEFAULT_MAX_REPORT_TOKENS
     splits: str | None = None
     patch_size: int | None = None
     magnification: float | None = None
@@ -290,6 +292,22 @@ class TrainConfig:
     eval: EvaluationConfig = field(default_factory=EvaluationConfig)
 
 
+def overrides_of(cls: type) -> type:
+    """A dataclass with every field of ``cls``, each optional with default None ("keep the value
+    already there"), so a partial override is checked against the real field names and types
+    without a second list of them."""
+    hints = typing.get_type_hints(cls)
+    return dataclasses.make_dataclass(
+        f"{cls.__name__}Overrides",
+        [(f.name, typing.Optional[hints[f.name]], dataclasses.field(default=None))  # noqa: UP045 (runtime type)
+         for f in dataclasses.fields(cls)],
+    )
+
+
+#: ``eval.py``'s ``decoding.*``: settings that replace the checkpoint's (None keeps the checkpoint's).
+DecodingOverrides = overrides_of(DecodingConfig)
+
+
 @dataclass
 class EvalConfig:
     """The configuration of ``eval.py``: a checkpoint plus what to change for this evaluation.
@@ -297,8 +315,9 @@ class EvalConfig:
     Attributes:
         ckpt_path: checkpoint written by ``train.py`` (it carries config and vocabulary).
         split: which split to decode and score.
-        data, decoding: overrides merged into the checkpoint's own settings
-            (e.g. ``+data.splits=other.json``, ``decoding.beam_size=1``).
+        data: overrides merged into the checkpoint's data settings (e.g. ``+data.splits=other.json``).
+        decoding: decoder settings that replace the checkpoint's (e.g. ``decoding.beam_size=1``);
+            the fields of :class:`DecodingConfig`, checked by name and type.
         features_dir: TRIDENT job directory, if the features moved since training.
         ckpt_trust: load a checkpoint that holds types a pathreport checkpoint never holds (the
             full unpickler may run code from the file: only for trusted files).
@@ -313,7 +332,7 @@ class EvalConfig:
     seed: int = 0
     features_dir: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
-    decoding: dict[str, Any] = field(default_factory=dict)
+    decoding: DecodingOverrides = field(default_factory=DecodingOverrides)  # type: ignore[valid-type]
     trainer: TrainerConfig = field(default_factory=TrainerConfig)
     callbacks: CallbacksConfig = field(default_factory=CallbacksConfig)
     logger: LoggerConfig = field(default_factory=lambda: LoggerConfig(kind="none"))

@@ -28,6 +28,7 @@ from pathreport.data.tokenizer_state import tokenizer_from_state, tokenizer_stat
 from pathreport.errors import CheckpointError, ConfigError, RunInterrupted
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.generation.checkpoints import load_checkpoint
+from pathreport.generation.decoding import report_length
 from pathreport.generation.generator import GeneratorContext, typed_generator_config
 from pathreport.generation.lit import ReportModule, module_from_checkpoint
 from pathreport.io import write_json
@@ -152,7 +153,7 @@ def generator_context(cfg: DictConfig, dm: ReportDataModule) -> dict[str, Any]:
         eos_id=dm.tokenizer.eos_id,
         unk_id=dm.tokenizer.unk_id,
         stream_dims=dm.stream_dims,
-        max_report_tokens=int(cfg.decoding.max_len or cfg.data.max_report_tokens),
+        max_report_tokens=report_length(cfg.decoding, cfg.data.max_report_tokens),
         resources=dict(dm.resources),
     )
     return {k: v for k, v in dataclasses.asdict(ctx).items() if k != "tokenizer"}  # stored apart
@@ -386,8 +387,9 @@ def _evaluate_checkpoint(cfg: DictConfig, out: Path, module: ReportModule) -> di
     OmegaConf.set_struct(train_cfg, False)
     if cfg.data:
         train_cfg.data = OmegaConf.merge(train_cfg.data, cfg.data)
-    if cfg.decoding:
-        train_cfg.decoding = OmegaConf.merge(train_cfg.decoding, cfg.decoding)
+    decoding = {k: v for k, v in OmegaConf.to_container(cfg.decoding).items() if v is not None}
+    if decoding:
+        train_cfg.decoding = OmegaConf.merge(train_cfg.decoding, decoding)
         module.cfg.decoding = train_cfg.decoding
     if cfg.features_dir:
         train_cfg.paths.features_dir = cfg.features_dir

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 import torch.nn.functional as F
@@ -67,6 +68,12 @@ class DecodingConfig:
             raise ValueError(f"decoding.temperature must be > 0, found {self.temperature}.")
         if self.max_len is not None and self.max_len < 1:
             raise ValueError(f"decoding.max_len must be >= 1 or null, found {self.max_len}.")
+
+
+def report_length(decoding: DecodingConfig | Any, max_report_tokens: int) -> int:
+    """The most tokens to generate per report: ``decoding.max_len``, else the dataset's
+    ``max_report_tokens`` (resolved here only, for training runs and re-evaluations alike)."""
+    return int(decoding.max_len or max_report_tokens)
 
 
 @torch.no_grad()

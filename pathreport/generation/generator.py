@@ -30,6 +30,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
+from pathreport.data.dataset import DEFAULT_MAX_REPORT_TOKENS
 from pathreport.data.streams import StreamSpec
 from pathreport.generation.nn import DecoderCache
 from pathreport.registry import GENERATORS, Entry
@@ -105,9 +106,15 @@ class GeneratorContext:
     eos_id: int = 2
     unk_id: int | None = 3
     stream_dims: dict[str, int] = field(default_factory=dict)
-    max_report_tokens: int = 320
+    max_report_tokens: int = DEFAULT_MAX_REPORT_TOKENS
     resources: dict[str, str] = field(default_factory=dict)
     tokenizer: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def max_positions(self) -> int:
+        """Rows of a generator's position table: ``<bos>`` + the longest report + ``<eos>``, and at
+        least 1024 (the reference models' table, so parameter counts and weights match theirs)."""
+        return max(1024, self.max_report_tokens + 2)
 
 
 class ReportGenerator(nn.Module, metaclass=ABCMeta):

@@ -24,7 +24,7 @@ from pathreport import __version__
 from pathreport.data.batch import SlideBatch
 from pathreport.data.predictions import PredictionRecord, write_predictions
 from pathreport.data.tokenizer_state import tokenizer_from_state
-from pathreport.generation.decoding import DecodingConfig, generate
+from pathreport.generation.decoding import DecodingConfig, generate, report_length
 from pathreport.generation.generator import GeneratorContext, build_generator
 
 #: What the module logs, by stage (``train/``, ``val/``; the test stage logs ``test/<metric>``).
@@ -108,7 +108,7 @@ class ReportModule(pl.LightningModule):
         """Reports for a batch: the shared decoder for generators, ``predict`` for baselines."""
         if not self.trainable:
             return self.generator.predict(batch)
-        max_len = self.decoding.max_len or self.ctx.max_report_tokens
+        max_len = report_length(self.decoding, self.ctx.max_report_tokens)
         ids = generate(self.generator, batch, self.decoding, max_len=max_len, bos_id=self.ctx.bos_id,
                        eos_id=self.ctx.eos_id, pad_id=self.ctx.pad_id, unk_id=self.ctx.unk_id,
                        repeatable_ids=self._repeatable_ids())

@@ -155,3 +155,20 @@ def test_config_slurm_launcher_composes_for_the_paper_grid():
             "data.splits=/data/splits.json"])
     assert cfg.hydra.launcher._target_.endswith("SlurmLauncher")
     assert cfg.hydra.launcher.partition == "gpu" and cfg.trainer.precision == "bf16-mixed"
+
+
+def test_config_eval_decoding_overrides_are_typed_and_partial(tmp_path):
+    """``eval.py decoding.<field>=...`` takes DecodingConfig's fields, checked by name and type, and
+    leaves the others unset so the checkpoint's own settings stay."""
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    prepare()
+    assert "beam_size" in (check_overrides(["ckpt_path=x.ckpt", "decoding.beam_sise=1"], "eval") or "")
+    GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(paths.CONFIGS_DIR), version_base="1.3"):
+        cfg = compose(config_name="eval", overrides=["ckpt_path=x.ckpt", "decoding.beam_size=1"])
+        with pytest.raises(Exception, match="temperature"):
+            compose(config_name="eval", overrides=["ckpt_path=x.ckpt", "decoding.temperature=warm"])
+    given = {k: v for k, v in OmegaConf.to_container(cfg.decoding).items() if v is not None}
+    assert given == {"beam_size": 1}
