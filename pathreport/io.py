@@ -76,25 +76,52 @@ def write_json(path: str | os.PathLike, data: Any, *, indent: int | None = 2) ->
     return atomic_write_text(path, text + "\n")
 
 
-def read_jsonl(path: str | os.PathLike, text: str | None = None) -> list[tuple[int, Any]]:
+def jsonl_values(text: str) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed value) of each non-empty line; a line that is not JSON gives its
+    :class:`json.JSONDecodeError` as the value, for readers that list every bad line at once."""
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                yield lineno, json.loads(line)
+            except json.JSONDecodeError as err:
+                yield lineno, err
+
+
+def read_jsonl(
+    path: str | os.PathLike,
+    text: str | None = None,
+    *,
+    error: type[Exception] = UserError,
+    hint: str = "write one JSON value per line",
+    truncated_tail_ok: bool = False,
+) -> list[tuple[int, Any]]:
     """(line number, parsed value) for each non-empty line of a JSON Lines file.
+
+    The one JSON Lines reader of the package (predictions, per-case scores, references, check sets,
+    PathBind answers); :func:`write_jsonl` is its writer.
 
     Args:
         path: the file (named in errors).
         text: its content, when the caller has already read it.
+        error: the exception raised for a bad line (a :class:`UserError` unless the caller's file
+            format has its own).
+        hint: how to fix a bad line, appended to the message.
+        truncated_tail_ok: drop a bad LAST line instead of raising (an append-only file whose
+            writer was interrupted mid-line).
 
     Raises:
-        UserError: a line that is not valid JSON, named by file and line number.
+        ``error``: a line that is not valid JSON, named by file and line number.
     """
     if text is None:
         text = Path(path).read_text(encoding="utf-8")
+    rows = list(jsonl_values(text))
     out = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                out.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as err:
-                raise UserError(f"{path}:{lineno}: not valid JSON ({err.msg}); write one JSON value per line.") from None
+    for i, (lineno, value) in enumerate(rows):
+        if isinstance(value, json.JSONDecodeError):
+            if truncated_tail_ok and i == len(rows) - 1:
+                break
+            raise error(f"{path}:{lineno}: not valid JSON ({value.msg}); {hint}.") from None
+        out.append((lineno, value))
     return out
 
 

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pathreport.errors import PathreportError
+from pathreport.io import read_jsonl
 
 OPTIONAL_FIELDS = ("model", "encoder", "dataset")
 
@@ -81,13 +82,8 @@ def read_utf8(path: Path) -> str:
 def _from_jsonl(text: str, path: Path) -> list[PredictionRecord]:
     records: list[PredictionRecord] = []
     seen: dict[str, int] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise PredictionsFormatError(f"{path}:{lineno}: not valid JSON ({err.msg}).") from None
+    for lineno, obj in read_jsonl(path, text, error=PredictionsFormatError,
+                                  hint='write one {"id", "reference", "prediction"} object per line'):
         if not isinstance(obj, dict):
             raise PredictionsFormatError(f"{path}:{lineno}: expected a JSON object, found {type(obj).__name__}.")
         missing = [k for k in ("id", "reference", "prediction") if k not in obj]

@@ -30,7 +30,7 @@ from typing import Any
 from pathreport.evaluation.crqs.checkset_rewrite import equivalent_rewrite
 from pathreport.evaluation.crqs.checkset_text import mask_digits
 from pathreport.evaluation.crqs.checkset_wrong import wrong_edits
-from pathreport.io import write_json, write_jsonl
+from pathreport.io import read_jsonl, write_json, write_jsonl
 
 SPLITS = ("dev", "heldout")
 TRIPLET_FIELDS = ("id", "dataset", "category", "reference", "rewrite", "wrong")
@@ -66,14 +66,7 @@ def _json_lines(path: Path) -> list[tuple[int, Any]]:
     """(line number, object) of each non-empty line; a bad line names the file and the line."""
     if not path.is_file():
         raise FileNotFoundError(f"File {path} does not exist.")
-    out = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                out.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as err:
-                raise ValueError(f"{path}:{lineno}: not valid JSON ({err.msg}).") from None
-    return out
+    return read_jsonl(path, error=ValueError)
 
 
 def _read_json(path: Path) -> Any:
