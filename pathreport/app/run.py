@@ -23,6 +23,7 @@ from omegaconf import DictConfig, OmegaConf
 from pathreport import __version__
 from pathreport.app.run_folder import RunFolder, check_writable
 from pathreport.data.datamodule import ReportDataModule
+from pathreport.data.predictions import run_identity
 from pathreport.data.text import TextTokenizer
 from pathreport.data.tokenizer_state import tokenizer_from_state, tokenizer_state
 from pathreport.errors import CheckpointError, ConfigError, RunInterrupted
@@ -125,7 +126,8 @@ def build_logger(cfg: DictConfig, out: Path) -> Any:
             from pytorch_lightning.loggers import WandbLogger
         except ImportError as err:  # pragma: no cover
             raise ImportError("logger=wandb needs wandb: pip install 'pathreport[wandb]'") from err
-        name = f"{cfg.data.name}-{cfg.model.name}-{cfg.encoder.name}-s{cfg.seed}"
+        run = run_identity(cfg)
+        name = f"{run['dataset']}-{run['model']}-{run['encoder']}-s{cfg.seed}"
         return WandbLogger(project=lg.project, entity=lg.entity, group=lg.group, tags=list(lg.tags), name=name,
                            save_dir=str(out), config=OmegaConf.to_container(cfg, resolve=True))
     raise ValueError(f"logger.kind must be csv, wandb, tensorboard or none, found {lg.kind!r}.")
@@ -326,8 +328,7 @@ def test_and_score(cfg: DictConfig, module: ReportModule, dm: ReportDataModule, 
         return {}
     result = evaluate_records(module.records, dataset=cfg.data.crqs_schema or cfg.data.name,
                               metrics=list(cfg.eval.metrics), options=evaluator_options(cfg))
-    result.summary.update({"model": cfg.model.name, "encoder": cfg.encoder.name, "dataset": cfg.data.name,
-                           "split": split, "seed": int(cfg.seed), "decoding": OmegaConf.to_container(cfg.decoding)})
+    result.summary.update({**run_identity(cfg), "split": split, "seed": int(cfg.seed), "decoding": OmegaConf.to_container(cfg.decoding)})
     write_evaluation(result, out / "metrics", summary_name=f"{split}.json", per_case_name=f"{split}_per_case.jsonl",
                      table_prefix=f"{split}_")
     _log_results(logger, result, module.records, split)

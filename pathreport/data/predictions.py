@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from pathreport.errors import PathreportError
 from pathreport.io import read_jsonl
@@ -39,6 +40,13 @@ class PredictionRecord:
 def evaluated_set_digest(ids: Sequence[str]) -> str:
     """A short fingerprint of the evaluated slide set, so tables can prove models saw the same slides."""
     return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
+
+
+def run_identity(cfg: Any) -> dict[str, str]:
+    """What a run's predictions and summaries are tagged with: ``{"model", "encoder", "dataset"}``
+    (the :data:`OPTIONAL_FIELDS`), read from a train config (``model.name``, ``encoder.name``,
+    ``data.name``), so every file a run writes names the same three."""
+    return {"model": cfg["model"]["name"], "encoder": cfg["encoder"]["name"], "dataset": cfg["data"]["name"]}
 
 
 class PredictionsFormatError(PathreportError, ValueError):

@@ -22,7 +22,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from pathreport import __version__
 from pathreport.data.batch import SlideBatch
-from pathreport.data.predictions import PredictionRecord, write_predictions
+from pathreport.data.predictions import PredictionRecord, run_identity, write_predictions
 from pathreport.data.tokenizer_state import tokenizer_from_state
 from pathreport.generation.decoding import DecodingConfig, generate, report_length
 from pathreport.generation.generator import GeneratorContext, build_generator
@@ -119,7 +119,7 @@ class ReportModule(pl.LightningModule):
 
     def test_step(self, batch: SlideBatch, batch_idx: int) -> None:
         texts = self.decode_batch(batch)
-        meta = {"model": self.cfg.model.name, "encoder": self.cfg.encoder.name, "dataset": self.cfg.data.name}
+        meta = run_identity(self.cfg)
         for slide_id, reference, text in zip(batch.ids, batch.references, texts):
             self._outputs.append(PredictionRecord(id=slide_id, reference=reference, prediction=text, **meta))
 
