@@ -89,13 +89,13 @@ from pathreport.data.batch import SlideBatch
 from pathreport.generator import (
     R2GEN_UNUSED_REFERENCE_MODULES,
     GeneratorContext,
-    ReportGenerator,
+    R2GenGenerator,
     StreamSpec,
     TransformerGeneratorConfig,
     register_generator,
 )
 from pathreport.knowledge_bank import load_bank
-from pathreport.nn import DecoderCache, FeedForward, MultiHeadAttention, TextDecoder, xavier_init_
+from pathreport.nn import FeedForward, MultiHeadAttention, xavier_init_
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +189,7 @@ class LatentBlock(nn.Module):
         Returns the new latent and the head-averaged attention over the inputs (B, N).
         """
         attn = self.cross_attn
-        q = attn._split(attn.q_proj(self.norms[0](latent)))
+        q = attn.split_heads(attn.q_proj(self.norms[0](latent)))
         k, v = attn.project_kv(inputs)
         scores = (q @ k.transpose(-1, -2)) / math.sqrt(attn.d_head)
         weights = F.softmax(scores.masked_fill(~mask[:, None, None, :], float("-inf")), dim=-1)
@@ -213,8 +213,8 @@ class LatentBlock(nn.Module):
     licence="MIT (reimplementation of the PathBench reference code)",
     reference_params=REFERENCE_PARAMS,
 )
-class BiGen(ReportGenerator):
-    """BiGen: visual and retrieval-fed textual latents, R2Gen decoder over the two of them."""
+class BiGen(R2GenGenerator):
+    """BiGen: visual and retrieval-fed textual latents, R2Gen trunk (decoder over the two)."""
 
     resources = ("knowledge_bank",)
     streams = {
@@ -242,19 +242,14 @@ class BiGen(ReportGenerator):
         bank = self._initial_bank(cfg)
         d, d_kb, d_bank = cfg.d_model, ctx.stream_dims["knowledge"], bank.shape[1]
         self.register_buffer("bank", bank)
-        self.wsi_mapping = nn.Linear(ctx.feature_dim + d_kb, cfg.d_vf)
-        self.prompt = nn.Parameter(torch.randn(1, 1, cfg.d_vf))
-        self.att_embed = nn.Sequential(nn.Linear(cfg.d_vf, d), nn.ReLU(), nn.Dropout(cfg.drop_prob_lm))
+        self.build_patch_embedding(ctx.feature_dim + d_kb, prompt=True)
         self.latent_visual = nn.Parameter(torch.randn(1, 1, d))
         self.latent_text = nn.Parameter(torch.randn(1, 1, d))
         self.block = LatentBlock(d, cfg.num_heads, cfg.d_ff, cfg.dropout)
         self.query_proj = nn.Linear(d_kb, d_bank)
         self.down_proj = nn.Linear(d_bank, d)
         self.memory_norm = nn.LayerNorm(d, eps=1e-6)
-        self.decoder = TextDecoder(
-            ctx.vocab_size, d, cfg.num_heads, cfg.d_ff, cfg.num_layers, cfg.dropout,
-            max_len=max(1024, ctx.max_report_tokens + 2),
-        )
+        self.build_decoder()
         for part in (self.block, self.down_proj, self.decoder):
             xavier_init_(part)
         for latent in (self.latent_visual, self.latent_text):
@@ -305,9 +300,7 @@ class BiGen(ReportGenerator):
             raise RuntimeError("BiGen's knowledge bank is empty: set model.bank_path or load a checkpoint.")
         b = len(batch)
         knowledge = batch.streams["knowledge"]
-        x = self.wsi_mapping(torch.cat([batch.features, knowledge], dim=-1))
-        x = self.att_embed(torch.cat([self.prompt.expand(b, -1, -1).to(x.dtype), x], dim=1))
-        mask = torch.cat([batch.mask.new_ones(b, 1), batch.mask], dim=1)
+        x, mask = self.embed_patches(torch.cat([batch.features, knowledge], dim=-1), batch.mask)
 
         visual = self.latent_visual.expand(b, -1, -1).to(x.dtype)
         text = self.latent_text.expand(b, -1, -1).to(x.dtype)
@@ -346,6 +339,3 @@ class BiGen(ReportGenerator):
         mix = F.softmax(top / cfg.retrieval_temperature, dim=-1)
         retrieved = (mix.unsqueeze(-1) * bank[index]).sum(2)
         return self.down_proj(retrieved), group_mask
-
-    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
-        return self.decoder(tokens, state["memory"], None, cache)

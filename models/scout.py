@@ -238,7 +238,7 @@ class Scout(ReportGenerator):
         self.output_norms = nn.ModuleDict({s: nn.LayerNorm(d, eps=1e-6) for s in STREAMS})
 
         self.embed = nn.Embedding(ctx.vocab_size, d)
-        self.positions = SinusoidalPositions(d, max(1024, ctx.max_report_tokens + 2))
+        self.positions = SinusoidalPositions(d, ctx.max_positions)
         self.embed_drop = nn.Dropout(cfg.dropout)
         self.decoder_layers = nn.ModuleList(
             ScoutDecoderLayer(d, cfg.num_heads, cfg.d_ff, cfg.dropout) for _ in range(n)
