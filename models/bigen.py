@@ -11,6 +11,11 @@ Inputs: the benchmark encoder's patch features and, for the same patches, a know
 (T sentence embeddings, built by ``pathreport bigen build-bank``; CONCH text embeddings in the
 reference runs).
 
+What is BiGen's own lives beside this file in ``_bigen/``: the bank (``knowledge_bank.py``), the
+text encoders that embed it (``text_encoders.py``) and the ``pathreport bigen`` command
+(``cli.py``). The data module knows none of it: :meth:`BiGen.dataset_resources` locates the bank
+(or builds the synthetic dataset's) and hands it over as ``ctx.resources["knowledge_bank"]``.
+
 Architecture (reference defaults in :class:`BiGenConfig`):
 
 * ``wsi_mapping`` Linear(d_patch + d_kb -> d_vf) on the concatenated streams, a learned prompt
@@ -86,6 +91,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
+from pathreport.data.resources import DatasetInfo
 from pathreport.generator import (
     R2GEN_UNUSED_REFERENCE_MODULES,
     GeneratorContext,
@@ -94,8 +100,10 @@ from pathreport.generator import (
     TransformerGeneratorConfig,
     register_generator,
 )
-from pathreport.knowledge_bank import load_bank
 from pathreport.nn import FeedForward, MultiHeadAttention, xavier_init_
+
+from ._bigen import cli, text_encoders  # noqa: F401  (register `pathreport bigen` and the text encoders)
+from ._bigen.knowledge_bank import load_bank, locate_bank
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +119,13 @@ class BiGenConfig(TransformerGeneratorConfig):
         top_k: bank sentences retrieved per query (k).
         retrieval_temperature: softmax temperature over the top-k cosine similarities.
         bank_path: the knowledge bank file (``pathreport bigen build-bank`` writes it); empty takes
-            the dataset's bank (``data.knowledge_bank``, located by the data module; the synthetic
-            dataset builds one). A checkpoint carries its bank, so restoring one reads no file.
+            the dataset's default bank, ``<cache>/banks/<dataset>/<bank_text_encoder>.pt`` (the
+            synthetic dataset builds its own on first use). A checkpoint carries its bank, so
+            restoring one reads no file. (Formerly ``data.knowledge_bank``.)
+        bank_text_encoder: the text encoder of the dataset's default bank; None takes the paper's
+            ``conch`` on a real dataset and, on the generated synthetic dataset, the offline
+            ``hashing`` encoder (CONCH's text tower needs gated weights). (Formerly
+            ``data.knowledge_bank_encoder``.)
         bank_dim: width of the bank's embeddings; None reads it from ``bank_path`` (and records it
             here). With ``bank_dim`` set and no bank file, the model waits for a checkpoint's bank.
     """
@@ -122,6 +135,7 @@ class BiGenConfig(TransformerGeneratorConfig):
     top_k: int = 3
     retrieval_temperature: float = 0.1
     bank_path: str = ""
+    bank_text_encoder: str | None = None
     bank_dim: int | None = None
 
 
@@ -130,7 +144,7 @@ class BiGenConfig(TransformerGeneratorConfig):
 REFERENCE_PARAMS = {
     "count": 18_154_846,
     "stream_dims": {"knowledge": 512},
-    "bank_dim": 512,
+    "config": {"bank_dim": 512},
     "differences": {
         **R2GEN_UNUSED_REFERENCE_MODULES,
         "encoder_decoder.model.down_proj: Linear(512, 512), never called": -262_656,
@@ -208,6 +222,7 @@ class LatentBlock(nn.Module):
         "d_model": 16, "d_ff": 32, "d_vf": 24, "num_heads": 2, "num_layers": 3,
         "keep_fraction": 0.5, "group_size": 2, "top_k": 2,
     },
+    moved_keys={"data.knowledge_bank": "model.bank_path", "data.knowledge_bank_encoder": "model.bank_text_encoder"},
     paper="BiGen (Zhang et al., MICCAI 2025)",
     upstream="https://github.com/surykntsingh/PathBench (reimplementation; no original code found)",
     licence="MIT (reimplementation of the PathBench reference code)",
@@ -216,7 +231,6 @@ class LatentBlock(nn.Module):
 class BiGen(R2GenGenerator):
     """BiGen: visual and retrieval-fed textual latents, R2Gen trunk (decoder over the two)."""
 
-    resources = ("knowledge_bank",)
     streams = {
         "knowledge": StreamSpec(
             kind="patch", encoder="conch1",
@@ -238,7 +252,7 @@ class BiGen(R2GenGenerator):
         if "knowledge" not in ctx.stream_dims:
             raise ValueError("BiGen needs the 'knowledge' stream's dimension in the generator context (stream_dims).")
         if not cfg.bank_path and ctx.resources.get("knowledge_bank"):
-            cfg.bank_path = ctx.resources["knowledge_bank"]  # the dataset's bank (data.knowledge_bank)
+            cfg.bank_path = ctx.resources["knowledge_bank"]  # located by dataset_resources
         bank = self._initial_bank(cfg)
         d, d_kb, d_bank = cfg.d_model, ctx.stream_dims["knowledge"], bank.shape[1]
         self.register_buffer("bank", bank)
@@ -259,6 +273,11 @@ class BiGen(R2GenGenerator):
             nn.init.zeros_(self.query_proj.bias)
 
     # -- the bank ------------------------------------------------------------------------------
+    @classmethod
+    def dataset_resources(cls, cfg: BiGenConfig, dataset: DatasetInfo) -> dict[str, str]:
+        """The knowledge bank of this run (``model.bank_path``, else the dataset's default one)."""
+        return {"knowledge_bank": str(locate_bank(cfg.bank_path, cfg.bank_text_encoder, dataset))}
+
     @staticmethod
     def _initial_bank(cfg: BiGenConfig) -> Tensor:
         restoring = cfg.bank_dim is not None and (not cfg.bank_path or not Path(cfg.bank_path).is_file())

@@ -336,7 +336,9 @@ def register_generator(
             starts from them (Hydra option ``model_preset=<dataset>-<name>``, below any
             ``model.<field>=...`` on the command line); ``experiment=<dataset>-<name>`` recipes of
             other datasets keep the defaults.
-        **metadata: paper, upstream, licence, kind (``generator`` or ``baseline``), ...
+        **metadata: paper, upstream, licence, kind (``generator`` or ``baseline``),
+            ``moved_keys`` (``{old key: new key}`` for settings that moved into this config, so
+            the old command-line key fails with a message that names the new one), ...
     """
     from pathreport.plugins import GENERATORS
 

@@ -9,7 +9,10 @@ config dataclass in Hydra's ConfigStore). It loads, in order:
 2. encoder specs, one YAML file each in ``encoders/``;
 3. dataset specs, one YAML file each in ``configs/data/``;
 4. every ``*.py`` file in ``models/`` and in the folders of ``PATHREPORT_PLUGIN_PATH``: a generator
-   is added by dropping one file there, with no import list to edit;
+   is added by dropping one file there, with no import list to edit. Names starting with ``_`` are
+   not plug-ins: a plug-in keeps its helpers in a package beside it (``models/_bigen/``) and
+   imports them relatively (``from ._bigen.knowledge_bank import load_bank``), because each folder
+   is loaded as a package of its own;
 5. third-party packages through the entry-point groups ``pathreport.<kind>`` (for example
    ``pathreport.generators``): an entry point may name a module (importing it registers its
    plug-ins) or an object (registered under the entry point's name).
@@ -18,9 +21,11 @@ config dataclass in Hydra's ConfigStore). It loads, in order:
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import logging
 import pkgutil
+import re
 import sys
 import threading
 from importlib.metadata import entry_points
@@ -77,6 +82,10 @@ ENCODERS: Registry = Registry("encoders", on_register=_store_encoder)
 DATASETS: Registry = Registry("datasets")
 EVALUATORS: Registry = Registry("evaluators")
 TEXT_ENCODERS: Registry = Registry("text_encoders")
+#: ``pathreport <name>`` sub-commands that plug-ins contribute: the entry is a function that fills
+#: the sub-command's ``argparse`` parser (arguments, and ``func`` through ``set_defaults``); its
+#: ``help`` metadata is the line shown by ``pathreport --help``.
+COMMANDS: Registry = Registry("commands")
 VLMS: Registry = Registry("vlms")
 GENERATIVE_VLMS: Registry = Registry("generative_vlms")
 JUDGE_BACKENDS: Registry = Registry("judge_backends")
@@ -87,6 +96,7 @@ REGISTRIES: dict[str, Registry] = {
     "datasets": DATASETS,
     "evaluators": EVALUATORS,
     "text_encoders": TEXT_ENCODERS,
+    "commands": COMMANDS,
     "vlms": VLMS,
     "generative_vlms": GENERATIVE_VLMS,
     "judge_backends": JUDGE_BACKENDS,
@@ -99,6 +109,7 @@ ENTRY_POINT_GROUPS: dict[str, str] = {
     "pathreport.datasets": "datasets",
     "pathreport.evaluators": "evaluators",
     "pathreport.text_encoders": "text_encoders",
+    "pathreport.commands": "commands",
     "pathreport.vlms": "vlms",
     "pathreport.generative_vlms": "generative_vlms",
     "pathreport.judge_backends": "judge_backends",
@@ -108,7 +119,6 @@ ENTRY_POINT_GROUPS: dict[str, str] = {
 # import (standard library, numpy, torch and pathreport only at top level).
 BUILTIN_MODULES: tuple[str, ...] = (
     "pathreport.crqs",
-    "pathreport.text_encoders",
     "pathreport.pathlang",
     "pathreport.pathbind",
 )
@@ -119,6 +129,8 @@ BUILTIN_PACKAGES: tuple[str, ...] = ("pathreport.evaluation",)
 _lock = threading.RLock()
 _discovered = False
 _loaded_files: dict[Path, str] = {}
+_folder_packages: dict[Path, str] = {}
+PLUGIN_PACKAGE = "pathreport_plugins"
 
 
 def discover() -> None:
@@ -162,15 +174,14 @@ def load_plugin_folder(folder: Path) -> None:
 def load_plugin_file(path: Path) -> str:
     """Import one plug-in file under a private module name and return that name.
 
-    Files are loaded by path rather than as a package so that a plug-in folder needs no
-    ``__init__.py`` and two folders may hold files with the same stem.
+    Files are loaded by path, so a plug-in folder needs no ``__init__.py`` and two folders may
+    hold files with the same stem; the folder becomes a package of its own
+    (``pathreport_plugins.<folder>``), so a plug-in imports its helper package relatively.
     """
     path = Path(path).resolve()
     if path in _loaded_files:
         return _loaded_files[path]
-    module_name = f"pathreport_plugins.{path.parent.name}.{path.stem}"
-    if module_name in sys.modules:  # same stem in another folder
-        module_name = f"{module_name}_{abs(hash(str(path))) % 10**8}"
+    module_name = f"{folder_package(path.parent)}.{path.stem}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"Cannot import plug-in file {path}.")
@@ -184,6 +195,32 @@ def load_plugin_file(path: Path) -> str:
         _loaded_files.pop(path, None)
         raise
     return module_name
+
+
+def folder_package(folder: Path) -> str:
+    """The package name under which the modules of a plug-in folder are imported (made once).
+
+    Its search path is the folder itself, so ``from ._helpers import x`` in a plug-in file
+    imports ``<folder>/_helpers/``; two folders with the same name get distinct packages.
+    """
+    folder = Path(folder).resolve()
+    if folder in _folder_packages:
+        return _folder_packages[folder]
+    _ensure_package(PLUGIN_PACKAGE, [])
+    name = f"{PLUGIN_PACKAGE}.{re.sub(r'[^0-9A-Za-z_]', '_', folder.name)}"
+    if name in sys.modules:  # a folder of the same name elsewhere
+        name = f"{name}_{len(_folder_packages)}"
+    _ensure_package(name, [str(folder)])
+    _folder_packages[folder] = name
+    return name
+
+
+def _ensure_package(name: str, search_path: list[str]) -> None:
+    if name in sys.modules:
+        return
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = search_path
+    sys.modules[name] = importlib.util.module_from_spec(spec)
 
 
 def _load_encoder_specs(folder: Path) -> None:

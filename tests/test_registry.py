@@ -98,3 +98,46 @@ def test_registry_register_generator_rejects_non_generator_classes():
 
     with pytest.raises(TypeError, match="must subclass"):
         register_generator("not_a_generator", config=Cfg)(dict)
+
+
+def test_plugin_file_imports_its_helper_package_and_adds_a_command(tmp_path, capsys):
+    """A plug-in with code of its own is one file plus a ``_<name>/`` package beside it, imported
+    relatively; names starting with ``_`` are never loaded as plug-ins; a plug-in may add a
+    ``pathreport`` sub-command (as BiGen adds ``pathreport bigen``)."""
+    from pathreport import cli, plugins
+
+    folder = tmp_path / "my-models"
+    (folder / "_echo").mkdir(parents=True)
+    (folder / "_echo" / "__init__.py").write_text("")
+    (folder / "_echo" / "words.py").write_text("WORD = 'echoed'\n")
+    (folder / "_broken.py").write_text("raise RuntimeError('a helper file is not a plug-in')\n")
+    (folder / "echo_cmd.py").write_text(textwrap.dedent('''
+        from pathreport.plugins import COMMANDS
+
+        from ._echo.words import WORD
+
+        @COMMANDS.register("echo_words", help="print a word")
+        def add(parser):
+            parser.add_argument("--times", type=int, default=1)
+            parser.set_defaults(func=lambda args: print(" ".join([WORD] * args.times)))
+    '''))
+    try:
+        plugins.load_plugin_folder(folder)
+        assert cli.main(["echo_words", "--times", "2"]) == 0
+        assert capsys.readouterr().out.strip() == "echoed echoed"
+        assert plugins.COMMANDS.get("echo_words").provider == str(folder.resolve() / "echo_cmd.py")
+    finally:
+        plugins.COMMANDS.remove("echo_words")
+
+
+def test_plugin_command_named_like_a_builtin_one_is_refused_naming_its_provider(capsys):
+    from pathreport import cli, plugins
+
+    plugins.COMMANDS.get("bigen")  # discovery first, so the clash is the only change
+    plugins.COMMANDS.add("list", lambda parser: None, provider="clashing_plugin.py")
+    try:
+        assert cli.main(["list", "models"]) == 2
+        err = capsys.readouterr().err
+        assert "'list'" in err and "clashing_plugin.py" in err and "rename it" in err
+    finally:
+        plugins.COMMANDS.remove("list")

@@ -7,7 +7,7 @@ import json
 
 KINDS = (
     "models", "encoders", "datasets", "evaluators", "text_encoders", "vlms", "generative_vlms",
-    "judge_backends",
+    "judge_backends", "commands",
 )
 
 
@@ -26,6 +26,7 @@ COLUMNS = {
     "datasets": ("name", "cleaning", "max_report_tokens", "description"),
     "evaluators": ("name", "kind", "metrics", "needs", "description"),
     "judge_backends": ("name", "needs", "description"),
+    "commands": ("name", "help", "provider"),
 }
 
 
