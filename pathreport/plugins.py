@@ -207,9 +207,11 @@ def folder_package(folder: Path) -> str:
     if folder in _folder_packages:
         return _folder_packages[folder]
     _ensure_package(PLUGIN_PACKAGE, [])
-    name = f"{PLUGIN_PACKAGE}.{re.sub(r'[^0-9A-Za-z_]', '_', folder.name)}"
-    if name in sys.modules:  # a folder of the same name elsewhere
-        name = f"{name}_{len(_folder_packages)}"
+    base = name = f"{PLUGIN_PACKAGE}.{re.sub(r'[^0-9A-Za-z_]', '_', folder.name)}"
+    copy = 1
+    while name in sys.modules:  # a folder of the same name elsewhere
+        copy += 1
+        name = f"{base}_{copy}"
     _ensure_package(name, [str(folder)])
     _folder_packages[folder] = name
     return name

@@ -141,3 +141,16 @@ def test_plugin_command_named_like_a_builtin_one_is_refused_naming_its_provider(
         assert "'list'" in err and "clashing_plugin.py" in err and "rename it" in err
     finally:
         plugins.COMMANDS.remove("list")
+
+
+def test_plugin_folders_of_the_same_name_keep_their_own_helpers(tmp_path):
+    from pathreport import plugins
+
+    values = []
+    for owner in ("alice", "bob"):
+        folder = tmp_path / owner / "models"
+        (folder / "_shared").mkdir(parents=True)
+        (folder / "_shared" / "__init__.py").write_text(f"OWNER = {owner!r}\n")
+        (folder / "gen.py").write_text("from ._shared import OWNER\n")
+        values.append(sys.modules[plugins.load_plugin_file(folder / "gen.py")].OWNER)
+    assert values == ["alice", "bob"]
