@@ -37,7 +37,6 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
     from pathreport.generation.decoding import DecodingConfig, generate
     from pathreport.generation.generator import GeneratorContext
     from pathreport.generation.nn import count_parameters
-    from pathreport.knowledge_bank import KnowledgeBank, save_bank
     from pathreport.registry import GENERATORS
 
     if threads:
@@ -50,9 +49,9 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
         stream_dims.setdefault(name, 512 if spec.kind != "concept" else 66)
     overrides = {}
     with tempfile.TemporaryDirectory() as tmp:
-        if "bank_path" in entry.config.__dataclass_fields__:
-            bank = KnowledgeBank(embeddings=torch.randn(2000, ref.get("bank_dim", 512)))
-            overrides["bank_path"] = str(save_bank(bank, Path(tmp) / "bank.pt"))
+        if "bank_path" in entry.config.__dataclass_fields__:  # a plain (T, D) tensor is a valid bank file
+            torch.save(torch.randn(2000, ref.get("config", {}).get("bank_dim", 512)), Path(tmp) / "bank.pt")
+            overrides["bank_path"] = str(Path(tmp) / "bank.pt")
         ctx = GeneratorContext(vocab_size=348, feature_dim=1536, stream_dims=stream_dims, max_report_tokens=max_len)
         cfg = entry.config(**overrides)
         tokenizer = entry.obj.build_tokenizer(cfg, [r for r, _ in generate_cases(210, seed=0)], "reg")

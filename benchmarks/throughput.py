@@ -40,7 +40,7 @@ def _setup(args: argparse.Namespace):
     cfg = OmegaConf.merge(OmegaConf.structured(entry.config), {"name": args.model})
     typed = typed_generator_config(cfg)
     dm = ReportDataModule(data, ENCODERS[args.encoder], streams=entry.obj.input_streams(typed),
-                          resources=getattr(entry.obj, "resources", ()), cache_dir=args.cache,
+                          resource_factory=partial(entry.obj.dataset_resources, typed), cache_dir=args.cache,
                           tokenizer_factory=partial(entry.obj.build_tokenizer, typed, style=data.cleaning))
     dm.setup()
     tok = dm.tokenizer

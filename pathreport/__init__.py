@@ -21,6 +21,7 @@ from pathreport import _moved  # noqa: E402
 from pathreport.discovery import discover, load_plugin_file  # noqa: E402  (installs the loader)
 from pathreport.errors import ConfigError, PathreportError, PluginError, UserError  # noqa: E402
 from pathreport.registry import (  # noqa: E402
+    COMMANDS,
     DATASETS,
     ENCODERS,
     EVALUATORS,
@@ -42,10 +43,11 @@ _moved.install()  # module paths from before the layers (pathreport.generator, .
 _LAZY: dict[str, str] = {
     **dict.fromkeys(("SlideBatch",), "pathreport.data.batch"),
     **dict.fromkeys(("StreamSpec",), "pathreport.data.streams"),
+    **dict.fromkeys(("DatasetInfo",), "pathreport.data.resources"),
     **dict.fromkeys(
-        ("GeneratorConfig", "GeneratorContext", "ReportGenerator", "RetrievalBaseline",
-         "TransformerGeneratorConfig", "R2GEN_UNUSED_REFERENCE_MODULES", "masked_mean",
-         "register_generator", "token_cross_entropy"),
+        ("GeneratorConfig", "GeneratorContext", "R2GenGenerator", "ReportGenerator",
+         "RetrievalBaseline", "TransformerGeneratorConfig", "R2GEN_UNUSED_REFERENCE_MODULES",
+         "masked_mean", "register_generator", "token_cross_entropy"),
         "pathreport.generation.generator",
     ),
     **dict.fromkeys(
@@ -75,6 +77,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "COMMANDS",
     "DATASETS",
     "ENCODERS",
     "EVALUATORS",

@@ -6,12 +6,15 @@ config dataclass in Hydra's ConfigStore). It loads, in order:
 
 1. the built-in plug-in packages (:data:`BUILTIN_PACKAGES`), every module below them: every report
    metric in ``pathreport/evaluation/`` (an evaluator, a CRQS extractor or a judge backend is added
-   by one new file there), the PathLang and PathBind model adapters, and the modules of
-   :data:`BUILTIN_MODULES`;
+   by one new file there), and the PathLang and PathBind model adapters;
 2. encoder specs, one YAML file each in ``encoders/``;
 3. dataset specs, one YAML file each in ``configs/data/``;
 4. every ``*.py`` file in ``models/`` and in the folders of ``PATHREPORT_PLUGIN_PATH``: a generator
-   is added by dropping one file there, with no import list to edit;
+   is added by dropping one file there, with no import list to edit. Names starting with ``_`` are
+   not plug-ins: a plug-in keeps its helpers in a package beside it (``models/_bigen/``) and
+   imports them relatively (``from ._bigen.knowledge_bank import load_bank``), because each folder
+   is loaded as a package of its own. A helper module registers what is its own (BiGen's text
+   encoders, its ``pathreport bigen`` command) when its plug-in file imports it;
 5. third-party packages through each registry's entry-point group (``pathreport.generators``,
    ``pathreport.evaluators``, ...): an entry point may name a module (importing it registers its
    plug-ins) or an object (registered under the entry point's name).
@@ -26,9 +29,11 @@ kernel, and reaches the built-in plug-ins by module name, at run time, which is 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import logging
 import pkgutil
+import re
 import sys
 import threading
 from importlib.metadata import entry_points
@@ -54,12 +59,13 @@ BUILTIN_PACKAGES: tuple[str, ...] = (
     "pathreport.pathbind.adapters",
 )
 
-#: Single built-in modules that register plug-ins when imported.
-BUILTIN_MODULES: tuple[str, ...] = ("pathreport.text_encoders",)
+#: The package under which plug-in folders are imported (one sub-package per folder).
+PLUGIN_PACKAGE = "pathreport_plugins"
 
 _lock = threading.RLock()
 _discovered = False
 _loaded_files: dict[Path, str] = {}
+_folder_packages: dict[Path, str] = {}
 
 
 def _store_generator_config(entry: Entry) -> None:
@@ -105,9 +111,6 @@ def discover() -> None:
         _discovered = True
         for package in BUILTIN_PACKAGES:
             _import_package_tree(package)
-        for module in BUILTIN_MODULES:
-            if importlib.util.find_spec(module) is not None:
-                importlib.import_module(module)
         _load_encoder_specs(paths.ENCODERS_DIR)
         _load_dataset_specs(paths.CONFIGS_DIR / "data")
         for folder in paths.plugin_dirs():
@@ -139,8 +142,9 @@ def load_plugin_folder(folder: Path) -> None:
 def load_plugin_file(path: Path) -> str:
     """Import one plug-in file under a private module name and return that name.
 
-    Files are loaded by path rather than as a package so that a plug-in folder needs no
-    ``__init__.py`` and two folders may hold files with the same stem.
+    Files are loaded by path, so a plug-in folder needs no ``__init__.py`` and two folders may
+    hold files with the same stem; the folder becomes a package of its own
+    (``pathreport_plugins.<folder>``), so a plug-in imports its helper package relatively.
 
     Raises:
         PluginError: the file registered nothing.
@@ -148,9 +152,7 @@ def load_plugin_file(path: Path) -> str:
     path = Path(path).resolve()
     if path in _loaded_files:
         return _loaded_files[path]
-    module_name = f"pathreport_plugins.{path.parent.name}.{path.stem}"
-    if module_name in sys.modules:  # same stem in another folder
-        module_name = f"{module_name}_{abs(hash(str(path))) % 10**8}"
+    module_name = f"{folder_package(path.parent)}.{path.stem}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise PluginError(f"Cannot import plug-in file {path}: it is not a Python source file.")
@@ -171,6 +173,34 @@ def load_plugin_file(path: Path) -> str:
             "plug-ins, rename it to start with '_'."
         )
     return module_name
+
+
+def folder_package(folder: Path) -> str:
+    """The package name under which the modules of a plug-in folder are imported (made once).
+
+    Its search path is the folder itself, so ``from ._helpers import x`` in a plug-in file
+    imports ``<folder>/_helpers/``; two folders with the same name get distinct packages.
+    """
+    folder = Path(folder).resolve()
+    if folder in _folder_packages:
+        return _folder_packages[folder]
+    _ensure_package(PLUGIN_PACKAGE, [])
+    base = name = f"{PLUGIN_PACKAGE}.{re.sub(r'[^0-9A-Za-z_]', '_', folder.name)}"
+    copy = 1
+    while name in sys.modules:  # a folder of the same name elsewhere
+        copy += 1
+        name = f"{base}_{copy}"
+    _ensure_package(name, [str(folder)])
+    _folder_packages[folder] = name
+    return name
+
+
+def _ensure_package(name: str, search_path: list[str]) -> None:
+    if name in sys.modules:
+        return
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = search_path
+    sys.modules[name] = importlib.util.module_from_spec(spec)
 
 
 def _load_encoder_specs(folder: Path) -> None:

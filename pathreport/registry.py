@@ -236,6 +236,10 @@ DATASETS: Registry = Registry("datasets", "pathreport.datasets")
 EVALUATORS: Registry = Registry("evaluators", "pathreport.evaluators")
 EXTRACTORS: Registry = Registry("extractors", "pathreport.extractors")
 TEXT_ENCODERS: Registry = Registry("text_encoders", "pathreport.text_encoders")
+#: ``pathreport <name>`` sub-commands that plug-ins contribute: the entry is a function that fills
+#: the sub-command's ``argparse`` parser (arguments, and ``func`` through ``set_defaults``); its
+#: ``help`` metadata is the line shown by ``pathreport --help``.
+COMMANDS: Registry = Registry("commands", "pathreport.commands")
 VLMS: Registry = Registry("vlms", "pathreport.vlms")
 GENERATIVE_VLMS: Registry = Registry("generative_vlms", "pathreport.generative_vlms")
 JUDGE_BACKENDS: Registry = Registry("judge_backends", "pathreport.judge_backends")
@@ -243,6 +247,6 @@ JUDGE_BACKENDS: Registry = Registry("judge_backends", "pathreport.judge_backends
 #: Every registry by its kind (the argument of ``pathreport list``).
 REGISTRIES: dict[str, Registry] = {
     r.kind: r
-    for r in (GENERATORS, ENCODERS, DATASETS, EVALUATORS, EXTRACTORS, TEXT_ENCODERS, VLMS,
+    for r in (GENERATORS, ENCODERS, DATASETS, EVALUATORS, EXTRACTORS, TEXT_ENCODERS, COMMANDS, VLMS,
               GENERATIVE_VLMS, JUDGE_BACKENDS)
 }

@@ -31,19 +31,8 @@ PACKAGE_LAYERS = {
     "pathreport.app": "app",
 }
 
-#: BiGen's own modules, still at the package root until they move beside the BiGen plug-in
-#: (``models/_bigen/``); they are model code, so they sit in the generation layer.
-MODULE_LAYERS = {
-    "pathreport.knowledge_bank": "generation",
-    "pathreport.text_encoders": "generation",
-}
-
 #: Known upward imports, each with the reason it is still there. Empty is the goal.
-ALLOWED_UPWARD = {
-    # The data module builds BiGen's knowledge bank, a dataset resource of one model; it leaves the
-    # data layer when plug-ins declare their own dataset resources.
-    ("pathreport.data.datamodule", "pathreport.knowledge_bank"),
-}
+ALLOWED_UPWARD: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:
@@ -91,8 +80,6 @@ GRAPH: dict[str, list[tuple[str, int]]] = {m: _imports(m) for m in MODULES}
 
 
 def layer_of(module: str) -> str:
-    if module in MODULE_LAYERS:
-        return MODULE_LAYERS[module]
     for package, layer in PACKAGE_LAYERS.items():
         if module == package or module.startswith(package + "."):
             return layer
@@ -185,6 +172,18 @@ def test_no_subpackages_import_in_a_circle():
         " <-> ".join(c) for c in cycles)
 
 
+def test_the_package_imports_no_plugin_code():
+    """Plug-ins sit above every layer: their files and helper packages (``models/_bigen/``, loaded
+    under ``pathreport_plugins``) may import the package, never the other way round."""
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            found += [f"{module}:{node.lineno} {n}" for n in names if n.split(".")[0] in ("models", "pathreport_plugins")]
+    assert not found, "The package imports plug-in code:\n" + "\n".join(found)
+
+
 def test_the_registry_imports_nothing_from_the_package():
     assert GRAPH["pathreport.registry"] == []
 
@@ -223,7 +222,7 @@ def test_nothing_in_the_repository_imports_a_moved_module_by_its_old_path():
 
     root = PACKAGE.parent
     old = []
-    for path in sorted([*PACKAGE.rglob("*.py"), *(root / "models").glob("*.py"), *(root / "benchmarks").glob("*.py"),
+    for path in sorted([*PACKAGE.rglob("*.py"), *(root / "models").rglob("*.py"), *(root / "benchmarks").glob("*.py"),
                         *(root / "tests").rglob("*.py"), root / "train.py", root / "eval.py"]):
         if path.name == "test_moved_modules.py":
             continue

@@ -171,3 +171,68 @@ def test_registry_every_kind_registers_with_the_same_decorator(tmp_path):
     finally:
         for kind, registry in REGISTRIES.items():
             registry.remove(f"probe_{kind}")
+
+
+def test_plugin_file_imports_its_helper_package_and_adds_a_command(tmp_path, capsys):
+    """A plug-in with code of its own is one file plus a ``_<name>/`` package beside it, imported
+    relatively; names starting with ``_`` are never loaded as plug-ins; a plug-in may add a
+    ``pathreport`` sub-command (as BiGen adds ``pathreport bigen``)."""
+    from pathreport import COMMANDS
+    from pathreport.app import cli
+    from pathreport.discovery import load_plugin_folder
+
+    folder = tmp_path / "my-models"
+    (folder / "_echo").mkdir(parents=True)
+    (folder / "_echo" / "__init__.py").write_text("")
+    (folder / "_echo" / "words.py").write_text("WORD = 'echoed'\n")
+    (folder / "_broken.py").write_text("raise RuntimeError('a helper file is not a plug-in')\n")
+    (folder / "echo_cmd.py").write_text(textwrap.dedent('''
+        from pathreport import COMMANDS
+
+        from ._echo.words import WORD
+
+        @COMMANDS.register("echo_words", help="print a word")
+        def add(parser):
+            parser.add_argument("--times", type=int, default=1)
+            parser.set_defaults(func=lambda args: print(" ".join([WORD] * args.times)))
+    '''))
+    try:
+        load_plugin_folder(folder)
+        assert cli.main(["echo_words", "--times", "2"]) == 0
+        assert capsys.readouterr().out.strip() == "echoed echoed"
+        assert COMMANDS.get("echo_words").provider == str(folder.resolve() / "echo_cmd.py")
+    finally:
+        COMMANDS.remove("echo_words")
+
+
+def test_plugin_command_named_like_a_builtin_one_is_refused_naming_its_provider(capsys):
+    from pathreport import COMMANDS
+    from pathreport.app import cli
+
+    COMMANDS.get("bigen")  # discovery first, so the clash is the only change
+    COMMANDS.register("list", provider="clashing_plugin.py")(lambda parser: None)
+    try:
+        assert cli.main(["list", "models"]) == 2
+        err = capsys.readouterr().err
+        assert "'list'" in err and "clashing_plugin.py" in err and "rename it" in err
+    finally:
+        COMMANDS.remove("list")
+
+
+def test_plugin_folders_of_the_same_name_keep_their_own_helpers(tmp_path):
+    from pathreport import COMMANDS
+    from pathreport.discovery import load_plugin_file
+
+    values = []
+    try:
+        for owner in ("alice", "bob"):
+            folder = tmp_path / owner / "models"
+            (folder / "_shared").mkdir(parents=True)
+            (folder / "_shared" / "__init__.py").write_text(f"OWNER = {owner!r}\n")
+            (folder / "gen.py").write_text("from pathreport import COMMANDS\n\nfrom ._shared import OWNER\n\n"
+                                           "COMMANDS.register(f'probe_{OWNER}')(lambda parser: None)\n")
+            values.append(sys.modules[load_plugin_file(folder / "gen.py")].OWNER)
+    finally:
+        COMMANDS.remove("probe_alice")
+        COMMANDS.remove("probe_bob")
+    assert values == ["alice", "bob"]

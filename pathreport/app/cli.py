@@ -2,8 +2,9 @@
 
 Each sub-command lives in its own module under :mod:`pathreport.app.commands` and exposes
 ``register(subparsers)``; this file only assembles them, so adding a command never touches the
-others. Command modules import their heavy dependencies inside the handler, which keeps
-``pathreport --help`` fast.
+others. Plug-ins add theirs through the ``COMMANDS`` registry (BiGen's ``pathreport bigen`` lives
+beside its model). Command modules import their heavy dependencies inside the handler, which
+keeps ``pathreport --help`` fast.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 
 from pathreport import __version__
 from pathreport.errors import USER_ERRORS, UserError
+from pathreport.registry import COMMANDS
 
 __all__ = ["UserError", "build_parser", "main"]  # UserError: imported from here by older commands
 
@@ -22,7 +24,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pathreport.app.commands.list_cmd",
     "pathreport.app.commands.evaluate_cmd",
     "pathreport.app.commands.crqs_cmd",
-    "pathreport.app.commands.bigen_cmd",
     "pathreport.app.commands.results_cmd",
     "pathreport.app.commands.pathlang_cmd",
     "pathreport.app.commands.pathbind_cmd",
@@ -40,11 +41,31 @@ def build_parser() -> argparse.ArgumentParser:
     for module_name in COMMAND_MODULES:
         if importlib.util.find_spec(module_name) is not None:
             importlib.import_module(module_name).register(subparsers)
+    add_plugin_commands(subparsers)
     return parser
 
 
+def add_plugin_commands(subparsers: argparse._SubParsersAction) -> None:
+    """One sub-command per entry of the ``COMMANDS`` registry (after plug-in discovery).
+
+    Raises:
+        UserError: a plug-in's command has the name of a built-in one.
+    """
+    for entry in COMMANDS.entries():
+        if entry.name in subparsers.choices:
+            raise UserError(
+                f"The command '{entry.name}' of {entry.provider} has the name of a built-in pathreport "
+                "command; rename it in its @COMMANDS.register(...)."
+            )
+        entry.obj(subparsers.add_parser(entry.name, help=entry.metadata.get("help", "")))
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except USER_ERRORS as err:  # a plug-in that cannot load, or a command name taken twice
+        print(f"pathreport: error: {err}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -77,14 +77,9 @@ class DataConfig:
         patient_id_pattern: regex whose first group is the patient id of a slide id, for the
             patient-leakage check (TCGA: the first 12 characters of the barcode).
         tokenizer: tokenizer settings.
-        streams: locations of extra input streams (BiGen's knowledge stream, SCOUT's slide and
-            concept streams) when they differ from TRIDENT's layout.
-        knowledge_bank: BiGen's knowledge bank file; None: ``<cache>/banks/<dataset>/<encoder>.pt``,
-            where ``pathreport bigen build-bank`` writes by default (the synthetic dataset builds
-            its own bank on first use).
-        knowledge_bank_encoder: the text encoder of the default bank (the paper: CONCH).
-        n_concepts: number of GECKO concepts of this dataset (66 for REG, 254 for TCGA), checked
-            against the concept files.
+        streams: locations of the extra input streams a generator declares, by stream name, when
+            they differ from TRIDENT's layout. (A generator's own settings, such as BiGen's
+            knowledge bank or SCOUT's concept count, are ``model.<field>``, never ``data.*``.)
         crqs_schema: CRQS schema name (default: the dataset name).
         synthetic: generator settings (only for the synthetic dataset).
     """
@@ -109,9 +104,6 @@ class DataConfig:
     patient_id_pattern: str | None = None
     tokenizer: TokenizerConfig = field(default_factory=TokenizerConfig)
     streams: dict[str, StreamLocation] = field(default_factory=dict)
-    knowledge_bank: str | None = None
-    knowledge_bank_encoder: str = "conch"
-    n_concepts: int | None = None
     crqs_schema: str | None = None
     synthetic: SyntheticConfig | None = None
 
@@ -182,9 +174,9 @@ class PathsConfig:
     Attributes:
         features_dir: the TRIDENT job directory of the dataset (None for the synthetic dataset,
             which is generated into ``cache_dir``).
-        cache_dir: generated data (the synthetic dataset, default knowledge banks); None: the
-            environment variable ``PATHREPORT_CACHE``, else ``$XDG_CACHE_HOME/pathreport``, else
-            ``~/.cache/pathreport`` (the same place ``pathreport bigen build-bank`` writes to).
+        cache_dir: generated data (the synthetic dataset, resources that generators build such as
+            BiGen's default knowledge banks); None: the environment variable ``PATHREPORT_CACHE``,
+            else ``$XDG_CACHE_HOME/pathreport``, else ``~/.cache/pathreport``.
         log_dir: root of run directories.
         output_dir: this run's directory (Hydra's).
     """

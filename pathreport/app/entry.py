@@ -15,7 +15,7 @@ from typing import Any
 
 from pathreport import paths
 from pathreport.errors import USER_ERRORS
-from pathreport.registry import did_you_mean
+from pathreport.registry import GENERATORS, did_you_mean
 
 log = logging.getLogger("pathreport")
 
@@ -84,10 +84,24 @@ def check_overrides(overrides: list[str], config_name: str) -> str | None:
             continue
         known = [str(k) for k in parent]  # (``in`` would say False for a mandatory ??? value)
         if leaf not in known:
+            moved = moved_key(key)
+            if moved:
+                return moved
             hint = did_you_mean(leaf, known)
             where = f"'{parent_key}'" if parent_key else "the top level"
             return (f"Unknown config key '{key}'. {hint + ' ' if hint else ''}Keys under {where}: "
                     f"{', '.join(sorted(known))}. (To add a key that does not exist, write +{key}=...)")
+    return None
+
+
+def moved_key(key: str) -> str | None:
+    """Where a setting that moved into a generator's config went (its ``moved_keys`` metadata,
+    ``{old key: new key}``), as an error message; None when ``key`` never moved."""
+    for entry in GENERATORS.entries():
+        new = entry.metadata.get("moved_keys", {}).get(key)
+        if new:
+            return (f"'{key}' was removed: it is now the {entry.name} setting '{new}'. Write {new}=... "
+                    f"(with model={entry.name}) instead.")
     return None
 
 

@@ -45,23 +45,34 @@ def run_dir(cfg: DictConfig) -> Path:
     return out
 
 
-def build_datamodule(cfg: DictConfig, generator_cls: type, tokenizer: TextTokenizer | None = None) -> ReportDataModule:
+def build_datamodule(
+    cfg: DictConfig, generator_cls: type, tokenizer: TextTokenizer | None = None, *, resources: bool = True
+) -> ReportDataModule:
+    """The data module for ``generator_cls`` under ``cfg``: the streams, tokenizer and dataset
+    resources come from the generator's hooks (see
+    :class:`pathreport.generation.generator.ReportGenerator`).
+
+    ``resources=False`` skips the resources hook, for a generator restored from a checkpoint,
+    which carries what it built from them (BiGen's bank).
+    """
     from functools import partial
 
     from pathreport.encoders import EncoderSpec
 
     encoder = EncoderSpec(**OmegaConf.to_container(cfg.encoder, resolve=True))
     streams = getattr(generator_cls, "streams", {})
-    factory = None
+    factory = resource_factory = None
     if hasattr(generator_cls, "input_streams"):  # a ReportGenerator: its configuration decides
         model_cfg = typed_generator_config(cfg.model)
         streams = generator_cls.input_streams(model_cfg)
         factory = partial(generator_cls.build_tokenizer, model_cfg, style=cfg.data.cleaning)
+        if resources:
+            resource_factory = partial(generator_cls.dataset_resources, model_cfg)
     return ReportDataModule(
         cfg.data,
         encoder,
         streams=streams,
-        resources=getattr(generator_cls, "resources", ()),
+        resource_factory=resource_factory,
         features_dir=cfg.paths.features_dir,
         cache_dir=cfg.paths.cache_dir,
         seed=cfg.seed,
@@ -399,7 +410,7 @@ def _evaluate_checkpoint(cfg: DictConfig, out: Path, module: ReportModule) -> di
     train_cfg.eval = cfg.eval
     train_cfg.seed = cfg.seed
     entry = GENERATORS.get(train_cfg.model.name)
-    dm = build_datamodule(train_cfg, entry.obj, tokenizer=module.tokenizer)
+    dm = build_datamodule(train_cfg, entry.obj, tokenizer=module.tokenizer, resources=False)
     dm.setup("test")
     logger = build_logger(OmegaConf.merge(train_cfg, {"logger": cfg.logger}), out)
     trainer = build_trainer(cfg, out, build_callbacks(cfg, out, trainable=False), logger)

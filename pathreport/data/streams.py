@@ -22,9 +22,12 @@ class StreamSpec:
             when the dataset config gives them (concept streams).
         key: HDF5 dataset to read (``features``, ``bag_feats_deep``, ``bag_feats``).
         description: shown in error messages and ``pathreport list models``.
+        dim: expected width of a ``concept`` stream (SCOUT's concept count), checked against every
+            file; None learns it from the first file. Patch and slide streams take the encoder's.
     """
 
     kind: str
     encoder: str | None = None
     key: str = "features"
     description: str = ""
+    dim: int | None = None

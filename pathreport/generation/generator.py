@@ -13,6 +13,13 @@ and registers them::
         def encode(self, batch): ...                  # once per slide
         def decode(self, state, tokens, cache): ...   # teacher forcing, or one step with a cache
 
+What is the generator's own stays with it, through class-level hooks the core calls without
+knowing any model: ``input_streams`` (extra per-slide inputs), ``dataset_resources`` (files built
+from the dataset, such as BiGen's knowledge bank) and ``build_tokenizer`` (a tokenizer of its
+own). A generator that needs more than one file keeps its helpers in a package beside it
+(``models/_<name>/``, imported relatively), and may add ``pathreport`` sub-commands through
+the ``COMMANDS`` registry.
+
 Lightning, the tokenizer, the optimiser, decoding settings and metrics are NOT the generator's
 business: they are shared by every model, which is what makes comparisons fair.
 """
@@ -31,8 +38,9 @@ from torch import Tensor, nn
 
 from pathreport.data.batch import SlideBatch
 from pathreport.data.dataset import DEFAULT_MAX_REPORT_TOKENS
+from pathreport.data.resources import DatasetInfo
 from pathreport.data.streams import StreamSpec
-from pathreport.generation.nn import DecoderCache
+from pathreport.generation.nn import DecoderCache, TextDecoder
 from pathreport.registry import GENERATORS, Entry
 
 
@@ -93,8 +101,8 @@ class GeneratorContext:
         feature_dim: D of the main stream, from the encoder spec.
         stream_dims: D of each extra stream the generator declared.
         max_report_tokens: longest report (in tokens, without <bos>/<eos>) the decoder will produce.
-        resources: dataset resources the generator declared (name -> file), e.g. BiGen's
-            ``knowledge_bank``; located (or, for the synthetic dataset, built) by the data module.
+        resources: what the generator's ``dataset_resources`` hook returned (name -> file), e.g.
+            BiGen's ``knowledge_bank``.
         tokenizer: the run's tokenizer object, for a generator that must encode text of its own (a
             prompt); given at run time, never saved (checkpoints store the tokenizer apart).
     """
@@ -129,8 +137,6 @@ class ReportGenerator(nn.Module, metaclass=ABCMeta):
     config_class: ClassVar[type[GeneratorConfig]] = GeneratorConfig
     #: extra inputs by name (read by the data layer and passed in ``SlideBatch.streams``).
     streams: ClassVar[dict[str, StreamSpec]] = {}
-    #: dataset resources by name (files located by the data layer, given in ``ctx.resources``).
-    resources: ClassVar[tuple[str, ...]] = ()
     #: False for retrieval baselines that are fitted, not trained by gradient descent.
     trainable: ClassVar[bool] = True
 
@@ -142,8 +148,19 @@ class ReportGenerator(nn.Module, metaclass=ABCMeta):
     @classmethod
     def input_streams(cls, cfg: GeneratorConfig) -> dict[str, StreamSpec]:
         """The extra inputs this configuration reads: ``streams`` unless a generator makes some of
-        them optional (the data layer then reads only these)."""
+        them optional or sets their ``dim`` from its config (the data layer reads only these)."""
         return dict(cls.streams)
+
+    @classmethod
+    def dataset_resources(cls, cfg: GeneratorConfig, dataset: DatasetInfo) -> dict[str, str]:
+        """Files this configuration needs from the dataset (name -> path), located or built here.
+
+        Called by the data module once the splits are read; the result reaches the generator as
+        ``ctx.resources`` (and is saved with a checkpoint's context). The default needs none.
+        Raise a clear error (``FileNotFoundError`` naming the file and the command that builds
+        it) when a resource a user must provide is missing.
+        """
+        return {}
 
     @classmethod
     def build_tokenizer(cls, cfg: GeneratorConfig, train_reports: list[str], style: str) -> Any:
@@ -187,6 +204,54 @@ class ReportGenerator(nn.Module, metaclass=ABCMeta):
         logits = self.decode(self.encode(batch), batch.tokens[:, :-1])
         nll = token_cross_entropy(logits, batch.tokens[:, 1:], self.ctx.pad_id)
         return nll, {"nll": nll.detach()}
+
+
+class R2GenGenerator(ReportGenerator):
+    """The trunk shared by the R2Gen family (MI-Gen, HistGen, BiGen); a subclass adds its encoder.
+
+    All three map patch features to ``d_vf`` (``wsi_mapping``), may put a learned prompt token in
+    front, embed to ``d_model`` (``att_embed``: Linear, ReLU, Dropout(``drop_prob_lm``)) and decode
+    with :class:`pathreport.generation.nn.TextDecoder` over the memory their encoder builds
+    (``memory`` and, when the memory has padding, ``memory_mask`` in the state).
+
+    A subclass calls :meth:`build_patch_embedding` and :meth:`build_decoder` at the point of its
+    constructor where it wants those modules: the order of construction decides which random
+    numbers each initialisation draws, so a seed keeps giving the same model. The attribute names
+    are the state-dict keys of saved checkpoints and must not change.
+    """
+
+    cfg: TransformerGeneratorConfig
+
+    def build_patch_embedding(self, in_dim: int, *, prompt: bool) -> None:
+        """``wsi_mapping`` Linear(in_dim, d_vf), the ``prompt`` token (or none) and ``att_embed``."""
+        cfg = self.cfg
+        self.wsi_mapping = nn.Linear(in_dim, cfg.d_vf)
+        if prompt:
+            self.prompt = nn.Parameter(torch.randn(1, 1, cfg.d_vf))
+        else:
+            self.register_parameter("prompt", None)
+        self.att_embed = nn.Sequential(nn.Linear(cfg.d_vf, cfg.d_model), nn.ReLU(), nn.Dropout(cfg.drop_prob_lm))
+
+    def build_decoder(self) -> None:
+        """The report decoder: ``num_layers`` layers of width ``d_model`` over the slide memory."""
+        cfg, ctx = self.cfg, self.ctx
+        self.decoder = TextDecoder(
+            ctx.vocab_size, cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.num_layers, cfg.dropout,
+            max_len=ctx.max_positions,
+        )
+
+    def embed_patches(self, features: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
+        """Tokens (B, N, d_model) of the (B, N, in_dim) ``features`` and their mask, with the
+        prompt token (always real) in front when there is one."""
+        x = self.wsi_mapping(features)
+        if self.prompt is not None:
+            b = x.shape[0]
+            x = torch.cat([self.prompt.expand(b, -1, -1).to(x.dtype), x], dim=1)
+            mask = torch.cat([mask.new_ones(b, 1), mask], dim=1)
+        return self.att_embed(x), mask
+
+    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
+        return self.decoder(tokens, state["memory"], state.get("memory_mask"), cache)
 
 
 class RetrievalBaseline(nn.Module, metaclass=ABCMeta):
@@ -269,7 +334,9 @@ GENERATORS.set_hooks(prepare=_check_generator)
 #: (``{dataset: {field: value}}``) holds sizes that fit a dataset better than the config's defaults
 #: (the paper's sizes): ``python train.py data=<dataset> model=<name>`` starts from them (Hydra
 #: option ``model_preset=<dataset>-<name>``, below any ``model.<field>=...`` on the command line);
-#: other metadata: paper, upstream, licence, kind (``generator`` or ``baseline``).
+#: ``moved_keys`` (``{old key: new key}``) names the settings that moved into this config, so the old
+#: command-line key fails with a message that names the new one; other metadata: paper, upstream,
+#: licence, kind (``generator`` or ``baseline``).
 register_generator = GENERATORS.register
 
 
@@ -293,9 +360,11 @@ def build_generator(cfg: Any, ctx: GeneratorContext) -> nn.Module:
 
 
 __all__ = [
+    "DatasetInfo",
     "DecoderCache",
     "GeneratorConfig",
     "GeneratorContext",
+    "R2GenGenerator",
     "ReportGenerator",
     "RetrievalBaseline",
     "StreamSpec",

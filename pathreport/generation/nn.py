@@ -106,13 +106,14 @@ class MultiHeadAttention(nn.Module):
         self.out_proj = nn.Linear(d_model, d_model)
         self.dropout = dropout
 
-    def _split(self, x: Tensor) -> Tensor:
+    def split_heads(self, x: Tensor) -> Tensor:
+        """(B, T, D) -> (B, H, T, Dh), for a module that computes its own attention weights."""
         b, t, _ = x.shape
         return x.view(b, t, self.heads, self.d_head).transpose(1, 2)
 
     def project_kv(self, memory: Tensor) -> tuple[Tensor, Tensor]:
         """Keys and values of ``memory`` (B, T, D), split into heads: 2 x (B, H, T, Dh)."""
-        return self._split(self.k_proj(memory)), self._split(self.v_proj(memory))
+        return self.split_heads(self.k_proj(memory)), self.split_heads(self.v_proj(memory))
 
     def attend(self, query: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None, causal: bool = False) -> Tensor:
         """Attend with pre-projected keys/values.
@@ -125,7 +126,7 @@ class MultiHeadAttention(nn.Module):
         """
         rows = query.shape[0]
         batch = k.shape[0]
-        q = self._split(self.q_proj(fold_rows(query, batch)))
+        q = self.split_heads(self.q_proj(fold_rows(query, batch)))
         attn_mask = None
         if mask is not None:
             attn_mask = mask[:, None, None, :] if mask.dim() == 2 else (mask[:, None] if mask.dim() == 3 else mask)

@@ -35,6 +35,17 @@ def test_config_unknown_names_and_keys_answer_did_you_mean(override, expected):
     assert expected in (check_overrides([override], "train") or "")
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("data.knowledge_bank", "model.bank_path"), ("data.knowledge_bank_encoder", "model.bank_text_encoder"),
+     ("data.n_concepts", "model.n_concepts")],
+)
+def test_config_settings_moved_into_a_model_name_their_new_key(old, new):
+    prepare()
+    message = check_overrides([f"{old}=1"], "train") or ""
+    assert f"'{old}' was removed" in message and f"Write {new}=..." in message
+
+
 def test_config_valid_overrides_pass_the_check():
     prepare()
     assert check_overrides(["model=migen", "trainer.max_epochs=2", "+trainer.foo=1", "hydra.run.dir=x"], "train") is None

@@ -14,12 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from pathreport.app.cli import main as cli_main
 from pathreport.data.synthetic import SyntheticConfig, SyntheticDataset
-from pathreport.knowledge_bank import build_bank, save_bank
 from pathreport.registry import ENCODERS
 from tests.conftest import smoke_overrides
 
 GENERATORS = ["migen", "histgen", "bigen", "scout"]
+# What a user gives each recipe besides features and splits: the model's own dataset settings
+# (BiGen's bank built by `pathreport bigen build-bank`; SCOUT's concept count, here the synthetic
+# job's instead of REG's 66).
+OWN_SETTINGS = {"bigen": ["model.bank_path={bank}"], "scout": ["model.n_concepts={concepts}"]}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +33,9 @@ def reg_style_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]
     dataset = SyntheticDataset(root, SyntheticConfig(n_slides=12, min_patches=4, max_patches=12))
     dataset.ensure([ENCODERS[name] for name in ("uni2", "conch1", "titan")], concepts=True)
     splits = json.loads(dataset.split_file.read_text())
-    bank = save_bank(build_bank((e["report"] for e in splits["train"]), "hashing"), root / "bank.pt")
+    bank = root / "bank.pt"
+    assert cli_main(["bigen", "build-bank", "--dataset", "reg2025", "--split-file", str(dataset.split_file),
+                     "--text-encoder", "hashing", "--out", str(bank)]) == 0
     return {"job": dataset.job_dir, "splits": dataset.split_file, "bank": bank,
             "concepts": len(dataset.concepts()), "test_ids": sorted(e["id"] for e in splits["test"])}
 
@@ -39,8 +45,8 @@ def test_reg2025_recipe_trains_tests_and_scores(tiny_train, reg_style_job, model
     job = reg_style_job
     summary, out = tiny_train(
         f"experiment=reg2025-{model}", "encoder=uni2", f"paths.features_dir={job['job']}",
-        f"data.splits={job['splits']}", "data.patch_size=256", f"data.n_concepts={job['concepts']}",
-        f"data.knowledge_bank={job['bank']}", *smoke_overrides(model), synthetic=False,
+        f"data.splits={job['splits']}", "data.patch_size=256",
+        *(setting.format(**job) for setting in OWN_SETTINGS.get(model, [])), *smoke_overrides(model), synthetic=False,
     )
     config = (out / "config.yaml").read_text()
     # the recipe's settings reached the run

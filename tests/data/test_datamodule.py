@@ -150,6 +150,44 @@ def test_datamodule_synthetic_generates_every_stream(tmp_path):
     assert dm.stream_dims["concept"] == item["streams"]["concept"].shape[0] > 0
 
 
+def test_datamodule_hands_the_generator_training_reports_only_for_its_resources(tmp_path):
+    """The resources hook sees the dataset's training reports (never val/test) and, for a real
+    dataset, no generated folder; what it returns becomes the module's ``resources``."""
+    job, split = _dataset(tmp_path, [2, 2, 2, 2], reports=["train one", "train two", "val text", "test text"])
+    seen = []
+
+    def factory(info):
+        seen.append(info)
+        return {"index": str(tmp_path / f"{info.name}.idx")}
+
+    cfg = OmegaConf.structured(DataConfig(name="toyset", splits=str(split)))
+    dm = ReportDataModule(cfg, ENC, features_dir=str(job), cache_dir=str(tmp_path / "cache"), resource_factory=factory)
+    dm.setup()
+    (info,) = seen
+    assert info.train_reports == ("train one", "train two")
+    assert info.name == "toyset" and info.split_file == split and info.generated_dir is None
+    assert info.cache_dir == tmp_path / "cache"
+    assert dm.resources == {"index": str(tmp_path / "toyset.idx")}
+
+
+def test_datamodule_checks_a_concept_stream_against_its_declared_width(tmp_path):
+    from pathreport.data.synthetic import SyntheticConfig
+    from pathreport.registry import ENCODERS
+
+    cfg = OmegaConf.structured(DataConfig(name="synthetic", synthetic=SyntheticConfig(n_slides=12, min_patches=3,
+                                                                                      max_patches=6)))
+    found = ReportDataModule(cfg, ENCODERS["conch15"], streams={"concept": StreamSpec(kind="concept", key="bag_feats")},
+                             cache_dir=str(tmp_path))
+    found.setup()
+    width = found.stream_dims["concept"]
+    right = StreamSpec(kind="concept", key="bag_feats", dim=width)
+    ReportDataModule(cfg, ENCODERS["conch15"], streams={"concept": right}, cache_dir=str(tmp_path)).setup()
+    wrong = StreamSpec(kind="concept", key="bag_feats", dim=width + 1)
+    dm = ReportDataModule(cfg, ENCODERS["conch15"], streams={"concept": wrong}, cache_dir=str(tmp_path))
+    with pytest.raises(FeatureFileError, match=str(width + 1)):
+        dm.setup()
+
+
 def test_size_buckets_group_similar_bags_and_cover_every_slide_once():
     from pathreport.data.dataset import SizeBucketBatchSampler
 

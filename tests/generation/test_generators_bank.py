@@ -1,30 +1,35 @@
-"""BiGen's knowledge bank: sentences, text encoders, ``pathreport bigen build-bank``, and the bank
-travelling inside the model."""
+"""BiGen's knowledge bank: sentences, text encoders, ``pathreport bigen build-bank``, the bank
+located through BiGen's ``dataset_resources`` hook, and the bank travelling inside the model.
+
+BiGen's helpers live beside its plug-in file (``models/_bigen/``): they are imported here the way
+``models/bigen.py`` imports them, inside the package plug-in discovery made for its folder.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
+from pathlib import Path
 
 import pytest
 import torch
 
 from pathreport.app.cli import main as cli_main
-from pathreport.knowledge_bank import (
-    KnowledgeBank,
-    load_bank,
-    report_sentences,
-    save_bank,
-    unique_sentences,
-)
-from pathreport.registry import GENERATORS, TEXT_ENCODERS
+from pathreport.data.resources import DatasetInfo
+from pathreport.registry import COMMANDS, GENERATORS, TEXT_ENCODERS
 from tests.helpers.generators import (
-    BANK_DIM,
     build,
     make_batch,
     one_torch_thread,  # noqa: F401  (autouse fixture)
+    smoke_config,
     smoke_context,
 )
+
+BIGEN = GENERATORS.get("bigen")
+_bank = importlib.import_module(BIGEN.obj.__module__.rpartition(".")[0] + "._bigen.knowledge_bank")
+KnowledgeBank, load_bank, save_bank = _bank.KnowledgeBank, _bank.load_bank, _bank.save_bank
+report_sentences, unique_sentences = _bank.report_sentences, _bank.unique_sentences
 
 SPLITS = {
     "train": [
@@ -95,6 +100,11 @@ def test_minilm_text_encoder_embeds_offline():
     assert emb[0] @ emb[1] > emb[0] @ emb[2] + 0.3
 
 
+def test_bigen_command_and_text_encoders_come_from_the_plugin_folder():
+    assert COMMANDS.get("bigen").provider.endswith(str(Path("models", "_bigen", "cli.py")))
+    assert TEXT_ENCODERS.get("hashing").provider.endswith(str(Path("models", "_bigen", "text_encoders.py")))
+
+
 def test_build_bank_command_embeds_training_sentences_only(split_file, tmp_path, capsys):
     out = tmp_path / "bank.pt"
     rc = cli_main(["bigen", "build-bank", "--dataset", "synthetic", "--split-file", str(split_file),
@@ -152,22 +162,53 @@ def test_load_bank_accepts_a_plain_tensor_and_rejects_bad_files(tmp_path):
         load_bank(tmp_path / "absent.pt")
 
 
+# -- locating the bank (the dataset_resources hook) --------------------------------------------
+def _dataset(tmp_path, generated: bool) -> DatasetInfo:
+    return DatasetInfo(name="reg2025", split_file=tmp_path / "splits.json",
+                       train_reports=tuple(e["report"] for e in SPLITS["train"]), cache_dir=tmp_path / "cache",
+                       generated_dir=tmp_path / "generated" if generated else None)
+
+
+def test_bigen_builds_a_generated_datasets_bank_from_its_training_reports(tmp_path):
+    cfg = smoke_config(BIGEN)  # bank_text_encoder None: the offline hashing encoder on generated data
+    (tmp_path / "generated").mkdir()
+    path = BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=True))["knowledge_bank"]
+    bank = load_bank(path)
+    assert bank.text_encoder == "hashing" and "Ductal carcinoma in situ" in bank.sentences
+    assert not any("validation" in s or "test" in s for s in bank.sentences)
+
+
+def test_bigen_on_a_real_dataset_without_its_bank_says_how_to_build_it(tmp_path):
+    cfg = smoke_config(BIGEN)  # bank_text_encoder None: the paper's CONCH on real data
+    with pytest.raises(FileNotFoundError) as err:
+        BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=False))
+    message = str(err.value)
+    default = tmp_path / "cache" / "banks" / "reg2025" / "conch.pt"
+    assert str(default) in message and "model.bank_path=" in message
+    assert f"pathreport bigen build-bank --dataset reg2025 --split-file {tmp_path / 'splits.json'}" in message
+    save_bank(KnowledgeBank(embeddings=torch.ones(2, 3)), default)  # where build-bank writes by default
+    assert BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=False)) == {"knowledge_bank": str(default)}
+    given = save_bank(KnowledgeBank(embeddings=torch.ones(2, 3)), tmp_path / "mine.pt")
+    cfg.bank_path = str(given)
+    assert BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=True)) == {"knowledge_bank": str(given)}
+
+
 # -- the bank inside BiGen ---------------------------------------------------------------------
-BIGEN = GENERATORS.get("bigen")
-
-
-def test_bigen_without_a_bank_explains_how_to_build_one(tmp_path):
+def test_bigen_without_a_bank_explains_how_to_build_one():
     with pytest.raises(ValueError, match="pathreport bigen build-bank"):
-        build(BIGEN, tmp_path, bank_path="")
+        BIGEN.obj(smoke_config(BIGEN), smoke_context(BIGEN))  # no bank_path, no resources
 
 
 def test_bigen_checkpoint_decodes_again_without_the_bank_file(tmp_path):
     model = build(BIGEN, tmp_path)
     batch = make_batch(BIGEN)
     state_dict = model.state_dict()
-    assert state_dict["bank"].shape == (11, BANK_DIM)
+    n_sentences, width = state_dict["bank"].shape
+    assert n_sentences > 5 and width == 512  # the smoke bank: hashing embeddings of the smoke reports
     moved = str(tmp_path / "moved_away.pt")  # the training config's bank is gone
-    restored = build(BIGEN, tmp_path, bank_path=moved, bank_dim=BANK_DIM, seed=99)
+    torch.manual_seed(99)
+    restored = BIGEN.obj(smoke_config(BIGEN, bank_path=moved, bank_dim=width), smoke_context(BIGEN))
+    restored = restored.to(torch.float64).eval()
     with pytest.raises(RuntimeError, match="knowledge bank is empty"):
         restored.encode(batch)
     restored.load_state_dict(state_dict)

@@ -2,7 +2,8 @@
 
 Each generator that reimplements published code declares ``reference_params`` in its registry
 metadata: the reference implementation's count (vocabulary 347 plus its extra output row, i.e. 348
-ids here; 1536-d patch features; the reference stream widths) and every difference to ours. The
+ids here; 1536-d patch features; the reference stream widths; ``config``: settings the reference
+size needs beyond the defaults) and every difference to ours. The
 count must match exactly after those differences, and the module docstring must state the count
 we build when it is more than 2% off the reference. Models are built on the meta device: nothing is
 allocated, so the 183M-parameter SCOUT costs nothing.
@@ -35,9 +36,8 @@ def reference_model(entry):
     ctx = GeneratorContext(
         vocab_size=REFERENCE_VOCAB, feature_dim=REFERENCE_FEATURE_DIM, stream_dims=dict(ref["stream_dims"])
     )
-    overrides = {"bank_dim": ref["bank_dim"]} if "bank_dim" in ref else {}
     with torch.device("meta"):
-        return entry.obj(entry.config(**overrides), ctx)
+        return entry.obj(entry.config(**ref.get("config", {})), ctx)
 
 
 def test_generators_with_reference_counts_cover_the_paper_models():

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from pathreport.generation.decoding import DecodingConfig, generate
-from pathreport.generation.generator import token_cross_entropy
+from pathreport.generation.generator import R2GenGenerator, token_cross_entropy
 from pathreport.generation.nn import DecoderCache
 from tests.helpers.generators import (
     BOS,
@@ -139,3 +139,23 @@ def test_generator_loss_is_token_cross_entropy_plus_declared_terms(entry, tmp_pa
     nll = token_cross_entropy(logits, batch.tokens[:, 1:], PAD)
     torch.testing.assert_close(parts["nll"], nll, **TOL)
     assert torch.isfinite(loss) and loss.dim() == 0
+
+
+R2GEN = [e for e in ENTRIES if issubclass(e.obj, R2GenGenerator)]
+
+
+def test_r2gen_family_shares_one_trunk():
+    assert {"migen", "histgen", "bigen"} <= {e.name for e in R2GEN}
+
+
+@pytest.mark.parametrize("entry", R2GEN, ids=[e.name for e in R2GEN])
+def test_r2gen_trunk_keeps_the_state_dict_keys_of_saved_checkpoints(entry, tmp_path):
+    """Checkpoints store the trunk's modules under these names; renaming one would orphan them."""
+    model = build(entry, tmp_path)
+    keys = set(model.state_dict())
+    trunk = {"wsi_mapping.weight", "wsi_mapping.bias", "att_embed.0.weight", "att_embed.0.bias",
+             "decoder.embed.weight", "decoder.layers.0.cross_attn.q_proj.weight", "decoder.norm.weight",
+             "decoder.logit.weight"}
+    assert trunk <= keys
+    assert ("prompt" in keys) == (model.prompt is not None)
+    assert model.decoder.positions.table.shape[0] == model.ctx.max_positions

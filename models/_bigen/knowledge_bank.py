@@ -2,9 +2,11 @@
 
 BiGen retrieves, for groups of salient patches, the most similar sentences of historical reports
 and lets the decoder attend to them. The bank is a (T, D) tensor of sentence embeddings made by a
-text encoder registered in ``pathreport.registry.TEXT_ENCODERS``; ``pathreport bigen build-bank``
-builds it from the TRAINING split only (the validation and test reports must not leak into the
-model), and the BiGen model keeps it as a buffer so that a checkpoint alone can decode again.
+text encoder registered in ``pathreport.TEXT_ENCODERS`` (see ``text_encoders.py`` here);
+``pathreport bigen build-bank`` builds it from the TRAINING split only (the validation and test
+reports must not leak into the model), the synthetic dataset's bank is built on first use
+(:func:`locate_bank`), and the BiGen model keeps it as a buffer so that a checkpoint alone can
+decode again.
 
 A bank file is what ``torch.save`` writes: either a plain (T, D) tensor (the reference
 implementation's ``memory_short.pt``) or a dict with the tensor under ``embeddings`` and its
@@ -23,7 +25,7 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
-from pathreport import paths
+from pathreport import TEXT_ENCODERS, DatasetInfo, paths
 
 BANK_FORMAT = "pathreport-knowledge-bank/1"
 
@@ -71,8 +73,6 @@ def unique_sentences(reports: Iterable[str]) -> list[str]:
 
 def build_bank(reports: Iterable[str], text_encoder: str, **encoder_args: object) -> KnowledgeBank:
     """Embed the distinct sentences of ``reports`` with the registered ``text_encoder``."""
-    from pathreport.registry import TEXT_ENCODERS
-
     sentences = unique_sentences(reports)
     if not sentences:
         raise ValueError("The reports contain no sentence with a letter in it; the knowledge bank would be empty.")
@@ -138,6 +138,38 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
 def default_bank_path(dataset: str, text_encoder: str, cache: Path | None = None) -> Path:
     """Where ``build-bank`` writes by default: ``<cache>/banks/<dataset>/<text_encoder>.pt``."""
     return (cache or paths.cache_dir()) / "banks" / dataset / f"{text_encoder}.pt"
+
+
+#: The text encoder of a dataset's default bank: the paper's CONCH for real datasets; for a generated
+#: one, the offline hashing encoder (CONCH's text tower needs gated weights).
+DEFAULT_TEXT_ENCODER = {"real": "conch", "generated": "hashing"}
+
+
+def locate_bank(bank_path: str, text_encoder: str | None, dataset: DatasetInfo) -> Path:
+    """The bank a BiGen run uses: ``bank_path`` when set; for a generated dataset, its own bank
+    (built from its training reports on first use); else where ``build-bank`` writes by default.
+    ``text_encoder`` None takes :data:`DEFAULT_TEXT_ENCODER`.
+
+    Raises:
+        FileNotFoundError: the bank does not exist; the message gives the command that builds it.
+    """
+    generated = dataset.generated_dir is not None
+    text_encoder = text_encoder or DEFAULT_TEXT_ENCODER["generated" if generated else "real"]
+    if bank_path:
+        path = Path(bank_path).expanduser()
+    elif generated:
+        path = dataset.generated_dir / f"knowledge_bank_{text_encoder}.pt"
+        if not path.is_file():
+            save_bank(build_bank(dataset.train_reports, text_encoder), path)
+    else:
+        path = default_bank_path(dataset.name, text_encoder, dataset.cache_dir)
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"The knowledge bank {path} does not exist. Build it from the training reports with\n"
+            f"  pathreport bigen build-bank --dataset {dataset.name} --split-file {dataset.split_file} "
+            f"--text-encoder {text_encoder} --out {path}\n(or set model.bank_path=<bank file>)."
+        )
+    return path
 
 
 def file_sha256(path: str | os.PathLike) -> str:

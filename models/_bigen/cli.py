@@ -1,4 +1,9 @@
-"""``pathreport bigen build-bank``: BiGen's knowledge bank from a dataset's training reports."""
+"""``pathreport bigen build-bank``: BiGen's knowledge bank from a dataset's training reports.
+
+Registered in the ``COMMANDS`` registry when BiGen's plug-in file is loaded; the CLI makes
+the ``bigen`` sub-command and this module fills it. The handler imports torch and the text
+encoders only when it runs.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from pathreport import COMMANDS, DATASETS, TEXT_ENCODERS, UserError
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("bigen", help="BiGen utilities (knowledge bank)")
+
+@COMMANDS.register("bigen", help="BiGen utilities (knowledge bank)")
+def bigen_command(parser: argparse.ArgumentParser) -> None:
+    """Fill ``pathreport bigen``: its ``build-bank`` sub-command."""
     commands = parser.add_subparsers(dest="bigen_command", metavar="<bigen command>")
     build = commands.add_parser(
         "build-bank",
@@ -23,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--split-file", required=True, type=Path, help='split JSON ({"train"|"val"|"test": [{"id", "report"}]})')
     build.add_argument("--text-encoder", required=True, help="registered text encoder: conch (the paper's), minilm, hashing, ...")
     build.add_argument("--out", type=Path, default=None,
-                       help="bank file (default: the dataset config's knowledge_bank, else <cache>/banks/<dataset>/<encoder>.pt)")
+                       help="bank file (default: <cache>/banks/<dataset>/<encoder>.pt, where training looks for it)")
     build.add_argument("--encoder-arg", action="append", default=[], metavar="KEY=VALUE",
                        help="option for the text encoder's constructor, e.g. checkpoint=<CONCH pytorch_model.bin>; repeatable")
     build.set_defaults(func=run_build_bank)
@@ -31,18 +39,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_build_bank(args: argparse.Namespace) -> int:
-    from pathreport.app.cli import UserError
     from pathreport.data.splits import load_splits
-    from pathreport.knowledge_bank import build_bank, default_bank_path, file_sha256, save_bank
-    from pathreport.registry import DATASETS, TEXT_ENCODERS
 
-    dataset = DATASETS.get(args.dataset)  # unknown names answer with close matches
+    from .knowledge_bank import build_bank, default_bank_path, file_sha256, save_bank
+
+    DATASETS.get(args.dataset)  # unknown names answer with close matches
     TEXT_ENCODERS.get(args.text_encoder)
     encoder_args = _parse_encoder_args(args.encoder_arg)
     splits = load_splits(args.split_file)
     if not splits.train:
         raise UserError(f"{args.split_file}: the 'train' split is empty; the bank is built from training reports only.")
-    out = args.out or _configured_bank(dataset.obj) or default_bank_path(args.dataset, args.text_encoder)
+    out = args.out or default_bank_path(args.dataset, args.text_encoder)
     try:
         bank = build_bank((e.report for e in splits.train), args.text_encoder, **encoder_args)
     except ImportError as err:
@@ -65,17 +72,7 @@ def run_build_bank(args: argparse.Namespace) -> int:
     return 0
 
 
-def _configured_bank(dataset_config: object) -> Path | None:
-    """The dataset config's ``knowledge_bank`` when it is a plain path (no interpolation)."""
-    value = dataset_config.get("knowledge_bank") if isinstance(dataset_config, dict) else None
-    if not value or "${" in str(value):
-        return None
-    return Path(str(value)).expanduser()
-
-
 def _parse_encoder_args(pairs: list[str]) -> dict[str, object]:
-    from pathreport.app.cli import UserError
-
     out: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
