@@ -92,11 +92,11 @@ def build_callbacks(cfg: DictConfig, out: Path, trainable: bool) -> list[pl.Call
     )
 
     cb = cfg.callbacks
-    metric, mode = cfg.optimized_metric, cfg.optimized_mode
-    if mode not in ("min", "max"):
-        raise ConfigError(f"optimized_mode must be min or max, found {mode!r} (optimized_metric={metric}).")
     callbacks: list[pl.Callback] = []
     if trainable:
+        metric, mode = cfg.optimized_metric, cfg.optimized_mode
+        if mode not in ("min", "max"):
+            raise ConfigError(f"optimized_mode must be min or max, found {mode!r} (optimized_metric={metric}).")
         callbacks.append(ModelCheckpoint(
             dirpath=out / "checkpoints", filename=f"best-{{epoch:03d}}-{{{metric}:.4f}}", monitor=metric,
             mode=mode, save_top_k=cb.checkpoint.save_top_k, save_last=cb.checkpoint.save_last,

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from pathreport.pathbind.config import (
     AttentionConfig,
-    DecodingConfig,
     GroundingConfig,
     PromptConfig,
+    VLMDecodingConfig,
     VQAConfig,
 )
 from pathreport.pathbind.evaluator import PathBind
@@ -43,7 +43,7 @@ EVALUATORS.register(
 __all__ = [
     "AttentionConfig",
     "AttentionVLM",
-    "DecodingConfig",
+    "VLMDecodingConfig",
     "EntityAttention",
     "GenerativeVLM",
     "GroundingConfig",

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from pathreport.pathbind.config import DecodingConfig
+from pathreport.pathbind.config import VLMDecodingConfig
 from pathreport.registry import GENERATIVE_VLMS, Entry, did_you_mean
 
 
@@ -94,7 +94,7 @@ class GenerativeVLM(ABC):
     is_api: bool = False
 
     @abstractmethod
-    def generate(self, system: str, user: str, image: Any | None, decoding: DecodingConfig) -> str:
+    def generate(self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig) -> str:
         """Answer ``user`` under ``system``; ``image`` is a PIL image or None (text-only)."""
 
     @property

@@ -136,7 +136,11 @@ def test_config_model_preset_applies_on_its_dataset_below_the_command_line(overr
 
 
 def test_config_model_preset_with_an_unknown_field_fails_at_registration():
-    from pathreport.generation.generator import ReportGenerator, TransformerGeneratorConfig, register_generator
+    from pathreport.generation.generator import (
+        ReportGenerator,
+        TransformerGeneratorConfig,
+        register_generator,
+    )
     from pathreport.registry import GENERATORS
 
     with pytest.raises(TypeError, match=r"dataset preset 'synthetic' sets \['d_modle'\]"):

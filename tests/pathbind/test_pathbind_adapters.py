@@ -13,7 +13,7 @@ from pathreport.pathbind import PathBind
 from pathreport.pathbind.adapters.internvl import InternVLModel, InternVLOptions, tile_layout
 from pathreport.pathbind.adapters.llava import LLAVA_V1_TEMPLATE, LlavaOptions, LlavaVLM
 from pathreport.pathbind.adapters.qwen_vl import QwenVLModel
-from pathreport.pathbind.config import DecodingConfig, GroundingConfig, VQAConfig
+from pathreport.pathbind.config import GroundingConfig, VLMDecodingConfig, VQAConfig
 from pathreport.pathbind.data import read_grounding, read_vqa
 from pathreport.pathbind.grounding import entity_span
 from pathreport.pathbind.vlm import build_vlm
@@ -26,7 +26,7 @@ from tests.helpers.pathbind import (
     write_jsonl,
 )
 
-SHORT = VQAConfig(decoding=DecodingConfig(max_new_tokens=3))
+SHORT = VQAConfig(decoding=VLMDecodingConfig(max_new_tokens=3))
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +119,7 @@ def test_internvl_adapter_maps_tiles_to_a_mosaic_grid_and_answers_without_image(
     # aspect 2:1 -> 2 x 1 tiles of 2 x 2 tokens, plus a 4-token thumbnail outside the grid
     assert attention.layer_token_maps.shape[2] == 12
     assert attention.token_grid.tolist() == [[0, 1, 4, 5], [2, 3, 6, 7]]
-    assert isinstance(vlm.generate("s", "q", None, DecodingConfig(max_new_tokens=2)), str)
+    assert isinstance(vlm.generate("s", "q", None, VLMDecodingConfig(max_new_tokens=2)), str)
     assert tile_layout(448 * 3, 448, 448, 1, 12) == (3, 1) and tile_layout(500, 500, 448, 1, 1) == (1, 1)
 
 
@@ -129,7 +129,7 @@ def test_llava_checkpoint_folder_loads_through_the_registry(tmp_path):
     for part in (model, tokenizer, processor):
         part.save_pretrained(tmp_path / "ckpt")
     vlm = build_vlm("llava", checkpoint=str(tmp_path / "ckpt"), device="cpu", image_aspect="crop")
-    answer = vlm.generate("system", "Which pattern?", _image(), DecodingConfig(max_new_tokens=2))
+    answer = vlm.generate("system", "Which pattern?", _image(), VLMDecodingConfig(max_new_tokens=2))
     assert isinstance(answer, str)
     info = vlm.describe()
     assert info["checkpoint"] == str(tmp_path / "ckpt") and info["chat_template_source"] in ("tokenizer", "processor")
@@ -138,7 +138,7 @@ def test_llava_checkpoint_folder_loads_through_the_registry(tmp_path):
 
 def test_missing_weights_give_a_download_hint(tmp_path):
     with pytest.raises(FileNotFoundError, match="hf download"):
-        build_vlm("llava", checkpoint=str(tmp_path / "absent")).generate("s", "q", None, DecodingConfig())
+        build_vlm("llava", checkpoint=str(tmp_path / "absent")).generate("s", "q", None, VLMDecodingConfig())
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "config.json").write_text("{}")
     with pytest.raises(FileNotFoundError, match="convert_llava_weights_to_hf"):

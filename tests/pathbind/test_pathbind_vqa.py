@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pathreport.pathbind import PathBind
-from pathreport.pathbind.config import DecodingConfig, VQAConfig
+from pathreport.pathbind.config import VLMDecodingConfig, VQAConfig
 from pathreport.pathbind.data import read_vqa
 from pathreport.pathbind.vqa import plan_images
 from tests.helpers.pathbind import blind_vlm, colour_vqa_file, seeing_vlm
@@ -91,7 +91,7 @@ def test_vqa_replacement_images_are_reproducible_and_come_from_the_right_subset(
 
 def test_vqa_blur_conditions_and_settings_are_recorded(tmp_path, items):
     path, data = items
-    config = VQAConfig(conditions=("image", "text", "blur"), blur_radii=(1.0, 3.0), decoding=DecodingConfig(max_new_tokens=16))
+    config = VQAConfig(conditions=("image", "text", "blur"), blur_radii=(1.0, 3.0), decoding=VLMDecodingConfig(max_new_tokens=16))
     doc = PathBind().vqa(seeing_vlm(), data[:2], tmp_path / "out", config, questions_file=path)
     assert doc["conditions"] == ["image", "text", "blur_1", "blur_3"]
     settings = json.loads((tmp_path / "out" / "run.json").read_text())

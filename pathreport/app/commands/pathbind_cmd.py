@@ -183,7 +183,12 @@ def _guard(run: Any) -> Any:
 # -- handlers --------------------------------------------------------------------------------------
 def run_vqa(args: argparse.Namespace) -> int:
     from pathreport.pathbind import PathBind
-    from pathreport.pathbind.config import BASE_CONDITIONS, DecodingConfig, PromptConfig, VQAConfig
+    from pathreport.pathbind.config import (
+        BASE_CONDITIONS,
+        PromptConfig,
+        VLMDecodingConfig,
+        VQAConfig,
+    )
     from pathreport.pathbind.data import read_vqa
 
     conditions = tuple(c.strip() for c in args.conditions.split(",") if c.strip())
@@ -199,7 +204,7 @@ def run_vqa(args: argparse.Namespace) -> int:
         columns=args.columns,
         unparsed=args.unparsed,
         prompts=PromptConfig(variant=args.prompt_variant, option_format=args.option_format),
-        decoding=DecodingConfig(do_sample=args.sample, temperature=args.temperature, top_p=args.top_p,
+        decoding=VLMDecodingConfig(do_sample=args.sample, temperature=args.temperature, top_p=args.top_p,
                                 max_new_tokens=args.max_new_tokens, seed=args.seed),
     )
     items = read_vqa(args.questions, args.images)
