@@ -208,11 +208,11 @@ def test_slide_llm_greedy_decoding_spells_a_memorised_report_whose_word_repeats_
     """A BPE trained on six reports splits words finely ("mam|m|m|otome"): the shared decoder's
     ``block_repeat`` must not forbid the second piece, or the report drifts into another one."""
     from omegaconf import OmegaConf
-    from tests.test_generators_learn import HANDFUL
 
     from pathreport.app.run import build_datamodule, generator_context
     from pathreport.generation.lit import ReportModule
     from tests.conftest import compose_train, smoke_overrides
+    from tests.generation.test_generators_learn import HANDFUL
 
     cfg = compose_train([*HANDFUL, "model=slide_llm", *smoke_overrides("slide_llm")], tmp_path)
     assert cfg.decoding.block_repeat
