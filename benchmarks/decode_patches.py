@@ -28,48 +28,73 @@ import time
 from pathlib import Path
 
 
-def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, device: str, threads: int,
-            slides: int = 1) -> dict:
+def reference_generator(model: str, max_len: int, device: str, overrides: dict | None = None, smoke: bool = False):
+    """The registered generator ``model`` at its reference configuration (vocabulary 348 ids, 1536-d
+    patch features, the reference stream widths, a random 2,000-entry knowledge bank where one is
+    needed, its own tokenizer where it brings one), with random weights, in eval mode on ``device``.
+
+    ``overrides`` are config fields (slide_llm's ``lm``); ``smoke`` starts from the registered smoke
+    sizes instead (seconds on a CPU). Returns the generator and its context.
+    """
     import torch
 
-    from pathreport.data.batch import SlideBatch
     from pathreport.data.synthetic import generate_cases
-    from pathreport.generation.decoding import DecodingConfig, generate
+    from pathreport.discovery import discover
     from pathreport.generation.generator import GeneratorContext
-    from pathreport.generation.nn import count_parameters
     from pathreport.registry import GENERATORS
 
-    if threads:
-        torch.set_num_threads(threads)
-    torch.manual_seed(0)
+    discover()
     entry = GENERATORS.get(model)
     ref = entry.metadata.get("reference_params", {})
     stream_dims = dict(ref.get("stream_dims", {}))
     for name, spec in entry.obj.streams.items():
         stream_dims.setdefault(name, 512 if spec.kind != "concept" else 66)
-    overrides = {}
+    values = {**(entry.smoke or {} if smoke else {}), **(overrides or {})}
     with tempfile.TemporaryDirectory() as tmp:
         if "bank_path" in entry.config.__dataclass_fields__:  # a plain (T, D) tensor is a valid bank file
             torch.save(torch.randn(2000, ref.get("config", {}).get("bank_dim", 512)), Path(tmp) / "bank.pt")
-            overrides["bank_path"] = str(Path(tmp) / "bank.pt")
+            values["bank_path"] = str(Path(tmp) / "bank.pt")
         ctx = GeneratorContext(vocab_size=348, feature_dim=1536, stream_dims=stream_dims, max_report_tokens=max_len)
-        cfg = entry.config(**overrides)
+        cfg = entry.config(**values)
         tokenizer = entry.obj.build_tokenizer(cfg, [r for r, _ in generate_cases(210, seed=0)], "reg")
         if tokenizer is not None:  # a generator with its own tokenizer (slide_llm): its vocabulary and prompt
             ctx = GeneratorContext(vocab_size=len(tokenizer), feature_dim=1536, pad_id=tokenizer.pad_id,
                                    bos_id=tokenizer.bos_id, eos_id=tokenizer.eos_id, unk_id=tokenizer.unk_id,
                                    stream_dims=stream_dims, max_report_tokens=max_len, tokenizer=tokenizer)
         generator = entry.obj(cfg, ctx).to(device).eval()
+    return generator, ctx
+
+
+def random_batch(generator, ctx, slides: int, patches: int, device: str):
+    """``slides`` slides of ``patches`` random 1536-d patches and the generator's extra streams."""
+    import torch
+
+    from pathreport.data.batch import SlideBatch
 
     streams = {}
-    for name, spec in entry.obj.streams.items():
-        shape = (slides, patches, stream_dims[name]) if spec.kind == "patch" else (slides, stream_dims[name])
+    for name, spec in type(generator).streams.items():
+        dim = ctx.stream_dims[name]
+        shape = (slides, patches, dim) if spec.kind == "patch" else (slides, dim)
         streams[name] = torch.randn(*shape, device=device)
-    batch = SlideBatch(
+    return SlideBatch(
         ids=[f"bench{i}" for i in range(slides)], features=torch.randn(slides, patches, 1536, device=device),
         mask=torch.ones(slides, patches, dtype=torch.bool, device=device),
         coords=torch.zeros(slides, patches, 2, dtype=torch.long, device=device), streams=streams,
     )
+
+
+def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, device: str, threads: int,
+            slides: int = 1) -> dict:
+    import torch
+
+    from pathreport.generation.decoding import DecodingConfig, generate
+    from pathreport.generation.nn import count_parameters
+
+    if threads:
+        torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    generator, ctx = reference_generator(model, max_len, device)
+    batch = random_batch(generator, ctx, slides, patches, device)
     cfg = DecodingConfig(beam_size=beam, block_repeat=True, suppress_unk=True)
     kwargs = {"max_len": max_len, "bos_id": ctx.bos_id, "eos_id": ctx.eos_id, "pad_id": ctx.pad_id,
               "unk_id": ctx.unk_id}

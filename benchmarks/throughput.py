@@ -120,6 +120,7 @@ def main() -> None:
     parser.add_argument("--max-len", type=int, default=40, help="decoding length (untrained models rarely stop)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--cache", default=None, help="where the synthetic dataset lives")
+    parser.add_argument("--decode-only", action="store_true", help="skip the training figures")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.threads:
@@ -129,10 +130,15 @@ def main() -> None:
     discover()
     dm, model, ctx = _setup(args)
     torch.manual_seed(0)
-    one = _batches(dm, "train", 1, args.train_slides, shuffle=True)
-    many = _batches(dm, "train", args.batch, args.train_slides, shuffle=True)
-    train_b1 = time_training(model, one)
-    train_bn = time_training(model, many)
+    result: dict = {"model": args.model, "encoder": args.encoder, "threads": torch.get_num_threads(),
+                    "parameters_M": round(sum(p.numel() for p in model.parameters()) / 1e6, 2)}
+    if not args.decode_only:
+        one = _batches(dm, "train", 1, args.train_slides, shuffle=True)
+        many = _batches(dm, "train", args.batch, args.train_slides, shuffle=True)
+        train_b1 = time_training(model, one)
+        train_bn = time_training(model, many)
+        result["train_slides_per_s"] = {"batch_1": round(train_b1, 2), f"batch_{args.batch}": round(train_bn, 2)}
+        result["train_speedup"] = round(train_bn / train_b1, 2)
     test_one = _batches(dm, "test", 1, args.slides, shuffle=False)
     test_many = _batches(dm, "test", args.batch, args.slides, shuffle=False)
     dec_b1, enc_b1 = time_decoding(model, test_one, ctx, args.beam, args.max_len)
@@ -140,11 +146,7 @@ def main() -> None:
     # The beam search alone: total time per slide minus the encoder's.
     search_b1 = 1 / (1 / dec_b1 - 1 / enc_b1)
     search_bn = 1 / (1 / dec_bn - 1 / enc_bn)
-    result = {
-        "model": args.model, "encoder": args.encoder, "threads": torch.get_num_threads(),
-        "parameters_M": round(sum(p.numel() for p in model.parameters()) / 1e6, 2),
-        "train_slides_per_s": {"batch_1": round(train_b1, 2), f"batch_{args.batch}": round(train_bn, 2)},
-        "train_speedup": round(train_bn / train_b1, 2),
+    result |= {
         f"decode_beam{args.beam}_slides_per_s": {"batch_1": round(dec_b1, 2), f"batch_{args.batch}": round(dec_bn, 2)},
         "decode_speedup": round(dec_bn / dec_b1, 2),
         "encoder_slides_per_s": {"batch_1": round(enc_b1, 2), f"batch_{args.batch}": round(enc_bn, 2)},

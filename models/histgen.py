@@ -285,7 +285,7 @@ class HistGen(R2GenGenerator):
         def project() -> tuple[Tensor, Tensor]:
             return self.cmn.project_memory(self.memory_matrix.to(memory.dtype))
 
-        k, v = cache.slide_tensors("memory_matrix", project) if cache is not None else project()
+        k, v = cache.shared_tensors("memory_matrix", project) if cache is not None else project()
         return self.decoder(
             tokens, memory, state["memory_mask"], cache, embed_hook=lambda e: e + self.cmn(e, k, v)
         )

@@ -281,6 +281,10 @@ def _cache_classes():
             self.shared, self.group = self.length, k
             self.keys, self.values = self.buffers[0][:, :, : self.length], self.buffers[1][:, :, : self.length]
 
+        def keep_rows(self, index: Tensor) -> None:
+            self.buffers = [buf.index_select(0, index) for buf in self.buffers]
+            self.keys, self.values = self.buffers[0][:, :, : self.length], self.buffers[1][:, :, : self.length]
+
         def reorder_rows(self, index: Tensor, within_slide: bool) -> None:
             start = self.shared if within_slide else 0
             for buf in self.buffers:
@@ -298,6 +302,10 @@ def _cache_classes():
                 layer.expand_rows(k)
 
         def reorder(self, index: Tensor) -> None:
+            if self.layers and index.shape[0] != self.layers[0].buffers[0].shape[0]:
+                for layer in self.layers:  # finished slides leave the batch: keep the rows of the others
+                    layer.keep_rows(index)
+                return
             group = self.layers[0].group if self.layers else 1
             rows = torch.arange(index.shape[0], device=index.device)
             within_slide = bool((torch.div(index, group, rounding_mode="floor")

@@ -69,7 +69,15 @@ class DataConfig:
             evaluation: sorted by size), which saves the compute spent on padding. Results do not
             depend on it (generators mask padding). Distributed runs use Lightning's sampler.
         eval_batch_size: slides per validation/test batch.
-        num_workers: DataLoader worker processes.
+        num_workers: DataLoader worker processes that read feature files while the model computes,
+            or ``auto``: none when the model trains on the CPU (workers would take its cores; see
+            docs/data.md for the measurements), else up to 4 per GPU process, one core kept free.
+            Workers are persistent and the batch order does not depend on their number.
+        prefetch_factor: batches each worker prepares ahead (with workers). A batch of 8 slides
+            of 10,000 patches x 1536 float32 is about 0.5 GB, so 4 workers x 2 hold about 4 GB.
+        feature_cache: a folder (or ``true``: ``<paths.cache_dir>/features``) where each split's
+            features are kept as float16 memory-mapped arrays, built on first use and rebuilt when
+            the source files change; epochs then read no HDF5 (see docs/data.md). Null: off.
         on_missing: ``error`` (default) stops when a split's slide has no feature file and lists
             them; ``skip`` drops those slides and records them in the run's manifest.
         on_empty_bag: ``error`` (default) stops when a slide's feature file has no patches (no
@@ -98,7 +106,9 @@ class DataConfig:
     batch_size: int = 8
     bucket_by_size: bool = True
     eval_batch_size: int = 16
-    num_workers: int = 0
+    num_workers: str = "auto"
+    prefetch_factor: int = 2
+    feature_cache: str | None = None
     on_missing: str = "error"
     on_empty_bag: str = "error"
     patient_id_pattern: str | None = None
@@ -245,6 +255,33 @@ class EvaluationConfig:
 
 
 @dataclass
+class CompileConfig:
+    """``torch.compile`` of the generator's loss (encoder and teacher-forced decoder), in training
+    and validation: ``python train.py compile.enabled=true``.
+
+    Decoding stays eager (beam search changes shapes at every step). The bound ``loss`` method is
+    compiled, not the module, so parameter names and checkpoints are those of an eager run. The
+    first batches of each new shape compile: with the default backend (TorchInductor, which needs
+    a C++ compiler on a CPU and Triton on a GPU) that takes minutes for a reference-size model on
+    a CPU, so it pays off only for long runs.
+
+    Attributes:
+        enabled: compile (False: eager, the default).
+        backend: a ``torch.compile`` backend: ``inductor`` (generates kernels), ``aot_eager``
+            (traces forward and backward graphs and runs them with eager kernels: no compiler
+            needed; checks that a model traces).
+        mode: ``torch.compile`` mode (``default``, ``reduce-overhead``, ``max-autotune``); None:
+            the backend's default.
+        dynamic: compile for varying bag sizes from the start (None: after the first change).
+    """
+
+    enabled: bool = False
+    backend: str = "inductor"
+    mode: str | None = None
+    dynamic: bool | None = None
+
+
+@dataclass
 class TrainConfig:
     """The whole configuration of ``train.py``.
 
@@ -261,6 +298,8 @@ class TrainConfig:
         ckpt_trust: load ``ckpt_path`` even if it holds types a pathreport checkpoint never
             holds (the full unpickler may run code from the file: only for trusted files).
         overwrite: run in a folder that holds a finished run, deleting that run's results.
+        compile: ``torch.compile`` of the generator's training and validation loss (see
+            :class:`CompileConfig`).
     """
 
     task_name: str = "train"
@@ -272,6 +311,7 @@ class TrainConfig:
     test: bool = True
     optimized_metric: str = VAL_LOSS
     optimized_mode: str = "min"
+    compile: CompileConfig = field(default_factory=CompileConfig)
     data: DataConfig = MISSING
     model: Any = MISSING
     encoder: EncoderSpec = MISSING

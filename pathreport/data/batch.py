@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
@@ -36,14 +37,23 @@ class SlideBatch:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def to(self, device: torch.device | str) -> SlideBatch:
+    def to(self, device: torch.device | str, non_blocking: bool = False) -> SlideBatch:
+        return self._apply(lambda t: t.to(device, non_blocking=non_blocking))
+
+    def pin_memory(self) -> SlideBatch:
+        """Page-locked copies of the tensors. ``DataLoader(pin_memory=True)`` calls this in its
+        pinning thread (it leaves objects without the method unpinned), so that the copy to a GPU
+        needs no staging copy."""
+        return self._apply(lambda t: t.pin_memory())
+
+    def _apply(self, fn: Callable[[Tensor], Tensor]) -> SlideBatch:
         return SlideBatch(
             ids=self.ids,
-            features=self.features.to(device),
-            mask=self.mask.to(device),
-            coords=self.coords.to(device),
-            streams={k: v.to(device) for k, v in self.streams.items()},
-            tokens=None if self.tokens is None else self.tokens.to(device),
+            features=fn(self.features),
+            mask=fn(self.mask),
+            coords=fn(self.coords),
+            streams={k: fn(v) for k, v in self.streams.items()},
+            tokens=None if self.tokens is None else fn(self.tokens),
             references=self.references,
         )
 

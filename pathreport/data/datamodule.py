@@ -8,6 +8,7 @@ the evaluated set's fingerprint), because fairness across models depends on it.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from pathreport.data.dataset import (
     SizeBucketBatchSampler,
     SlideReportDataset,
 )
+from pathreport.data.feature_cache import SplitFeatureCache, cache_folder, cache_lock
 from pathreport.data.predictions import evaluated_set_digest
 from pathreport.data.resources import DatasetInfo
 from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, fixed_split_record, load_splits
@@ -142,7 +144,7 @@ class ReportDataModule(pl.LightningDataModule):
             entries = [e for e in self.splits[name] if e.id not in skipped]
             self.datasets[name] = SlideReportDataset(
                 entries, self.sources, self.tokenizer, max_report_tokens=self.cfg.max_report_tokens,
-                bag=bag, train=name == "train", seed=self.seed,
+                bag=bag, train=name == "train", seed=self.seed, caches=self._feature_caches(name, entries),
             )
         if not self.datasets["train"].entries:
             raise ValueError(f"The train split of '{self.cfg.name}' is empty after removing slides without features.")
@@ -159,6 +161,33 @@ class ReportDataModule(pl.LightningDataModule):
             cache_dir=self.cache_dir,
             generated_dir=self.synthetic.dir if self.synthetic is not None else None,
         )
+
+    def feature_cache_root(self) -> Path | None:
+        """The folder of ``data.feature_cache`` (None: the cache is off)."""
+        value = self.cfg.get("feature_cache")
+        if value is None or str(value).strip().lower() in ("", "false", "none", "null", "off"):
+            return None
+        if str(value).strip().lower() in ("true", "on", "auto"):
+            return self.cache_dir / "features"
+        return Path(str(value)).expanduser()
+
+    def _feature_caches(self, split: str, entries: list[SplitEntry]) -> dict[str, SplitFeatureCache]:
+        """Each stream's float16 cache of ``split``, checked against the sources and built if needed."""
+        root = self.feature_cache_root()
+        if root is None or not entries:
+            return {}
+        caches = {}
+        for source in self.sources:
+            main = source.name == MAIN_STREAM
+            cache = SplitFeatureCache(
+                folder=cache_folder(root, self.cfg.name, source.name, source.folder, source.key), split=split,
+                ids=[e.id for e in entries], sources=[source.path(e.id) for e in entries], key=source.key,
+                dim=source.dim, slide_level=not source.per_patch, with_coords=main,
+            )
+            with cache_lock(cache.folder):
+                cache.ensure()
+            caches[source.name] = cache
+        return caches
 
     def _stream_encoder(self, name: str, spec: StreamSpec) -> EncoderSpec:
         try:
@@ -297,6 +326,7 @@ class ReportDataModule(pl.LightningDataModule):
             "split_is_benchmark_split": matches,
             "encoder": self.encoder.name,
             "feature_dirs": {s.name: str(s.folder) for s in self.sources},
+            "feature_cache": {name: str(c.folder) for name, c in self.datasets["train"].caches.items()} or None,
             "stream_dims": self.stream_dims,
             "tokenizer": {"size": len(self.tokenizer), "style": self.tokenizer.style,
                           "kind": getattr(self.tokenizer, "kind", "word"),
@@ -328,10 +358,38 @@ class ReportDataModule(pl.LightningDataModule):
         return self.datasets[split].entries
 
     # -- loaders ------------------------------------------------------------------------------
+    def _on_gpu(self) -> bool:
+        trainer = getattr(self, "trainer", None)
+        if trainer is None:
+            return torch.cuda.is_available()
+        return trainer.strategy.root_device.type == "cuda"
+
+    def num_workers(self) -> int:
+        """Loader worker processes: ``data.num_workers``, or for ``auto`` none when the model runs on
+        the CPU (workers would compete with it for the cores) and otherwise up to 4 per GPU
+        process, keeping one core of the process's share free for the training loop."""
+        value = str(self.cfg.num_workers).strip().lower()
+        if value != "auto":
+            try:
+                workers = int(value)
+            except ValueError:
+                workers = -1
+            if workers < 0:
+                raise ConfigError(f"data.num_workers must be a number of worker processes (0 or more) or auto, "
+                                  f"found {self.cfg.num_workers!r}.")
+            return workers
+        if not self._on_gpu():
+            return 0
+        trainer = getattr(self, "trainer", None)
+        processes = max(1, int(getattr(trainer, "num_devices", 1) or 1)) if trainer is not None else 1
+        return max(0, min(4, (os.cpu_count() or 1) // processes - 1))
+
     def _loader(self, split: str, *, shuffle: bool, batch_size: int) -> DataLoader:
-        workers = int(self.cfg.num_workers)
-        common = {"collate_fn": Collator(self.sources, self.tokenizer.pad_id), "num_workers": workers, "persistent_workers": workers > 0,
-                  "pin_memory": torch.cuda.is_available()}
+        workers = self.num_workers()
+        common: dict[str, Any] = {"collate_fn": Collator(self.sources, self.tokenizer.pad_id), "num_workers": workers,
+                                  "pin_memory": self._on_gpu()}
+        if workers:
+            common.update(persistent_workers=True, prefetch_factor=int(self.cfg.get("prefetch_factor", 2)))
         trainer = getattr(self, "trainer", None)
         distributed = trainer is not None and trainer.world_size > 1
         if self.cfg.bucket_by_size and not distributed:

@@ -11,6 +11,7 @@ import torch
 from torch.utils.data import Dataset
 
 from pathreport.data.batch import SlideBatch
+from pathreport.data.feature_cache import SplitFeatureCache
 from pathreport.data.splits import SplitEntry
 from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_features
@@ -96,6 +97,8 @@ class SlideReportDataset(Dataset):
         bag: patch selection policy.
         train: training mode (random sampling varies per epoch).
         seed: base seed for evaluation-time sampling.
+        caches: float16 copies of some streams' files (stream name -> cache), read instead of the
+            HDF5 files (``data.feature_cache``).
     """
 
     def __init__(
@@ -108,6 +111,7 @@ class SlideReportDataset(Dataset):
         bag: BagPolicy,
         train: bool,
         seed: int = 0,
+        caches: dict[str, SplitFeatureCache] | None = None,
     ) -> None:
         if not sources or sources[0].name != MAIN_STREAM:
             raise ValueError("The first feature source must be the main patch stream.")
@@ -118,6 +122,7 @@ class SlideReportDataset(Dataset):
         self.bag = bag
         self.train = train
         self.seed = seed
+        self.caches = dict(caches or {})
         self._per_patch = {s.name for s in sources[1:] if s.per_patch}
         self.tokens: list[list[int]] = []
         self.truncated: list[str] = []
@@ -138,19 +143,19 @@ class SlideReportDataset(Dataset):
     def __getitem__(self, index: int) -> dict[str, Any]:
         entry = self.entries[index]
         main = self.sources[0]
-        data = read_features(main.path(entry.id), expected_dim=main.dim, key=main.key)
-        feats = data.features
-        coords = data.coords if data.coords is not None else np.zeros((feats.shape[0], 2), dtype=np.int64)
+        feats, coords = self._read(main, index)
+        if coords is None:
+            coords = np.zeros((feats.shape[0], 2), dtype=np.int64)
         streams: dict[str, np.ndarray] = {}
         for source in self.sources[1:]:
-            extra = read_features(source.path(entry.id), expected_dim=source.dim, key=source.key,
-                                  slide_level=not source.per_patch, with_coords=False)
-            if source.per_patch and extra.features.shape[0] != feats.shape[0]:
+            extra, _ = self._read(source, index)
+            if source.per_patch and extra.shape[0] != feats.shape[0]:
                 raise FeatureFileError(
-                    f"{extra.path}: stream '{source.name}' has {extra.features.shape[0]} patches but the main "
-                    f"features ({data.path}) have {feats.shape[0]}; both must come from the same patch coordinates."
+                    f"{source.path(entry.id)}: stream '{source.name}' has {extra.shape[0]} patches but the main "
+                    f"features ({main.path(entry.id)}) have {feats.shape[0]}; both must come from the same patch "
+                    "coordinates."
                 )
-            streams[source.name] = extra.features
+            streams[source.name] = extra
         keep = self.bag.select(feats.shape[0], train=self.train, seed=self.seed, index=index)
         if keep is not None:
             feats, coords = feats[keep], coords[keep]
@@ -163,6 +168,17 @@ class SlideReportDataset(Dataset):
             "streams": streams,
             "tokens": self.tokens[index],
         }
+
+
+    def _read(self, source: FeatureSource, index: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """One stream of slide ``index``: from its cache if it has one, else from its HDF5 file."""
+        cache = self.caches.get(source.name)
+        if cache is not None:
+            return cache.read(index)
+        main = source is self.sources[0]
+        data = read_features(source.path(self.entries[index].id), expected_dim=source.dim, key=source.key,
+                             slide_level=not source.per_patch, with_coords=main)
+        return data.features, data.coords
 
 
 def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str] = frozenset(),

@@ -58,6 +58,13 @@ class ReportModule(pl.LightningModule):
         # Keep what the generator resolved while building (e.g. BiGen's bank width) in the checkpoint.
         if dataclasses.is_dataclass(self.generator.cfg):
             self.hparams["config"]["model"] = dataclasses.asdict(self.generator.cfg)
+        # compile.enabled=true: the bound loss method is compiled, not the module, so that parameter
+        # names and checkpoints stay those of an eager run (see pathreport.app.config.CompileConfig).
+        self._loss = getattr(self.generator, "loss", None)  # retrieval baselines have none
+        compiling = self.cfg.get("compile") or {}
+        if compiling.get("enabled") and self._loss is not None:
+            self._loss = torch.compile(self._loss, backend=compiling.get("backend", "inductor"),
+                                       mode=compiling.get("mode"), dynamic=compiling.get("dynamic"))
         self.predictions_path: Path | None = None
         self.expected_ids: list[str] | None = None
         self.records: list[PredictionRecord] = []
@@ -69,7 +76,7 @@ class ReportModule(pl.LightningModule):
         return bool(getattr(self.generator, "trainable", True))
 
     def training_step(self, batch: SlideBatch, batch_idx: int) -> torch.Tensor:
-        loss, terms = self.generator.loss(batch)
+        loss, terms = self._loss(batch)
         self.log(TRAIN_LOSS, loss, prog_bar=True, batch_size=len(batch))
         for name, value in terms.items():
             if name != "nll":
@@ -77,7 +84,7 @@ class ReportModule(pl.LightningModule):
         return loss
 
     def validation_step(self, batch: SlideBatch, batch_idx: int) -> None:
-        loss, _ = self.generator.loss(batch)
+        loss, _ = self._loss(batch)
         self.log(VAL_LOSS, loss, prog_bar=True, sync_dist=True, batch_size=len(batch))
 
     def configure_optimizers(self) -> dict[str, Any]:

@@ -7,7 +7,9 @@ Two conventions make one decoder serve every generator:
   attention folds the K hypotheses of a slide into its query axis (:func:`fold_rows`), so memory
   is never copied per beam and its key/value projections are computed once per slide.
 * **Cache.** :class:`DecoderCache` holds per-hypothesis tensors (self-attention keys and values,
-  reordered by beam search) apart from per-slide tensors (memory projections, never reordered).
+  preallocated, written in place and reordered by beam search) apart from per-slide tensors
+  (memory projections, never reordered) and tensors every slide shares; slides whose answer is
+  settled leave all of them (:meth:`DecoderCache.keep_slides`).
 """
 
 from __future__ import annotations
@@ -19,54 +21,183 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
+from torch.utils.checkpoint import checkpoint
+
+
+class RowBuffer:
+    """A per-hypothesis tensor that grows along one axis inside preallocated storage.
+
+    Why: decoding appends one position per step to every hypothesis. Concatenating copies the whole
+    history at every step, and so does reordering it into a fresh tensor; here a step writes its new
+    positions in place, and beam selection moves only what it must (see :meth:`reorder`).
+
+    Args:
+        first: the first positions, (R, ..., T, ...) with the growing axis at ``dim``.
+        dim: the growing axis.
+        capacity: positions to reserve; the storage doubles when a longer sequence arrives.
+    """
+
+    def __init__(self, first: Tensor, dim: int, capacity: int | None = None) -> None:
+        self.dim = dim % first.dim()
+        self.filled = 0
+        self.storage = self._allocate(first, max(capacity or 0, 2 * first.shape[self.dim], 16))
+        self._spare: Tensor | None = None
+        self.append(first)
+
+    def _allocate(self, like: Tensor, capacity: int, rows: int | None = None) -> Tensor:
+        shape = list(like.shape)
+        shape[0] = like.shape[0] if rows is None else rows
+        shape[self.dim] = capacity
+        return like.new_empty(shape)
+
+    @property
+    def capacity(self) -> int:
+        return self.storage.shape[self.dim]
+
+    def view(self) -> Tensor:
+        """The positions written so far (a view of the storage, valid until the next call)."""
+        return self.storage.narrow(self.dim, 0, self.filled)
+
+    def append(self, value: Tensor) -> Tensor:
+        """Write ``value``'s positions after the last ones and return every position so far."""
+        end = self.filled + value.shape[self.dim]
+        if end > self.capacity:
+            grown = self._allocate(self.storage, max(2 * end, 2 * self.capacity))
+            grown.narrow(self.dim, 0, self.filled).copy_(self.view())
+            self.storage, self._spare = grown, None
+        self.storage.narrow(self.dim, self.filled, value.shape[self.dim]).copy_(value)
+        self.filled = end
+        return self.view()
+
+    def reorder(self, index: Tensor, moved: Tensor | None = None) -> None:
+        """Row r takes the positions of row ``index[r]`` (same number of rows).
+
+        With ``moved`` (the rows where ``index[r] != r``, known on a CPU at no cost) only those rows
+        are copied, when they are fewer than half (a copy out and a copy back); otherwise the whole
+        history is gathered into a second buffer that then swaps with the first (one pass, no
+        allocation, no device synchronisation).
+        """
+        if moved is not None and 2 * moved.numel() < index.numel():
+            if moved.numel():
+                current = self.view()
+                current.index_copy_(0, moved, current.index_select(0, index.index_select(0, moved)))
+            return
+        if self._spare is None or self._spare.shape != self.storage.shape:
+            self._spare = torch.empty_like(self.storage)
+        torch.index_select(self.view(), 0, index, out=self._spare.narrow(self.dim, 0, self.filled))
+        self.storage, self._spare = self._spare, self.storage
+
+    def keep(self, index: Tensor) -> None:
+        """Keep rows ``index`` only (fewer rows: finished slides leave the batch)."""
+        kept = self._allocate(self.storage, self.capacity, rows=index.shape[0])
+        torch.index_select(self.view(), 0, index, out=kept.narrow(self.dim, 0, self.filled))
+        self.storage, self._spare = kept, None
 
 
 class DecoderCache:
     """Incremental-decoding state of one batch.
 
     Attributes:
-        per_row: tensors with R rows (one per hypothesis); beam search reorders them.
-        per_slide: tensors with B rows (one per slide), e.g. projected memory; never reordered.
+        rows: per-hypothesis buffers (R rows; self-attention keys and values), reordered by beam
+            search and written in place.
+        per_slide: tensors with B rows (one per slide), e.g. projected memory; never reordered, but
+            compacted when slides leave the batch.
+        shared: tensors that do not depend on the slide (a learned memory matrix's projections).
         external: objects holding per-hypothesis state of their own (see :meth:`external_state`).
         length: number of target positions already processed (the next position's index).
+        capacity: positions to reserve per hypothesis (the decoder's longest sequence), or None.
     """
 
-    def __init__(self) -> None:
-        self.per_row: dict[str, Tensor] = {}
+    def __init__(self, capacity: int | None = None) -> None:
+        self.rows: dict[str, RowBuffer] = {}
         self.per_slide: dict[str, tuple[Tensor, ...]] = {}
+        self.shared: dict[str, tuple[Tensor, ...]] = {}
         self.external: dict[str, Any] = {}
         self.length = 0
+        self.capacity = capacity
+
+    @property
+    def per_row(self) -> dict[str, Tensor]:
+        """The per-hypothesis tensors as they stand (views of the buffers)."""
+        return {key: buf.view() for key, buf in self.rows.items()}
 
     def reorder(self, index: Tensor) -> None:
         """Keep hypotheses ``index`` (R entries) in that order.
 
         Beam search only ever picks among a slide's own hypotheses (``index[r] // K == r // K``),
         which an external cache may rely on (a prefix shared by a slide's hypotheses never moves).
+        On a CPU only the rows that change are copied (finding them costs nothing there); on an
+        accelerator the history is gathered in one pass without waiting for the device.
         """
-        self.per_row = {k: v.index_select(0, index) for k, v in self.per_row.items()}
+        moved = moved_rows(index)
+        for buf in self.rows.values():
+            buf.reorder(index, moved)
         for state in self.external.values():
             state.reorder(index)
+
+    def keep_slides(self, slides: Tensor, rows: Tensor, batch: int) -> None:
+        """Keep only slides ``slides`` (indices into the current ``batch`` slides) and their
+        hypotheses ``rows``.
+
+        Why: a slide whose answer is settled would otherwise cost a full step until the batch's
+        longest report ends. External states receive ``reorder(rows)`` with fewer rows than they
+        hold: they keep those rows, in that order.
+        """
+        for buf in self.rows.values():
+            buf.keep(rows)
+        for key, tensors in self.per_slide.items():
+            self.per_slide[key] = tuple(slide_rows(t, slides, batch, f"cache.slide_tensors('{key}')") for t in tensors)
+        for state in self.external.values():
+            state.reorder(rows)
 
     def external_state(self, key: str, make: Callable[[], Any]) -> Any:
         """Per-hypothesis state kept by someone else (a language model's own key/value cache), made
         by ``make`` on first use; it must have a ``reorder(index)`` method, which :meth:`reorder`
-        calls, so that it follows beam selection in place instead of being copied here."""
+        calls, so that it follows beam selection in place instead of being copied here, and which
+        :meth:`keep_slides` calls with fewer rows when slides leave the batch."""
         if key not in self.external:
             self.external[key] = make()
         return self.external[key]
 
     def slide_tensors(self, key: str, make: Callable[[], tuple[Tensor, ...]]) -> tuple[Tensor, ...]:
-        """Per-slide tensors (e.g. a memory's keys and values), computed by ``make`` on first use."""
+        """Per-slide tensors with B rows (e.g. a memory's keys and values), computed by ``make`` on
+        first use."""
         if key not in self.per_slide:
             self.per_slide[key] = make()
         return self.per_slide[key]
 
+    def shared_tensors(self, key: str, make: Callable[[], tuple[Tensor, ...]]) -> tuple[Tensor, ...]:
+        """Tensors that every slide shares (no slide axis), computed by ``make`` on first use."""
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]
+
     def append(self, key: str, value: Tensor, dim: int = 2) -> Tensor:
-        """Concatenate ``value`` to the per-row tensor ``key`` along ``dim`` and return the result."""
-        if key in self.per_row:
-            value = torch.cat([self.per_row[key], value], dim=dim)
-        self.per_row[key] = value
-        return value
+        """Append ``value`` to the per-row tensor ``key`` along ``dim``; returns all positions so far."""
+        buf = self.rows.get(key)
+        if buf is None:
+            self.rows[key] = RowBuffer(value, dim, self.capacity)
+            return self.rows[key].view()
+        return buf.append(value)
+
+
+def moved_rows(index: Tensor) -> Tensor | None:
+    """Rows whose hypothesis changes (``index[r] != r``) on a CPU, where finding them is free; None
+    on an accelerator, where it would wait for the device."""
+    if index.device.type != "cpu":
+        return None
+    return (index != torch.arange(index.shape[0])).nonzero().squeeze(1)
+
+
+def slide_rows(tensor: Tensor, slides: Tensor, batch: int, what: str) -> Tensor:
+    """Rows ``slides`` of a per-slide tensor, which must have one row per slide of the batch (the
+    decoder drops finished slides from every per-slide tensor, so it must know which row is whose)."""
+    if not isinstance(tensor, Tensor) or tensor.dim() == 0 or tensor.shape[0] != batch:
+        found = f"shape {tuple(tensor.shape)}" if isinstance(tensor, Tensor) else type(tensor).__name__
+        raise ValueError(f"{what}: expected a tensor with one row per slide of the batch ({batch}), found {found}; "
+                         "a generator's state and cache.slide_tensors hold per-slide tensors only, and tensors "
+                         "that do not depend on the slide belong in cache.shared_tensors.")
+    return tensor.index_select(0, slides)
 
 
 def fold_rows(x: Tensor, batch: int) -> Tensor:
@@ -85,6 +216,55 @@ def unfold_rows(x: Tensor, rows: int) -> Tensor:
     if rows == b:
         return x
     return x.reshape(rows, kt * b // rows, d)
+
+
+#: Largest score matrix (batch x heads x queries x keys) that :func:`attention` lets PyTorch's math
+#: kernel hold at once: 2^24 scores, 64 MiB in float32. None: never split into query blocks.
+ATTENTION_BLOCK_SCORES: int | None = 1 << 24
+
+
+def attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float) -> Tensor:
+    """Scaled dot-product attention that never holds a whole score matrix for a long bag.
+
+    ``F.scaled_dot_product_attention`` runs a fused kernel that never materialises the
+    (B, H, Tq, Tk) scores (flash or memory-efficient on CUDA, flash on CPU), except for dropout on
+    a CPU, i.e. training: there it falls back to the math kernel, which keeps the scores, the
+    softmax and the dropout mask of every layer for the backward pass (several 1.6 GB matrices per
+    MI-Gen layer at 10,000 patches). In that case the queries go through in blocks of at most
+    :data:`ATTENTION_BLOCK_SCORES` scores, each under activation checkpointing: a block's scores
+    exist only while it is computed, and again in the backward pass, with the same dropout mask
+    (checkpointing restores the random state). Softmax normalises each query row over all keys,
+    so the blocks compute the same function (tested against the unsplit kernel).
+
+    Args:
+        q, k, v: (B, H, T, Dh) queries, keys and values.
+        attn_mask: boolean mask broadcastable to (B, H, Tq, Tk) (True: may attend), or None.
+        dropout_p: attention dropout (0 outside training).
+    """
+    b, h, tq, tk = q.shape[0], q.shape[1], q.shape[2], k.shape[2]
+    limit = ATTENTION_BLOCK_SCORES
+    if dropout_p == 0.0 or q.device.type != "cpu" or limit is None or b * h * tq * tk <= limit:
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p)
+    return blocked_attention(q, k, v, attn_mask, dropout_p, rows=max(1, limit // (b * h * tk)))
+
+
+def blocked_attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float, *,
+                      rows: int) -> Tensor:
+    """:func:`attention` over blocks of ``rows`` queries, each checkpointed when gradients flow."""
+    tq = q.shape[2]
+    track = torch.is_grad_enabled() and any(t.requires_grad for t in (q, k, v))
+    blocks = []
+    for start in range(0, tq, rows):
+        block_mask = attn_mask
+        if attn_mask is not None and attn_mask.dim() >= 2 and attn_mask.shape[-2] != 1:
+            block_mask = attn_mask[..., start : start + rows, :]
+        args = (q[:, :, start : start + rows], k, v, block_mask, dropout_p)
+        blocks.append(checkpoint(_attention_block, *args, use_reentrant=False) if track else _attention_block(*args))
+    return torch.cat(blocks, dim=2)
+
+
+def _attention_block(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float) -> Tensor:
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p)
 
 
 class MultiHeadAttention(nn.Module):
@@ -134,9 +314,7 @@ class MultiHeadAttention(nn.Module):
             tq, tk = q.shape[2], k.shape[2]
             causal_mask = torch.ones(tq, tk, dtype=torch.bool, device=q.device).tril(diagonal=tk - tq)
             attn_mask = causal_mask if attn_mask is None else (attn_mask & causal_mask)
-        out = F.scaled_dot_product_attention(
-            q, k, v, attn_mask=attn_mask, dropout_p=self.dropout if self.training else 0.0
-        )
+        out = attention(q, k, v, attn_mask, self.dropout if self.training else 0.0)
         out = out.transpose(1, 2).reshape(batch, -1, self.heads * self.d_head)
         return self.out_proj(unfold_rows(out, rows))
 

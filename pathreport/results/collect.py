@@ -158,6 +158,10 @@ def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = 
     split = _text(summary.get("split")) or (path.stem if kind == "run" else "test")
     meta = resolve_identity(summary, run_dir, split, defaults, where=str(path))
     metrics, notes = summary_metrics(summary, where=str(path))
+    if kind == "run" and "wall_seconds" not in metrics:
+        seconds = _run_wall_seconds(run_dir)
+        if seconds is not None:
+            metrics["wall_seconds"] = seconds
     stem = f"{split}_" if kind == "run" else ""
     per_case = path.parent / f"{stem}per_case.jsonl"
     fields = path.parent / f"{stem}fields.csv"
@@ -177,6 +181,22 @@ def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = 
         per_case=str(per_case.resolve()) if per_case.is_file() else "",
         fields=str(fields.resolve()) if fields.is_file() else "",
     )
+
+
+def _run_wall_seconds(run_dir: Path) -> float | None:
+    """The whole command's wall-clock time from the run folder's ``run.json`` (None if unknown).
+
+    A training run records it when it finishes (data, training, testing and scoring together), so
+    tables can show the cost of each method beside its scores.
+    """
+    try:
+        info = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    seconds = info.get("wall_seconds") if isinstance(info, dict) else None
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and math.isfinite(seconds):
+        return float(seconds)
+    return None
 
 
 def load_summary(path: Path) -> dict[str, Any]:

@@ -20,7 +20,7 @@ PAPER_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "ROUGE_L", "METEOR", "C
 COMPARE_METRICS = ("BLEU_4", "METEOR", "ROUGE_L", "CRQS")
 
 #: Scores that are better when lower (rates of errors).
-LOWER_IS_BETTER = frozenset({"HR", "CDS"})
+LOWER_IS_BETTER = frozenset({"HR", "CDS", "wall_seconds"})
 
 #: Any of these in a JSON object marks it as a report-metrics summary.
 KNOWN_METRICS = frozenset(NLG_METRICS) | frozenset(CRQS_METRICS)
@@ -40,6 +40,7 @@ DISPLAY_NAMES = {
     "WSI_P": "WSI-P",
     "WSI_R": "WSI-R",
     "PATH_ERRORS": "PathErrors",
+    "wall_seconds": "time (s)",
 }
 
 #: Metric names accepted on the command line in the paper's spelling (``BLEU-4``, ``ROUGE-L``).

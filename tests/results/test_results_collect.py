@@ -39,6 +39,9 @@ def test_collect_reads_identity_and_values_from_run_files(runs_root):
         assert run.metrics["CRQS_CI95_low"] == pytest.approx(summary["CRQS_CI95"][0])
         assert run.evaluated_set == summary["evaluated_set"] and run.n_cases == summary["n_cases"]
         assert Path(run.per_case).name == "test_per_case.jsonl" and Path(run.fields).name == "test_fields.csv"
+        # the whole command's time, from run.json, so tables can show each method's cost
+        info = json.loads((runs_root / "logs" / name / "run.json").read_text())
+        assert run.metrics["wall_seconds"] == pytest.approx(info["wall_seconds"]) and info["wall_seconds"] > 0
 
 
 def test_collect_again_is_idempotent_and_never_loses_a_run(runs_root, tmp_path, capsys):

@@ -344,7 +344,10 @@ SYNONYMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "margins are uninvolved",
         ),
     ),
-    "lymph_nodes": (r"\blymph nodes\b", ("lymph nodes (LN)", "regional lymph nodes", "nodes")),
+    "lymph_nodes": (
+        r"(?<!regional )\blymph nodes\b",  # not "regional regional lymph nodes"
+        ("lymph nodes (LN)", "regional lymph nodes", "nodes"),
+    ),
     "greatest_dimension": (
         r"\bin greatest dimension\b",
         ("in maximum dimension", "in largest dimension", "in greatest extent"),
@@ -578,7 +581,8 @@ _REFERS_BACK = re.compile(
 def list_style(text: str, rng: random.Random) -> tuple[str, str]:
     """Change the list markers: '1.' -> '1)', '(1)', 'A.' or '-'."""
     if not LIST_MARKER.search(text):
-        sub = re.compile(r"(\d)\) (?=[a-z])")
+        # An item number stands alone ("with 1) ulcer 2) erosion"); "(0/13) or" is a count.
+        sub = re.compile(r"(?<![\w/(.])(\d)\) (?=[a-z])")
         if sub.search(text):
             return sub.sub(lambda m: f"({m.group(1)}) ", text), "list:sub_paren"
         return text, ""

@@ -89,6 +89,39 @@ def _negated(m: re.Match) -> bool:
     return _NEGATION_WORD.search(before) is not None
 
 
+_HISTORY_WORD = re.compile(r"\b(?:previous|prior|earlier|preceding)\b", re.I)
+
+
+def _historical(m: re.Match) -> bool:
+    """The value is about an earlier specimen ("the previous core biopsy report")."""
+    return _HISTORY_WORD.search(m.string[max(0, m.start() - 30) : m.start("v")]) is not None
+
+
+def _restated(m: re.Match) -> bool:
+    """The report names the same value again elsewhere ("through biopsy and resection. The
+    biopsy showed ..."): replacing one mention leaves the fact stated, so it is no wrong report."""
+    rest = m.string[: m.start("v")] + " " + m.string[m.end("v") :]
+    return re.search(rf"\b{re.escape(m.group('v'))}\b", rest, re.I) is not None
+
+
+# A finding a status word ("present", "absent") can be about; normal anatomy ("the vagus nerves
+# were present") is not one.
+_STATUS_SUBJECT = re.compile(
+    r"carcinoma|adenoma|dysplasia|metaplasia|necrosis|invasion|involvement|extension|margin|node|"
+    r"calcification|tumou?r|lesion|polyp|hyperplasia|inflammation|pylori|atrophy|erosion|ulcer|"
+    r"lymphoma|metasta|malignan|neoplas|cancer|melanoma|sarcoma|infiltrat|spread|deposit|"
+    r"organism|granuloma|mitos|mitotic|component|atypi|thrombus|emboli|[a-z]+oma\b",
+    re.I,
+)
+_CLAUSE_START = re.compile(r"[.;\n,]|\b(?:while|whereas|but)\b", re.I)
+
+
+def _no_finding_subject(m: re.Match) -> bool:
+    """The clause before a status word names no finding: flipping it changes no clinical fact."""
+    clause = _CLAUSE_START.split(m.string[max(0, m.start() - 120) : m.start()])[-1]
+    return _STATUS_SUBJECT.search(clause) is None
+
+
 def _same(a: str, b: str) -> bool:
     return " ".join(a.lower().replace("-", " ").split()) == " ".join(
         b.lower().replace("-", " ").split()
@@ -450,11 +483,11 @@ SWAPS: tuple[Swap, ...] = (
         "negation",
         "finding",
         _rx(
-            r"(?::|\bis|\bare|\bwas|\bwere) (?P<v>not identified|not present|not seen|absent|identified|present|negative|positive)\b(?! \()"
+            r"(?::|\bis|\bare|\bwas|\bwere) (?P<v>not identified|not present|not seen|absent|identified|present|negative|positive)\b(?! \()(?! as\b)"
         ),
         lambda m: (
             []  # "no tumor was identified" -> "was absent" would be a double negative, not an error
-            if _under_negation(m)
+            if _under_negation(m) or (m.group(0)[0] != ":" and _no_finding_subject(m))
             else ["present"]
             if m.group("v").lower() in ("not identified", "not present", "not seen", "absent")
             else ["negative"]
@@ -552,7 +585,7 @@ SWAPS: tuple[Swap, ...] = (
         _rx(
             r"(?P<v>core-needle biopsy|core needle biopsy|sono-guided core biopsy|endoscopic biopsy|colonoscopic biopsy|colposcopic biopsy|punch biopsy|transurethral resection|mammotome biopsy|endoscopic submucosal dissection|colonoscopic mucosal resection|polypectomy|lobectomy|radical prostatectomy|mastectomy|lumpectomy|nephrectomy|excision|\bbiopsy)(?=[;:,.\n ]|$)"
         ),
-        lambda m: {
+        lambda m: [] if _historical(m) or _restated(m) else {
             "endoscopic biopsy": ["endoscopic submucosal dissection", "gastrectomy"],
             "colonoscopic biopsy": ["polypectomy", "segmental resection"],
             "colposcopic biopsy": ["cone excision", "hysterectomy"],
@@ -803,7 +836,7 @@ CLAUSES = tuple(
         r", (?:well|moderately|poorly) differentiated",
         r", tumou?r volume:? +\d+\s?%",
         r", with (?:squamous differentiation|mucinous component|poorly cohesive carcinoma component)",
-        r",? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid aggregates)",
+        r",? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid aggregates)\b",
     )
 )
 FINDING_WORD = re.compile(
@@ -901,13 +934,25 @@ ORGAN_WORDS = {
 }
 
 
+# Other words for the same finding: a report that says "necrotic" or "angiolymphatic invasion"
+# already states it, so adding "necrosis" or "lymphovascular invasion" invents nothing.
+ALREADY_STATED = {
+    "calcification": r"calcif",
+    "necrosis": r"necro",
+    "lymphovascular": r"lymphovascular|angiolymphatic|lymph-vascular|(?:vascular|lymphatic|venous|"
+    r"vascular space) invasion|emboli",
+    "invasi": r"invasi|infiltrat",
+    "glandular involvement": r"gland",
+}
+
+
 def invention_edits(text: str) -> list[Edit]:
     """Add one finding that the report does not state, in the report's own layout."""
     lower = text.lower()
     organ = next((o for w, o in ORGAN_WORDS.items() if w in lower[:300]), "")
     out = []
     for keyword, hint, finding in INVENTED[organ] + (INVENTED[""] if organ else ()):
-        if keyword in lower or (keyword == "calcification" and "calcif" in lower):
+        if re.search(ALREADY_STATED.get(keyword, re.escape(keyword)), lower):
             continue
         out.append(
             Edit(_append_finding(text, finding), "invention", hint, finding, "finding added")
@@ -958,7 +1003,26 @@ def _finding_units(text: str, header_lines: int) -> list[tuple[int, int, str]]:
         else:
             units.append((start, end + 1 if end < len(text) else end, line))
     units = units[1:] if len(units) > 1 else []
-    return [u for u in units if FINDING_WORD.search(u[2])]
+    return [u for u in units if _states_a_finding(u[2])]
+
+
+def _states_a_finding(unit: str) -> bool:
+    """A finding word other than a bare "tumor" ("The cut surface of the tumor was yellow" states
+    no finding), or a size or count; not a sentence that only names topics or pending work ("The
+    report provides information on tumor type, grade and lymph nodes"; "The grade is unknown")."""
+    if _NO_FACT.search(unit):
+        return False
+    stated = FINDING_WORD.search(_BARE_TUMOUR.sub("", unit)) is not None
+    return stated or _MEASURE.search(unit) is not None
+
+
+_BARE_TUMOUR = re.compile(r"\b(?:tumou?rs?|lesions?)\b", re.I)
+_MEASURE = re.compile(r"\d\s*(?:cm|mm|%)|\d\s*(?:/|of|out of)\s*\d", re.I)
+_NO_FACT = re.compile(
+    r"\b(?:information|details)\s+(?:on|about|of|regarding)\b|\bprovided in the report\b|"
+    r"\bis unknown\b|\bwill be (?:done|performed)\b|\bcannot be (?:determined|assessed)\b",
+    re.I,
+)
 
 
 def header_line_count(text: str) -> int:

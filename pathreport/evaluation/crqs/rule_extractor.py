@@ -21,7 +21,7 @@ How one report is read (all of it linear in the report length, so safe on any in
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -349,6 +349,16 @@ class RuleExtractor:
             conj = counts()[1]
             return conj[b + 1] - conj[a] > 0
 
+        def coordinated_clause(a: int, b: int) -> bool:
+            """Words a..b hold one comma, right before a conjunction: ", and X" after a single
+            item joins two clauses ("free of tumor, and carcinoma is found in the adrenal"); a
+            list of findings puts a comma before its conjunction only from three items on."""
+            commas = rt.comma_count
+            if commas[b + 1] - commas[a] != 1:
+                return False
+            k = bisect_right(commas, commas[a], a, b + 2) - 1  # the word the comma precedes
+            return rt.words[k] in _CONJUNCTIONS
+
         def list_post_cue(j: int) -> tuple[int, str] | None:
             """A negative post cue that closes a list continuing after word j ("A, B: absent")."""
             k = j + 1
@@ -421,7 +431,11 @@ class RuleExtractor:
             cue_end, cue_start = pre_cues[idx]
             if cue_end == cue_start and rt.words[cue_start] in _PREFIX_CUES and i != cue_end + 1:
                 return affirmed  # "non-necrotizing granulomas": "non" negates its own word only
-            between_is_list = is_list(cue_end + 1, i - 1) and not item_break(i)
+            between_is_list = (
+                is_list(cue_end + 1, i - 1)
+                and not item_break(i)
+                and not coordinated_clause(cue_end + 1, i)
+            )
             if i - cue_end - 1 > self._max_gap and not between_is_list:
                 return affirmed
             if rt.boundary_between(cue_end + 1, i):
@@ -679,19 +693,26 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
     elif f.select == "total":  # counts: one total over the report's statements
         return total_count([c[2] for c in cands]), cands
     elif f.select in ("max", "min"):
-        ranks = [f.rank(c[2]) for c in cands]
+        # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared order.
+        ranks = [c[2] if f.type == "numeric" else f.rank(c[2]) for c in cands]
         chosen = cands[ranks.index(max(ranks) if f.select == "max" else min(ranks))]
     else:  # all
         seen: dict[Any, tuple] = {}
         for c in cands:
             seen.setdefault(c[2], c)
-        if (
-            len(seen) > 1 and f.negated_value in seen
-        ):  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
-            del seen[f.negated_value]
+        if len(seen) > 1 and f.negated_value in seen and _absence_only(f):
+            del seen[f.negated_value]  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
         return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]
     return chosen[2], [chosen]
+
+
+def _absence_only(f: FieldSpec) -> bool:
+    """The field's negated value only marks an absence (no wording states it), so a stated value
+    replaces it in a set. A negated value that is a status of its own ("MGMT unmethylated") stays:
+    a report that states both statuses contradicts itself."""
+    spec = next((v for v in f.values if v.canonical == f.negated_value), None)
+    return spec is None or not (spec.synonyms or spec.aliases)
 
 
 EXTRACTORS.register(

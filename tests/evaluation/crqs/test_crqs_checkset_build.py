@@ -19,7 +19,13 @@ from pathreport.evaluation.crqs.checkset import (
     read_triplets,
     split_of,
 )
-from pathreport.evaluation.crqs.checkset_rewrite import equivalent_rewrite, number_format, reorder
+from pathreport.evaluation.crqs.checkset_rewrite import (
+    equivalent_rewrite,
+    list_style,
+    number_format,
+    reorder,
+    synonym,
+)
 from pathreport.evaluation.crqs.checkset_text import sentences_with_offsets
 from pathreport.evaluation.crqs.checkset_wrong import wrong_edits
 
@@ -250,3 +256,56 @@ def test_checkset_wrong_edit_never_flips_a_status_under_a_negation():
     edits = [e for e in wrong_edits(text) if e.category == "negation"]
     assert edits and all("No tumor was absent" not in e.text for e in edits)
     assert any("Perineural invasion was absent" in e.text for e in edits)
+
+
+def test_checkset_wrong_edits_change_a_clinical_fact():
+    # Normal anatomy is no finding: "the nerves were present" is not flipped.
+    text = "Carcinoma of the stomach. The nerves were present. Lymphovascular invasion is present."
+    flips = [e.text for e in wrong_edits(text) if e.category == "negation"]
+    assert any("Lymphovascular invasion is absent" in t for t in flips)
+    assert not any("nerves were absent" in t for t in flips)
+    # A procedure named again, or one of an earlier specimen, is not a wrong procedure.
+    text = (
+        "Kidney, nephrectomy: clear cell carcinoma. Grade as in the previous core biopsy report."
+        " The biopsy and the nephrectomy agree."
+    )
+    procedures = [e.span for e in wrong_edits(text) if e.category == "specimen"]
+    assert procedures == []
+    # A gross description of the tumour states no finding and is not the omitted fact.
+    text = (
+        "Soft tissue, excision: leiomyosarcoma.\nThe cut surface of the tumor was yellow.\n"
+        "Lymphovascular invasion is present."
+    )
+    dropped = [e.span for e in wrong_edits(text) if e.note == "statement dropped"]
+    assert dropped == ["Lymphovascular invasion is present."]
+    # Nor is a sentence that only names topics, and "identified as" names, it is no status.
+    text = (
+        "Kidney, nephrectomy: the tumor is identified as clear cell carcinoma.\n"
+        "The report provides information on tumor grade and lymph node involvement.\n"
+        "Lymphovascular invasion is present."
+    )
+    edits = wrong_edits(text)
+    assert [e.span for e in edits if e.note == "statement dropped"] == [
+        "Lymphovascular invasion is present."
+    ]
+    assert not any("is absent as" in e.text for e in edits)
+    # A finding stated in other words is not invented again.
+    text = "Kidney, nephrectomy: clear cell carcinoma. It is necrotic. Angiolymphatic invasion is seen."
+    invented = [e.span for e in wrong_edits(text) if e.category == "invention"]
+    assert not any("ecrosis" in f or "ymphovascular" in f for f in invented)
+    # "with ulcerative colitis" holds no "with ulcer" clause to drop.
+    text = "Rectum, biopsy: chronic active colitis, consistent with ulcerative colitis."
+    assert not [e for e in wrong_edits(text) if e.note == "clause dropped"]
+
+
+def test_checkset_rewrite_restyles_item_numbers_but_not_counts():
+    text = "Gastritis with 1) ulcer 2) erosion. Nodes (0/13) or (2/5) negative."
+    out, op = list_style(text, random.Random(0))
+    assert op == "list:sub_paren"
+    assert out == "Gastritis with (1) ulcer (2) erosion. Nodes (0/13) or (2/5) negative."
+
+
+def test_checkset_rewrite_synonym_never_doubles_a_modifier():
+    text = "No tumor in the examined regional lymph nodes."
+    outs = {synonym(text, random.Random(seed))[0] for seed in range(30)}
+    assert not any("regional regional" in out for out in outs)

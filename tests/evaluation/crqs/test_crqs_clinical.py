@@ -127,6 +127,10 @@ def test_crqs_list_negation_stops_where_the_list_does():
     assert fields("No necrosis; perineural invasion present.")["pni"] == "present"
     found = fields("1. Hyperplasia without necrosis, (2) adenoma")
     assert found["necrosis"] == "absent" and found["diagnosis"] == "adenoma"
+    # ", and" after a single item joins a new clause: a two-item list takes no comma.
+    found = fields("Margin free of necrosis, and carcinoma is seen in the second piece.")
+    assert found["necrosis"] == "absent" and found["diagnosis"] == "carcinoma"
+    assert fields("No necrosis, lymphovascular invasion, and perineural invasion.")["pni"] == "absent"
 
 
 def test_crqs_an_explicit_status_outranks_a_bare_mention():
@@ -212,6 +216,9 @@ def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
         ("Axilla: one lymph node showing micrometastatic carcinoma.", "1"),
         ("One central lymph node examined was negative for carcinoma.", "0/1"),
         ("Multiple lymph nodes were identified and involved by metastatic melanoma.", "present"),
+        ("Pelvic lymph nodes were also excised, which are negative for tumor.", "absent"),
+        ("Pelvic lymph nodes were also excised, which are involved by carcinoma.", "present"),
+        ("The hilar lymph nodes were not involved by tumor.", "absent"),
     ],
 )
 def test_crqs_node_counts_stated_as_a_status_are_counts(text, count):
@@ -233,3 +240,72 @@ def test_crqs_a_negated_mention_inside_another_finding_belongs_to_it():
     found = extract("Prostate biopsy: acinar adenocarcinoma. No perineural invasion.", "histai")
     assert found["perineural_invasion"] == "absent" and "malignancy_status" not in found
     assert extract("Breast: DCIS. No invasive carcinoma.", "histai")["malignancy_status"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_crqs_a_side_moved_between_two_structures_is_discordant(dataset):
+    # Both reports state a left and a right side: only the side of each structure tells them apart.
+    ref = "Right ovary: cyst. Left ovary and left fallopian tube: no tumor."
+    swapped = "Left ovary: cyst. Right ovary and right fallopian tube: no tumor."
+    assert extract(ref, dataset)["lateral_sites"] == "left fallopian tube + left ovary + right ovary"
+    assert extract(swapped, dataset)["laterality"] == extract(ref, dataset)["laterality"]
+    assert "lateral_sites" in score_pair(ref, swapped, dataset).discordant
+    cores = "Left apex: adenocarcinoma. Right base, right apex: benign."
+    assert "lateral_sites" in score_pair(cores, cores.replace("Right base", "Left base"), dataset).discordant
+    header = extract("Breast, right, core biopsy: invasive carcinoma.", dataset)
+    assert header["lateral_sites"] == "right breast"
+
+
+def test_crqs_tcga_structure_invaded_is_read_from_any_verb_form():
+    # The depth of a soft-tissue tumour (subcutis vs skeletal muscle) changes its stage.
+    muscle = "The sarcoma was seen to infiltrate the skeletal muscle."
+    assert extract(muscle, "tcga")["organ_involvement"] == "skeletal muscle"
+    fat = muscle.replace("skeletal muscle", "subcutaneous fat")
+    assert extract(fat, "tcga")["organ_involvement"] == "subcutaneous tissue"
+    assert "organ_involvement" in score_pair(muscle, fat, "tcga").discordant
+    assert "organ_involvement" not in extract("It does not invade the skeletal muscle.", "tcga")
+    deep = extract("The tumour extends into the deep subcutaneous tissue.", "tcga")
+    assert deep["organ_involvement"] == "subcutaneous tissue"
+
+
+TCGA_STATUS_WORDINGS = {
+    "The margins are without tumor.": ("margin_status", "negative"),
+    "The lymph nodes sampled are without carcinoma.": ("lymph_node_involvement", "absent"),
+    "Sarcoma involving the deep , lateral , and medial margins.": ("margin_status", "positive"),
+    "No lymphatic or perineural infiltration is seen.": ("lymphovascular_invasion", "absent"),
+    "Venous or perineural involvement is present.": ("lymphovascular_invasion", "present"),
+    "All sentinel nodes were positive for cancer.": ("lymph_node_involvement", "present"),
+    "Sentinel lymph node #2 of the axilla is positive for carcinoma.": (
+        "lymph_node_involvement",
+        "present",
+    ),
+    "The thyroid gland was found to be involved by tumor.": ("organ_involvement", "thyroid"),
+}
+
+
+def test_crqs_tcga_status_wordings_of_margins_nodes_and_vessels():
+    found = {text: extract(text, "tcga").get(field) for text, (field, _) in TCGA_STATUS_WORDINGS.items()}
+    assert found == {text: value for text, (_, value) in TCGA_STATUS_WORDINGS.items()}
+
+
+def test_crqs_tcga_biomarker_statuses_are_a_set_and_do_not_cross_markers():
+    # Two statuses of one marker contradict each other: that is not the report that states one.
+    one = "Glioma. The MGMT promoter is methylated."
+    both = one + " MGMT promoter methylation was not detected."
+    assert extract(both, "tcga")["mgmt_status"] == "methylated + unmethylated"
+    assert "mgmt_status" in score_pair(one, both, "tcga").discordant
+    # A status belongs to the marker it follows, not to one across "and" or a list dash.
+    found = extract("The cells are positive for IDH1 and negative for p53.", "tcga")
+    assert found["idh_status"] == "mutant" and found["p53_status"] == "negative"
+    found = extract("- Negative for IDH1-R132H immunostain - Positive for 1p/19q codeletion", "tcga")
+    assert found["idh_status"] == "wild type"
+    # A negated entity that only marks an absence still gives way to a stated one.
+    assert extract("Ductal carcinoma in situ; no lobular carcinoma in situ.", "tcga")[
+        "in_situ_component"
+    ] == "dcis"
+
+
+def test_crqs_the_greatest_of_several_sizes_is_the_tumour_size():
+    two = "Colon, polypectomy: (1) tubular adenoma, 5 mm; (2) tubular adenoma, 8 mm."
+    assert extract(two, "histai")["tumor_size"] == 0.8
+    assert "tumor_size" in score_pair(two, two.replace("8 mm", "3 mm"), "histai").discordant
