@@ -49,7 +49,7 @@ def test_bf16_mixed_precision_trains_on_a_cpu(tiny_train, monkeypatch):
     summary, _ = tiny_train("model=migen", *smoke_overrides("migen"), "trainer.precision=bf16-mixed",
                             "trainer.max_epochs=1", "test=false")
     assert seen and all(s == (True, torch.bfloat16, torch.bfloat16) for s in seen)  # the model ran in bf16
-    assert math.isfinite(summary["val_loss"])
+    assert math.isfinite(summary["val/loss"])
 
 
 @needs_compile
@@ -80,6 +80,6 @@ def test_compile_switch_trains_through_torch_compile(tiny_train):
                             "compile.backend=aot_eager", "trainer.max_epochs=1", "test=false",
                             "data.batch_size=64", "data.eval_batch_size=64")
     assert counters["stats"]["unique_graphs"] > 0  # the loss was traced and compiled
-    assert math.isfinite(summary["val_loss"])
+    assert math.isfinite(summary["val/loss"])
     checkpoint = torch.load(Path(summary["best_checkpoint"]), map_location="cpu", weights_only=False)
     assert not any("_orig_mod" in k for k in checkpoint["state_dict"])  # eager names: loadable without compile
