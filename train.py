@@ -3,8 +3,8 @@
 Composition lives in ``configs/train.yaml``; see the README for the options.
 """
 
-from pathreport.entry import hydra_entry
-from pathreport.run import train
+from pathreport.app.entry import hydra_entry
+from pathreport.app.run import train
 
 if __name__ == "__main__":
     hydra_entry(train, config_name="train")

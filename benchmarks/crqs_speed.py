@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pathreport.crqs import CRQSConfig, get_extractor, load_schema, score_fields  # noqa: E402
+from pathreport.evaluation.crqs import CRQSConfig, get_extractor, load_schema, score_fields  # noqa: E402
 
 CHECK_SET = ROOT / "tests" / "data" / "crqs_check_set.yaml"
 
@@ -169,8 +169,8 @@ def measure_evaluator(n_records: int, n_distinct: int, seed: int, repeats: int) 
     7,400), and the evaluator extracts each distinct text once; this row shows that path, with
     the bootstrap interval switched off so that only extraction and scoring are timed.
     """
-    from pathreport.crqs import evaluate_crqs
-    from pathreport.evaluation.predictions import PredictionRecord
+    from pathreport.data.predictions import PredictionRecord
+    from pathreport.evaluation.crqs import evaluate_crqs
 
     rng = random.Random(seed)
     pool = [reg_report(rng) for _ in range(n_distinct)]
@@ -201,7 +201,7 @@ def check_set(meteor: bool) -> dict:
     """How often each metric scores the paraphrase above the lexically close wrong report."""
     import yaml
 
-    from pathreport.crqs import score_pair
+    from pathreport.evaluation.crqs import score_pair
     from pathreport.evaluation.nlg import compute_nlg, java_available
 
     triplets = yaml.safe_load(CHECK_SET.read_text(encoding="utf-8"))

@@ -33,7 +33,7 @@ def write_job(root: Path, slides: int, patches: int) -> tuple[Path, Path, float]
     import numpy as np
 
     from pathreport.data.trident import feature_dir, write_features
-    from pathreport.plugins import ENCODERS
+    from pathreport.registry import ENCODERS
 
     folder = feature_dir(root / "job", ENCODERS["uni2"])
     rng = np.random.default_rng(0)
@@ -63,9 +63,9 @@ def measure(job: Path, split: Path, cache: Path | None, workers: int, batch_size
             cold: bool) -> dict:
     from omegaconf import OmegaConf
 
-    from pathreport.config import DataConfig
+    from pathreport.app.config import DataConfig
     from pathreport.data.datamodule import ReportDataModule
-    from pathreport.plugins import ENCODERS
+    from pathreport.registry import ENCODERS
 
     cfg = OmegaConf.structured(DataConfig(name="bench", splits=str(split), batch_size=batch_size,
                                           num_workers=str(workers), feature_cache=str(cache) if cache else None))

@@ -39,9 +39,9 @@ def reference_generator(model: str, max_len: int, device: str, overrides: dict |
     import torch
 
     from pathreport.data.synthetic import generate_cases
-    from pathreport.generator import GeneratorContext
-    from pathreport.knowledge_bank import KnowledgeBank, save_bank
-    from pathreport.plugins import GENERATORS, discover
+    from pathreport.discovery import discover
+    from pathreport.generation.generator import GeneratorContext
+    from pathreport.registry import GENERATORS
 
     discover()
     entry = GENERATORS.get(model)
@@ -51,9 +51,9 @@ def reference_generator(model: str, max_len: int, device: str, overrides: dict |
         stream_dims.setdefault(name, 512 if spec.kind != "concept" else 66)
     values = {**(entry.smoke or {} if smoke else {}), **(overrides or {})}
     with tempfile.TemporaryDirectory() as tmp:
-        if "bank_path" in entry.config.__dataclass_fields__:
-            bank = KnowledgeBank(embeddings=torch.randn(2000, ref.get("bank_dim", 512)))
-            values["bank_path"] = str(save_bank(bank, Path(tmp) / "bank.pt"))
+        if "bank_path" in entry.config.__dataclass_fields__:  # a plain (T, D) tensor is a valid bank file
+            torch.save(torch.randn(2000, ref.get("config", {}).get("bank_dim", 512)), Path(tmp) / "bank.pt")
+            values["bank_path"] = str(Path(tmp) / "bank.pt")
         ctx = GeneratorContext(vocab_size=348, feature_dim=1536, stream_dims=stream_dims, max_report_tokens=max_len)
         cfg = entry.config(**values)
         tokenizer = entry.obj.build_tokenizer(cfg, [r for r, _ in generate_cases(210, seed=0)], "reg")
@@ -87,8 +87,8 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
             slides: int = 1) -> dict:
     import torch
 
-    from pathreport.decoding import DecodingConfig, generate
-    from pathreport.nn import count_parameters
+    from pathreport.generation.decoding import DecodingConfig, generate
+    from pathreport.generation.nn import count_parameters
 
     if threads:
         torch.set_num_threads(threads)

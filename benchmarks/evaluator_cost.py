@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pathreport.data.predictions import PredictionRecord  # noqa: E402
 from pathreport.data.synthetic import generate_cases  # noqa: E402
 from pathreport.evaluation.evaluate import evaluate_records  # noqa: E402
-from pathreport.evaluation.predictions import PredictionRecord  # noqa: E402
 
 
 def clauses(text: str) -> list[str]:
@@ -77,16 +77,20 @@ class CountingJudge:
         return {}
 
 
+def minilm_folder() -> Path:
+    """The MiniLM weights folder, located by the registered ``minilm`` text encoder's module."""
+    import importlib
+
+    from pathreport.registry import TEXT_ENCODERS
+
+    return importlib.import_module(TEXT_ENCODERS.get("minilm").obj.__module__).minilm_dir()
+
+
 def token_counter():
     try:
-        import importlib
-
         from transformers import AutoTokenizer
 
-        from pathreport.text_encoders import MINILM_PACKAGE
-
-        folder = Path(importlib.import_module(MINILM_PACKAGE).__file__).parent / "model"
-        tokenizer = AutoTokenizer.from_pretrained(folder)
+        tokenizer = AutoTokenizer.from_pretrained(minilm_folder())
         return (lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])), "MiniLM WordPiece"
     except Exception:  # noqa: BLE001 - any failure falls back to the character rule
         return (lambda text: max(1, len(text) // 4)), "characters / 4"
@@ -118,19 +122,15 @@ def main() -> None:
                                      "input_tokens_per_1000": round(judge.tokens_in * scale),
                                      "output_tokens_per_1000": round(judge.tokens_out * scale)}
     try:
-        import importlib
-
         import spacy
 
         from pathreport.evaluation.reg2025 import MeanPooledEmbedder
-        from pathreport.text_encoders import MINILM_PACKAGE
 
         nlp = spacy.blank("en")
         nlp.add_pipe("entity_ruler").add_patterns([{"label": "E", "pattern": w} for w in
                                                     ("carcinoma", "adenocarcinoma", "biopsy", "invasion", "grade")])
         extractor = lambda texts: [[e.text for e in doc.ents] for doc in nlp.pipe(texts)]  # noqa: E731
-        folder = Path(importlib.import_module(MINILM_PACKAGE).__file__).parent / "model"
-        embedder = MeanPooledEmbedder(str(folder))
+        embedder = MeanPooledEmbedder(str(minilm_folder()))
         options = {"reg2025_score": {"entity_extractor": extractor, "embedder": embedder}}
         import torch
 

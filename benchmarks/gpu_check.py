@@ -205,7 +205,7 @@ class EndsAt(torch.nn.Module):
 
 def measure_decoding(generator, ctx, dev: Device, bf16: bool, lengths: tuple[int, int], slides: int, batch: int,
                      patches: int, beam: int) -> dict:
-    from pathreport.decoding import DecodingConfig, generate
+    from pathreport.generation.decoding import DecodingConfig, generate
 
     generator.eval()
     g = torch.Generator().manual_seed(1)
@@ -373,7 +373,7 @@ def check_generator(label: str, name: str, overrides: dict, args: argparse.Names
                     peak: float | None, over_budget: Callable[[], str | None],
                     report_lengths: dict[str, tuple[int, int]]) -> dict:
     """Training and decoding figures of one generator (what the budget leaves time for)."""
-    from pathreport.nn import count_parameters
+    from pathreport.generation.nn import count_parameters
 
     torch.manual_seed(0)
     generator, ctx = reference_generator(name, max(hi for _, hi in report_lengths.values()), str(dev.device),

@@ -69,7 +69,7 @@ def compare(name: str, args: argparse.Namespace) -> dict:
     """Seconds per slide of the reference and of pathreport at each batch size, interleaved."""
     from decode_patches import random_batch, reference_generator
 
-    from pathreport.decoding import DecodingConfig, generate
+    from pathreport.generation.decoding import DecodingConfig, generate
 
     reference = reference_model(name, args.max_len)
     torch.manual_seed(0)

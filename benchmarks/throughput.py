@@ -23,10 +23,14 @@ from omegaconf import OmegaConf
 
 
 def _setup(args: argparse.Namespace):
-    from pathreport.config import DataConfig
+    from pathreport.app.config import DataConfig
     from pathreport.data.datamodule import ReportDataModule
-    from pathreport.generator import GeneratorContext, build_generator, typed_generator_config
-    from pathreport.plugins import ENCODERS, GENERATORS
+    from pathreport.generation.generator import (
+        GeneratorContext,
+        build_generator,
+        typed_generator_config,
+    )
+    from pathreport.registry import ENCODERS, GENERATORS
 
     entry = GENERATORS.get(args.model)
     from pathreport import paths
@@ -36,7 +40,7 @@ def _setup(args: argparse.Namespace):
     cfg = OmegaConf.merge(OmegaConf.structured(entry.config), {"name": args.model})
     typed = typed_generator_config(cfg)
     dm = ReportDataModule(data, ENCODERS[args.encoder], streams=entry.obj.input_streams(typed),
-                          resources=getattr(entry.obj, "resources", ()), cache_dir=args.cache,
+                          resource_factory=partial(entry.obj.dataset_resources, typed), cache_dir=args.cache,
                           tokenizer_factory=partial(entry.obj.build_tokenizer, typed, style=data.cleaning))
     dm.setup()
     tok = dm.tokenizer
@@ -82,7 +86,7 @@ def time_training(model, batches) -> float:
 def time_decoding(model, batches, ctx, beam: int, max_len: int) -> tuple[float, float]:
     """Slides per second of the whole decoding (encoder + beam search) and of the encoder alone,
     after an untimed warm-up pass."""
-    from pathreport.decoding import DecodingConfig, generate
+    from pathreport.generation.decoding import DecodingConfig, generate
 
     model.eval()
     cfg = DecodingConfig(beam_size=beam)
@@ -121,7 +125,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    from pathreport.plugins import discover
+    from pathreport.discovery import discover
 
     discover()
     dm, model, ctx = _setup(args)

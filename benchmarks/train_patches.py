@@ -4,8 +4,8 @@ Decoding runs without dropout, so PyTorch's fused attention kernels serve it on 
 training step is different on a CPU: with attention dropout, ``scaled_dot_product_attention``
 falls back to its math kernel, which keeps every layer's (heads x N x N) scores for the backward
 pass. This benchmark measures what a training step costs at N patches with the attention of
-``pathreport.nn.attention`` (query blocks under checkpointing, ``blocked``) and with the plain
-kernel call (``plain``, what the generators did before), each in a fresh process so that its peak
+``pathreport.generation.nn.attention`` (query blocks under checkpointing, ``blocked``) and with the
+plain kernel call (``plain``, what the generators did before), each in a fresh process so that its peak
 memory (max RSS) is its own.
 
 Generators are built at their reference size (1536-d UNI2-h features, vocabulary 348) with random
@@ -39,8 +39,8 @@ def run_one(model: str, patches: int, attention: str, steps: int, tokens: int, t
 
     from pathreport import nn as pr_nn
     from pathreport.data.batch import SlideBatch
-    from pathreport.generator import GeneratorContext
-    from pathreport.plugins import GENERATORS
+    from pathreport.generation.generator import GeneratorContext
+    from pathreport.registry import GENERATORS
 
     if threads:
         torch.set_num_threads(threads)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 MODELS = "most_frequent,nearest_neighbor,migen,histgen,bigen,scout,slide_llm"
 TABLE_METRICS = "BLEU_1,BLEU_4,METEOR,ROUGE_L,CIDEr,CRQS,KIR,HR,wall_seconds"
-CLI = [sys.executable, "-m", "pathreport.cli"]
+CLI = [sys.executable, "-m", "pathreport.app.cli"]
 
 
 def main() -> int:

@@ -11,6 +11,11 @@ Inputs: the benchmark encoder's patch features and, for the same patches, a know
 (T sentence embeddings, built by ``pathreport bigen build-bank``; CONCH text embeddings in the
 reference runs).
 
+What is BiGen's own lives beside this file in ``_bigen/``: the bank (``knowledge_bank.py``), the
+text encoders that embed it (``text_encoders.py``) and the ``pathreport bigen`` command
+(``cli.py``). The data module knows none of it: :meth:`BiGen.dataset_resources` locates the bank
+(or builds the synthetic dataset's) and hands it over as ``ctx.resources["knowledge_bank"]``.
+
 Architecture (reference defaults in :class:`BiGenConfig`):
 
 * ``wsi_mapping`` Linear(d_patch + d_kb -> d_vf) on the concatenated streams, a learned prompt
@@ -38,7 +43,7 @@ Deliberate deviations from the reference implementation:
   decoder's cross-attention then adds one large, slide-constant vector at every position, which
   drowns the token embeddings and saturates the choice between the two tokens: the decoder learns
   even its wording slowly. Measured on six synthetic slides, small model, no dropout, 150 AdamW
-  steps at 3e-3 (``tests/test_generators_learn.py``): training loss 4.33 -> 0.85 without the norm,
+  steps at 3e-3 (``tests/generation/test_generators_learn.py``): training loss 4.33 -> 0.85 without the norm,
   4.32 -> 0.09 with it (MI-Gen: 0.11).
 
 * The retrieval defect is fixed. In the reference, the similarity that picks bank sentences is
@@ -85,17 +90,23 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
+from pathreport import (
     R2GEN_UNUSED_REFERENCE_MODULES,
+    DatasetInfo,
+    FeedForward,
     GeneratorContext,
-    ReportGenerator,
+    MultiHeadAttention,
+    R2GenGenerator,
+    SlideBatch,
     StreamSpec,
     TransformerGeneratorConfig,
     register_generator,
+    xavier_init_,
 )
-from pathreport.knowledge_bank import load_bank
-from pathreport.nn import DecoderCache, FeedForward, MultiHeadAttention, TextDecoder, xavier_init_
+
+# Importing them registers `pathreport bigen` and the text encoders.
+from ._bigen import cli, text_encoders  # noqa: F401
+from ._bigen.knowledge_bank import load_bank, locate_bank
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +122,13 @@ class BiGenConfig(TransformerGeneratorConfig):
         top_k: bank sentences retrieved per query (k).
         retrieval_temperature: softmax temperature over the top-k cosine similarities.
         bank_path: the knowledge bank file (``pathreport bigen build-bank`` writes it); empty takes
-            the dataset's bank (``data.knowledge_bank``, located by the data module; the synthetic
-            dataset builds one). A checkpoint carries its bank, so restoring one reads no file.
+            the dataset's default bank, ``<cache>/banks/<dataset>/<bank_text_encoder>.pt`` (the
+            synthetic dataset builds its own on first use). A checkpoint carries its bank, so
+            restoring one reads no file. (Formerly ``data.knowledge_bank``.)
+        bank_text_encoder: the text encoder of the dataset's default bank; None takes the paper's
+            ``conch`` on a real dataset and, on the generated synthetic dataset, the offline
+            ``hashing`` encoder (CONCH's text tower needs gated weights). (Formerly
+            ``data.knowledge_bank_encoder``.)
         bank_dim: width of the bank's embeddings; None reads it from ``bank_path`` (and records it
             here). With ``bank_dim`` set and no bank file, the model waits for a checkpoint's bank.
     """
@@ -122,6 +138,7 @@ class BiGenConfig(TransformerGeneratorConfig):
     top_k: int = 3
     retrieval_temperature: float = 0.1
     bank_path: str = ""
+    bank_text_encoder: str | None = None
     bank_dim: int | None = None
 
 
@@ -130,7 +147,7 @@ class BiGenConfig(TransformerGeneratorConfig):
 REFERENCE_PARAMS = {
     "count": 18_154_846,
     "stream_dims": {"knowledge": 512},
-    "bank_dim": 512,
+    "config": {"bank_dim": 512},
     "differences": {
         **R2GEN_UNUSED_REFERENCE_MODULES,
         "encoder_decoder.model.down_proj: Linear(512, 512), never called": -262_656,
@@ -189,7 +206,7 @@ class LatentBlock(nn.Module):
         Returns the new latent and the head-averaged attention over the inputs (B, N).
         """
         attn = self.cross_attn
-        q = attn._split(attn.q_proj(self.norms[0](latent)))
+        q = attn.split_heads(attn.q_proj(self.norms[0](latent)))
         k, v = attn.project_kv(inputs)
         scores = (q @ k.transpose(-1, -2)) / math.sqrt(attn.d_head)
         weights = F.softmax(scores.masked_fill(~mask[:, None, None, :], float("-inf")), dim=-1)
@@ -208,15 +225,15 @@ class LatentBlock(nn.Module):
         "d_model": 16, "d_ff": 32, "d_vf": 24, "num_heads": 2, "num_layers": 3,
         "keep_fraction": 0.5, "group_size": 2, "top_k": 2,
     },
+    moved_keys={"data.knowledge_bank": "model.bank_path", "data.knowledge_bank_encoder": "model.bank_text_encoder"},
     paper="BiGen (Zhang et al., MICCAI 2025)",
     upstream="https://github.com/surykntsingh/PathBench (reimplementation; no original code found)",
     licence="MIT (reimplementation of the PathBench reference code)",
     reference_params=REFERENCE_PARAMS,
 )
-class BiGen(ReportGenerator):
-    """BiGen: visual and retrieval-fed textual latents, R2Gen decoder over the two of them."""
+class BiGen(R2GenGenerator):
+    """BiGen: visual and retrieval-fed textual latents, R2Gen trunk (decoder over the two)."""
 
-    resources = ("knowledge_bank",)
     streams = {
         "knowledge": StreamSpec(
             kind="patch", encoder="conch1",
@@ -238,23 +255,18 @@ class BiGen(ReportGenerator):
         if "knowledge" not in ctx.stream_dims:
             raise ValueError("BiGen needs the 'knowledge' stream's dimension in the generator context (stream_dims).")
         if not cfg.bank_path and ctx.resources.get("knowledge_bank"):
-            cfg.bank_path = ctx.resources["knowledge_bank"]  # the dataset's bank (data.knowledge_bank)
+            cfg.bank_path = ctx.resources["knowledge_bank"]  # located by dataset_resources
         bank = self._initial_bank(cfg)
         d, d_kb, d_bank = cfg.d_model, ctx.stream_dims["knowledge"], bank.shape[1]
         self.register_buffer("bank", bank)
-        self.wsi_mapping = nn.Linear(ctx.feature_dim + d_kb, cfg.d_vf)
-        self.prompt = nn.Parameter(torch.randn(1, 1, cfg.d_vf))
-        self.att_embed = nn.Sequential(nn.Linear(cfg.d_vf, d), nn.ReLU(), nn.Dropout(cfg.drop_prob_lm))
+        self.build_patch_embedding(ctx.feature_dim + d_kb, prompt=True)
         self.latent_visual = nn.Parameter(torch.randn(1, 1, d))
         self.latent_text = nn.Parameter(torch.randn(1, 1, d))
         self.block = LatentBlock(d, cfg.num_heads, cfg.d_ff, cfg.dropout)
         self.query_proj = nn.Linear(d_kb, d_bank)
         self.down_proj = nn.Linear(d_bank, d)
         self.memory_norm = nn.LayerNorm(d, eps=1e-6)
-        self.decoder = TextDecoder(
-            ctx.vocab_size, d, cfg.num_heads, cfg.d_ff, cfg.num_layers, cfg.dropout,
-            max_len=max(1024, ctx.max_report_tokens + 2),
-        )
+        self.build_decoder()
         for part in (self.block, self.down_proj, self.decoder):
             xavier_init_(part)
         for latent in (self.latent_visual, self.latent_text):
@@ -264,6 +276,11 @@ class BiGen(ReportGenerator):
             nn.init.zeros_(self.query_proj.bias)
 
     # -- the bank ------------------------------------------------------------------------------
+    @classmethod
+    def dataset_resources(cls, cfg: BiGenConfig, dataset: DatasetInfo) -> dict[str, str]:
+        """The knowledge bank of this run (``model.bank_path``, else the dataset's default one)."""
+        return {"knowledge_bank": str(locate_bank(cfg.bank_path, cfg.bank_text_encoder, dataset))}
+
     @staticmethod
     def _initial_bank(cfg: BiGenConfig) -> Tensor:
         restoring = cfg.bank_dim is not None and (not cfg.bank_path or not Path(cfg.bank_path).is_file())
@@ -305,9 +322,7 @@ class BiGen(ReportGenerator):
             raise RuntimeError("BiGen's knowledge bank is empty: set model.bank_path or load a checkpoint.")
         b = len(batch)
         knowledge = batch.streams["knowledge"]
-        x = self.wsi_mapping(torch.cat([batch.features, knowledge], dim=-1))
-        x = self.att_embed(torch.cat([self.prompt.expand(b, -1, -1).to(x.dtype), x], dim=1))
-        mask = torch.cat([batch.mask.new_ones(b, 1), batch.mask], dim=1)
+        x, mask = self.embed_patches(torch.cat([batch.features, knowledge], dim=-1), batch.mask)
 
         visual = self.latent_visual.expand(b, -1, -1).to(x.dtype)
         text = self.latent_text.expand(b, -1, -1).to(x.dtype)
@@ -346,6 +361,3 @@ class BiGen(ReportGenerator):
         mix = F.softmax(top / cfg.retrieval_temperature, dim=-1)
         retrieved = (mix.unsqueeze(-1) * bank[index]).sum(2)
         return self.down_proj(retrieved), group_mask
-
-    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
-        return self.decoder(tokens, state["memory"], None, cache)

@@ -55,18 +55,15 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
-    GeneratorContext,
-    ReportGenerator,
-    TransformerGeneratorConfig,
-    register_generator,
-)
-from pathreport.nn import (
+from pathreport import (
     DecoderCache,
     EncoderLayer,
+    GeneratorContext,
     MultiHeadAttention,
-    TextDecoder,
+    R2GenGenerator,
+    SlideBatch,
+    TransformerGeneratorConfig,
+    register_generator,
     sinusoidal_table,
     xavier_init_,
 )
@@ -219,16 +216,15 @@ class RegionLayout:
     licence="MIT (reimplementation of the PathBench reference code)",
     reference_params=REFERENCE_PARAMS,
 )
-class HistGen(ReportGenerator):
-    """HistGen: region/slide hierarchical encoder, memory-matrix context, R2Gen decoder."""
+class HistGen(R2GenGenerator):
+    """HistGen: region/slide hierarchical encoder, memory-matrix context, R2Gen trunk (no prompt)."""
 
     def __init__(self, cfg: HistGenConfig, ctx: GeneratorContext) -> None:
         super().__init__(cfg, ctx)
         if cfg.region_size < 2:
             raise ValueError(f"model.region_size must be >= 2 (patches plus a global token), found {cfg.region_size}.")
         d = cfg.d_model
-        self.wsi_mapping = nn.Linear(ctx.feature_dim, cfg.d_vf)
-        self.att_embed = nn.Sequential(nn.Linear(cfg.d_vf, d), nn.ReLU(), nn.Dropout(cfg.drop_prob_lm))
+        self.build_patch_embedding(ctx.feature_dim, prompt=False)
         self.memory_matrix = nn.Parameter(torch.empty(cfg.cmm_size, d))
         self.cmn = TopKMemoryAttention(d, cfg.num_heads, cfg.topk, cfg.dropout)
         self.attn_mem = MultiHeadAttention(d, cfg.num_heads, cfg.dropout)
@@ -239,10 +235,7 @@ class HistGen(ReportGenerator):
         self.position_drop = nn.Dropout(cfg.dropout)
         self.norm = nn.LayerNorm(d, eps=1e-6)
         self.pool = AttentivePooling(d)
-        self.decoder = TextDecoder(
-            ctx.vocab_size, d, cfg.num_heads, cfg.d_ff, cfg.num_layers, cfg.dropout,
-            max_len=max(1024, ctx.max_report_tokens + 2),
-        )
+        self.build_decoder()
         for part in (self.cmn, self.region_encoder0, self.slide_encoder, self.region_encoder1, self.pool,
                      self.decoder):
             xavier_init_(part)
@@ -251,7 +244,7 @@ class HistGen(ReportGenerator):
 
     # -- encoder -------------------------------------------------------------------------------
     def encode(self, batch: SlideBatch) -> dict[str, Tensor]:
-        x = self.att_embed(self.wsi_mapping(batch.features))
+        x, _ = self.embed_patches(batch.features, batch.mask)
         x = x + self._memory_context(x, batch.mask)
         layout = RegionLayout(batch.mask, self.cfg.region_size)
         regions = layout.to_regions(x, self.global_token)

@@ -14,7 +14,7 @@ Architecture (reference defaults in :class:`MiGenConfig`):
   convolutions with kernels 13, 7 and 3 plus identity, on the tokens folded into a square grid).
   The next layer takes the layer's output, not the PAM's; the decoder memory is the sum of the PAM
   outputs over layers (no final norm), one token per patch plus the prompt.
-* The shared R2Gen-style decoder (:class:`pathreport.nn.TextDecoder`): scaled embeddings,
+* The shared R2Gen-style decoder (:class:`pathreport.generation.nn.TextDecoder`): scaled embeddings,
   sinusoidal positions, ``num_layers`` pre-norm layers, final norm, vocabulary projection.
 
 Deliberate deviations from the reference implementation:
@@ -45,15 +45,17 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
+from pathreport import (
     R2GEN_UNUSED_REFERENCE_MODULES,
+    EncoderLayer,
     GeneratorContext,
-    ReportGenerator,
+    PositionalConvMixer,
+    R2GenGenerator,
+    SlideBatch,
     TransformerGeneratorConfig,
     register_generator,
+    xavier_init_,
 )
-from pathreport.nn import DecoderCache, EncoderLayer, PositionalConvMixer, TextDecoder, xavier_init_
 
 
 @dataclass
@@ -81,36 +83,24 @@ REFERENCE_PARAMS = {
     licence="MIT (reimplementation of the PathBench reference code)",
     reference_params=REFERENCE_PARAMS,
 )
-class MiGen(ReportGenerator):
-    """MI-Gen: transformer + PAM encoder over every patch, R2Gen decoder."""
+class MiGen(R2GenGenerator):
+    """MI-Gen: transformer + PAM encoder over every patch (and the prompt token), R2Gen trunk."""
 
     def __init__(self, cfg: MiGenConfig, ctx: GeneratorContext) -> None:
         super().__init__(cfg, ctx)
-        self.wsi_mapping = nn.Linear(ctx.feature_dim, cfg.d_vf)
-        self.prompt = nn.Parameter(torch.randn(1, 1, cfg.d_vf))
-        self.att_embed = nn.Sequential(nn.Linear(cfg.d_vf, cfg.d_model), nn.ReLU(), nn.Dropout(cfg.drop_prob_lm))
+        self.build_patch_embedding(ctx.feature_dim, prompt=True)
         self.layers = nn.ModuleList(
             EncoderLayer(cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.dropout) for _ in range(cfg.num_layers)
         )
         self.pams = nn.ModuleList(PositionalConvMixer(cfg.d_model) for _ in range(cfg.num_layers))
-        self.decoder = TextDecoder(
-            ctx.vocab_size, cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.num_layers, cfg.dropout,
-            max_len=max(1024, ctx.max_report_tokens + 2),
-        )
+        self.build_decoder()
         for part in (self.layers, self.pams, self.decoder):
             xavier_init_(part)
 
     def encode(self, batch: SlideBatch) -> dict[str, Tensor]:
-        b = len(batch)
-        x = self.wsi_mapping(batch.features)
-        x = torch.cat([self.prompt.expand(b, -1, -1).to(x.dtype), x], dim=1)
-        mask = torch.cat([batch.mask.new_ones(b, 1), batch.mask], dim=1)
-        x = self.att_embed(x)
+        x, mask = self.embed_patches(batch.features, batch.mask)
         memory = torch.zeros_like(x)
         for layer, pam in zip(self.layers, self.pams, strict=True):
             x = layer(x, mask)
             memory = memory + pam(x, mask)
         return {"memory": memory, "memory_mask": mask}
-
-    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
-        return self.decoder(tokens, state["memory"], state["memory_mask"], cache)

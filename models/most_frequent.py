@@ -12,8 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generator import GeneratorConfig, RetrievalBaseline, register_generator
+from pathreport import (
+    GeneratorConfig,
+    RetrievalBaseline,
+    SlideBatch,
+    register_generator,
+)
 
 
 @dataclass

@@ -16,8 +16,13 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generator import GeneratorConfig, RetrievalBaseline, masked_mean, register_generator
+from pathreport import (
+    GeneratorConfig,
+    RetrievalBaseline,
+    SlideBatch,
+    masked_mean,
+    register_generator,
+)
 
 
 @dataclass

@@ -8,7 +8,8 @@ generation", arXiv:2605.01144 (2026). Upstream code: https://github.com/suryknts
 
 Inputs: the benchmark encoder's patch features; a slide embedding (``slide``: TITAN, 768-d); and
 GECKO concept features of the slide (``concept_deep``: ``bag_feats_deep``, 512-d; ``concept``:
-``bag_feats``, one value per concept: 66 for REG, 254 for TCGA).
+``bag_feats``, one value per concept: 66 for REG, 254 for TCGA; ``model.n_concepts``, set by the
+dataset presets below, checks every concept file against that count).
 
 Architecture (reference template defaults in :class:`ScoutConfig`):
 
@@ -22,7 +23,7 @@ Architecture (reference template defaults in :class:`ScoutConfig`):
   modulated tokens. Each of the three streams (patch, slide-modulated, concept-modulated) is a
   softmax-weighted sum over layers followed by a LayerNorm: the memory is 3 x (N + 1) tokens.
 * Decoder layers: causal self-attention; one cross-attention per stream (each with its own
-  residual); :class:`pathreport.nn.GatedSourceFusion` of the three results (per-head, per-channel
+  residual); :class:`pathreport.generation.nn.GatedSourceFusion` of the three results (per-head, per-channel
   softmax gate with a learnable temperature); feed-forward.
 * Loss: token cross-entropy + ``g_lambda`` x the entropy of the gate (averaged over decoder layers
   first, as in the reference).
@@ -32,7 +33,7 @@ Deliberate deviations from the reference implementation:
 * Batches and masks. The reference repeats the first tokens until the bag is a perfect square and
   never masks, and averages the modulated tokens (repeats included) into the next slide/concept
   vector. Here padded patches are masked in every attention (encoder and the three decoder
-  cross-attentions), PAM works on each slide's own grid (see :class:`pathreport.nn.PositionalConvMixer`),
+  cross-attentions), PAM works on each slide's own grid (see :class:`pathreport.generation.nn.PositionalConvMixer`),
   and the slide/concept updates are means over real tokens only.
 * The gate entropy is the entropy of the gate's distribution over the three sources, averaged over
   heads, channels and REAL target tokens. The reference sums ``-w log w`` over the channel axis
@@ -53,6 +54,7 @@ Deliberate deviations from the reference implementation:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -60,26 +62,24 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.generator import (
-    GeneratorConfig,
-    GeneratorContext,
-    ReportGenerator,
-    StreamSpec,
-    masked_mean,
-    register_generator,
-    token_cross_entropy,
-)
-from pathreport.nn import (
+from pathreport import (
     DecoderCache,
     EncoderLayer,
     FeedForward,
     GatedSourceFusion,
+    GeneratorConfig,
+    GeneratorContext,
     MultiHeadAttention,
     PositionalConvMixer,
+    ReportGenerator,
     SinusoidalPositions,
+    SlideBatch,
+    StreamSpec,
     causal_self_attention,
+    masked_mean,
     memory_kv,
+    register_generator,
+    token_cross_entropy,
     xavier_init_,
 )
 
@@ -104,6 +104,9 @@ class ScoutConfig(GeneratorConfig):
         film_alpha: modulation strength (``x * (1 + alpha * gamma) + beta``).
         film_dropout: dropout inside the FiLM networks.
         g_lambda: weight of the gate-entropy term of the loss.
+        n_concepts: GECKO concepts of the dataset (width of the ``concept`` stream), checked
+            against every concept file; None learns it from the first file. The presets set it for
+            REG 2025 (66) and TCGA (254). (Formerly ``data.n_concepts``.)
     """
 
     d_model: int = 768
@@ -116,6 +119,7 @@ class ScoutConfig(GeneratorConfig):
     film_alpha: float = 0.4
     film_dropout: float = 0.2
     g_lambda: float = 0.07
+    n_concepts: int | None = None
 
 
 #: Parameter count of the reference implementation (template config, vocabulary 347 + 1 output
@@ -196,7 +200,13 @@ class ScoutDecoderLayer(nn.Module):
     # reference dropouts (0.2 / 0.4 / 0.2) the training loss stays above the validation loss
     # throughout (CRQS 0.17); with 0.1, CRQS 0.41; without dropout, CRQS 0.72 (the best checkpoint
     # by validation loss guards against overfitting).
-    dataset_presets={"synthetic": {"d_model": 256, "dropout": 0.0, "drop_prob_lm": 0.0, "film_dropout": 0.0}},
+    dataset_presets={
+        "synthetic": {"d_model": 256, "dropout": 0.0, "drop_prob_lm": 0.0, "film_dropout": 0.0},
+        # The concept counts of the GECKO concept lists of REG 2025 and TCGA (HistAI has none).
+        "reg2025": {"n_concepts": 66},
+        "tcga": {"n_concepts": 254},
+    },
+    moved_keys={"data.n_concepts": "model.n_concepts"},
     paper="SCOUT (Singh et al., arXiv:2605.01144)",
     upstream="https://github.com/surykntsingh/PathBench",
     licence="MIT (reimplementation of the PathBench reference code)",
@@ -210,6 +220,13 @@ class Scout(ReportGenerator):
         "concept_deep": StreamSpec(kind="concept", key="bag_feats_deep", description="GECKO deep concept features"),
         "concept": StreamSpec(kind="concept", key="bag_feats", description="GECKO concept scores, one per concept"),
     }
+
+    @classmethod
+    def input_streams(cls, cfg: ScoutConfig) -> dict[str, StreamSpec]:
+        """The declared streams, the concept scores with the configured concept count."""
+        streams = dict(cls.streams)
+        streams["concept"] = dataclasses.replace(streams["concept"], dim=cfg.n_concepts)
+        return streams
 
     def __init__(self, cfg: ScoutConfig, ctx: GeneratorContext) -> None:
         super().__init__(cfg, ctx)
@@ -238,7 +255,7 @@ class Scout(ReportGenerator):
         self.output_norms = nn.ModuleDict({s: nn.LayerNorm(d, eps=1e-6) for s in STREAMS})
 
         self.embed = nn.Embedding(ctx.vocab_size, d)
-        self.positions = SinusoidalPositions(d, max(1024, ctx.max_report_tokens + 2))
+        self.positions = SinusoidalPositions(d, ctx.max_positions)
         self.embed_drop = nn.Dropout(cfg.dropout)
         self.decoder_layers = nn.ModuleList(
             ScoutDecoderLayer(d, cfg.num_heads, cfg.d_ff, cfg.dropout) for _ in range(n)

@@ -70,16 +70,18 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
-from pathreport.data.batch import SlideBatch
-from pathreport.errors import ConfigError
-from pathreport.generator import (
+from pathreport import (
+    ConfigError,
+    DecoderCache,
+    FeedForward,
     GeneratorConfig,
     GeneratorContext,
+    MultiHeadAttention,
     ReportGenerator,
+    SlideBatch,
     StreamSpec,
     register_generator,
 )
-from pathreport.nn import DecoderCache, FeedForward, MultiHeadAttention
 
 SLIDE_PLACEHOLDER = "<slide>"
 

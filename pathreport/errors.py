@@ -1,8 +1,13 @@
 """The base class of errors caused by the user's data or configuration.
 
 Entry points print these as one clear message (no traceback), because the message already names
-the file, the slide, the field, what was expected, what was found and how to fix it.
+the file, the slide, the field, what was expected, what was found and how to fix it. Every entry
+point (``train.py``, ``eval.py``, the ``pathreport`` command) catches :data:`USER_ERRORS`.
 """
+
+from __future__ import annotations
+
+from pathreport.registry import RegistryError
 
 
 class PathreportError(Exception):
@@ -13,6 +18,12 @@ class PathreportError(Exception):
     """
 
     exit_code = 1
+
+
+class UserError(PathreportError):
+    """A wrong command-line argument or input file; the ``pathreport`` command exits with status 2."""
+
+    exit_code = 2
 
 
 class ConfigError(PathreportError, ValueError):
@@ -35,3 +46,14 @@ class RunInterrupted(PathreportError):
     """
 
     exit_code = 143
+
+
+class PluginError(PathreportError):
+    """A plug-in that cannot be used: a plug-in file or entry point that registers nothing."""
+
+
+#: What an entry point reports as one message without a traceback: pathreport's own user errors, an
+#: unknown or duplicate plug-in name (:class:`~pathreport.registry.RegistryError`: a ``KeyError``,
+#: because the registry is a mapping, and it cannot derive from this module's root without importing
+#: the package), and a file that does not exist.
+USER_ERRORS: tuple[type[BaseException], ...] = (PathreportError, RegistryError, FileNotFoundError)

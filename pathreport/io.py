@@ -1,4 +1,4 @@
-"""Writing result files: atomically, and as plain JSON.
+"""Reading JSON Lines, and writing result files: atomically, and as plain JSON.
 
 Every file a run or an evaluator writes goes through these helpers, so that a crash (or a second
 process writing the same file under DDP) never leaves half a file where a reader looks, and so
@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from pathreport.errors import RunFolderError, UserError
 
 
 def jsonable(value: Any) -> Any:
@@ -74,6 +76,55 @@ def write_json(path: str | os.PathLike, data: Any, *, indent: int | None = 2) ->
     return atomic_write_text(path, text + "\n")
 
 
+def jsonl_values(text: str) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed value) of each non-empty line; a line that is not JSON gives its
+    :class:`json.JSONDecodeError` as the value, for readers that list every bad line at once."""
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                yield lineno, json.loads(line)
+            except json.JSONDecodeError as err:
+                yield lineno, err
+
+
+def read_jsonl(
+    path: str | os.PathLike,
+    text: str | None = None,
+    *,
+    error: type[Exception] = UserError,
+    hint: str = "write one JSON value per line",
+    truncated_tail_ok: bool = False,
+) -> list[tuple[int, Any]]:
+    """(line number, parsed value) for each non-empty line of a JSON Lines file.
+
+    The one JSON Lines reader of the package (predictions, per-case scores, references, check sets,
+    PathBind answers); :func:`write_jsonl` is its writer.
+
+    Args:
+        path: the file (named in errors).
+        text: its content, when the caller has already read it.
+        error: the exception raised for a bad line (a :class:`UserError` unless the caller's file
+            format has its own).
+        hint: how to fix a bad line, appended to the message.
+        truncated_tail_ok: drop a bad LAST line instead of raising (an append-only file whose
+            writer was interrupted mid-line).
+
+    Raises:
+        ``error``: a line that is not valid JSON, named by file and line number.
+    """
+    if text is None:
+        text = Path(path).read_text(encoding="utf-8")
+    rows = list(jsonl_values(text))
+    out = []
+    for i, (lineno, value) in enumerate(rows):
+        if isinstance(value, json.JSONDecodeError):
+            if truncated_tail_ok and i == len(rows) - 1:
+                break
+            raise error(f"{path}:{lineno}: not valid JSON ({value.msg}); {hint}.") from None
+        out.append((lineno, value))
+    return out
+
+
 def write_jsonl(path: str | os.PathLike, rows: list[Any]) -> Path:
     """One JSON object per line, atomically."""
     lines = [json.dumps(jsonable(row), ensure_ascii=False) for row in rows]
@@ -94,8 +145,6 @@ def replaced_folder(out: str | os.PathLike, *, overwrite: bool, option: str = "-
     Everything is checked before the caller computes anything: a refused or unwritable ``out``
     stops at once, with ``option`` named in the message.
     """
-    from pathreport.errors import RunFolderError
-
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise RunFolderError(f"{option} {out} is a file, not a folder; choose a folder with {option}.")

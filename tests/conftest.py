@@ -43,7 +43,7 @@ FAST_RUN = [
 
 def smoke_overrides(model: str) -> list[str]:
     """``model.<key>=<value>`` overrides giving the registered generator its tiny smoke config."""
-    from pathreport.plugins import GENERATORS
+    from pathreport.registry import GENERATORS
 
     entry = GENERATORS.get(model)
     return [f"model.{k}={v}" for k, v in entry.smoke.items()]
@@ -55,7 +55,7 @@ def compose_train(overrides: list[str], output_dir: Path) -> object:
     from hydra.core.global_hydra import GlobalHydra
 
     from pathreport import paths
-    from pathreport.entry import prepare
+    from pathreport.app.entry import prepare
 
     prepare()
     GlobalHydra.instance().clear()
@@ -67,7 +67,7 @@ def compose_train(overrides: list[str], output_dir: Path) -> object:
 @pytest.fixture
 def tiny_train(tmp_path: Path):
     """Run ``train`` in-process on the tiny synthetic dataset; returns (summary, run dir)."""
-    from pathreport.run import train
+    from pathreport.app.run import train
 
     def run(*overrides: str, name: str = "run", synthetic: bool = True) -> tuple[dict, Path]:
         out = tmp_path / name

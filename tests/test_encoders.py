@@ -13,7 +13,7 @@ from pathreport.encoders import EncoderSpec, coords_folder
      ("conch1", "conch_v1", 512, 512)],
 )
 def test_encoders_key_specs_match_trident(name, trident, dim, patch):
-    from pathreport.plugins import ENCODERS
+    from pathreport.registry import ENCODERS
 
     spec = ENCODERS[name]
     assert (spec.trident_name, spec.embedding_dim, spec.patch_size, spec.magnification) == (trident, dim, patch, 20.0)
@@ -21,7 +21,7 @@ def test_encoders_key_specs_match_trident(name, trident, dim, patch):
 
 
 def test_encoders_titan_is_a_slide_encoder():
-    from pathreport.plugins import ENCODERS
+    from pathreport.registry import ENCODERS
 
     titan = ENCODERS["titan"]
     assert titan.kind == "slide" and titan.embedding_dim == 768
@@ -29,7 +29,7 @@ def test_encoders_titan_is_a_slide_encoder():
 
 
 def test_encoders_every_spec_has_licence_and_gated_flag():
-    from pathreport.plugins import ENCODERS
+    from pathreport.registry import ENCODERS
 
     for spec in (ENCODERS[n] for n in ENCODERS.names()):
         assert spec.licence and isinstance(spec.gated, bool), spec.name

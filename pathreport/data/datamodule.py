@@ -27,14 +27,16 @@ from pathreport.data.dataset import (
     SlideReportDataset,
 )
 from pathreport.data.feature_cache import SplitFeatureCache, cache_folder, cache_lock
+from pathreport.data.predictions import evaluated_set_digest
+from pathreport.data.resources import DatasetInfo
 from pathreport.data.splits import SPLIT_NAMES, SplitEntry, Splits, fixed_split_record, load_splits
+from pathreport.data.streams import StreamSpec
 from pathreport.data.synthetic import CONCEPT_STREAM_DIR, SyntheticConfig, SyntheticDataset
 from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_shape
 from pathreport.encoders import EncoderSpec, coords_folder
 from pathreport.errors import ConfigError
-from pathreport.evaluation.evaluate import evaluated_set_digest
-from pathreport.generator import StreamSpec
+from pathreport.registry import ENCODERS
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +49,12 @@ class ReportDataModule(pl.LightningDataModule):
     """Loads one dataset for one encoder (and the extra streams a generator declares).
 
     Args:
-        data: the ``data`` config node (see ``pathreport.config.DataConfig``).
+        data: the ``data`` config node (see ``pathreport.app.config.DataConfig``).
         encoder: the main stream's encoder spec.
         streams: extra inputs the generator declares (name -> StreamSpec).
-        resources: dataset resources the generator declares (e.g. ``knowledge_bank``).
+        resource_factory: locates or builds the files the generator needs from this dataset,
+            given the dataset's :class:`DatasetInfo` once the splits are read (a generator's
+            ``dataset_resources`` hook; what it returns is :attr:`resources`).
         features_dir: the TRIDENT job directory (ignored for the synthetic dataset).
         cache_dir: where the synthetic dataset is generated.
         seed: seed for evaluation-time patch sampling and the training shuffle.
@@ -67,7 +71,7 @@ class ReportDataModule(pl.LightningDataModule):
         encoder: EncoderSpec,
         *,
         streams: dict[str, StreamSpec] | None = None,
-        resources: tuple[str, ...] = (),
+        resource_factory: Callable[[DatasetInfo], dict[str, str]] | None = None,
         features_dir: str | None = None,
         cache_dir: str | None = None,
         seed: int = 0,
@@ -78,7 +82,7 @@ class ReportDataModule(pl.LightningDataModule):
         self.cfg = data
         self.encoder = encoder
         self.stream_specs = dict(streams or {})
-        self.resource_names = tuple(resources)
+        self.resource_factory = resource_factory
         self.resources: dict[str, str] = {}
         self._bag_sizes: dict[str, list[int]] = {}
         self._n_patches: dict[str, int] = {}
@@ -144,8 +148,19 @@ class ReportDataModule(pl.LightningDataModule):
             )
         if not self.datasets["train"].entries:
             raise ValueError(f"The train split of '{self.cfg.name}' is empty after removing slides without features.")
-        self.resources = {name: str(self._resource(name, split_path)) for name in self.resource_names}
+        if self.resource_factory is not None:
+            self.resources = dict(self.resource_factory(self._dataset_info(split_path)))
         self.manifest = self._manifest(split_path, skipped)
+
+    def _dataset_info(self, split_path: Path) -> DatasetInfo:
+        assert self.splits is not None
+        return DatasetInfo(
+            name=self.cfg.name,
+            split_file=split_path,
+            train_reports=tuple(e.report for e in self.splits.train),
+            cache_dir=self.cache_dir,
+            generated_dir=self.synthetic.dir if self.synthetic is not None else None,
+        )
 
     def feature_cache_root(self) -> Path | None:
         """The folder of ``data.feature_cache`` (None: the cache is off)."""
@@ -174,32 +189,7 @@ class ReportDataModule(pl.LightningDataModule):
             caches[source.name] = cache
         return caches
 
-    def _resource(self, name: str, split_path: Path) -> Path:
-        """Locate a dataset resource a generator declared (building the synthetic dataset's own)."""
-        if name != "knowledge_bank":
-            raise ValueError(f"Unknown dataset resource '{name}' (known: knowledge_bank).")
-        from pathreport.knowledge_bank import build_bank, default_bank_path, save_bank
-
-        text_encoder = self.cfg.knowledge_bank_encoder
-        if self.cfg.knowledge_bank:
-            path = Path(self.cfg.knowledge_bank).expanduser()
-        elif self.synthetic is not None:
-            path = self.synthetic.dir / f"knowledge_bank_{text_encoder}.pt"
-            if not path.is_file():
-                save_bank(build_bank((e.report for e in self.splits.train), text_encoder), path)
-        else:
-            path = default_bank_path(self.cfg.name, text_encoder, self.cache_dir)
-        if not path.is_file():
-            raise FileNotFoundError(
-                f"The knowledge bank {path} does not exist. Build it from the training reports with\n"
-                f"  pathreport bigen build-bank --dataset {self.cfg.name} --split-file {split_path} "
-                f"--text-encoder {text_encoder} --out {path}\n(or set data.knowledge_bank=<bank file>)."
-            )
-        return path
-
     def _stream_encoder(self, name: str, spec: StreamSpec) -> EncoderSpec:
-        from pathreport.plugins import ENCODERS
-
         try:
             return ENCODERS[spec.encoder]
         except KeyError as err:
@@ -251,8 +241,7 @@ class ReportDataModule(pl.LightningDataModule):
                     folder = folder / enc.feature_folder
             elif spec.kind == "concept":
                 folder = folder or job / CONCEPT_STREAM_DIR
-                if spec.key == "bag_feats" and self.cfg.n_concepts:
-                    dim = int(self.cfg.n_concepts)
+                dim = spec.dim
             else:
                 raise ValueError(f"Stream '{name}' has unknown kind {spec.kind!r} (patch, slide or concept).")
             sources.append(FeatureSource(name, folder, spec.kind, spec.key, dim, origin))

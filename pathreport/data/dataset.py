@@ -16,6 +16,10 @@ from pathreport.data.splits import SplitEntry
 from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_features
 
+#: Longest report in tokens (without <bos>/<eos>) when a dataset config does not say: the reference
+#: implementation's ``max_seq_length``. The training target is cut there and the decoder stops there.
+DEFAULT_MAX_REPORT_TOKENS = 320
+
 PATCH_SAMPLING = ("first", "random", "all")
 MAIN_STREAM = "patch"
 

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 CLEANING_STYLES = ("reg", "pathology", "none")
 
@@ -163,26 +163,3 @@ class TextTokenizer(Protocol):
     def encode(self, report: str, max_tokens: int | None = None) -> tuple[list[int], bool]: ...
 
     def decode(self, ids: Iterable[int]) -> str: ...
-
-
-def tokenizer_state(tokenizer: TextTokenizer) -> list[str] | dict[str, Any]:
-    """What a checkpoint stores of a tokenizer: plain lists, dicts and strings only.
-
-    The word tokenizer is its vocabulary list (the format every checkpoint has used); any other
-    tokenizer is its ``to_dict()``, which names its ``kind``.
-    """
-    if isinstance(tokenizer, Tokenizer):
-        return list(tokenizer.vocab)
-    return tokenizer.to_dict()  # type: ignore[attr-defined]
-
-
-def tokenizer_from_state(state: list[str] | dict[str, Any], style: str) -> TextTokenizer:
-    """The tokenizer a checkpoint stored with :func:`tokenizer_state`."""
-    if isinstance(state, dict):
-        kind = state.get("kind")
-        if kind == "subword":
-            from pathreport.data.subword import SubwordTokenizer
-
-            return SubwordTokenizer.from_dict(state)
-        raise ValueError(f"Unknown tokenizer kind {kind!r} in the checkpoint (known: word list, 'subword').")
-    return Tokenizer(list(state), style=style)

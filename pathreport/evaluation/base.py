@@ -1,7 +1,7 @@
 """What a report evaluator receives and returns.
 
 Report evaluators (NLG metrics, CRQS, and any user metric) are registered in
-``pathreport.plugins.EVALUATORS`` with ``kind="report"`` and called with the prediction records of
+``pathreport.registry.EVALUATORS`` with ``kind="report"`` and called with the prediction records of
 one evaluated set. They never learn anything from the predictions they score.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pathreport.evaluation.predictions import PredictionRecord
+from pathreport.data.predictions import PredictionRecord
 
 
 @dataclass

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.errors import ConfigError
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 DEFAULT_MODEL = "roberta-large"
 METRICS = ("BERTScore_P", "BERTScore_R", "BERTScore_F1")

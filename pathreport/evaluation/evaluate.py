@@ -8,7 +8,6 @@ Data flows one way (decode -> predictions file -> evaluators -> summary). The te
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import os
 from collections import Counter
@@ -17,16 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord, evaluated_set_digest
 from pathreport.evaluation.base import EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
 from pathreport.io import atomic_write_text, jsonable, write_json, write_jsonl
+from pathreport.registry import EVALUATORS
 
 DEFAULT_METRICS = ("nlg", "crqs")
-
-
-def evaluated_set_digest(ids: Sequence[str]) -> str:
-    """A short fingerprint of the evaluated slide set, so tables can prove models saw the same slides."""
-    return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
 
 
 def evaluate_records(
@@ -46,8 +41,6 @@ def evaluate_records(
             evaluator or option is a :class:`~pathreport.errors.ConfigError` before any scoring.
     """
     from pathreport.evaluation.options import check_selection
-    from pathreport.plugins import EVALUATORS
-
     if not records:
         raise ValueError("Nothing to evaluate: the predictions are empty.")
     check_selection(metrics, options)

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
 from pathreport.evaluation.nlg import simple_tokenize
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 METRIC = "METEOR_NLTK"
 WORDNET_HELP = (

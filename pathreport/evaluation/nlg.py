@@ -31,9 +31,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 NLG_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "METEOR", "ROUGE_L", "CIDEr")
 NORMALISATIONS = ("ptb", "simple")

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from pathreport.errors import ConfigError
-from pathreport.registry import did_you_mean
+from pathreport.registry import EVALUATORS, did_you_mean
 
 # Keyword parameters that the evaluation function passes itself (not user options).
 RESERVED = frozenset({"dataset"})
@@ -68,8 +68,6 @@ def check_selection(metrics: Iterable[str], options: Mapping[str, Mapping[str, A
 
     Every problem is named at once, with the accepted names, so one correction suffices.
     """
-    from pathreport.plugins import EVALUATORS
-
     metrics = list(metrics)
     options = dict(options or {})
     problems: list[str] = []
@@ -134,8 +132,6 @@ def parse_option_args(items: Iterable[str]) -> dict[str, dict[str, Any]]:
 
 def declared_metrics() -> list[str]:
     """Every metric that a registered report evaluator declares (``metrics=[...]``), in order."""
-    from pathreport.plugins import EVALUATORS
-
     names: list[str] = []
     for entry in EVALUATORS.entries():
         if entry.metadata.get("kind") == "report":

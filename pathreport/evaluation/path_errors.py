@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.judging.judge import Judge, JudgeOptions, judge_summary
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 PROMPTS = "path_errors"
 PREFIX = "PATH_ERRORS"

@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.errors import ConfigError
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 DEFAULT_SPACY_PIPELINE = "en_core_sci_lg"
 DEFAULT_EMBEDDING_MODEL = "dmis-lab/biobert-v1.1"

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import COMPARABILITY_KEY, EvaluationResult
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 #: rouge-score's names -> this project's metric names.
 METRICS = {"rouge1": "ROUGE_1", "rouge2": "ROUGE_2", "rougeL": "ROUGE_L_RS"}

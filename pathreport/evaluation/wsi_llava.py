@@ -26,11 +26,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.base import EvaluationResult
 from pathreport.evaluation.judging.json_output import JudgeOutputError
 from pathreport.evaluation.judging.judge import Judge, JudgeOptions, judge_summary
-from pathreport.evaluation.predictions import PredictionRecord
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 PROMPTS = "wsi_llava"
 PAPER = "WSI-LLaVA (arXiv 2412.02141), Sec. 3.3 and App. 4"

@@ -9,19 +9,18 @@ no public code). Two protocols:
   diffuseness diagnostics (``grounding.py``).
 
 Importing this package registers the evaluator ``pathbind`` (``kind="vlm-generative"``) in
-``pathreport.plugins.EVALUATORS`` and the model adapters of ``adapters/`` in ``GENERATIVE_VLMS``. It
-stays cheap: transformers and Pillow are imported only when a model or an image is used.
+``pathreport.registry.EVALUATORS``; discovery imports the model adapters of ``adapters/``, which
+register in ``GENERATIVE_VLMS``. It stays cheap: transformers and Pillow are imported only when a model or an image is used.
 Documentation: ``docs/pathbind.md``.
 """
 
 from __future__ import annotations
 
-from pathreport.pathbind import adapters
 from pathreport.pathbind.config import (
     AttentionConfig,
-    DecodingConfig,
     GroundingConfig,
     PromptConfig,
+    VLMDecodingConfig,
     VQAConfig,
 )
 from pathreport.pathbind.evaluator import PathBind
@@ -30,24 +29,21 @@ from pathreport.pathbind.vlm import (
     EntityAttention,
     GenerativeVLM,
     build_vlm,
-    register_vlm,
 )
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
-EVALUATORS.add(
+EVALUATORS.register(
     "pathbind",
-    PathBind(),
     kind="vlm-generative",
     protocols=list(PathBind.protocols),
     description="visual dependence (VQA with/without image, Multimodal Gain) and attention grounding of generative VLMs",
     paper="arXiv:2607.21065 (PathBind)",
-)
-adapters.discover()
+)(PathBind())
 
 __all__ = [
     "AttentionConfig",
     "AttentionVLM",
-    "DecodingConfig",
+    "VLMDecodingConfig",
     "EntityAttention",
     "GenerativeVLM",
     "GroundingConfig",
@@ -55,5 +51,4 @@ __all__ = [
     "PromptConfig",
     "VQAConfig",
     "build_vlm",
-    "register_vlm",
 ]

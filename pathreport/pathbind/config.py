@@ -30,8 +30,12 @@ def _choice(owner: str, name: str, value: str, allowed: tuple[str, ...]) -> None
 
 
 @dataclass
-class DecodingConfig:
-    """How answers are generated. The paper says only "fixed decoding configuration".
+class VLMDecodingConfig:
+    """How a generative VLM's answers are generated. The paper says only "fixed decoding configuration".
+
+    Not the report decoder's :class:`pathreport.generation.decoding.DecodingConfig`: that one is
+    pathreport's own beam search over the run's tokenizer; this one drives a VLM's own ``generate``
+    (greedy or sampled), so the two share no field but ``temperature`` and no meaning.
 
     Attributes:
         do_sample: False means greedy decoding [proposal: deterministic by construction].
@@ -49,9 +53,9 @@ class DecodingConfig:
 
     def __post_init__(self) -> None:
         if self.max_new_tokens < 1:
-            raise ValueError(f"DecodingConfig.max_new_tokens must be >= 1, got {self.max_new_tokens}.")
+            raise ValueError(f"VLMDecodingConfig.max_new_tokens must be >= 1, got {self.max_new_tokens}.")
         if self.do_sample and self.temperature <= 0:
-            raise ValueError("DecodingConfig: sampling needs temperature > 0; set do_sample=False for greedy.")
+            raise ValueError("VLMDecodingConfig: sampling needs temperature > 0; set do_sample=False for greedy.")
 
 
 @dataclass
@@ -108,7 +112,7 @@ class VQAConfig:
     columns: str = "dimension"
     unparsed: str = "wrong"
     prompts: PromptConfig = field(default_factory=PromptConfig)
-    decoding: DecodingConfig = field(default_factory=DecodingConfig)
+    decoding: VLMDecodingConfig = field(default_factory=VLMDecodingConfig)
 
     def __post_init__(self) -> None:
         for condition in self.conditions:

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pathreport.errors import PathreportError
+from pathreport.io import jsonl_values
 from pathreport.pathbind.images import image_size
 
 DIMENSIONS = ("D1", "D2", "D3", "D4", "D5", "D6")
@@ -81,7 +83,7 @@ class GroundingItem:
     image_size: tuple[int, int]
 
 
-class DataFormatError(ValueError):
+class DataFormatError(PathreportError, ValueError):
     """A data file that does not follow the documented format; the message lists every problem."""
 
 
@@ -110,18 +112,12 @@ class _Problems:
 def _json_lines(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str, Any]]]:
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist; pass the JSON Lines file of your data.")
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                problems.add(number, None, f"not valid JSON ({err.msg} at column {err.colno}); write one JSON object per line.")
-                continue
-            if not isinstance(row, dict):
-                problems.add(number, None, f"expected a JSON object, found {type(row).__name__}.")
-                continue
+    for number, row in jsonl_values(path.read_text(encoding="utf-8")):
+        if isinstance(row, json.JSONDecodeError):
+            problems.add(number, None, f"not valid JSON ({row.msg} at column {row.colno}); write one JSON object per line.")
+        elif not isinstance(row, dict):
+            problems.add(number, None, f"expected a JSON object, found {type(row).__name__}.")
+        else:
             yield number, row
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pathreport.io import jsonable, write_json
+from pathreport.io import read_jsonl as read_json_lines
 
 
 def file_sha256(path: Path) -> str:
@@ -52,17 +53,8 @@ def append_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """Rows of a JSON Lines file; a truncated last line (an interrupted write) is ignored."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):
-                return
-            raise ValueError(f"{path}:{number} is not valid JSON; the file is damaged, delete it and rerun.") from None
+    rows = read_json_lines(path, error=ValueError, hint="the file is damaged, delete it and rerun", truncated_tail_ok=True)
+    return iter([row for _, row in rows])
 
 
 def start_run(out_dir: Path, settings: dict[str, Any], records: str, resume: bool) -> None:

@@ -9,7 +9,7 @@ Two capabilities, kept separate because closed models only have the first:
   with the layout of the image tokens on the patch grid and where that grid lies on the original
   image. Map post-processing is shared (``pathreport.pathbind.maps``), so adapters only extract.
 
-Model families register factories in ``pathreport.plugins.GENERATIVE_VLMS`` (see
+Model families register factories in ``pathreport.registry.GENERATIVE_VLMS`` (see
 ``pathreport/pathbind/adapters/``); :func:`build_vlm` turns a registered name plus options into a
 model.
 """
@@ -17,7 +17,6 @@ model.
 from __future__ import annotations
 
 import dataclasses
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from pathreport.pathbind.config import DecodingConfig
-from pathreport.registry import did_you_mean
+from pathreport.pathbind.config import VLMDecodingConfig
+from pathreport.registry import GENERATIVE_VLMS, Entry, did_you_mean
 
 
 @dataclass
@@ -95,7 +94,7 @@ class GenerativeVLM(ABC):
     is_api: bool = False
 
     @abstractmethod
-    def generate(self, system: str, user: str, image: Any | None, decoding: DecodingConfig) -> str:
+    def generate(self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig) -> str:
         """Answer ``user`` under ``system``; ``image`` is a PIL image or None (text-only)."""
 
     @property
@@ -151,30 +150,33 @@ class VLMFactory:
         return self.adapter(name, self.options_class(**merged))
 
 
-def register_vlm(name: str, adapter: Callable[..., GenerativeVLM], options_class: type, *, presets: dict[str, Any] | None = None, **metadata: Any) -> None:
-    """Register a named model in ``GENERATIVE_VLMS`` (used by adapter files)."""
-    from pathreport.plugins import GENERATIVE_VLMS
+def _wrap_adapter(entry: Entry) -> Entry:
+    """The ``GENERATIVE_VLMS`` hook: a registered adapter class with an options dataclass
+    (``config=``) becomes a :class:`VLMFactory` with its ``presets`` (checkpoint, base model, ...),
+    and the listing shows the preset checkpoint. Adapter files register each named model with::
 
-    presets = dict(presets or {})
+        GENERATIVE_VLMS.register("llava_1_5_7b", config=LlavaOptions,
+                                 presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"}, family=...)(LlavaVLM)
+
+    Any other entry (a plain factory returning a :class:`GenerativeVLM`) is stored as given.
+    """
+    metadata = dict(entry.metadata)
+    presets = dict(metadata.pop("presets", None) or {})
+    if entry.config is None:
+        return dataclasses.replace(entry, metadata=metadata)
     shown = {k: presets[k] for k in ("checkpoint", "base_model") if presets.get(k)}
     if "description" not in metadata and shown:
         base = f"; fine-tuned from {shown['base_model']}" if "base_model" in shown else ""
         metadata["description"] = f"{shown.get('checkpoint', '')}{base}"
-    module = sys.modules.get(getattr(adapter, "__module__", ""), None)
-    GENERATIVE_VLMS.add(
-        name,
-        VLMFactory(adapter, options_class, presets),
-        config=options_class,
-        provider=getattr(module, "__file__", None),
-        **shown,
-        **metadata,
-    )
+    return dataclasses.replace(entry, obj=VLMFactory(entry.obj, entry.config, presets),
+                               metadata={**shown, **metadata})
+
+
+GENERATIVE_VLMS.set_hooks(prepare=_wrap_adapter)
 
 
 def build_vlm(name: str, **options: Any) -> GenerativeVLM:
     """Build the registered model ``name`` with adapter options (``checkpoint``, ``device``, ...)."""
-    from pathreport.plugins import GENERATIVE_VLMS
-
     entry = GENERATIVE_VLMS.get(name)
     factory = entry.obj
     if isinstance(factory, VLMFactory):

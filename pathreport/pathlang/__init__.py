@@ -6,17 +6,16 @@ cross-modal retrieval, paraphrase robustness and open-vocabulary diagnosis retri
 aggregated with Hybrid Top-K or mean pooling. See ``docs/pathlang.md``.
 
 Importing this package is cheap (standard library, numpy, torch): it registers the ``pathlang``
-evaluator and imports every adapter file in ``adapters/``, which register themselves in
-``pathreport.plugins.VLMS`` without importing their model libraries.
+evaluator. The adapter files in ``adapters/`` register themselves in ``pathreport.registry.VLMS``
+when discovery imports them, without importing their model libraries.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pathreport.pathlang.adapters import load_all as _load_adapters
 from pathreport.pathlang.config import TASKS, PathLangConfig
-from pathreport.plugins import EVALUATORS
+from pathreport.registry import EVALUATORS
 
 
 def evaluate_pathlang(slides: Any, dataset: Any, text_encoder: Any, **kwargs: Any) -> Any:
@@ -26,16 +25,14 @@ def evaluate_pathlang(slides: Any, dataset: Any, text_encoder: Any, **kwargs: An
     return run_pathlang(slides, dataset, text_encoder, **kwargs)
 
 
-EVALUATORS.add(
+EVALUATORS.register(
     "pathlang",
-    evaluate_pathlang,
     config=PathLangConfig,
     kind="vlm-dual-encoder",
     description="PathLang language robustness of dual-encoder VLMs: T1 zero-shot classification, T2 retrieval, "
                 "T3 paraphrase robustness, T4 open-vocabulary retrieval",
     paper="Gong et al., PathLang, arXiv 2610.11329",
     tasks=list(TASKS),
-)
-_load_adapters()
+)(evaluate_pathlang)
 
 __all__ = ["PathLangConfig", "evaluate_pathlang"]

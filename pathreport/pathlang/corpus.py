@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pathreport.errors import PathreportError
 from pathreport.registry import did_you_mean
 
 PROMPTS_RESOURCE = "pathlang_prompts.json"
@@ -51,7 +52,7 @@ SECTIONS = (*PER_DATASET_SECTIONS[:4], "T4_set1", "T4_set2", "T4_set3", "T4_set4
 NO_CANDIDATE = "\u2013"
 
 
-class CorpusError(ValueError):
+class CorpusError(PathreportError, ValueError):
     """A prompts file that does not have the documented shape."""
 
 

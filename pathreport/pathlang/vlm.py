@@ -3,7 +3,7 @@
 An adapter wraps one published model behind two calls that return embeddings in the model's joint
 image-text space: ``encode_image(tiles)`` and ``encode_text(strings)``. Outputs are the model's
 projected embeddings, not normalised: PathLang normalises centrally, and averaging raw tiles is a
-run option. Adapters are registered in ``pathreport.plugins.VLMS``, one file each in
+run option. Adapters are registered in ``pathreport.registry.VLMS``, one file each in
 ``pathreport/pathlang/adapters/`` (or any installed package, through the ``pathreport.vlms`` entry
 point group). Heavy libraries are imported when a model is built, never when the file is imported,
 and a missing library or checkpoint raises :class:`MissingDependency` saying what to install or
@@ -12,12 +12,15 @@ download.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
+
+from pathreport.registry import VLMS, Entry
 
 Tiles = Any  # a sequence of PIL images, or a uint8 array (B, H, W, 3)
 
@@ -157,14 +160,19 @@ IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 
 
-def register_adapter(**metadata: Any) -> Callable[[type[VLMAdapter]], type[VLMAdapter]]:
-    """Class decorator: register an adapter in ``VLMS`` under its ``name``, with its metadata
-    (paper, upstream code, weights, licence, install instruction), shown by ``pathreport list vlms``."""
+def _check_adapter(entry: Entry) -> Entry:
+    """The rules of a ``VLMS`` entry (installed as the registry's hook): a :class:`VLMAdapter` class
+    whose ``name`` is its registered name; shown by ``pathreport list vlms`` as a dual encoder, with
+    its paper as the description unless it gives one."""
+    cls = entry.obj
+    if isinstance(cls, type) and issubclass(cls, VLMAdapter):
+        if not cls.name:
+            cls.name = entry.name
+        elif cls.name != entry.name:
+            raise TypeError(f"VLM adapter {cls.__name__} ({entry.provider}) is registered as '{entry.name}' "
+                            f"but its name attribute is '{cls.name}'; make them the same.")
+    metadata = {"kind": "dual-encoder", "description": entry.metadata.get("paper", ""), **entry.metadata}
+    return dataclasses.replace(entry, metadata=metadata)
 
-    def decorate(cls: type[VLMAdapter]) -> type[VLMAdapter]:
-        from pathreport.plugins import VLMS
 
-        VLMS.add(cls.name, cls, kind="dual-encoder", **{"description": metadata.get("paper", ""), **metadata})
-        return cls
-
-    return decorate
+VLMS.set_hooks(prepare=_check_adapter)

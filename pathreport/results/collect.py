@@ -27,21 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from pathreport.results.metrics import known_metrics
-from pathreport.results.store import ResultsError, RunResult
+from pathreport.results.store import Defaults, NotASummary, ResultsError, RunResult
+from pathreport.results.wandb_runs import read_local_wandb_run
 
 IDENTITY_FIELDS = ("dataset", "model", "encoder")
 # Top-level summary keys that describe the run rather than score it.
 NON_METRIC_KEYS = frozenset({"seed", "n_cases", "nlg_max_words"})
-
-
-@dataclass
-class Defaults:
-    """Values the user gives for runs whose files do not say them (they never override a file)."""
-
-    dataset: str | None = None
-    model: str | None = None
-    encoder: str | None = None
-    seed: int | None = None
 
 
 @dataclass
@@ -72,8 +63,6 @@ def collect_local(
         ResultsError: a malformed summary or a run whose identity cannot be told (all such files
             are named at once), unless ``skip_invalid``; two summaries claiming the same run.
     """
-    from pathreport.results.wandb_runs import read_local_wandb_run
-
     defaults = defaults or Defaults()
     outcome = CollectOutcome()
     wandb_dirs: list[Path] = []
@@ -131,10 +120,6 @@ def _check_unique(outcome: CollectOutcome) -> None:
                 "<new folder>`), then collect again."
             )
     outcome.runs = list(by_key.values())
-
-
-class NotASummary(Exception):
-    """A JSON file that is not a report-metrics summary (listed as ignored, not an error)."""
 
 
 def discover(root: Path) -> tuple[list[tuple[Path, str]], list[Path]]:

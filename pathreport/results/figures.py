@@ -119,7 +119,7 @@ def bars_data(frame: pd.DataFrame, *, metric: str = "CRQS", split: str = "test",
 
 def _case_interval(cell: pd.DataFrame, metric: str, confidence: float) -> dict[str, Any]:
     """The bootstrap interval over slides of a cell: stored in the summary (one run) or from per-case files."""
-    from pathreport.crqs.scoring import bootstrap_ci
+    from pathreport.evaluation.crqs.scoring import bootstrap_ci
 
     low, high = f"{metric}_CI95_low", f"{metric}_CI95_high"
     if len(cell) == 1 and confidence == 0.95 and cell[low].notna().all() and cell[high].notna().all():

@@ -1,6 +1,7 @@
 """Metric names, their display names and which direction is better.
 
-One place for these facts, so the tables, the comparisons and the figures agree. The paper's
+One place for these facts, so the tables, the comparisons and the figures agree. The metric names
+themselves are the evaluators' (``pathreport.evaluation``), imported here, never retyped. The paper's
 result tables (PathReportEval, Tables 2 and 4-6) show BLEU-1..4, ROUGE-L, METEOR and CRQS, in that
 order; CRQS's sub-scores HR (hallucination rate) and CDS (clinical discordance) are rates of
 errors, so for them a LOWER value is better.
@@ -8,8 +9,9 @@ errors, so for them a LOWER value is better.
 
 from __future__ import annotations
 
-NLG_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "METEOR", "ROUGE_L", "CIDEr")
-CRQS_METRICS = ("CRQS", "CRQS_raw", "CFC", "KIR", "HR", "CDS")
+from pathreport.evaluation.crqs.evaluator import CRQS_METRICS
+from pathreport.evaluation.nlg import NLG_METRICS
+from pathreport.evaluation.options import declared_metrics
 
 #: Columns of the paper's tables, in the paper's order.
 PAPER_METRICS = ("BLEU_1", "BLEU_2", "BLEU_3", "BLEU_4", "ROUGE_L", "METEOR", "CRQS")
@@ -54,8 +56,6 @@ def known_metrics() -> frozenset[str]:
     (a broken plug-in) the built-in names still count.
     """
     try:
-        from pathreport.evaluation.options import declared_metrics
-
         return KNOWN_METRICS | frozenset(declared_metrics())
     except Exception:  # noqa: BLE001 - collecting results must not depend on every plug-in importing
         return KNOWN_METRICS

@@ -11,6 +11,7 @@ import json
 import math
 from pathlib import Path
 
+from pathreport.io import read_jsonl
 from pathreport.results.store import ResultsError
 
 CaseScores = dict[str, dict[str, float | None]]
@@ -27,10 +28,8 @@ def read_per_case(path: str | Path) -> CaseScores:
     text = path.read_text(encoding="utf-8")
     if path.name.endswith(".table.json") or text.lstrip().startswith('{"columns"'):
         return _from_wandb_table(path, text)
-    from pathreport.commands.evaluate_cmd import json_lines
-
     cases: CaseScores = {}
-    for lineno, obj in json_lines(path, text):
+    for lineno, obj in read_jsonl(path, text):
         if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
             raise ResultsError(f"{path}:{lineno}: expected an object with a string 'id', found {str(obj)[:80]!r}.")
         _add(cases, obj["id"], obj, f"{path}:{lineno}")

@@ -63,6 +63,20 @@ def default_table_path() -> Path:
 
 
 @dataclass
+class Defaults:
+    """Identity values the user gives (``pathreport results collect --dataset ...``) for runs whose files do not say them (they never override a file)."""
+
+    dataset: str | None = None
+    model: str | None = None
+    encoder: str | None = None
+    seed: int | None = None
+
+
+class NotASummary(Exception):
+    """A JSON file that is not a report-metrics summary (listed as ignored, not an error)."""
+
+
+@dataclass
 class RunResult:
     """One run's scores on one split, with everything needed to find and check them again."""
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pathreport.registry import GENERATORS
 from pathreport.results.metrics import PAPER_METRICS, display_name, higher_is_better, is_score
 
 if TYPE_CHECKING:
@@ -135,8 +136,6 @@ def baseline_models(models: set[str]) -> set[str]:
     """Which ``models`` are baselines: registered with kind 'baseline', or the built-in ones."""
     found = set(models & KNOWN_BASELINES)
     try:
-        from pathreport.plugins import GENERATORS
-
         for entry in GENERATORS.entries():
             if entry.name in models and entry.metadata.get("kind") == "baseline":
                 found.add(entry.name)

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pathreport.results.collect import Defaults, NotASummary
+from pathreport.data.predictions import evaluated_set_digest
 from pathreport.results.metrics import CRQS_METRICS, KNOWN_METRICS, NLG_METRICS
-from pathreport.results.store import ResultsError, RunResult
+from pathreport.results.per_case import read_per_case
+from pathreport.results.store import Defaults, NotASummary, ResultsError, RunResult
 
 _BLOCK = 32 * 1024
 _CHUNK_HEADER = 7
@@ -156,8 +157,6 @@ def read_local_wandb_run(run_dir: Path, defaults: Defaults | None = None) -> lis
 def results_from_wandb(data: WandbRunData, defaults: Defaults, *, source: str, run: str, summary: str,
                        per_case_files: dict[str, Path] | None = None) -> list[RunResult]:
     """One :class:`RunResult` per split that has report metrics in the run's summary."""
-    from pathreport.evaluation.evaluate import evaluated_set_digest
-
     splits = _split_metrics(data.summary)
     if not splits:
         raise NotASummary("no report metrics (<split>/BLEU_4, <split>/CRQS, ...) in this W&B run's summary: "
@@ -172,8 +171,6 @@ def results_from_wandb(data: WandbRunData, defaults: Defaults, *, source: str, r
         per_case = (per_case_files or {}).get(split) or _local_table(data, split)
         evaluated = ""
         if per_case is not None and per_case.is_file():
-            from pathreport.results.per_case import read_per_case
-
             evaluated = evaluated_set_digest(list(read_per_case(per_case)))
         results.append(RunResult(
             **meta, split=split, metrics=metrics, notes=notes, source=source, run=run, summary=summary,

@@ -19,7 +19,7 @@ from pathreport.errors import ConfigError
 from pathreport.evaluation.judging.cache import JudgeCache, cache_key, conversation_hash
 from pathreport.evaluation.judging.json_output import JudgeOutputError, check_schema, extract_json
 from pathreport.evaluation.judging.prompts import Messages, PromptSet, load_prompts
-from pathreport.registry import did_you_mean
+from pathreport.registry import JUDGE_BACKENDS, did_you_mean
 
 
 class JudgeBackend(Protocol):
@@ -76,8 +76,6 @@ class JudgeAnswer:
 def build_backend(name: str, model: str | None, options: dict[str, Any]) -> JudgeBackend:
     """Instantiate a registered backend, checking its options first."""
     from pathreport.evaluation.options import option_parameters
-    from pathreport.plugins import JUDGE_BACKENDS
-
     entry = JUDGE_BACKENDS.get(name)
     accepted = option_parameters(entry.obj)
     unknown = [k for k in options if k not in accepted]

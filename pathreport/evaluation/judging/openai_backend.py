@@ -24,7 +24,7 @@ from urllib.parse import urlparse
 
 from pathreport.errors import ConfigError
 from pathreport.evaluation.judging.prompts import Messages
-from pathreport.plugins import JUDGE_BACKENDS
+from pathreport.registry import JUDGE_BACKENDS
 
 
 class EndpointError(RuntimeError):

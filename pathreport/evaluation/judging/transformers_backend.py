@@ -13,7 +13,7 @@ from typing import Any
 
 from pathreport.errors import ConfigError
 from pathreport.evaluation.judging.prompts import Messages
-from pathreport.plugins import JUDGE_BACKENDS
+from pathreport.registry import JUDGE_BACKENDS
 
 
 @JUDGE_BACKENDS.register(

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from pathreport.pathbind.config import DecodingConfig
+from pathreport.pathbind.config import VLMDecodingConfig
 from pathreport.pathbind.vlm import AttentionVLM, EntityAttention
 
 log = logging.getLogger(__name__)
@@ -343,7 +343,7 @@ class HFVisionLanguageModel(AttentionVLM):
         return {k: v.to(device) for k, v in extra.items() if k in parameters}
 
     # -- generation ------------------------------------------------------------------------------
-    def generate(self, system: str, user: str, image: Any | None, decoding: DecodingConfig) -> str:
+    def generate(self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig) -> str:
         transformers = require_transformers()
         prepared = self._prepare(system, user, image)
         tokenizer = self.tokenizer

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from pathreport.pathbind.config import DecodingConfig
-from pathreport.pathbind.vlm import GenerativeVLM, register_vlm
+from pathreport.pathbind.config import VLMDecodingConfig
+from pathreport.pathbind.vlm import GenerativeVLM
+from pathreport.registry import GENERATIVE_VLMS
 
 
 class ApiVLM(GenerativeVLM):
@@ -40,7 +41,7 @@ class ApiVLM(GenerativeVLM):
     family = "api"
     is_api = True
 
-    def generate(self, system: str, user: str, image: Any | None, decoding: DecodingConfig) -> str:
+    def generate(self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig) -> str:
         png = None
         if image is not None:
             buffer = io.BytesIO()
@@ -49,7 +50,7 @@ class ApiVLM(GenerativeVLM):
         return self.complete(system, user, png, decoding)
 
     @abstractmethod
-    def complete(self, system: str, user: str, image_png: bytes | None, decoding: DecodingConfig) -> str:
+    def complete(self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig) -> str:
         """Send one request; ``image_png`` is None in the text-only condition."""
 
 
@@ -106,7 +107,7 @@ class OpenAICompatibleVLM(ApiVLM):
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    def payload(self, system: str, user: str, image_png: bytes | None, decoding: DecodingConfig) -> dict[str, Any]:
+    def payload(self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig) -> dict[str, Any]:
         """The JSON body of one request (public so that it can be inspected)."""
         content: list[dict[str, Any]] = []
         if image_png is not None:
@@ -125,7 +126,7 @@ class OpenAICompatibleVLM(ApiVLM):
             body["seed"] = decoding.seed
         return body
 
-    def complete(self, system: str, user: str, image_png: bytes | None, decoding: DecodingConfig) -> str:
+    def complete(self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig) -> str:
         url = self.options.base_url.rstrip("/") + "/chat/completions"
         data = json.dumps(self.payload(system, user, image_png, decoding)).encode("utf-8")
         headers = self._headers()
@@ -166,11 +167,10 @@ def _message_text(body: dict[str, Any], name: str) -> str:
     return (content or "").strip()
 
 
-register_vlm(
+GENERATIVE_VLMS.register(
     "openai_compatible",
-    OpenAICompatibleVLM,
-    OpenAICompatibleOptions,
+    config=OpenAICompatibleOptions,
     family="api",
     attention=False,
     description="closed or served models via an OpenAI-compatible /chat/completions API (--option model=<id>)",
-)
+)(OpenAICompatibleVLM)

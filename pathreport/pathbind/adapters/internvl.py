@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
-from pathreport.pathbind.vlm import register_vlm
+from pathreport.registry import GENERATIVE_VLMS
 
 INTERNVL_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
@@ -132,9 +132,9 @@ class InternVLModel(HFVisionLanguageModel):
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 3, A.1, A.2"
-register_vlm("internvl", InternVLModel, InternVLOptions, family="internvl3", attention=True,
-             description="any InternVL3 checkpoint in the transformers format (pass --checkpoint)")
-register_vlm("internvl3_8b", InternVLModel, InternVLOptions, presets={"checkpoint": "OpenGVLab/InternVL3-8B-hf"},
-             family="internvl3", attention=True, paper=_PAPER)
-register_vlm("internvl3_38b", InternVLModel, InternVLOptions, presets={"checkpoint": "OpenGVLab/InternVL3-38B-hf"},
-             family="internvl3", attention=True, paper=_PAPER)
+GENERATIVE_VLMS.register("internvl", config=InternVLOptions, family="internvl3", attention=True,
+                         description="any InternVL3 checkpoint in the transformers format (pass --checkpoint)")(InternVLModel)
+GENERATIVE_VLMS.register("internvl3_8b", config=InternVLOptions, presets={"checkpoint": "OpenGVLab/InternVL3-8B-hf"},
+                         family="internvl3", attention=True, paper=_PAPER)(InternVLModel)
+GENERATIVE_VLMS.register("internvl3_38b", config=InternVLOptions, presets={"checkpoint": "OpenGVLab/InternVL3-38B-hf"},
+                         family="internvl3", attention=True, paper=_PAPER)(InternVLModel)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
-from pathreport.pathbind.vlm import register_vlm
+from pathreport.registry import GENERATIVE_VLMS
 
 # The LLaVA v1 conversation format ("USER: <image>\n... ASSISTANT:"), used only when a checkpoint ships
 # no chat template.
@@ -133,15 +133,15 @@ def _crop_side(processor: Any) -> int:
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-register_vlm("llava", LlavaVLM, LlavaOptions, family="llava-1.5", attention=True,
-             description="any LLaVA-1.5 style checkpoint in the transformers format (pass --checkpoint)")
-register_vlm("llava_1_5_7b", LlavaVLM, LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
-             family="llava-1.5", attention=True, paper=_PAPER)
-register_vlm("llava_1_5_13b", LlavaVLM, LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-13b-hf"},
-             family="llava-1.5", attention=True, paper=_PAPER)
-register_vlm("quilt_llava", LlavaVLM, LlavaOptions,
-             presets={"checkpoint": "wisdomik/Quilt-Llava-v1.5-7b", "base_model": "llava_1_5_7b"},
-             family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")
-register_vlm("pathgen_llava", LlavaVLM, LlavaOptions,
-             presets={"checkpoint": "jamessyx/PathGen-LLaVA", "base_model": "llava_1_5_13b"},
-             family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")
+GENERATIVE_VLMS.register("llava", config=LlavaOptions, family="llava-1.5", attention=True,
+                         description="any LLaVA-1.5 style checkpoint in the transformers format (pass --checkpoint)")(LlavaVLM)
+GENERATIVE_VLMS.register("llava_1_5_7b", config=LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
+                         family="llava-1.5", attention=True, paper=_PAPER)(LlavaVLM)
+GENERATIVE_VLMS.register("llava_1_5_13b", config=LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-13b-hf"},
+                         family="llava-1.5", attention=True, paper=_PAPER)(LlavaVLM)
+GENERATIVE_VLMS.register("quilt_llava", config=LlavaOptions,
+                         presets={"checkpoint": "wisdomik/Quilt-Llava-v1.5-7b", "base_model": "llava_1_5_7b"},
+                         family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")(LlavaVLM)
+GENERATIVE_VLMS.register("pathgen_llava", config=LlavaOptions,
+                         presets={"checkpoint": "jamessyx/PathGen-LLaVA", "base_model": "llava_1_5_13b"},
+                         family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")(LlavaVLM)

@@ -31,7 +31,7 @@ import numpy as np
 import torch
 
 from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
-from pathreport.pathbind.vlm import register_vlm
+from pathreport.registry import GENERATIVE_VLMS
 
 # The ChatML format of the Qwen-VL instruct models, used only when a checkpoint ships no template.
 QWEN_CHATML_TEMPLATE = (
@@ -115,17 +115,17 @@ class QwenVLModel(HFVisionLanguageModel):
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-register_vlm("qwen_vl", QwenVLModel, QwenVLOptions, family="qwen-vl", attention=True,
-             description="any Qwen2-VL / Qwen2.5-VL / Qwen3-VL style checkpoint (pass --checkpoint)")
-register_vlm("qwen2_vl_7b", QwenVLModel, QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2-VL-7B-Instruct"},
-             family="qwen2-vl", attention=True, paper=_PAPER)
-register_vlm("huatuogpt_vision_7b", QwenVLModel, QwenVLOptions,
-             presets={"checkpoint": "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL", "base_model": "qwen2_vl_7b"},
-             family="qwen-vl", attention=True, paper=_PAPER)
-register_vlm("qwen2_5_vl_7b", QwenVLModel, QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2.5-VL-7B-Instruct"},
-             family="qwen2.5-vl", attention=True, paper=_PAPER)
-register_vlm("patho_r1_7b", QwenVLModel, QwenVLOptions,
-             presets={"checkpoint": "WenchuanZhang/Patho-R1-7B", "base_model": "qwen2_5_vl_7b"},
-             family="qwen2.5-vl", attention=True, paper=_PAPER)
-register_vlm("qwen3_vl_8b", QwenVLModel, QwenVLOptions, presets={"checkpoint": "Qwen/Qwen3-VL-8B-Instruct"},
-             family="qwen3-vl", attention=True, paper=_PAPER)
+GENERATIVE_VLMS.register("qwen_vl", config=QwenVLOptions, family="qwen-vl", attention=True,
+                         description="any Qwen2-VL / Qwen2.5-VL / Qwen3-VL style checkpoint (pass --checkpoint)")(QwenVLModel)
+GENERATIVE_VLMS.register("qwen2_vl_7b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2-VL-7B-Instruct"},
+                         family="qwen2-vl", attention=True, paper=_PAPER)(QwenVLModel)
+GENERATIVE_VLMS.register("huatuogpt_vision_7b", config=QwenVLOptions,
+                         presets={"checkpoint": "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL", "base_model": "qwen2_vl_7b"},
+                         family="qwen-vl", attention=True, paper=_PAPER)(QwenVLModel)
+GENERATIVE_VLMS.register("qwen2_5_vl_7b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2.5-VL-7B-Instruct"},
+                         family="qwen2.5-vl", attention=True, paper=_PAPER)(QwenVLModel)
+GENERATIVE_VLMS.register("patho_r1_7b", config=QwenVLOptions,
+                         presets={"checkpoint": "WenchuanZhang/Patho-R1-7B", "base_model": "qwen2_5_vl_7b"},
+                         family="qwen2.5-vl", attention=True, paper=_PAPER)(QwenVLModel)
+GENERATIVE_VLMS.register("qwen3_vl_8b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen3-VL-8B-Instruct"},
+                         family="qwen3-vl", attention=True, paper=_PAPER)(QwenVLModel)

@@ -11,10 +11,11 @@ model card's examples prepend "this is a photo of"; PathLang encodes prompts as 
 from __future__ import annotations
 
 from pathreport.pathlang.family_open_clip import OpenClipAdapter
-from pathreport.pathlang.vlm import register_adapter
+from pathreport.registry import VLMS
 
 
-@register_adapter(
+@VLMS.register(
+    "biomedclip",
     paper="Zhang et al., NEJM AI 2024 (BiomedCLIP)",
     upstream="https://huggingface.co/microsoft/BiomedCLIP-PubMedBERT_256-vit_base_patch16_224",
     weights="hf-hub:microsoft/BiomedCLIP-PubMedBERT_256-vit_base_patch16_224",

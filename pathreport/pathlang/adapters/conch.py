@@ -19,12 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from pathreport.pathlang.vlm import VLMAdapter, register_adapter, require, weights_error
+from pathreport.pathlang.vlm import VLMAdapter, require, weights_error
+from pathreport.registry import VLMS
 
 INSTALL = "pip install git+https://github.com/mahmoodlab/CONCH.git  (it needs timm and a torchvision matching your torch)"
 
 
-@register_adapter(
+@VLMS.register(
+    "conch",
     paper="Lu et al., Nature Medicine 2024 (CONCH)",
     upstream="https://github.com/mahmoodlab/CONCH",
     weights="hf_hub:MahmoodLab/conch (gated)",

@@ -11,10 +11,11 @@ is required.
 from __future__ import annotations
 
 from pathreport.pathlang.family_hf_clip import HFClipAdapter
-from pathreport.pathlang.vlm import register_adapter
+from pathreport.registry import VLMS
 
 
-@register_adapter(
+@VLMS.register(
+    "hf_clip",
     paper="(generic) Radford et al., 2021 (CLIP) architecture",
     upstream="https://github.com/huggingface/transformers",
     weights="any CLIPModel checkpoint (--vlm-checkpoint)",

@@ -21,16 +21,17 @@ from pathreport.pathlang.vlm import (
     IMAGENET_MEAN,
     IMAGENET_STD,
     VLMAdapter,
-    register_adapter,
     require,
     resize_crop_normalize,
     weights_error,
 )
+from pathreport.registry import VLMS
 
 INSTALL = "pip install 'pathreport[vlm]' timm torchvision  (torchvision must match your torch)"
 
 
-@register_adapter(
+@VLMS.register(
+    "keep",
     paper="Zhou et al., Cancer Cell 2026 (KEEP)",
     upstream="https://github.com/MAGIC-AI4Med/KEEP",
     weights="Astaxanthin/KEEP",

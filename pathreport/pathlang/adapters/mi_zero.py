@@ -27,11 +27,11 @@ from pathreport.pathlang.vlm import (
     IMAGENET_STD,
     MissingDependency,
     VLMAdapter,
-    register_adapter,
     require,
     resize_crop_normalize,
     weights_error,
 )
+from pathreport.registry import VLMS
 
 INSTALL = ("git clone https://github.com/mahmoodlab/MI-Zero; pip install MI-Zero/assets/timm_ctp.tar --no-deps; "
            "then pass --vlm-option repo_dir=MI-Zero/src")
@@ -41,7 +41,8 @@ TEXT_MODELS = {
 }
 
 
-@register_adapter(
+@VLMS.register(
+    "mi_zero",
     paper="Lu et al., CVPR 2023 (MI-Zero)",
     upstream="https://github.com/mahmoodlab/MI-Zero",
     weights="ctranspath_448_bioclinicalbert/checkpoints/epoch_50.pt (Google Drive, see upstream README)",

@@ -19,18 +19,19 @@ import numpy as np
 
 from pathreport.pathlang.vlm import (
     VLMAdapter,
-    register_adapter,
     require,
     resize_crop_normalize,
     weights_error,
 )
+from pathreport.registry import VLMS
 
 INSTALL = "pip install git+https://github.com/lilab-stanford/MUSK.git  (it needs timm and a torchvision matching your torch)"
 INCEPTION_MEAN = (0.5, 0.5, 0.5)
 INCEPTION_STD = (0.5, 0.5, 0.5)
 
 
-@register_adapter(
+@VLMS.register(
+    "musk",
     paper="Xiang et al., Nature 2025 (MUSK)",
     upstream="https://github.com/lilab-stanford/MUSK",
     weights="hf_hub:xiangjx/musk (gated)",

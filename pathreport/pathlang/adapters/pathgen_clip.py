@@ -14,10 +14,11 @@ transformers conversion with the ``hf_clip`` adapter.
 from __future__ import annotations
 
 from pathreport.pathlang.family_open_clip import OpenClipAdapter
-from pathreport.pathlang.vlm import register_adapter
+from pathreport.registry import VLMS
 
 
-@register_adapter(
+@VLMS.register(
+    "pathgen_clip",
     paper="Sun et al., ICLR 2025 (PathGen-1.6M)",
     upstream="https://github.com/PathFoundation/PathGen-1.6M",
     weights="jamessyx/PathGen-CLIP (pathgenclip.pt, gated)",

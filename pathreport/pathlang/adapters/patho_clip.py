@@ -12,10 +12,11 @@ Patho-CLIP-L pass its weights with ``--vlm-option architecture=<open_clip name o
 from __future__ import annotations
 
 from pathreport.pathlang.family_open_clip import OpenClipAdapter
-from pathreport.pathlang.vlm import register_adapter
+from pathreport.registry import VLMS
 
 
-@register_adapter(
+@VLMS.register(
+    "patho_clip",
     paper="Zhang et al., AAAI 2026 (Patho-R1)",
     upstream="https://github.com/Wenchuan-Zhang/Patho-R1",
     weights="WenchuanZhang/Patho-CLIP-B (PathoCLIP-B.pt, on request)",

@@ -13,10 +13,11 @@ manifest (several PathLang prompts are longer).
 from __future__ import annotations
 
 from pathreport.pathlang.family_hf_clip import HFClipAdapter
-from pathreport.pathlang.vlm import register_adapter
+from pathreport.registry import VLMS
 
 
-@register_adapter(
+@VLMS.register(
+    "plip",
     paper="Huang et al., Nature Medicine 2023 (PLIP)",
     upstream="https://github.com/PathologyFoundation/plip",
     weights="vinid/plip",

@@ -14,10 +14,12 @@ from typing import Any
 import numpy as np
 
 from pathreport.pathlang.text_store import load_text_embeddings
-from pathreport.pathlang.vlm import VLMAdapter, register_adapter
+from pathreport.pathlang.vlm import VLMAdapter
+from pathreport.registry import VLMS
 
 
-@register_adapter(
+@VLMS.register(
+    "precomputed",
     paper="(none: reads embeddings computed elsewhere)",
     upstream="",
     weights="--text-embeddings FILE (.npz texts/embeddings or .json)",

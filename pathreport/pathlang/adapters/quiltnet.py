@@ -11,10 +11,11 @@ Deviations: none; open_clip's tokenizer (77-token context, truncation recorded) 
 from __future__ import annotations
 
 from pathreport.pathlang.family_open_clip import OpenClipAdapter
-from pathreport.pathlang.vlm import register_adapter
+from pathreport.registry import VLMS
 
 
-@register_adapter(
+@VLMS.register(
+    "quiltnet",
     paper="Ikezogwo et al., NeurIPS 2023 (Quilt-1M)",
     upstream="https://github.com/wisdomikezogwo/quilt1m",
     weights="hf-hub:wisdomik/QuiltNet-B-32",

@@ -1,0 +1,86 @@
+"""Negation cues and their scope, in the spirit of NegEx (Chapman et al., 2001).
+
+A finding is negated when a *pre-negation* cue ("no", "without", "negative for", ...) precedes it
+in the same clause, at most ``max_gap`` words before it, with no *terminator* ("but", "with",
+"positive for", ...) in between; or when a *post-negation* cue ("absent", "not identified",
+"negative", "(-)") follows it in the same comma-delimited segment, separated only by filler words
+("is", "are", "was", ...). A post cue wins over a pre cue, so "No necrosis, lymphovascular invasion
+present" negates necrosis and affirms the invasion. A *pseudo-negation* ("no special type", "not
+otherwise specified") is not a cue at all.
+
+Scopes end at sentence and clause punctuation and at newlines (see :mod:`pathreport.evaluation.crqs.text`).
+A schema may add cues of its own under its ``negation`` key; the defaults below always apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DEFAULT_PRE = (
+    "no", "not", "without", "negative for", "free of", "absence of", "no evidence of",
+    "no evidence", "no sign of", "no signs of", "no features of", "lack of", "lacks", "lacking",
+    "nor", "neither", "never", "rules out", "rule out", "non",
+)  # fmt: skip
+DEFAULT_POST = (
+    "absent", "negative", "not identified", "not seen", "not present", "not detected",
+    "not found", "not evident", "not noted", "not observed", "none", "no", "excluded",
+    "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
+    "are not identified", "not appreciated",
+)  # fmt: skip
+DEFAULT_AFFIRM = (
+    "present", "identified", "seen", "detected", "positive", "noted", "found", "observed",
+    "evident", "yes", "involved", "focally present",
+)  # fmt: skip
+DEFAULT_PSEUDO = (
+    "no special type", "not otherwise specified", "no change", "no significant change",
+    "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
+    "not only", "no longer", "without further", "not possible to", "no further",
+    "gram negative", "non small cell", "non hodgkin", "non invasive", "non specific",
+)  # fmt: skip
+DEFAULT_TERMINATORS = (
+    "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",
+    "with", "which", "showing", "shows", "show", "reveals", "revealing", "demonstrates",
+    "demonstrating", "positive for", "presence of", "consistent with", "suspicious for",
+    "present", "identified", "seen", "favor", "favour", "compatible with", "diagnostic of",
+    "there is", "there are", "includes", "including",
+)  # fmt: skip
+DEFAULT_FILLERS = frozenset(
+    {
+        "is", "are", "was", "were", "be", "been", "has", "have", "also", "all", "both",
+        "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
+        "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
+    }
+)  # fmt: skip
+DEFAULT_MAX_GAP = 6
+DEFAULT_MAX_POST_FILLERS = 3
+
+
+@dataclass(frozen=True)
+class NegationCues:
+    """The cue phrases of one schema (defaults plus the schema's additions)."""
+
+    pre: tuple[str, ...] = DEFAULT_PRE
+    post: tuple[str, ...] = DEFAULT_POST
+    affirm: tuple[str, ...] = DEFAULT_AFFIRM
+    pseudo: tuple[str, ...] = DEFAULT_PSEUDO
+    terminators: tuple[str, ...] = DEFAULT_TERMINATORS
+    fillers: frozenset[str] = field(default=DEFAULT_FILLERS)
+    max_gap: int = DEFAULT_MAX_GAP
+    max_post_fillers: int = DEFAULT_MAX_POST_FILLERS
+
+    def extended(self, extra: dict) -> NegationCues:
+        """A copy with the schema's extra cues appended (a schema never removes a default)."""
+
+        def more(name: str) -> tuple[str, ...]:
+            return tuple(dict.fromkeys((*getattr(self, name), *extra.get(name, ()))))
+
+        return NegationCues(
+            pre=more("pre"),
+            post=more("post"),
+            affirm=more("affirm"),
+            pseudo=more("pseudo"),
+            terminators=more("terminators"),
+            fillers=self.fillers | frozenset(extra.get("fillers", ())),
+            max_gap=int(extra.get("max_gap", self.max_gap)),
+            max_post_fillers=int(extra.get("max_post_fillers", self.max_post_fillers)),
+        )

@@ -1,0 +1,721 @@
+"""The rule-based CRQS extractor: vocabulary phrases, structured patterns and scoped negation.
+
+How one report is read (all of it linear in the report length, so safe on any input):
+
+1. The text is normalised and split into words (:class:`~pathreport.evaluation.crqs.text.ReportText`).
+2. One pass over the words with a phrase trie finds every vocabulary phrase of every field, every
+   negation cue, pseudo-negation and scope terminator. Within a field, phrases are matched
+   leftmost-longest ("adenocarcinoma in situ" beats "adenocarcinoma"); across fields they may
+   overlap ("tubular adenoma" gives diagnosis = adenoma and histologic_type = tubular).
+3. Each field's regular expressions (Gleason, grade group, sizes, "Necrosis: Absent", ...) run on
+   the normalised text; schema patterns are checked for nested unbounded quantifiers on load.
+4. Negation (see :mod:`pathreport.evaluation.crqs.negation`) turns a negated finding into the field's
+   ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is no
+   diagnosis).
+5. Each field keeps one value by its ``select`` rule (first mention, highest on the value scale,
+   or all values). A selected value may imply values of other fields (diagnosis = adenocarcinoma
+   implies benign_vs_malignant = malignant); implied values join those fields' candidates and the
+   fields are selected again (one level: implications do not chain).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from pathreport.evaluation.crqs.extractors import Fields, Finding
+from pathreport.evaluation.crqs.schema import (
+    MULTI_VALUE_SEPARATOR,
+    UNLISTED_PREFIX,
+    FieldSpec,
+    Schema,
+)
+from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
+from pathreport.evaluation.crqs.values import ValueParseError, to_int, total_count
+from pathreport.registry import EXTRACTORS
+
+_END = ""  # trie key that marks a complete phrase (never a word)
+TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
+_SIGN_AFTER = re.compile(
+    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)])"
+)
+_ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
+# Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
+_CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
+_MAX_LIST_WORDS = 24
+# Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
+_PREFIX_CUES = frozenset({"non"})
+# A comma or line end followed by one of these starts a new item ("..., - fungal infection").
+_BULLET_GAP = re.compile(r"[,\n]\s*[-*\u2022(]")
+# Words that end the modifiers of an unlisted entity ("consistent with [xanthoma]").
+_NOT_MODIFIERS = frozenset(
+    {
+        "a", "an", "the", "of", "with", "and", "or", "in", "is", "are", "was", "were", "for",
+        "to", "by", "from", "on", "at", "as", "no", "not", "shows", "showing", "show",
+        "consistent", "suggestive", "favor", "favour", "compatible", "residual", "focal",
+        "suspicious", "probable", "possible", "likely", "diagnosis", "final", "type",
+    }
+)  # fmt: skip
+
+
+def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
+    """Word sequences that spell ``phrase``: plural of the last word, joined hyphen compounds.
+
+    "non-invasive" is also "noninvasive"; "cin 2" is also "cin2"; "calcification" is also
+    "calcifications". Authors list real synonyms; spelling variants come for free.
+    """
+    words = normalise_phrase(phrase).split()
+    if not words:
+        return set()
+    variants = {tuple(words)}
+    if "-" in phrase and len(words) > 1:
+        variants.add(("".join(words),))
+    m = _ALPHA_DIGIT.match(" ".join(words))
+    if m:
+        variants.add((m.group(1) + m.group(2),))
+    for v in list(variants):
+        last = v[-1]
+        if last.isalpha() and len(last) > 2:
+            variants.add((*v[:-1], last + "s"))
+            if last.endswith(("s", "x", "ch", "sh")):
+                variants.add((*v[:-1], last + "es"))
+            if last.endswith("y") and last[-2] not in "aeiou":
+                variants.add((*v[:-1], last[:-1] + "ies"))
+    return variants
+
+
+def literal_anchors(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """Literal strings of which every match contains at least one, or None if there is none.
+
+    A pattern is only run when one of its anchors occurs in the text (a C-speed substring test),
+    which skips most patterns on most reports. Derived from the parsed regex, so schema authors
+    write nothing extra; a pattern whose structure cannot be analysed simply always runs.
+    """
+    sets = anchor_sets(pattern)
+    return sets[0] if sets else None
+
+
+def anchor_sets(pattern: re.Pattern, limit: int = 3) -> list[tuple[str, ...]]:
+    """The most selective any-of anchor sets that a match must ALL contain (best first).
+
+    "(positive|negative) for ... idh" needs one of {positive, negative} AND "idh": requiring
+    both skips the pattern on the many reports that say "negative" but never "idh".
+    """
+    try:
+        parser = __import__("re._parser", fromlist=["parse"])
+    except ImportError:  # Python 3.10
+        import sre_parse as parser  # type: ignore[no-redef]
+    try:
+        tree = parser.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - any parser change only disables the optimisation
+        return []
+    usable = [s for s in _required(tree, parser) if min(_anchor_weight(a) for a in s) >= 3]
+    usable = list(dict.fromkeys(usable))
+    usable.sort(key=lambda s: (-min(_anchor_weight(a) for a in s), len(s)))
+    return usable[:limit]
+
+
+def _required(seq, parser) -> list[tuple[str, ...]]:
+    """Anchor sets (any-of tuples) that a match of the parsed sequence ``seq`` must contain."""
+    found: list[tuple[str, ...]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            found.append(("".join(run),))
+            run.clear()
+
+    for op, av in seq:
+        name = str(op)
+        if name == "LITERAL":
+            run.append(chr(av))
+            continue
+        flush()
+        if name == "SUBPATTERN":
+            found.extend(_required(av[-1], parser))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
+            found.extend(_required(av[2], parser))
+        elif name == "BRANCH":
+            options = [_best_anchor(_required(alt, parser)) for alt in av[1]]
+            if all(options):
+                found.append(tuple(a for opt in options for a in opt))  # type: ignore[union-attr]
+    flush()
+    return found
+
+
+def _anchor_weight(anchor: str) -> int:
+    """How selective a literal is: its length for words; rare symbols ("+", "%") count as 4."""
+    if any(ch.isalnum() for ch in anchor):
+        return len(anchor)
+    return 1 if set(anchor) <= set(" :,.;-()/'") else 4
+
+
+def _best_anchor(sets: list[tuple[str, ...]]) -> tuple[str, ...] | None:
+    return max(sets, key=lambda s: (min(_anchor_weight(a) for a in s), -len(s)), default=None)
+
+
+class RuleExtractor:
+    """Rule backend for one schema (build once, call many times; thread-safe after build)."""
+
+    name = "rule"
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self.fields: tuple[FieldSpec, ...] = schema.fields
+        self._field_index = {f.name: i for i, f in enumerate(self.fields)}
+        self._value_implies = [
+            {v.canonical: v.implies for v in f.values if v.implies} for f in self.fields
+        ]
+        self._root: dict = {}
+        cues = schema.negation
+        for kind, phrases in (
+            (PRE, cues.pre),
+            (POST, cues.post),
+            (AFFIRM, cues.affirm),
+            (PSEUDO, cues.pseudo),
+            (STOP, cues.terminators),
+        ):
+            for phrase in phrases:
+                self._insert(phrase, (kind, -1, None))
+        for fi, f in enumerate(self.fields):
+            for value in f.values:
+                for synonym in value.synonyms:
+                    self._insert(synonym, (TERM, fi, value.canonical))
+            for phrase in f.negated_mentions:
+                self._insert(phrase, (MENTION, fi, None))
+            for phrase in f.ignore:
+                self._insert(phrase, (IGNORE, fi, None))
+        self._fillers = cues.fillers
+        self._max_gap = cues.max_gap
+        self._max_post = cues.max_post_fillers
+        self._negatable = [f.negatable for f in self.fields]
+        # Fields that state a status (present/absent, counts), which "X negative for Y" negates.
+        self._status_field = [f.type in ("presence", "count") for f in self.fields]
+        self._negated_values = [f.negated_value for f in self.fields]
+        self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
+        self._pattern_rules = []
+        for fi, f in enumerate(self.fields):
+            for rule in f.patterns:
+                self._pattern_rules.append((fi, f, rule, anchor_sets(rule.regex)))
+        # A rule runs only when every one of its anchor sets has a member in the text: its
+        # first (most selective) set enables it, the others confirm; rules without anchors
+        # always run.
+        self._rules_by_anchor: dict[str, list[int]] = {}
+        self._unanchored = [k for k, (*_, sets) in enumerate(self._pattern_rules) if not sets]
+        self._confirm = {k: sets[1:] for k, (*_, sets) in enumerate(self._pattern_rules) if sets}
+        self._confirm = {k: more for k, more in self._confirm.items() if more}
+        for k, (*_, sets) in enumerate(self._pattern_rules):
+            for anchor in sets[0] if sets else ():
+                self._rules_by_anchor.setdefault(anchor, []).append(k)
+        self._freeze(self._root)
+
+    def _freeze(self, node: dict) -> None:
+        """Turn each phrase's payload list into (is_pseudo_negation, payloads) for the scan."""
+        for key, child in node.items():
+            if key == _END:
+                node[_END] = (any(p[0] == PSEUDO for p in child), tuple(child))
+            else:
+                self._freeze(child)
+
+    def _insert(self, phrase: str, payload: tuple) -> None:
+        for words in phrase_variants(phrase):
+            node = self._root
+            for w in words:
+                node = node.setdefault(w, {})
+            bucket = node.setdefault(_END, [])
+            if payload not in bucket:
+                bucket.append(payload)  # lists until _freeze() runs at the end of __init__
+
+    # -- public API ----------------------------------------------------------------------------
+    def extract(self, text: str) -> Fields:
+        """Canonical value per extracted field, in schema order."""
+        return self._run(text, explain=False)[0]
+
+    def extract_many(self, texts: Sequence[str]) -> list[Fields]:
+        return [self.extract(t) for t in texts]
+
+    def explain(self, text: str) -> tuple[Fields, list[Finding]]:
+        """The fields and every finding behind them (selected ones flagged), for debugging."""
+        return self._run(text, explain=True)
+
+    # -- internals -----------------------------------------------------------------------------
+    def _scan(self, rt: ReportText) -> list[tuple[int, int, list]]:
+        words, join, n, root = rt.words, rt.joinable, len(rt.words), self._root
+        hits = []
+        for i in range(n):
+            node = root.get(words[i])
+            if node is None:
+                continue
+            j = i
+            while True:
+                entry = node.get(_END)
+                if entry is not None:
+                    hits.append((i, j, entry))
+                j += 1
+                if j >= n or not join[j]:
+                    break
+                node = node.get(words[j])
+                if node is None:
+                    break
+        return hits
+
+    def _run(self, raw: str, *, explain: bool) -> tuple[Fields, list[Finding]]:
+        rt = ReportText.from_raw(raw)
+        hits = self._scan(rt) if rt.words else []
+
+        pseudo: set[int] = set()
+        for i, j, (is_pseudo, _) in hits:
+            if is_pseudo:
+                pseudo.update(range(i, j + 1))
+        pre_by_start: dict[int, int] = {}
+        post_by_start: dict[int, tuple[int, int]] = {}
+        stop_starts: list[int] = []
+        terms: dict[
+            tuple[int, int], tuple[int, Any, int]
+        ] = {}  # (field, start) -> (end, value, kind)
+        for i, j, (_, payloads) in hits:
+            for kind, fi, value in payloads:
+                if kind in (TERM, MENTION, IGNORE):
+                    old = terms.get((fi, i))
+                    if old is None or j > old[0] or (j == old[0] and kind < old[2]):
+                        terms[(fi, i)] = (j, value, kind)
+                elif i in pseudo:
+                    continue
+                elif kind == PRE:
+                    pre_by_start[i] = max(j, pre_by_start.get(i, j))
+                elif kind in (POST, AFFIRM):
+                    old_post = post_by_start.get(i)
+                    if old_post is None or j > old_post[0]:
+                        post_by_start[i] = (j, kind)
+                elif kind == STOP:
+                    stop_starts.append(i)
+        # "negative for" / "free of" also open a pre-cue scope. After a status finding they close
+        # it ("seminal vesicles are free of tumor"); after an entity they do not ("adenocarcinoma,
+        # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
+        opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
+        status_field = self._status_field
+        pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
+        pre_ends = [j for j, _ in pre_cues]
+        stop_starts.sort()
+
+        # A list of findings ("no A, B, or C"; "A, B and C are not identified") shares one
+        # negation cue across its commas. A word belongs to such a list when it is part of a
+        # finding, a conjunction or a filler; prefix counts answer "is words a..b a list?" in O(1).
+        n_words = len(rt)
+        in_list = bytearray(n_words)
+        for (_, i), (j, _, kind) in terms.items():
+            if kind != IGNORE:
+                in_list[i : j + 1] = b"\x01" * (j + 1 - i)
+        fillers = self._fillers
+        prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
+
+        def item_break(k: int) -> bool:
+            """The gap before word k opens a new bulleted item."""
+            return k > 0 and _BULLET_GAP.search(rt.text, rt.ends[k - 1], rt.starts[k]) is not None
+
+        def counts() -> list[list[int]]:
+            # Most reports never ask (no cue near a comma), so the word loop runs only if needed.
+            if not prefix:
+                listish, conj = [0], [0]
+                for k, word in enumerate(rt.words):
+                    is_conj = word in _CONJUNCTIONS
+                    # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
+                    # precedes it: "without necrosis, (2) fungal infection" starts a new item.
+                    numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
+                    joiner = is_conj or word in fillers or numbered
+                    member = (in_list[k] or joiner) and not (
+                        rt.comma_between(k, k) and item_break(k)
+                    )
+                    listish.append(listish[-1] + (1 if member else 0))
+                    conj.append(conj[-1] + is_conj)
+                prefix.extend((listish, conj))
+            return prefix
+
+        def is_list(a: int, b: int) -> bool:
+            """Words a..b (inclusive; empty when b < a) are list items and joiners only."""
+            if b < a:
+                return True
+            if b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
+                return False
+            listish = counts()[0]
+            return listish[b + 1] - listish[a] == b + 1 - a
+
+        def has_conjunction(a: int, b: int) -> bool:
+            if b < a:
+                return False
+            conj = counts()[1]
+            return conj[b + 1] - conj[a] > 0
+
+        def coordinated_clause(a: int, b: int) -> bool:
+            """Words a..b hold one comma, right before a conjunction: ", and X" after a single
+            item joins two clauses ("free of tumor, and carcinoma is found in the adrenal"); a
+            list of findings puts a comma before its conjunction only from three items on."""
+            commas = rt.comma_count
+            if commas[b + 1] - commas[a] != 1:
+                return False
+            k = bisect_right(commas, commas[a], a, b + 2) - 1  # the word the comma precedes
+            return rt.words[k] in _CONJUNCTIONS
+
+        def list_post_cue(j: int) -> tuple[int, str] | None:
+            """A negative post cue that closes a list continuing after word j ("A, B: absent")."""
+            k = j + 1
+            listish = counts()[0]
+            while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
+                cue = post_by_start.get(k)
+                if cue is not None:
+                    return (k, " ".join(rt.words[k : cue[0] + 1])) if cue[1] == POST else None
+                if listish[k + 1] == listish[k]:
+                    return None
+                k += 1
+            return None
+
+        def negation(i: int, j: int, fi: int = -1) -> tuple[bool, str | None, bool]:
+            """(negated, cue text, explicit) for a finding spanning words i..j.
+
+            ``explicit`` is True when a cue states the finding's status either way (a bare
+            mention has none). A negative post cue always wins ("necrosis: absent"), also at
+            the end of a list ("LVI, PNI: not identified"). A pre cue in the same comma
+            segment wins over an affirming post cue ("no extraprostatic extension
+            identified"); across a comma the affirming post cue wins ("no necrosis, LVI
+            present") unless the finding closes a coordinated list opened by the cue ("no LVI,
+            necrosis, or PNI is identified").
+            """
+
+            def closes(k: int) -> bool:
+                """The post cue at word k ends this finding's status (see ``opens_scope``)."""
+                return k not in opens_scope or (fi >= 0 and status_field[fi])
+
+            post: tuple[bool, str | None] | None = None
+            post_at = j
+            sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
+            if sign:
+                symbol = sign.group(1) or sign.group(2) or sign.group(3)
+                post = (symbol.startswith("-"), symbol)
+            else:
+                k, limit = j + 1, j + 1 + self._max_post
+                while k < len(rt) and k <= limit:
+                    if rt.boundary_between(k, k):
+                        break
+                    if rt.comma_between(k, k):
+                        listed = list_post_cue(j)
+                        if listed is not None and closes(listed[0]):
+                            post_at, cue_text = listed
+                            post = (True, cue_text)
+                        break
+                    cue = post_by_start.get(k)
+                    if cue is not None:
+                        if closes(k):
+                            post = (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]))
+                            post_at = k
+                        break
+                    if rt.words[k] not in self._fillers:
+                        if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
+                            listed = list_post_cue(j)
+                            if listed is not None and closes(listed[0]):
+                                post_at, cue_text = listed
+                                post = (True, cue_text)
+                        break
+                    k += 1
+            if post is not None and post[0]:
+                return (*post, True)
+            affirmed = (False, None, True) if post is not None else (False, None, False)
+            # Pre cue: the nearest cue ending before i, in the same clause, close enough.
+            idx = bisect_left(pre_ends, i) - 1
+            while idx >= 0 and pre_cues[idx][1] >= i:  # a cue overlapping the finding itself
+                idx -= 1
+            if idx < 0:
+                return affirmed
+            cue_end, cue_start = pre_cues[idx]
+            if cue_end == cue_start and rt.words[cue_start] in _PREFIX_CUES and i != cue_end + 1:
+                return affirmed  # "non-necrotizing granulomas": "non" negates its own word only
+            between_is_list = (
+                is_list(cue_end + 1, i - 1)
+                and not item_break(i)
+                and not coordinated_clause(cue_end + 1, i)
+            )
+            if i - cue_end - 1 > self._max_gap and not between_is_list:
+                return affirmed
+            if rt.boundary_between(cue_end + 1, i):
+                return affirmed
+            if rt.comma_between(cue_end + 1, i) and not between_is_list:
+                return affirmed  # "without necrosis, (2) fungal infection": a new item
+            s = bisect_left(stop_starts, cue_end + 1)
+            if s < len(stop_starts) and stop_starts[s] < i:
+                return affirmed
+            if (
+                post is not None
+                and rt.comma_between(cue_end + 1, i)
+                and not (
+                    between_is_list
+                    and (has_conjunction(cue_end + 1, i - 1) or has_conjunction(j + 1, post_at))
+                )
+            ):
+                return affirmed
+            return (True, " ".join(rt.words[cue_start : cue_end + 1]), True)
+
+        candidates: dict[int, list[tuple]] = {}
+        dropped: list[Finding] = []
+        last_end: dict[int, int] = {}
+        negatable, negated_values = self._negatable, self._negated_values
+        # A negation-only mention inside a longer finding of another field belongs to that
+        # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
+        longest_term = [0] * len(rt)
+        if any(kind == MENTION for _, _, kind in terms.values()):
+            for (_, i), (j, _, kind) in terms.items():
+                if kind == TERM:
+                    for w in range(i, j + 1):
+                        longest_term[w] = max(longest_term[w], j + 1 - i)
+        for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
+            if i <= last_end.get(fi, -1):
+                continue  # overlaps a longer phrase of the same field
+            last_end[fi] = j
+            if kind == IGNORE:
+                continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
+            if kind == MENTION and longest_term[i] > j + 1 - i:
+                continue
+            negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
+            if kind == MENTION and not negated:
+                continue
+            if negated and value != negated_values[fi]:
+                value = negated_values[fi]
+            source = "mention" if kind == MENTION else "term"
+            if value is None:
+                if explain:  # a negated finding that the field drops ("no adenocarcinoma")
+                    dropped.append(
+                        Finding(
+                            self.fields[fi].name,
+                            None,
+                            rt.starts[i],
+                            rt.ends[j],
+                            rt.text[rt.starts[i] : rt.ends[j]],
+                            source,
+                            True,
+                            cue,
+                        )
+                    )
+                continue
+            self._add(
+                candidates, fi, value, rt, (rt.starts[i], rt.ends[j]), source, (negated, cue),
+                explicit, explain,
+            )  # fmt: skip
+
+        text = rt.text
+        active = set(self._unanchored)
+        for anchor, rules in self._rules_by_anchor.items():
+            if anchor in text:
+                active.update(rules)
+        confirm = self._confirm
+        pattern_spans: list[tuple[int, int]] = []
+        for k in sorted(active):
+            if k in confirm and not all(any(a in text for a in s) for s in confirm[k]):
+                continue
+            fi, f, rule, _ = self._pattern_rules[k]
+            for m in rule.regex.finditer(text):
+                pattern_spans.append(m.span())
+                if rule.value is not None:
+                    value: Any = rule.value if "{" not in rule.value else _fill(rule.value, f, m)
+                    if value is None:
+                        continue
+                else:
+                    value = self._pattern_value(f, m)
+                    if value is None:
+                        continue
+                negated, cue, explicit = False, None, rule.value is not None
+                if rule.negatable and rt.words:
+                    i = min(rt.word_at(m.start()), len(rt) - 1)
+                    j = max(i, min(rt.word_at(max(m.end() - 1, m.start())), len(rt) - 1))
+                    negated, cue, stated = negation(i, j, fi)
+                    explicit = explicit or stated
+                    if negated and value != f.negated_value:
+                        value = f.negated_value
+                        if value is None:
+                            continue
+                self._add(
+                    candidates, fi, value, rt, (m.start(), m.end()), "pattern", (negated, cue),
+                    explicit, explain,
+                )  # fmt: skip
+
+        for fi, open_class in self._open_fields:
+            if fi not in candidates:
+                self._add_unlisted(
+                    fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
+                )
+
+        # Pass 1: each field's own findings. Pass 2: a selected value's implications join the
+        # candidates of their target fields (one level, at the source's position) and those
+        # fields are selected again, so "tubular adenoma" (premalignant) and "no evidence of
+        # malignancy" (benign) compete under benign_vs_malignant's own select rule.
+        fields_spec = self.fields
+        selected = {fi: _select(fields_spec[fi], cands) for fi, cands in candidates.items()}
+        reselect: set[int] = set()
+        for fi, (value, chosen) in list(selected.items()):
+            implies = self._value_implies[fi]
+            if not implies:
+                continue
+            f = self.fields[fi]
+            parts = str(value).split(MULTI_VALUE_SEPARATOR) if f.select == "all" else [value]
+            start, neg_end = chosen[0][0], chosen[0][1]
+            for part in parts:
+                for target, implied in implies.get(part, ()):
+                    ti = self._field_index[target]
+                    finding = (
+                        Finding(target, implied, -1, -1, f"{f.name}={part}", "implied")
+                        if explain
+                        else None
+                    )
+                    candidates.setdefault(ti, []).append((start, neg_end, implied, finding, True))
+                    reselect.add(ti)
+        for ti in reselect:
+            selected[ti] = _select(self.fields[ti], candidates[ti])
+
+        fields: Fields = {}
+        findings: list[Finding] = dropped
+        for fi in sorted(selected):
+            f = fields_spec[fi]
+            value, chosen = selected[fi]
+            fields[f.name] = value
+            if explain:
+                for *_, finding, _explicit in candidates[fi]:
+                    if finding is not None:
+                        findings.append(
+                            replace(finding, selected=any(finding is c[3] for c in chosen))
+                        )
+        return fields, findings
+
+    def _add_unlisted(  # noqa: PLR0913 - the scan's shared state
+        self, fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
+    ) -> None:
+        """Values of an open-class field that no vocabulary phrase names ("unlisted: ...").
+
+        Only words outside every vocabulary phrase qualify, and only when the field found no
+        listed value, so a report naming a known entity is never second-guessed. The value is
+        the head word with up to ``max_modifiers`` plain words before it in the same phrase.
+        """
+        words = rt.words
+        for k, word in enumerate(words):
+            if in_list[k] or not open_class.names_value(word):
+                continue
+            start = k
+            while (
+                k - start < open_class.max_modifiers
+                and start > 0
+                and rt.joinable[start]
+                and not in_list[start - 1]
+                and words[start - 1].isalpha()
+                and words[start - 1] not in _NOT_MODIFIERS
+            ):
+                start -= 1
+            if start == k and word in open_class.heads:
+                continue  # a bare "tumor" or "lesion" names no entity; "xanthoma" does
+            if any(a <= rt.starts[start] < b for a, b in pattern_spans):
+                continue  # part of a structured value ("tumor volume: 30%")
+            negated, cue, _ = negation(start, k)
+            if negated:
+                continue
+            value = UNLISTED_PREFIX + " ".join(words[start : k + 1])
+            self._add(
+                candidates, fi, value, rt, (rt.starts[start], rt.ends[k]), "unlisted",
+                (False, None), False, explain,
+            )  # fmt: skip
+
+    def _pattern_value(self, f: FieldSpec, m: re.Match) -> Any:
+        raw = m.group("value")
+        if raw is None:
+            return None
+        if f.type == "numeric":
+            value = f.canonicalize(raw)
+            if value is None:
+                return None
+            unit = m.groupdict().get("unit") or f.unit
+            return f.convert_unit(float(value), unit)
+        return f.canonicalize(raw)
+
+    def _add(self, candidates, fi, value, rt, span, source, negation, explicit, explain) -> None:
+        """Record one candidate value: (start, -end, value, finding, explicit)."""
+        start, end = span
+        finding = None
+        if explain:
+            finding = Finding(
+                self.fields[fi].name, value, start, end, rt.text[start:end], source, *negation
+            )
+        cands = candidates.get(fi)
+        if cands is None:
+            candidates[fi] = [(start, -end, value, finding, explicit)]
+        else:
+            cands.append((start, -end, value, finding, explicit))
+
+
+def _fill(template: str, f: FieldSpec, m: re.Match) -> Any:
+    """A templated constant ("0/{examined}" for "seven benign lymph nodes"), numbers as digits."""
+    groups = {}
+    for name, raw in m.groupdict().items():
+        if raw is None:
+            continue
+        try:
+            groups[name] = str(to_int(raw))
+        except ValueParseError:
+            groups[name] = raw
+    try:
+        return f.canonicalize(template.format(**groups))
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def _by_start(item: tuple) -> tuple[int, int]:
+    (field_index, start), _ = item
+    return start, field_index
+
+
+def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
+    """One value per field, by the field's ``select`` rule; also the candidates behind it.
+
+    Candidates are ordered leftmost-longest: of two findings that start at the same character,
+    the longer one ("adenocarcinoma, tubular type") comes before the shorter ("adenocarcinoma").
+    In a presence field an explicit statement ("perineural invasion: not identified") outranks a
+    bare mention of the word elsewhere ("perineural"), which says nothing about status.
+    """
+    if len(cands) == 1:
+        return cands[0][2], cands
+    if f.type == "presence":
+        stated = [c for c in cands if c[4]]
+        if stated and len(stated) < len(cands):
+            cands = stated
+            if len(cands) == 1:
+                return cands[0][2], cands
+    cands = sorted(cands, key=lambda c: (c[0], c[1]))
+    if f.select == "first":
+        chosen = cands[0]
+    elif f.select == "last":
+        chosen = cands[-1]
+    elif f.select == "total":  # counts: one total over the report's statements
+        return total_count([c[2] for c in cands]), cands
+    elif f.select in ("max", "min"):
+        # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared order.
+        ranks = [c[2] if f.type == "numeric" else f.rank(c[2]) for c in cands]
+        chosen = cands[ranks.index(max(ranks) if f.select == "max" else min(ranks))]
+    else:  # all
+        seen: dict[Any, tuple] = {}
+        for c in cands:
+            seen.setdefault(c[2], c)
+        if len(seen) > 1 and f.negated_value in seen and _absence_only(f):
+            del seen[f.negated_value]  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
+        ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
+        return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]
+    return chosen[2], [chosen]
+
+
+def _absence_only(f: FieldSpec) -> bool:
+    """The field's negated value only marks an absence (no wording states it), so a stated value
+    replaces it in a set. A negated value that is a status of its own ("MGMT unmethylated") stays:
+    a report that states both statuses contradicts itself."""
+    spec = next((v for v in f.values if v.canonical == f.negated_value), None)
+    return spec is None or not (spec.synonyms or spec.aliases)
+
+
+EXTRACTORS.register(
+    "rule",
+    description="rule-based: schema vocabularies and patterns with NegEx-style scoped negation",
+)(RuleExtractor)

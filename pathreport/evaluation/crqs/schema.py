@@ -1,0 +1,953 @@
+"""CRQS schemas: the clinical fields of one dataset, as data (``crqs/<dataset>.yaml``).
+
+A schema lists the fields in the paper's hierarchical order (diagnosis hierarchy, tumour behaviour,
+grade, invasion, premalignant change, associated morphology, then dataset-specific groups), marks
+the key fields, and gives for every field its type, canonical values with synonyms, the regular
+expressions of structured values (Gleason, grade group, sizes), the value parser and, for numeric
+fields, the tolerance. The loader validates everything it reads, because a typo in a schema would
+otherwise silently change every score computed with it.
+
+The file format (one mapping)::
+
+    name: reg2025                      # = the file stem = the dataset name
+    version: 1                         # bump when a change alters scores
+    description: ...
+    sources: [...]                     # where the field lists come from
+    groups: [diagnosis_hierarchy, ...] # in hierarchical order
+    key_fields: [diagnosis, ...]       # K in the KIR component
+    learned_vocab: reg2025.vocab.json  # optional, written by `pathreport crqs build-vocab`
+    profiles:                          # optional named subsets; the default profile is every field
+      paper: {fields: [...], key_fields: [...]}   # the paper's own lists, to reproduce its numbers
+    severity_weights: {critical: 3}    # optional override of DEFAULT_SEVERITY_WEIGHTS
+    negation: {pre: [...], ...}        # optional extra cues (see pathreport.evaluation.crqs.negation)
+    fields:
+      - name: diagnosis
+        group: diagnosis_hierarchy
+        type: categorical              # categorical | ordinal | presence | numeric | gleason | count | text
+        values:                        # canonical value -> searched phrases, in scale order
+          adenocarcinoma: [adenocarcinoma, adenoca]
+          carcinoma: {synonyms: [...], aliases: [...], implies: {benign_vs_malignant: malignant}}
+        patterns:                      # regular expressions on the lower-cased text
+          - {regex: "...(?P<value>...)...", value: optional-constant, negatable: false}
+          - {regex: "(?P<n>\\w+) benign lymph nodes", value: "0/{n}"}   # a template of groups
+        select: first                  # first | last | max | min | all | total (counts)
+        negated_value: absent          # what a negated finding becomes (default: dropped)
+        negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
+        ignore: [fat necrosis]         # phrases that hide the field's terms inside them
+        severity: critical             # critical | major (default) | minor: the field's weight
+        severity_reason: ...           # one line: why this weight
+        open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
+        values_from: diagnosis         # reuse an earlier field's values (without implications)
+        ...
+
+Severity exists because fields are not equally important: a wrong margin status changes the
+operation, a different word for the biopsy procedure changes nothing. Each field's weight scales
+its share in every CRQS component (see :mod:`pathreport.evaluation.crqs.scoring`); the ``paper`` profile
+scores unweighted, as the paper does.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import re
+import threading
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pathreport import paths
+from pathreport.errors import PathreportError
+from pathreport.evaluation.crqs.negation import NegationCues
+from pathreport.evaluation.crqs.text import normalise_phrase
+from pathreport.evaluation.crqs.values import (
+    PARSERS,
+    ValueParseError,
+    clean_text,
+    count_match,
+    gleason_match,
+    numeric_match,
+)
+
+FIELD_TYPES = ("categorical", "ordinal", "presence", "numeric", "gleason", "count", "text")
+SELECT_MODES = ("first", "last", "max", "min", "all", "total")
+DEFAULT_PARSER = {
+    "categorical": "text",
+    "ordinal": "ordinal",
+    "presence": "text",
+    "numeric": "number",
+    "gleason": "gleason",
+    "count": "count",
+    "text": "text",
+}
+DEFAULT_SELECT = {"presence": "max"}
+PRESENCE_VALUES = ("absent", "present")
+MULTI_VALUE_SEPARATOR = " + "
+UNLISTED_PREFIX = "unlisted: "
+COMPLETE_PROFILE = "complete"
+# Clinical weight of each severity level. critical: the value changes diagnosis or management
+# (diagnosis, malignancy, grade, margins, nodes, stage, therapy-driving biomarkers); major: a
+# prognostic or descriptive finding a pathologist must state correctly; minor: specimen wording.
+# A critical error costs 3 majors; 4 minor wording differences cost about one major.
+DEFAULT_SEVERITY_WEIGHTS = {"critical": 3.0, "major": 1.0, "minor": 0.25}
+
+SCHEMA_KEYS = frozenset(
+    {
+        "name",
+        "version",
+        "description",
+        "sources",
+        "groups",
+        "key_fields",
+        "fields",
+        "negation",
+        "learned_vocab",
+        "profiles",
+        "severity_weights",
+    }
+)
+FIELD_KEYS = frozenset(
+    {
+        "name", "group", "type", "description", "values", "patterns", "parser", "select",
+        "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
+        "tolerance", "severity", "severity_reason", "open_class", "values_from",
+    }
+)  # fmt: skip
+VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
+PATTERN_KEYS = frozenset({"regex", "value", "negatable"})
+NEGATION_KEYS = frozenset(
+    {"pre", "post", "affirm", "pseudo", "terminators", "fillers", "max_gap", "max_post_fillers"}
+)
+TOLERANCE_KEYS = frozenset({"abs", "rel"})
+PROFILE_KEYS = frozenset({"fields", "key_fields", "description"})
+OPEN_CLASS_KEYS = frozenset({"heads", "suffixes", "exclude", "max_modifiers"})
+
+# An unbounded quantifier applied to a group that itself contains one: the classic shape of
+# catastrophic backtracking, refused in schema patterns.
+_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*](?:[^()\\]|\\.)*\)[+*]")
+_UPPERCASE_LITERAL = re.compile(r"[A-Z]")
+_REGEX_SYNTAX = re.compile(r"\\.|\(\?P[<=]")  # escapes and named groups may use capitals
+
+
+class SchemaError(PathreportError, ValueError):
+    """A schema file that cannot be used; the message names the file, the field and the fix."""
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """One regular expression of a field: a constant value, or a captured ``value`` group."""
+
+    regex: re.Pattern
+    value: str | None = None
+    negatable: bool = False
+
+
+@dataclass(frozen=True)
+class ValueSpec:
+    """A canonical value, the phrases that state it, and the values it implies in other fields.
+
+    ``synonyms`` are searched in the text; ``aliases`` only translate a pattern's captured value
+    (for example "muscle proper" -> "muscularis propria" after "invasion of", while the bare phrase
+    "muscle proper" must not be searched because "the specimen includes muscle proper" is not an
+    invasion).
+    """
+
+    canonical: str
+    synonyms: tuple[str, ...] = ()
+    implies: tuple[tuple[str, str], ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OpenClass:
+    """How a field recognises a value that its vocabulary does not list.
+
+    A word that ends in one of ``suffixes`` ("-oma", "-itis") or equals one of ``heads``
+    ("carcinoma", "tumor") and is not part of any vocabulary phrase names a value of the field,
+    together with up to ``max_modifiers`` words before it ("sclerosing xanthoma"). The value is
+    kept as ``unlisted: <phrase>``, so a report that names an unknown entity where the other names
+    a known one is discordant, not merely silent.
+    """
+
+    heads: frozenset[str] = frozenset()
+    suffixes: tuple[str, ...] = ()
+    exclude: frozenset[str] = frozenset()
+    max_modifiers: int = 2
+
+    def names_value(self, word: str) -> bool:
+        if word in self.exclude or not word.isalpha():
+            return False
+        return word in self.heads or (len(word) > 5 and word.endswith(self.suffixes))
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One clinical field of a schema (see the module docstring for the YAML keys)."""
+
+    name: str
+    group: str
+    type: str
+    key: bool = False
+    description: str = ""
+    values: tuple[ValueSpec, ...] = ()
+    patterns: tuple[PatternRule, ...] = ()
+    parser: str = "text"
+    select: str = "first"
+    negatable: bool = True
+    negated_value: str | None = None
+    negated_mentions: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    unknown: str = "drop"
+    unit: str | None = None
+    units: tuple[tuple[str, float], ...] = ()
+    tolerance_abs: float | None = None
+    tolerance_rel: float | None = None
+    severity: str = "major"
+    weight: float = 1.0
+    open_class: OpenClass | None = None
+    _lookup: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _rank: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def canonicalize(self, raw: Any) -> Any:
+        """Canonical value of a raw value (a regex capture, or an LLM backend's answer).
+
+        A numeric answer with a unit ("25 mm") is converted to the field's unit (2.5 cm). Returns None when the value is not usable for this field (unknown value with
+        ``unknown: drop``, or a snippet the parser cannot read).
+        """
+        if raw is None:
+            return None
+        if self.type == "numeric" and isinstance(raw, (int, float)):
+            return round(float(raw), 4)
+        text = str(raw)
+        key = clean_text(text)
+        if key in self._lookup:
+            return self._lookup[key]
+        phrase = normalise_phrase(text)
+        if phrase in self._lookup:
+            return self._lookup[phrase]
+        try:
+            parsed = PARSERS[self.parser](text)
+        except (ValueParseError, ValueError):
+            return None
+        if isinstance(parsed, float):
+            lowered = text.lower()
+            unit = next(
+                (
+                    u
+                    for u, _ in self.units
+                    if re.search(rf"(?<![a-z]){re.escape(u)}(?![a-z])", lowered)
+                ),
+                None,
+            )
+            return self.convert_unit(parsed, unit)
+        if parsed in self._lookup:
+            return self._lookup[parsed]
+        if self.type in ("gleason", "count", "numeric") or self.parser in ("ordinal", "stage"):
+            return parsed if parsed != "" else None
+        if self.unknown == "keep" and parsed:
+            return parsed
+        return None
+
+    def convert_unit(self, number: float, unit: str | None) -> float:
+        """``number`` expressed in the field's canonical unit (``units`` gives the factors)."""
+        if unit:
+            factors = dict(self.units)
+            unit = clean_text(unit)
+            if unit in factors:
+                return round(number * factors[unit], 4)
+        return round(number, 4)
+
+    def rank(self, value: Any) -> int:
+        """Position of ``value`` in the declared value order (for ``select: max|min``)."""
+        return self._rank.get(value, -1)
+
+    def matches(self, reference: Any, prediction: Any) -> bool:
+        """Whether the two canonical values are clinically equivalent under this field's rule."""
+        if self.type == "numeric":
+            return numeric_match(
+                reference, prediction, absolute=self.tolerance_abs, relative=self.tolerance_rel
+            )
+        if self.type == "gleason":
+            return gleason_match(str(reference), str(prediction))
+        if self.type == "count":
+            return count_match(str(reference), str(prediction))
+        return reference == prediction
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A validated schema; ``digest`` changes whenever the file or its learned vocabulary does."""
+
+    name: str
+    version: int
+    description: str
+    sources: tuple[str, ...]
+    groups: tuple[str, ...]
+    fields: tuple[FieldSpec, ...]
+    key_fields: tuple[str, ...]
+    negation: NegationCues
+    path: Path | None
+    digest: str
+    learned_vocab: dict[str, dict[str, str]] = field(default_factory=dict)
+    learned_vocab_path: Path | None = None
+    profile: str = COMPLETE_PROFILE
+    profiles: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    severity_weights: dict[str, float] = field(default_factory=dict)
+    _by_name: dict[str, FieldSpec] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._by_name.update((f.name, f) for f in self.fields)
+
+    def field(self, name: str) -> FieldSpec:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            pass
+        raise KeyError(
+            f"Schema '{self.name}' has no field '{name}'; fields: {', '.join(self.field_names)}."
+        )
+
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    @property
+    def profile_names(self) -> tuple[str, ...]:
+        return (COMPLETE_PROFILE, *sorted(self.profiles))
+
+    def for_profile(self, name: str | None) -> Schema:
+        """This schema restricted to a named profile's fields and key fields.
+
+        ``complete`` (or None) is every field. A named profile (``paper``: the paper's own field
+        lists) keeps only its fields; implications into fields outside the profile are dropped,
+        so the restricted extractor never reports a field the profile does not score.
+        """
+        if name in (None, COMPLETE_PROFILE, self.profile):
+            return self
+        if name not in self.profiles:
+            from pathreport.registry import did_you_mean
+
+            hint = did_you_mean(name, list(self.profile_names))
+            raise SchemaError(
+                f"Schema '{self.name}' has no profile '{name}'. {hint + ' ' if hint else ''}"
+                f"Profiles: {', '.join(self.profile_names)}."
+            )
+        spec = self.profiles[name]
+        kept = set(spec["fields"])
+        keys = set(spec["key_fields"])
+        fields = tuple(
+            replace(
+                f,
+                key=f.name in keys,
+                values=tuple(
+                    replace(v, implies=tuple((t, x) for t, x in v.implies if t in kept))
+                    for v in f.values
+                ),
+            )
+            for f in self.fields
+            if f.name in kept
+        )
+        digest = hashlib.sha256(f"{self.digest}:{name}".encode()).hexdigest()[:12]
+        return replace(
+            self,
+            fields=fields,
+            key_fields=tuple(k for k in spec["key_fields"]),
+            profile=name,
+            digest=digest,
+            _by_name={},
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The settings that identify this schema in a summary."""
+        return {
+            "schema": self.name,
+            "schema_version": self.version,
+            "schema_digest": self.digest,
+            "schema_profile": self.profile,
+            "n_fields": len(self.fields),
+            "key_fields": list(self.key_fields),
+            "severity_weights": dict(self.severity_weights),
+            "learned_vocab": self.learned_vocab_path.name if self.learned_vocab_path else None,
+        }
+
+
+# -- loading -------------------------------------------------------------------------------------
+_cache: dict[tuple[str, float, float, bool], Schema] = {}
+_cache_lock = threading.Lock()
+
+
+def schema_path(dataset: str) -> Path:
+    """Where the schema of ``dataset`` lives: ``crqs/<dataset>.yaml``."""
+    return paths.CRQS_DIR / f"{dataset}.yaml"
+
+
+def available_schemas() -> list[str]:
+    """Dataset names that have a schema file."""
+    return sorted(p.stem for p in paths.CRQS_DIR.glob("*.yaml")) if paths.CRQS_DIR.is_dir() else []
+
+
+def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = True) -> Schema:
+    """Load and validate a schema by dataset name or file path (cached until the file changes).
+
+    ``with_learned_vocab=False`` gives the curated schema alone (used to rebuild the vocabulary).
+    """
+    text = str(name_or_path)
+    if os.sep in text or text.endswith((".yaml", ".yml")) or (isinstance(name_or_path, Path)):
+        path = Path(name_or_path)
+    else:
+        path = schema_path(text)
+        if not path.is_file():
+            from pathreport.registry import did_you_mean
+
+            hint = did_you_mean(text, available_schemas())
+            raise FileNotFoundError(
+                f"No CRQS schema for dataset '{text}': {path} does not exist. "
+                f"{hint + ' ' if hint else ''}Schemas: {', '.join(available_schemas()) or '(none)'}. "
+                "Write crqs/<dataset>.yaml (see docs/crqs.md) or pass a schema file."
+            )
+    if not path.is_file():
+        raise FileNotFoundError(f"CRQS schema file {path} does not exist.")
+    raw = _read_yaml(path)
+    vocab_path = _learned_vocab_path(raw, path) if with_learned_vocab else None
+    key = (
+        str(path.resolve()),
+        path.stat().st_mtime,
+        vocab_path.stat().st_mtime if vocab_path else 0.0,
+        with_learned_vocab,
+    )
+    with _cache_lock:
+        if key not in _cache:
+            _cache[key] = build_schema(raw, path=path, with_learned_vocab=with_learned_vocab)
+        return _cache[key]
+
+
+_yaml_cache: dict[tuple[str, float], Any] = {}
+
+
+def _read_yaml(path: Path) -> Any:
+    """The parsed file, re-read only when it changes (scoring one pair must not re-parse YAML)."""
+    key = (str(path.resolve()), path.stat().st_mtime)
+    if key not in _yaml_cache:
+        try:
+            _yaml_cache[key] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as err:
+            raise SchemaError(
+                f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'."
+            ) from None
+    return copy.deepcopy(_yaml_cache[key])
+
+
+def _learned_vocab_path(raw: Any, path: Path) -> Path | None:
+    if isinstance(raw, dict) and raw.get("learned_vocab"):
+        candidate = path.parent / str(raw["learned_vocab"])
+        return candidate if candidate.is_file() else None
+    return None
+
+
+def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool = True) -> Schema:
+    """Validate a parsed schema mapping and build the :class:`Schema` (raises :class:`SchemaError`)."""
+    where = str(path) if path else "<schema>"
+    if not isinstance(raw, dict):
+        raise SchemaError(
+            f"{where}: a schema must be a mapping with keys {sorted(SCHEMA_KEYS)}, found {type(raw).__name__}."
+        )
+    _check_keys(raw, SCHEMA_KEYS, where, "the schema")
+    name = raw.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise SchemaError(f"{where}: 'name' must be a dataset name like 'reg2025', found {name!r}.")
+    if path is not None and path.stem != name:
+        raise SchemaError(
+            f"{where}: 'name' is {name!r} but the file is {path.name}; the dataset name is the join key, rename one."
+        )
+    version = raw.get("version", 1)
+    if not isinstance(version, int) or version < 1:
+        raise SchemaError(f"{where}: 'version' must be a positive integer, found {version!r}.")
+    groups = tuple(_string_list(raw.get("groups", ()), where, "groups"))
+    raw_fields = raw.get("fields")
+    if not isinstance(raw_fields, list) or not raw_fields:
+        raise SchemaError(f"{where}: 'fields' must be a non-empty list of field mappings.")
+    key_fields = tuple(_string_list(raw.get("key_fields", ()), where, "key_fields"))
+
+    negation = NegationCues()
+    if raw.get("negation") is not None:
+        extra = raw["negation"]
+        if not isinstance(extra, dict):
+            raise SchemaError(
+                f"{where}: 'negation' must be a mapping with keys {sorted(NEGATION_KEYS)}."
+            )
+        _check_keys(extra, NEGATION_KEYS, where, "'negation'")
+        negation = negation.extended(extra)
+
+    vocab_path = _learned_vocab_path(raw, path) if path and with_learned_vocab else None
+    learned = _read_learned_vocab(vocab_path, name) if vocab_path else {}
+
+    names: list[str] = []
+    for i, item in enumerate(raw_fields):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise SchemaError(
+                f"{where}: fields[{i}] must be a mapping with a 'name', found {item!r}."
+            )
+        if item["name"] in names:
+            raise SchemaError(
+                f"{where}: field '{item['name']}' is defined twice (fields[{names.index(item['name'])}] and fields[{i}]); remove one."
+            )
+        names.append(item["name"])
+    for k in key_fields:
+        if k not in names:
+            raise SchemaError(
+                f"{where}: key field '{k}' is not in the field list; add it to 'fields' or remove it from 'key_fields'."
+            )
+    if len(set(key_fields)) != len(key_fields):
+        raise SchemaError(f"{where}: 'key_fields' lists a field twice: {key_fields}.")
+
+    _resolve_values_from(raw_fields, where)
+    fields = tuple(
+        _build_field(
+            item,
+            where,
+            groups=groups,
+            key=item["name"] in key_fields,
+            learned=learned.get(item["name"], {}),
+        )
+        for item in raw_fields
+    )
+    _check_group_order(fields, groups, where)
+    _check_implications(fields, where)
+    unknown_vocab = set(learned) - set(names)
+    if unknown_vocab:
+        raise SchemaError(
+            f"{vocab_path}: learned vocabulary for unknown field(s) {sorted(unknown_vocab)}; rebuild it with `pathreport crqs build-vocab`."
+        )
+
+    severity_weights = _severity_weights(raw.get("severity_weights"), where)
+    fields = tuple(
+        replace(f, weight=severity_weights[f.severity])
+        if f.severity in severity_weights
+        else _unknown_severity(f, severity_weights, where)
+        for f in fields
+    )
+    profiles = _build_profiles(raw.get("profiles"), names, where)
+
+    digest = hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode())
+    if vocab_path:
+        digest.update(vocab_path.read_bytes())
+    return Schema(
+        name=name,
+        version=version,
+        description=str(raw.get("description", "")).strip(),
+        sources=tuple(_string_list(raw.get("sources", ()), where, "sources")),
+        groups=groups,
+        fields=fields,
+        key_fields=key_fields,
+        negation=negation,
+        path=path,
+        digest=digest.hexdigest()[:12],
+        learned_vocab=learned,
+        learned_vocab_path=vocab_path,
+        profiles=profiles,
+        severity_weights=severity_weights,
+    )
+
+
+def _resolve_values_from(raw_fields: list[dict], where: str) -> None:
+    """Copy ``values_from`` sources' values into the fields that name them (in place).
+
+    A findings list ("every entity the report names") shares the diagnosis vocabulary; copying
+    it at load time keeps one list in the file. Implications stay with the source field.
+    """
+    by_name = {item["name"]: item for item in raw_fields}
+    for item in raw_fields:
+        source = item.pop("values_from", None)
+        if source is None:
+            continue
+        if source not in by_name or source == item["name"] or "values_from" in by_name[source]:
+            raise SchemaError(
+                f"{where}: field '{item['name']}': values_from {source!r} must name another "
+                "field of the schema that has values of its own."
+            )
+        values = {}
+        for canonical, spec in (by_name[source].get("values") or {}).items():
+            if isinstance(spec, dict):
+                spec = {k: v for k, v in spec.items() if k != "implies"}
+            values[canonical] = spec
+        values.update(item.get("values") or {})
+        item["values"] = values
+
+
+def _severity_weights(raw: Any, where: str) -> dict[str, float]:
+    weights = dict(DEFAULT_SEVERITY_WEIGHTS)
+    if raw is None:
+        return weights
+    if not isinstance(raw, dict) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in raw.values()
+    ):
+        raise SchemaError(
+            f"{where}: 'severity_weights' must map severity names to non-negative numbers, "
+            f"e.g. {DEFAULT_SEVERITY_WEIGHTS}, found {raw!r}."
+        )
+    weights.update({str(k): float(v) for k, v in raw.items()})
+    return weights
+
+
+def _unknown_severity(f: FieldSpec, weights: dict[str, float], where: str) -> FieldSpec:
+    raise SchemaError(
+        f"{where}: field '{f.name}' has severity {f.severity!r}; use one of {sorted(weights)} "
+        "(or declare it under 'severity_weights')."
+    )
+
+
+def _build_profiles(raw: Any, names: list[str], where: str) -> dict[str, dict]:
+    """Named field subsets; each lists its fields and key fields, all of them schema fields."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise SchemaError(
+            f"{where}: 'profiles' must map profile names to {{fields: [...], key_fields: [...]}}."
+        )
+    profiles = {}
+    for pname, spec in raw.items():
+        here = f"{where}: profile '{pname}'"
+        if pname == COMPLETE_PROFILE or not re.fullmatch(r"[a-z][a-z0-9_]*", str(pname)):
+            raise SchemaError(
+                f"{here}: profile names match [a-z][a-z0-9_]* and '{COMPLETE_PROFILE}' is "
+                "reserved for the whole schema."
+            )
+        if not isinstance(spec, dict):
+            raise SchemaError(f"{here}: must be a mapping with 'fields' and 'key_fields'.")
+        _check_keys(spec, PROFILE_KEYS, where, f"profile '{pname}'")
+        fields = _string_list(spec.get("fields"), here, "fields")
+        keys = _string_list(spec.get("key_fields", ()), here, "key_fields")
+        if not fields:
+            raise SchemaError(f"{here}: 'fields' must list at least one field.")
+        unknown = [f for f in (*fields, *keys) if f not in names]
+        if unknown:
+            raise SchemaError(f"{here}: {unknown} are not fields of the schema.")
+        outside = [k for k in keys if k not in fields]
+        if outside:
+            raise SchemaError(f"{here}: key fields {outside} are not in the profile's 'fields'.")
+        profiles[str(pname)] = {"fields": tuple(fields), "key_fields": tuple(keys)}
+    return profiles
+
+
+def _build_open_class(raw: Any, here: str) -> OpenClass | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise SchemaError(f"{here}: 'open_class' must be a mapping with 'heads' and/or 'suffixes'.")
+    _check_keys(raw, OPEN_CLASS_KEYS, here, "open_class")
+    heads = [normalise_phrase(h) for h in _string_list(raw.get("heads", ()), here, "heads")]
+    suffixes = _string_list(raw.get("suffixes", ()), here, "suffixes")
+    if not heads and not suffixes:
+        raise SchemaError(f"{here}: 'open_class' needs 'heads' or 'suffixes'.")
+    max_modifiers = raw.get("max_modifiers", 2)
+    if not isinstance(max_modifiers, int) or not 0 <= max_modifiers <= 5:
+        raise SchemaError(f"{here}: open_class 'max_modifiers' must be an integer 0-5.")
+    return OpenClass(
+        heads=frozenset(heads),
+        suffixes=tuple(s.lower() for s in suffixes),
+        exclude=frozenset(
+            normalise_phrase(w) for w in _string_list(raw.get("exclude", ()), here, "exclude")
+        ),
+        max_modifiers=max_modifiers,
+    )
+
+
+def _build_field(
+    item: dict, where: str, *, groups: tuple[str, ...], key: bool, learned: dict[str, str]
+) -> FieldSpec:
+    name = item["name"]
+    here = f"{where}: field '{name}'"
+    _check_keys(item, FIELD_KEYS, where, f"field '{name}'")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise SchemaError(f"{here}: field names must match [a-z][a-z0-9_]*.")
+    ftype = item.get("type")
+    if ftype not in FIELD_TYPES:
+        raise SchemaError(f"{here}: 'type' must be one of {FIELD_TYPES}, found {ftype!r}.")
+    group = item.get("group", "")
+    if groups and group not in groups:
+        raise SchemaError(f"{here}: group {group!r} is not declared in 'groups' {list(groups)}.")
+    parser = item.get("parser", DEFAULT_PARSER[ftype])
+    if parser not in PARSERS:
+        raise SchemaError(f"{here}: 'parser' must be one of {sorted(PARSERS)}, found {parser!r}.")
+    select = item.get("select", DEFAULT_SELECT.get(ftype, "first"))
+    if select not in SELECT_MODES:
+        raise SchemaError(f"{here}: 'select' must be one of {SELECT_MODES}, found {select!r}.")
+    if select == "total" and ftype != "count":
+        raise SchemaError(f"{here}: 'select: total' adds up counts; it needs 'type: count'.")
+    unknown = item.get("unknown", "keep" if ftype == "text" else "drop")
+    if unknown not in ("keep", "drop"):
+        raise SchemaError(f"{here}: 'unknown' must be 'keep' or 'drop', found {unknown!r}.")
+
+    values = _merge_duplicate_values(_build_values(item.get("values") or {}, here, ftype))
+    lookup: dict[str, str] = {}
+    for v in values:
+        for phrase in (v.canonical, *v.synonyms, *v.aliases):
+            for k in {clean_text(phrase), normalise_phrase(phrase)} - {""}:  # "+" has no words
+                other = lookup.setdefault(k, v.canonical)
+                if other != v.canonical:
+                    raise SchemaError(
+                        f"{here}: synonym {phrase!r} maps to both {other!r} and {v.canonical!r}; keep it under one value."
+                    )
+    # Learned phrases only fill gaps: a curated synonym always wins.
+    extra = [(p, c) for p, c in learned.items() if normalise_phrase(p) not in lookup]
+    if extra:
+        values = _merge_duplicate_values(
+            [*values, *(ValueSpec(canonical=c, synonyms=(p,)) for p, c in extra)]
+        )
+        for p, c in extra:
+            lookup.setdefault(normalise_phrase(p), c)
+            lookup.setdefault(clean_text(c), c)
+    patterns = tuple(
+        _build_pattern(p, f"{here}, patterns[{i}]")
+        for i, p in enumerate(item.get("patterns") or ())
+    )
+    if ftype == "numeric" and not patterns:
+        raise SchemaError(f"{here}: a numeric field needs 'patterns' with a (?P<value>...) group.")
+    if ftype not in ("numeric",) and not values and not patterns:
+        raise SchemaError(
+            f"{here}: the field has neither 'values' nor 'patterns', so it can never be extracted."
+        )
+
+    negated_value = item.get("negated_value", "absent" if ftype in ("presence", "count") else None)
+    canonicals = [v.canonical for v in values]
+    if (
+        negated_value is not None
+        and ftype not in ("presence", "count")
+        and negated_value not in canonicals
+    ):
+        raise SchemaError(
+            f"{here}: 'negated_value' {negated_value!r} is not one of the field's values {canonicals}."
+        )
+    tolerance = item.get("tolerance") or {}
+    if tolerance and ftype != "numeric":
+        raise SchemaError(
+            f"{here}: 'tolerance' applies only to numeric fields (type is {ftype!r})."
+        )
+    if not isinstance(tolerance, dict):
+        raise SchemaError(
+            f"{here}: 'tolerance' must be a mapping like {{abs: 10}} or {{rel: 0.15}}, found {tolerance!r}."
+        )
+    _check_keys(tolerance, TOLERANCE_KEYS, where, f"field '{name}' tolerance")
+    for k, v in tolerance.items():
+        if not isinstance(v, (int, float)) or v < 0:
+            raise SchemaError(f"{here}: tolerance {k} must be a non-negative number, found {v!r}.")
+    units = item.get("units") or {}
+    if not isinstance(units, dict) or not all(isinstance(v, (int, float)) for v in units.values()):
+        raise SchemaError(
+            f"{here}: 'units' must map unit names to conversion factors, e.g. {{mm: 0.1, cm: 1}}."
+        )
+
+    rank_order = PRESENCE_VALUES if ftype == "presence" else tuple(canonicals)
+    return FieldSpec(
+        name=name,
+        group=group,
+        type=ftype,
+        key=key,
+        description=str(item.get("description", "")).strip(),
+        values=tuple(values),
+        patterns=patterns,
+        parser=parser,
+        select=select,
+        negatable=bool(item.get("negatable", True)),
+        negated_value=negated_value,
+        negated_mentions=tuple(
+            _string_list(item.get("negated_mentions", ()), here, "negated_mentions")
+        ),
+        ignore=tuple(_string_list(item.get("ignore", ()), here, "ignore")),
+        unknown=unknown,
+        unit=item.get("unit"),
+        units=tuple((clean_text(k), float(v)) for k, v in units.items()),
+        tolerance_abs=tolerance.get("abs"),
+        tolerance_rel=tolerance.get("rel"),
+        severity=str(item.get("severity", "major")),
+        open_class=_build_open_class(item.get("open_class"), here),
+        _lookup=lookup,
+        _rank={v: i for i, v in enumerate(rank_order)},
+    )
+
+
+def _build_values(raw: Any, here: str, ftype: str) -> list[ValueSpec]:
+    if not isinstance(raw, dict):
+        raise SchemaError(
+            f"{here}: 'values' must map canonical values to synonym lists, found {type(raw).__name__}."
+        )
+    values: list[ValueSpec] = []
+    for canonical, spec in raw.items():
+        canonical = str(canonical)
+        if ftype == "presence" and canonical not in PRESENCE_VALUES:
+            raise SchemaError(
+                f"{here}: a presence field's values are 'present' and 'absent', found {canonical!r}."
+            )
+        implies: dict[str, str] = {}
+        aliases: list[str] = []
+        if isinstance(spec, dict):
+            _check_keys(spec, VALUE_KEYS, here, f"value {canonical!r}")
+            synonyms = spec.get("synonyms") or []
+            aliases = _string_list(spec.get("aliases") or [], here, f"aliases of {canonical!r}")
+            implies = spec.get("implies") or {}
+            if not isinstance(implies, dict):
+                raise SchemaError(
+                    f"{here}: value {canonical!r}: 'implies' must map field names to values."
+                )
+        elif spec is None:
+            synonyms = []
+        else:
+            synonyms = spec
+        synonyms = _string_list(synonyms, here, f"synonyms of {canonical!r}")
+        values.append(
+            ValueSpec(
+                canonical=canonical,
+                synonyms=tuple(synonyms),
+                implies=tuple((str(k), str(v)) for k, v in implies.items()),
+                aliases=tuple(aliases),
+            )
+        )
+    return values
+
+
+def _merge_duplicate_values(values: list[ValueSpec]) -> list[ValueSpec]:
+    merged: dict[str, ValueSpec] = {}
+    for v in values:
+        if v.canonical in merged:
+            old = merged[v.canonical]
+            merged[v.canonical] = ValueSpec(
+                v.canonical,
+                tuple(dict.fromkeys(old.synonyms + v.synonyms)),
+                old.implies or v.implies,
+                tuple(dict.fromkeys(old.aliases + v.aliases)),
+            )
+        else:
+            merged[v.canonical] = v
+    return list(merged.values())
+
+
+def _build_pattern(raw: Any, here: str) -> PatternRule:
+    if isinstance(raw, str):
+        raw = {"regex": raw}
+    if not isinstance(raw, dict) or not isinstance(raw.get("regex"), str):
+        raise SchemaError(
+            f"{here}: a pattern is a regex string or a mapping with 'regex' (and optional 'value', 'negatable')."
+        )
+    _check_keys(raw, PATTERN_KEYS, here, "the pattern")
+    source = raw["regex"]
+    if _NESTED_QUANTIFIER.search(source):
+        raise SchemaError(
+            f"{here}: regex {source!r} repeats a group that contains an unbounded quantifier, which can "
+            "backtrack catastrophically on long text; bound the inner or outer repetition."
+        )
+    if _UPPERCASE_LITERAL.search(_REGEX_SYNTAX.sub("", source)):
+        raise SchemaError(
+            f"{here}: regex {source!r} contains upper-case letters, but patterns run on lower-cased text; write it in lower case."
+        )
+    try:
+        compiled = re.compile(source)
+    except re.error as err:
+        raise SchemaError(f"{here}: invalid regex {source!r}: {err}.") from None
+    value = raw.get("value")
+    if value is not None:
+        missing = [g for g in re.findall(r"\{(\w+)\}", str(value)) if g not in compiled.groupindex]
+        if missing:
+            raise SchemaError(
+                f"{here}: value template {value!r} names group(s) {missing} that regex {source!r} "
+                "does not define; add (?P<name>...) groups."
+            )
+    if value is None and "value" not in compiled.groupindex:
+        raise SchemaError(
+            f"{here}: regex {source!r} needs a (?P<value>...) group or a constant 'value'."
+        )
+    return PatternRule(
+        regex=compiled,
+        value=None if value is None else str(value),
+        negatable=bool(raw.get("negatable", False)),
+    )
+
+
+def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], where: str) -> None:
+    """Fields must be listed group by group, in the declared (hierarchical) order."""
+    if not groups:
+        return
+    last = -1
+    for f in fields:
+        index = groups.index(f.group)
+        if index < last:
+            raise SchemaError(
+                f"{where}: field '{f.name}' (group {f.group!r}) comes after a field of group "
+                f"{groups[last]!r}; list fields in the hierarchical group order {list(groups)}."
+            )
+        last = index
+
+
+def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
+    by_name = {f.name: f for f in fields}
+    for f in fields:
+        for v in f.values:
+            for target, value in v.implies:
+                if target not in by_name:
+                    raise SchemaError(
+                        f"{where}: field '{f.name}', value {v.canonical!r} implies unknown field '{target}'."
+                    )
+                t = by_name[target]
+                allowed = (
+                    PRESENCE_VALUES
+                    if t.type in ("presence", "count")
+                    else tuple(x.canonical for x in t.values)
+                )
+                if value not in allowed and t.unknown != "keep":
+                    raise SchemaError(
+                        f"{where}: field '{f.name}', value {v.canonical!r} implies {target}={value!r}, "
+                        f"which is not a value of '{target}' {list(allowed)}."
+                    )
+
+
+def _read_learned_vocab(path: Path, schema_name: str) -> dict[str, dict[str, str]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise SchemaError(
+            f"{path}: learned vocabulary is not valid JSON ({err.msg}); rebuild it with `pathreport crqs build-vocab`."
+        ) from None
+    if (
+        not isinstance(data, dict)
+        or data.get("schema") != schema_name
+        or not isinstance(data.get("fields"), dict)
+    ):
+        raise SchemaError(
+            f"{path}: expected a learned vocabulary of schema {schema_name!r} with a 'fields' mapping, "
+            f"found schema {data.get('schema') if isinstance(data, dict) else None!r}; rebuild it with `pathreport crqs build-vocab`."
+        )
+    return {
+        str(f): {str(k): str(v) for k, v in phrases.items()}
+        for f, phrases in data["fields"].items()
+    }
+
+
+def _check_keys(mapping: dict, allowed: frozenset[str], where: str, what: str) -> None:
+    unknown = set(mapping) - allowed
+    if unknown:
+        from pathreport.registry import did_you_mean
+
+        hints = [did_you_mean(str(k), sorted(allowed)) for k in sorted(unknown, key=str)]
+        hint = " ".join(h for h in hints if h)
+        raise SchemaError(
+            f"{where}: unknown key(s) {sorted(map(str, unknown))} in {what}. {hint + ' ' if hint else ''}"
+            f"Allowed: {', '.join(sorted(allowed))}."
+        )
+
+
+def _string_list(value: Any, where: str, what: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise SchemaError(f"{where}: '{what}' must be a list of strings, found {value!r}.")
+    out = []
+    for v in value:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            v = str(v)
+        if not isinstance(v, str) or not v.strip():
+            raise SchemaError(f"{where}: '{what}' must contain non-empty strings, found {v!r}.")
+        out.append(v)
+    return out

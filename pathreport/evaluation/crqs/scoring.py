@@ -1,0 +1,298 @@
+"""CRQS components, aggregate and edge-case policy (the paper's Eqs. 2-8, one explicit policy).
+
+For one case with reference fields F_R, prediction fields F_P and key fields K:
+
+* CFC = |matched| / |F_R|                         (clinical fact coverage, Eq. 2)
+* KIR = |matched ∩ K| / |K ∩ F_R|                 (key information recall, Eq. 3)
+* HR  = |{f in F_P: f not in F_R or not matched}| / |F_P|   (hallucination rate, Eq. 4: a wrong
+  value is unsupported too; the reference code's REG variant that ignores wrong values is not used)
+* CDS = |{f in F_R ∩ F_P: not matched}| / |F_R ∩ F_P|       (clinical discordance, Eq. 5)
+
+Aggregate, ``formula="subtractive"`` (default; the paper's Appendix A.7 prompt and its code)::
+
+    CRQS_raw = w1*CFC + w2*KIR - w3*HR - w4*CDS,   CRQS = CRQS_raw / (w1 + w2)
+
+With the default weights (0.3, 0.4, 0.2, 0.4) the divisor is the paper's 0.7 and CRQS lies in
+[-0.857, 1]; negative values are real and never clipped. ``formula="eq6"`` is the paper's Eq. 6 as
+printed, ``w1*CFC + w2*KIR + w3*(1-HR) + w4*(1-CDS)``, divided by ``w1+w2+w3+w4`` (1.3), in [0, 1].
+(The paper says Eq. 6 peaks at 0.7; with its own weights it peaks at 1.3.)
+
+Each field counts with its clinical weight (``weighting="severity"``, the default): a set's size
+|F| above is the sum of its fields' weights, so a discordant margin status (critical) costs more
+than a differently worded procedure (minor). With ``weighting="uniform"`` every field weighs 1 and
+the components are the paper's counts exactly (the ``paper`` schema profile uses this).
+
+Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
+(vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
+-> KIR = 1 (counted); no prediction field -> HR = 0; no comparable field -> CDS = 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pathreport.evaluation.crqs.schema import Schema
+
+FORMULAS = ("subtractive", "eq6")
+EMPTY_REFERENCE_POLICIES = ("vacuous", "zero", "skip")
+WEIGHTINGS = ("severity", "uniform")
+DEFAULT_WEIGHTS = (0.3, 0.4, 0.2, 0.4)
+COMPONENTS = ("CFC", "KIR", "HR", "CDS")
+
+
+@dataclass(frozen=True)
+class CRQSConfig:
+    """How components become one score; validated on creation.
+
+    Attributes:
+        formula: ``subtractive`` (default, paper A.7 and code) or ``eq6`` (paper Eq. 6).
+        weights: (w1, w2, w3, w4) for CFC, KIR, HR, CDS; all non-negative, w1 + w2 > 0.
+        on_empty_reference: what a case whose reference has no extractable field scores:
+            ``vacuous`` (CFC = KIR = 1), ``zero`` (CFC = KIR = 0) or ``skip`` (left out of means).
+        weighting: ``severity`` (each field counts with its schema weight) or ``uniform``
+            (every field counts 1, the paper's definition).
+    """
+
+    formula: str = "subtractive"
+    weights: tuple[float, float, float, float] = DEFAULT_WEIGHTS
+    on_empty_reference: str = "vacuous"
+    weighting: str = "severity"
+
+    def __post_init__(self) -> None:
+        if self.weighting not in WEIGHTINGS:
+            raise ValueError(
+                f"CRQS weighting must be one of {WEIGHTINGS}, found {self.weighting!r}."
+            )
+        if self.formula not in FORMULAS:
+            raise ValueError(f"CRQS formula must be one of {FORMULAS}, found {self.formula!r}.")
+        if self.on_empty_reference not in EMPTY_REFERENCE_POLICIES:
+            raise ValueError(
+                f"on_empty_reference must be one of {EMPTY_REFERENCE_POLICIES}, found {self.on_empty_reference!r}."
+            )
+        weights = tuple(float(w) for w in self.weights)
+        if len(weights) != 4 or any(w < 0 for w in weights) or weights[0] + weights[1] <= 0:
+            raise ValueError(
+                f"CRQS weights must be four non-negative numbers (CFC, KIR, HR, CDS) with CFC + KIR > 0, "
+                f"found {self.weights!r}; the paper's are 0.3,0.4,0.2,0.4."
+            )
+        object.__setattr__(self, "weights", weights)
+
+    @property
+    def divisor(self) -> float:
+        """The normaliser: the best possible raw score (0.7 and 1.3 with the paper's weights)."""
+        w1, w2, w3, w4 = self.weights
+        return w1 + w2 if self.formula == "subtractive" else w1 + w2 + w3 + w4
+
+    def aggregate(self, cfc: float, kir: float, hr: float, cds: float) -> tuple[float, float]:
+        """(CRQS_raw, CRQS) of one case's components."""
+        w1, w2, w3, w4 = self.weights
+        if self.formula == "subtractive":
+            raw = w1 * cfc + w2 * kir - w3 * hr - w4 * cds
+        else:
+            raw = w1 * cfc + w2 * kir + w3 * (1.0 - hr) + w4 * (1.0 - cds)
+        return raw, raw / self.divisor
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "formula": self.formula,
+            "weights": dict(zip(COMPONENTS, self.weights, strict=True)),
+            "divisor": self.divisor,
+            "on_empty_reference": self.on_empty_reference,
+            "field_weighting": self.weighting,
+        }
+
+
+@dataclass
+class CaseScore:
+    """One case's components, aggregate and the fields behind them (None when skipped)."""
+
+    CFC: float | None
+    KIR: float | None
+    HR: float | None
+    CDS: float | None
+    CRQS_raw: float | None
+    CRQS: float | None
+    matched: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    hallucinated: list[str] = field(default_factory=list)
+    discordant: list[str] = field(default_factory=list)
+    vacuous_reference: bool = False
+    vacuous_key: bool = False
+    empty_prediction_fields: bool = False
+    no_comparable_fields: bool = False
+    skipped: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: getattr(self, k) for k in (*COMPONENTS, "CRQS_raw", "CRQS")}
+        out.update(
+            matched=self.matched,
+            missed=self.missed,
+            hallucinated=self.hallucinated,
+            discordant=self.discordant,
+        )
+        flags = [
+            k
+            for k in (
+                "vacuous_reference",
+                "vacuous_key",
+                "empty_prediction_fields",
+                "no_comparable_fields",
+                "skipped",
+            )
+            if getattr(self, k)
+        ]
+        if flags:
+            out["edge_cases"] = flags
+        return out
+
+
+def score_fields(
+    reference: dict[str, Any], prediction: dict[str, Any], schema: Schema, config: CRQSConfig
+) -> CaseScore:
+    """Compare two extractions field by field and compute the components and the aggregate.
+
+    ``hallucinated`` lists prediction fields absent from the reference; ``discordant`` lists
+    fields present in both with non-equivalent values. HR counts both (paper Eq. 4).
+    """
+    known = schema.field_names
+    ref_fields = [f for f in known if f in reference]
+    pred_fields = [f for f in known if f in prediction]
+    pred_set, ref_set = set(pred_fields), set(ref_fields)
+    matched: list[str] = []
+    discordant: list[str] = []
+    for name in ref_fields:
+        if name in pred_set:
+            (
+                matched
+                if schema.field(name).matches(reference[name], prediction[name])
+                else discordant
+            ).append(name)
+    missed = [f for f in ref_fields if f not in pred_set]
+    hallucinated = [f for f in pred_fields if f not in ref_set]
+    keys = [f for f in ref_fields if f in schema.key_fields]
+    if config.weighting == "uniform":
+
+        def size(names: list[str]) -> float:
+            return float(len(names))
+
+    else:
+
+        def size(names: list[str]) -> float:
+            return sum(schema.field(n).weight for n in names)
+
+    score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
+    if not ref_fields:
+        score.vacuous_reference = True
+        if config.on_empty_reference == "skip":
+            score.skipped = True
+            return score
+        cfc = kir = 1.0 if config.on_empty_reference == "vacuous" else 0.0
+    else:
+        cfc = _ratio(size(matched), size(ref_fields), empty=1.0)
+        if keys:
+            matched_set = set(matched)
+            kir = _ratio(size([f for f in keys if f in matched_set]), size(keys), empty=1.0)
+        else:
+            score.vacuous_key = True
+            kir = 1.0
+    if pred_fields:
+        hr = _ratio(size(hallucinated) + size(discordant), size(pred_fields), empty=0.0)
+    else:
+        score.empty_prediction_fields = True
+        hr = 0.0
+    if matched or discordant:
+        cds = _ratio(size(discordant), size(matched) + size(discordant), empty=0.0)
+    else:
+        score.no_comparable_fields = True
+        cds = 0.0
+    raw, crqs = config.aggregate(cfc, kir, hr, cds)
+    score.CFC, score.KIR, score.HR, score.CDS, score.CRQS_raw, score.CRQS = (
+        cfc,
+        kir,
+        hr,
+        cds,
+        raw,
+        crqs,
+    )
+    return score
+
+
+def _ratio(part: float, whole: float, *, empty: float) -> float:
+    """part / whole, or ``empty`` when every field of the set weighs 0 (a weight may be 0)."""
+    return part / whole if whole > 0 else empty
+
+
+def summarise(scores: Sequence[CaseScore]) -> dict[str, Any]:
+    """Means of the components and scores over scored cases, plus the edge-case counts."""
+    scored = [s for s in scores if not s.skipped]
+    summary: dict[str, Any] = {}
+    for name in ("CRQS", "CRQS_raw", *COMPONENTS):
+        values = [getattr(s, name) for s in scored]
+        summary[name] = sum(values) / len(values) if values else None
+    summary.update(
+        n_scored=len(scored),
+        n_vacuous_reference=sum(s.vacuous_reference for s in scores),
+        n_vacuous_key=sum(s.vacuous_key for s in scores),
+        n_empty_prediction_fields=sum(s.empty_prediction_fields for s in scores),
+        n_no_comparable_fields=sum(s.no_comparable_fields for s in scores),
+        n_skipped=sum(s.skipped for s in scores),
+    )
+    return summary
+
+
+def bootstrap_ci(
+    values: Sequence[float], *, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
+) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of the mean, resampling cases (None for fewer than 2 cases)."""
+    if len(values) < 2 or n_resamples <= 0:
+        return None
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    data = np.asarray(values, dtype=float)
+    means = np.empty(n_resamples)
+    chunk = max(1, min(n_resamples, 2_000_000 // len(data)))
+    for start in range(0, n_resamples, chunk):
+        stop = min(n_resamples, start + chunk)
+        idx = rng.integers(0, len(data), size=(stop - start, len(data)))
+        means[start:stop] = data[idx].mean(axis=1)
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.quantile(means, [alpha, 1.0 - alpha])
+    return float(low), float(high)
+
+
+def field_table(
+    schema: Schema,
+    references: Sequence[dict[str, Any]],
+    predictions: Sequence[dict[str, Any]],
+    scores: Sequence[CaseScore],
+) -> list[dict[str, Any]]:
+    """Per field: reference and prediction support, matches, recall, precision, discordance."""
+    rows = []
+    for spec in schema.fields:
+        name = spec.name
+        ref_support = sum(1 for r in references if name in r)
+        pred_support = sum(1 for p in predictions if name in p)
+        matched = sum(1 for s in scores if name in s.matched)
+        discordant = sum(1 for s in scores if name in s.discordant)
+        hallucinated = sum(1 for s in scores if name in s.hallucinated)
+        rows.append(
+            {
+                "field": name,
+                "group": spec.group,
+                "key": spec.key,
+                "reference_support": ref_support,
+                "prediction_support": pred_support,
+                "matched": matched,
+                "discordant": discordant,
+                "hallucinated": hallucinated,
+                "recall": matched / ref_support if ref_support else None,
+                "precision": matched / pred_support if pred_support else None,
+                "discordance": discordant / (matched + discordant)
+                if matched + discordant
+                else None,
+            }
+        )
+    return rows

@@ -1,0 +1,163 @@
+"""CRQS components, aggregate and edge-case policy, against values computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import CRQSConfig, build_schema, score_fields
+from pathreport.evaluation.crqs.scoring import bootstrap_ci, summarise
+from pathreport.evaluation.crqs.values import count_match, parse_count, total_count
+
+# Five fields; K = {diagnosis, grade}. Values are canonical already (scoring never re-extracts).
+SCHEMA = build_schema(
+    {
+        "name": "toy",
+        "key_fields": ["diagnosis", "grade"],
+        "fields": [
+            {
+                "name": "diagnosis",
+                "type": "categorical",
+                "values": {"adenocarcinoma": [], "squamous cell carcinoma": []},
+            },
+            {"name": "grade", "type": "ordinal", "values": {"1": [], "2": [], "3": []}},
+            {"name": "necrosis", "type": "presence", "values": {"present": ["necrosis"]}},
+            {"name": "lvi", "type": "presence", "values": {"present": ["lvi"]}},
+            {
+                "name": "size",
+                "type": "numeric",
+                "patterns": ["(?P<value>\\d+) cm"],
+                "tolerance": {"rel": 0.15},
+            },
+        ],
+    }
+)
+DEFAULT = CRQSConfig()
+REF = {"diagnosis": "adenocarcinoma", "grade": "2", "necrosis": "present", "size": 2.0}
+
+
+def test_scoring_identical_fields_score_one():
+    s = score_fields(REF, dict(REF), SCHEMA, DEFAULT)
+    assert (1.0, 1.0, 0.0, 0.0, pytest.approx(1.0)) == (s.CFC, s.KIR, s.HR, s.CDS, s.CRQS)
+    assert s.matched == ["diagnosis", "grade", "necrosis", "size"] and not (
+        s.missed or s.hallucinated or s.discordant
+    )
+
+
+def test_scoring_components_by_hand():
+    # Reference: 4 fields (2 key). Prediction: diagnosis right, grade wrong, necrosis missing,
+    # size within 15 % (2.2 vs 2.0), plus an invented lvi.
+    pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
+    s = score_fields(REF, pred, SCHEMA, DEFAULT)
+    assert s.matched == ["diagnosis", "size"] and s.discordant == ["grade"]
+    assert s.missed == ["necrosis"] and s.hallucinated == ["lvi"]
+    assert pytest.approx(2 / 4) == s.CFC  # matched / |F_R|
+    assert pytest.approx(1 / 2) == s.KIR  # diagnosis of {diagnosis, grade}
+    assert (
+        pytest.approx(2 / 4) == s.HR
+    )  # grade (wrong value) + lvi (not in reference), of 4 predicted
+    assert pytest.approx(1 / 3) == s.CDS  # grade, of the 3 fields in both
+    raw = 0.3 * 0.5 + 0.4 * 0.5 - 0.2 * 0.5 - 0.4 / 3
+    assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 0.7) == s.CRQS
+
+
+def test_scoring_worst_case_is_negative_and_not_clipped():
+    pred = {"diagnosis": "squamous cell carcinoma", "grade": "1", "necrosis": "absent", "size": 5.0}
+    s = score_fields(REF, pred, SCHEMA, DEFAULT)
+    assert (s.CFC, s.KIR, s.HR, s.CDS) == (0.0, 0.0, 1.0, 1.0)
+    assert pytest.approx(-0.6 / 0.7) == s.CRQS  # -0.857, the bottom of the range
+
+
+def test_scoring_eq6_formula_and_custom_weights():
+    pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
+    s = score_fields(REF, pred, SCHEMA, CRQSConfig(formula="eq6"))
+    raw = 0.3 * 0.5 + 0.4 * 0.5 + 0.2 * (1 - 0.5) + 0.4 * (1 - 1 / 3)
+    assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 1.3) == s.CRQS
+    perfect = score_fields(REF, dict(REF), SCHEMA, CRQSConfig(formula="eq6"))
+    assert perfect.CRQS_raw == pytest.approx(1.3) and pytest.approx(1.0) == perfect.CRQS  # not 0.7
+    weighted = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=(1, 1, 0, 0)))
+    assert pytest.approx((0.5 + 0.5) / 2) == weighted.CRQS
+
+
+def test_scoring_empty_reference_policies():
+    pred = {"lvi": "present"}
+    vacuous = score_fields({}, pred, SCHEMA, DEFAULT)
+    assert vacuous.vacuous_reference and (vacuous.CFC, vacuous.KIR, vacuous.HR, vacuous.CDS) == (
+        1.0,
+        1.0,
+        1.0,
+        0.0,
+    )
+    assert pytest.approx((0.3 + 0.4 - 0.2) / 0.7) == vacuous.CRQS
+    zero = score_fields({}, pred, SCHEMA, CRQSConfig(on_empty_reference="zero"))
+    assert (zero.CFC, zero.KIR) == (0.0, 0.0) and pytest.approx(-0.2 / 0.7) == zero.CRQS
+    skipped = score_fields({}, pred, SCHEMA, CRQSConfig(on_empty_reference="skip"))
+    assert skipped.skipped and skipped.CRQS is None
+
+
+def test_scoring_vacuous_key_empty_prediction_and_no_comparable_field():
+    no_key = score_fields({"necrosis": "present"}, {"necrosis": "present"}, SCHEMA, DEFAULT)
+    assert no_key.vacuous_key and no_key.KIR == 1.0 and pytest.approx(1.0) == no_key.CRQS
+    empty_pred = score_fields(REF, {}, SCHEMA, DEFAULT)
+    assert empty_pred.empty_prediction_fields and empty_pred.no_comparable_fields
+    assert (empty_pred.CFC, empty_pred.KIR, empty_pred.HR, empty_pred.CDS) == (0.0, 0.0, 0.0, 0.0)
+    disjoint = score_fields({"necrosis": "present"}, {"lvi": "present"}, SCHEMA, DEFAULT)
+    assert disjoint.no_comparable_fields and disjoint.CDS == 0.0 and disjoint.HR == 1.0
+
+
+def test_scoring_summary_counts_every_edge_case_and_skips_only_skipped_cases():
+    config = CRQSConfig(on_empty_reference="skip")
+    scores = [
+        score_fields(REF, dict(REF), SCHEMA, config),
+        score_fields({}, {}, SCHEMA, config),
+        score_fields({"necrosis": "present"}, {}, SCHEMA, config),
+    ]
+    summary = summarise(scores)
+    assert (
+        summary["n_scored"] == 2
+        and summary["n_skipped"] == 1
+        and summary["n_vacuous_reference"] == 1
+    )
+    # The skipped case is not scored, so it hits no other rule.
+    assert summary["n_vacuous_key"] == 1 and summary["n_empty_prediction_fields"] == 1
+    third = (0.3 * 0 + 0.4 * 1 - 0 - 0) / 0.7
+    assert summary["CRQS"] == pytest.approx((1.0 + third) / 2)
+
+
+def test_scoring_config_rejects_bad_settings():
+    with pytest.raises(ValueError, match="formula"):
+        CRQSConfig(formula="additive")
+    with pytest.raises(ValueError, match="four non-negative"):
+        CRQSConfig(weights=(0.3, 0.4, -0.2, 0.4))
+    with pytest.raises(ValueError, match="on_empty_reference"):
+        CRQSConfig(on_empty_reference="ignore")
+
+
+def test_scoring_bootstrap_interval_brackets_the_mean_and_is_reproducible():
+    values = [0.1, 0.9, 0.5, 0.4, 0.7, 0.2, 0.8, 0.3]
+    low, high = bootstrap_ci(values, n_resamples=500, seed=3)
+    assert low < sum(values) / len(values) < high
+    assert bootstrap_ci(values, n_resamples=500, seed=3) == (low, high)
+    assert bootstrap_ci([0.5], n_resamples=500) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("2/14", "2/14"),
+        ("1 of the 12", "1/12"),
+        ("two of twenty-six", "2/26"),
+        ("6 lymph nodes out of a total of 37", "6/37"),
+        ("two positive lymph nodes out of three", "2/3"),
+    ],
+)
+def test_values_node_counts_in_digits_and_words(text, count):
+    assert parse_count(text) == count
+
+
+def test_values_one_count_per_report_whatever_its_layout():
+    assert total_count(["0/5", "1/7", "1/12"]) == "1/12"  # a stated total wins
+    assert total_count(["0/5", "1/7"]) == "1/12"  # stations add up
+    assert total_count(["1/12", "1/12"]) == "1/12"  # a repeated statement counts once
+    assert total_count(["2/7", "2"]) == "2/7"  # "metastases in two nodes (2/7)"
+    assert total_count(["present", "absent"]) == "present"
+    assert count_match("0/11", "absent") and not count_match("0/11", "2/11")
