@@ -156,10 +156,11 @@ def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = 
     summary = load_summary(path)
     run_dir = path.parent.parent if kind == "run" else path.parent
     split = _text(summary.get("split")) or (path.stem if kind == "run" else "test")
-    meta = resolve_identity(summary, run_dir, split, defaults, where=str(path))
+    run_info = _run_info(run_dir)
+    meta = resolve_identity(summary, run_dir, split, defaults, where=str(path), run_info=run_info)
     metrics, notes = summary_metrics(summary, where=str(path))
     if kind == "run" and "wall_seconds" not in metrics:
-        seconds = _run_wall_seconds(run_dir)
+        seconds = _wall_seconds(run_info)
         if seconds is not None:
             metrics["wall_seconds"] = seconds
     stem = f"{split}_" if kind == "run" else ""
@@ -183,17 +184,22 @@ def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = 
     )
 
 
-def _run_wall_seconds(run_dir: Path) -> float | None:
-    """The whole command's wall-clock time from the run folder's ``run.json`` (None if unknown).
+def _run_info(run_dir: Path) -> dict[str, Any]:
+    """The run folder's ``run.json`` (empty when absent or unreadable), read once per summary."""
+    try:
+        data = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _wall_seconds(run_info: dict[str, Any]) -> float | None:
+    """The whole command's wall-clock time recorded in ``run.json`` (None if unknown).
 
     A training run records it when it finishes (data, training, testing and scoring together), so
     tables can show the cost of each method beside its scores.
     """
-    try:
-        info = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    seconds = info.get("wall_seconds") if isinstance(info, dict) else None
+    seconds = run_info.get("wall_seconds")
     if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and math.isfinite(seconds):
         return float(seconds)
     return None
@@ -250,9 +256,14 @@ def _number_pair(value: Any) -> bool:
             and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value))
 
 
-def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, defaults: Defaults, *, where: str) -> dict[str, Any]:
-    """dataset, model, encoder, seed of a run, from the first place that states each."""
-    places = [summary, *_side_sources(summary, run_dir, split)]
+def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, defaults: Defaults, *, where: str,
+                     run_info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """dataset, model, encoder, seed of a run, from the first place that states each.
+
+    ``run_info`` is the folder's ``run.json`` when the caller has already read it.
+    """
+    info = _run_info(run_dir) if run_info is None else run_info
+    places = [summary, *_side_sources(summary, run_dir, split, info)]
     meta: dict[str, Any] = {}
     for name in IDENTITY_FIELDS:
         value = next((_text(p.get(name)) for p in places if _text(p.get(name))), "") or getattr(defaults, name) or ""
@@ -268,16 +279,11 @@ def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, default
     return meta
 
 
-def _side_sources(summary: dict[str, Any], run_dir: Path, split: str) -> Iterator[dict[str, Any]]:
+def _side_sources(summary: dict[str, Any], run_dir: Path, split: str,
+                  run_info: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """run.json, config.yaml (its data/model/encoder names) and the first prediction record, in order."""
-    run_json = run_dir / "run.json"
-    if run_json.is_file():
-        try:
-            data = json.loads(run_json.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            data = None
-        if isinstance(data, dict):
-            yield data
+    if run_info:
+        yield run_info
     config = run_dir / "config.yaml"
     if config.is_file():
         yield _names_from_config(config)
