@@ -337,7 +337,8 @@ SYNONYMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "not_identified": (r"\bnot identified\b", ("not seen", "absent", "not present")),
     "identified": (r"(?<!not )\bis identified\b", ("is present", "is seen")),
     "margins_free": (
-        r"\bmargins are (?:free|negative|uninvolved)(?: of (?:tumou?r|carcinoma))?",
+        r"\bmargins are (?:free|negative|uninvolved)"
+        r"(?: (?:of|for|by) (?:invasive |residual )?(?:tumou?r|carcinoma|malignancy|neoplasm))?",
         (
             "margins are negative for carcinoma",
             "margins are free of tumor",
@@ -578,13 +579,23 @@ _REFERS_BACK = re.compile(
 )
 
 
+def _inside_brackets(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` lies inside an open round bracket of its sentence."""
+    start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at)) + 1
+    return text.count("(", start, at) > text.count(")", start, at)
+
+
 def list_style(text: str, rng: random.Random) -> tuple[str, str]:
     """Change the list markers: '1.' -> '1)', '(1)', 'A.' or '-'."""
     if not LIST_MARKER.search(text):
         # An item number stands alone ("with 1) ulcer 2) erosion"); "(0/13) or" is a count.
+        # An item number only outside brackets: "(grade group 3) in the left" is not an item.
         sub = re.compile(r"(?<![\w/(.])(\d)\) (?=[a-z])")
-        if sub.search(text):
-            return sub.sub(lambda m: f"({m.group(1)}) ", text), "list:sub_paren"
+        hits = [m for m in sub.finditer(text) if not _inside_brackets(text, m.start())]
+        if hits:
+            for m in reversed(hits):
+                text = f"{text[: m.start()]}({m.group(1)}) {text[m.end() :]}"
+            return text, "list:sub_paren"
         return text, ""
     style = rng.choice(("paren", "both", "letter", "dash"))
 

@@ -20,6 +20,9 @@ DEFAULT_PRE = (
     "no", "not", "without", "negative for", "free of", "absence of", "no evidence of",
     "no evidence", "no sign of", "no signs of", "no features of", "lack of", "lacks", "lacking",
     "nor", "neither", "never", "rules out", "rule out", "non",
+    # "No identified lymphovascular invasion": the affirming word belongs to the cue.
+    "no identified", "no definite", "no definitive", "no obvious", "no apparent", "no convincing",
+    "no residual", "no detectable",
 )  # fmt: skip
 DEFAULT_POST = (
     "absent", "negative", "not identified", "not seen", "not present", "not detected",
@@ -49,6 +52,8 @@ DEFAULT_FILLERS = frozenset(
         "is", "are", "was", "were", "be", "been", "has", "have", "also", "all", "both",
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
+        # Adjectives of a shared head noun: "no lymphatic, venous, or perineural invasion".
+        "lymphatic", "venous", "vascular", "perineural", "angiolymphatic",
     }
 )  # fmt: skip
 DEFAULT_MAX_GAP = 6

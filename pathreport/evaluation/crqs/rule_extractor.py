@@ -46,6 +46,7 @@ _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _MAX_LIST_WORDS = 24
+_MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and X are absent")
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
 # A comma or line end followed by one of these starts a new item ("..., - fungal infection").
@@ -360,14 +361,25 @@ class RuleExtractor:
             return rt.words[k] in _CONJUNCTIONS
 
         def list_post_cue(j: int) -> tuple[int, str] | None:
-            """A negative post cue that closes a list continuing after word j ("A, B: absent")."""
+            """A negative post cue that closes a list continuing after word j ("A, B: absent").
+
+            The list's last item, after its conjunction, may be a phrase outside the vocabulary
+            ("necrosis, capsular invasion, and extension into adipose tissue are not present").
+            """
             k = j + 1
             listish = counts()[0]
+            last_conjunction = -1
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
                     return (k, " ".join(rt.words[k : cue[0] + 1])) if cue[1] == POST else None
-                if listish[k + 1] == listish[k]:
+                if rt.words[k] in _CONJUNCTIONS:
+                    last_conjunction = k
+                elif listish[k + 1] == listish[k] and (
+                    last_conjunction < 0
+                    or k - last_conjunction > _MAX_LAST_ITEM_WORDS
+                    or rt.comma_between(last_conjunction + 1, k)
+                ):
                     return None
                 k += 1
             return None

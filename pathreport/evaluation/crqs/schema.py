@@ -16,6 +16,8 @@ The file format (one mapping)::
     groups: [diagnosis_hierarchy, ...] # in hierarchical order
     key_fields: [diagnosis, ...]       # K in the KIR component
     learned_vocab: reg2025.vocab.json  # optional, written by `pathreport crqs build-vocab`
+    borrow:                            # optional: fields and values kept in another schema
+      - {from: tcga, fields: [extrathyroidal_extension], values: {diagnosis: diagnosis}}
     profiles:                          # optional named subsets; the default profile is every field
       paper: {fields: [...], key_fields: [...]}   # the paper's own lists, to reproduce its numbers
     severity_weights: {critical: 3}    # optional override of DEFAULT_SEVERITY_WEIGHTS
@@ -108,8 +110,10 @@ SCHEMA_KEYS = frozenset(
         "learned_vocab",
         "profiles",
         "severity_weights",
+        "borrow",
     }
 )
+BORROW_KEYS = frozenset({"from", "fields", "values", "except"})
 FIELD_KEYS = frozenset(
     {
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
@@ -413,9 +417,11 @@ def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = T
         raise FileNotFoundError(f"CRQS schema file {path} does not exist.")
     raw = _read_yaml(path)
     vocab_path = _learned_vocab_path(raw, path) if with_learned_vocab else None
+    lenders = sorted(_lender_paths(raw, path))
     key = (
         str(path.resolve()),
         path.stat().st_mtime,
+        tuple((str(p), p.stat().st_mtime) for p in lenders),
         vocab_path.stat().st_mtime if vocab_path else 0.0,
         with_learned_vocab,
     )
@@ -485,6 +491,9 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     vocab_path = _learned_vocab_path(raw, path) if path and with_learned_vocab else None
     learned = _read_learned_vocab(vocab_path, name) if vocab_path else {}
 
+    if raw.get("borrow") is not None:
+        raw_fields = raw["fields"] = _borrow(raw, raw_fields, groups, path, where)
+
     names: list[str] = []
     for i, item in enumerate(raw_fields):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
@@ -551,6 +560,127 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
         profiles=profiles,
         severity_weights=severity_weights,
     )
+
+
+def _lender_paths(raw: Any, path: Path) -> set[Path]:
+    """The schema files that ``raw`` borrows from (they are part of its cache key)."""
+    found = set()
+    for spec in raw.get("borrow") or () if isinstance(raw, dict) else ():
+        if isinstance(spec, dict) and isinstance(spec.get("from"), str):
+            lender = path.parent / f"{spec['from']}.yaml"
+            if lender.is_file():
+                found.add(lender)
+    return found
+
+
+def _borrow(
+    raw: dict, raw_fields: list[dict], groups: tuple[str, ...], path: Path | None, where: str
+) -> list[dict]:
+    """This schema's fields with the fields and values it borrows from other schemas.
+
+    Datasets overlap: a TCGA report can describe gastritis beside the carcinoma, a HistAI report a
+    thyroid carcinoma's extrathyroidal extension. Borrowing keeps each field in one file instead
+    of copying it. ``fields`` copies whole fields (placed in their group's position);
+    ``values`` (a list of names, or a mapping ``this field: lender's field``) adds the lender's
+    values that this field lacks. This schema's own wording always wins: a borrowed synonym that
+    already names one of its values is dropped, and so is an implication into a field or value
+    this schema does not have. Borrowing is not transitive (the lender's own ``borrow`` is not
+    followed), so two schemas may borrow from each other.
+    """
+    specs = raw["borrow"]
+    if not isinstance(specs, list):
+        raise SchemaError(f"{where}: 'borrow' must be a list of {{from, fields, values}} mappings.")
+    fields = [dict(item) for item in raw_fields]
+    for spec in specs:
+        if not isinstance(spec, dict) or not isinstance(spec.get("from"), str):
+            raise SchemaError(f"{where}: every 'borrow' entry needs 'from: <schema name>'.")
+        _check_keys(spec, BORROW_KEYS, where, f"borrow from {spec['from']!r}")
+        here = f"{where}: borrow from {spec['from']!r}"
+        lender_path = (path.parent if path else paths.CRQS_DIR) / f"{spec['from']}.yaml"
+        if not lender_path.is_file():
+            raise SchemaError(f"{here}: {lender_path} does not exist.")
+        lender = _read_yaml(lender_path)
+        lent = {item.get("name"): item for item in lender.get("fields") or () if isinstance(item, dict)}
+        for name in _string_list(spec.get("fields") or [], here, "fields"):
+            if name not in lent:
+                raise SchemaError(f"{here}: the lender has no field {name!r}.")
+            if any(item.get("name") == name for item in fields):
+                raise SchemaError(f"{here}: field {name!r} exists here already; borrow its values.")
+            item = copy.deepcopy(lent[name])
+            if "values_from" in item:
+                raise SchemaError(f"{here}: field {name!r} uses values_from and cannot be lent.")
+            if item.get("group") not in groups:
+                raise SchemaError(
+                    f"{here}: field {name!r} is in group {item.get('group')!r}, which this schema "
+                    f"does not list in 'groups' {list(groups)}."
+                )
+            rank = groups.index(item["group"])
+            at = sum(1 for f in fields if f.get("group") in groups and groups.index(f["group"]) <= rank)
+            fields.insert(at, item)
+        mapping = spec.get("values") or {}
+        if isinstance(mapping, list):
+            mapping = {name: name for name in _string_list(mapping, here, "values")}
+        if not isinstance(mapping, dict):
+            raise SchemaError(f"{here}: 'values' must be a list of field names or a mapping.")
+        for target, source in mapping.items():
+            own = next((f for f in fields if f.get("name") == target), None)
+            if own is None or source not in lent:
+                raise SchemaError(
+                    f"{here}: values {target!r} <- {source!r}: both fields must exist "
+                    "(this schema's and the lender's)."
+                )
+            own_values = own.get("values") or {}
+            inherited = {}  # a values_from field also holds its source's values (resolved later)
+            if own.get("values_from"):
+                src = next((f for f in fields if f.get("name") == own["values_from"]), {})
+                inherited = {k: v for k, v in (src.get("values") or {}).items() if k not in own_values}
+            skip = set(_string_list(spec.get("except") or [], here, "except"))
+            offered = {k: v for k, v in (lent[source].get("values") or {}).items() if k not in skip}
+            merged = _merged_values({**inherited, **own_values}, offered)
+            own["values"] = {
+                k: ({x: y for x, y in v.items() if x != "implies"} if inherited and isinstance(v, dict) else v)
+                for k, v in merged.items()
+                if k not in inherited
+            }
+    names = {f.get("name"): f for f in fields}
+    for item in fields:
+        for spec in (item.get("values") or {}).values():
+            if isinstance(spec, dict) and spec.get("implies"):
+                spec["implies"] = {
+                    t: v for t, v in spec["implies"].items() if _can_imply(names.get(t), v)
+                }
+    return fields
+
+
+def _merged_values(own: dict, lent: dict) -> dict:
+    """``own`` plus the lent values it lacks, minus lent synonyms that ``own`` already uses."""
+    def phrases(canonical: str, spec: Any) -> list[str]:
+        words = spec.get("synonyms") if isinstance(spec, dict) else spec
+        return [canonical, *(str(w) for w in words or ())]
+
+    taken = {normalise_phrase(p) for c, s in own.items() for p in phrases(str(c), s)}
+    merged = dict(own)
+    for canonical, spec in lent.items():
+        if canonical in merged or normalise_phrase(str(canonical)) in taken:
+            continue
+        spec = copy.deepcopy(spec)
+        kept = [w for w in phrases(str(canonical), spec)[1:] if normalise_phrase(w) not in taken]
+        if isinstance(spec, dict):
+            spec["synonyms"] = kept
+        else:
+            spec = kept
+        merged[canonical] = spec
+        taken.update(normalise_phrase(p) for p in phrases(str(canonical), spec))
+    return merged
+
+
+def _can_imply(target: dict | None, value: Any) -> bool:
+    """Whether a borrowed implication ``target=value`` still names something in this schema."""
+    if target is None:
+        return False
+    if target.get("type") in ("presence", "count") or target.get("unknown") == "keep":
+        return True
+    return str(value) in {str(c) for c in (target.get("values") or {})}
 
 
 def _resolve_values_from(raw_fields: list[dict], where: str) -> None:

@@ -39,13 +39,25 @@ _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
 _PERCENT_WORD = re.compile(r"(\d)[ \t]*(?:percent|per[ \t]+cent)(?![a-z])")
+# British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage").
+_BRITISH = re.compile(r"tumour|oesophag|oestro|haem(?=[a-z])|leukaem|anaem|oedem|gynaec|paediatr")
+_AMERICAN = {"tumour": "tumor", "oesophag": "esophag", "oestro": "estro", "leukaem": "leukem",
+             "anaem": "anem", "oedem": "edem", "gynaec": "gynec", "paediatr": "pediatr", "haem": "hem"}  # fmt: skip
+_HER2_SPELLING = re.compile(r"(?<![a-z])(?:c[ -]?)?erb[ -]?b[ -]?2(?![0-9])")
+_LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
+# An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
+# (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
+_ECHOED_ABBREVIATION = re.compile(
+    r"(?<=[a-z]) ?\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|hp|tils?|ihc|nos)\)"
+)
 
 
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
     "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage
-    needs one spelling of the unit.
+    needs one spelling of the unit; British spellings become American ones and an abbreviation
+    echoed in brackets is dropped, so that a vocabulary names each finding once.
     """
     if "&" in text:
         text = html.unescape(text)
@@ -54,6 +66,13 @@ def normalise(text: str) -> str:
     text = text.translate(_CHAR_MAP).lower()
     if "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
+    text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
+    if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
+        text = _HER2_SPELLING.sub("her2", text)
+    if "pno" in text:  # "pNO": a letter O for the zero, common in OCR'd and retyped TNM stages
+        text = _LETTER_O_STAGE.sub(r"\1pn0", text)
+    if "(" in text:
+        text = _ECHOED_ABBREVIATION.sub("", text)
     return text
 
 

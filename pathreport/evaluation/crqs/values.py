@@ -34,6 +34,7 @@ _GLEASON_PAIR = re.compile(r"([1-5])\s*\+\s*([1-5])")
 _GLEASON_SUM = re.compile(r"(?<![\d+])(10|[2-9])(?![\d+])")
 _NUMBER_TOKEN = re.compile(r"\d{1,3}|[a-z]+(?: [a-z]+| \d(?!\d))?")
 _COUNT_SEPARATOR = re.compile(r"/|\bout of\b|\bof\b")
+_ARTICLES = re.compile(r"\b(?:the|a|an|total)\b")  # "one of the three", "of a total 12"
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _STAGE = re.compile(r"(y?r?p?)\s*t\s*([0-4]|is|x)\s*([a-d]?)(?:\s*\((m|\d+)\))?")
 
@@ -101,7 +102,7 @@ def parse_count(raw: str) -> str:
     if not seps:
         return str(to_int(text))
     involved = _first_number(text[: seps[0].start()])
-    examined = _first_number(text[seps[-1].end() :])
+    examined = _first_number(_ARTICLES.sub(" ", text[seps[-1].end() :]))
     if involved is None or examined is None:
         raise ValueParseError(f"not a count: {raw!r}")
     return f"{involved}/{examined}"

@@ -1,0 +1,153 @@
+"""Facts that several schemas share, and wording that must not change what is extracted.
+
+Each case is a wording a pathologist uses interchangeably with the canonical one (British
+spelling, an abbreviation echoed in brackets, a letter O for a zero, a list whose last item is
+outside the vocabulary); the extractor must read both the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pathreport.evaluation.crqs import SchemaError, extract, load_schema, score_pair
+from pathreport.evaluation.crqs.text import normalise
+from pathreport.evaluation.crqs.values import parse_count
+
+
+def test_histai_borrows_what_tcga_defines_and_tcga_borrows_background_findings():
+    histai, tcga = load_schema("histai"), load_schema("tcga")
+    for name in ("extrathyroidal_extension", "pleural_invasion", "lymph_node_involvement"):
+        assert name in histai.field_names
+        assert histai.field(name).patterns == tcga.field(name).patterns  # one definition
+    assert "papillary thyroid carcinoma" in {v.canonical for v in histai.field("diagnosis").values}
+    assert "inflammation_activity" in tcga.field_names
+    findings = {v.canonical for v in tcga.field("findings").values}
+    assert {"gastritis", "lymphadenitis"} <= findings
+    assert "benign" not in findings  # excluded: TCGA scores statements of absence elsewhere
+    # Borrowed findings carry no implications: gastritis beside a carcinoma keeps it malignant.
+    fields = extract("Adenocarcinoma, moderately differentiated. Chronic active gastritis.", "tcga")
+    assert fields["benign_vs_malignant"] == "malignant"
+    assert fields["inflammation_activity"] == "active"
+
+
+def _write_pair(tmp_path: Path, borrow: list) -> Path:
+    lender = {
+        "name": "lender",
+        "groups": ["diagnosis_hierarchy", "invasion"],
+        "fields": [
+            {"name": "diagnosis", "group": "diagnosis_hierarchy", "type": "categorical",
+             "values": {"adenoma": ["adenoma"], "carcinoma": ["carcinoma", "ca"]}},
+            {"name": "pleural_invasion", "group": "invasion", "type": "presence",
+             "values": {"present": ["pleural invasion"]}},
+        ],
+    }  # fmt: skip
+    borrower = {
+        "name": "borrower",
+        "groups": ["diagnosis_hierarchy", "invasion"],
+        "borrow": borrow,
+        "fields": [
+            {"name": "diagnosis", "group": "diagnosis_hierarchy", "type": "categorical",
+             "values": {"malignant tumour": ["carcinoma"]}},
+        ],
+    }  # fmt: skip
+    (tmp_path / "lender.yaml").write_text(yaml.safe_dump(lender))
+    path = tmp_path / "borrower.yaml"
+    path.write_text(yaml.safe_dump(borrower))
+    return path
+
+
+def test_borrowing_keeps_own_wording_and_names_what_is_missing(tmp_path: Path):
+    path = _write_pair(
+        tmp_path, [{"from": "lender", "fields": ["pleural_invasion"], "values": ["diagnosis"]}]
+    )
+    schema = load_schema(path)
+    assert schema.field_names == ("diagnosis", "pleural_invasion")
+    values = {v.canonical: v.synonyms for v in schema.field("diagnosis").values}
+    # The borrower's own wording wins: "carcinoma" already names one of its values, so the lent
+    # value of that name is left out; a value it lacks is added.
+    assert values["malignant tumour"] == ("carcinoma",)
+    assert "carcinoma" not in values
+    assert values["adenoma"] == ("adenoma",)
+
+    path = _write_pair(tmp_path, [{"from": "lender", "fields": ["vascular_invasion"]}])
+    with pytest.raises(SchemaError, match="lender has no field 'vascular_invasion'"):
+        load_schema(path)
+    path = _write_pair(tmp_path, [{"from": "nowhere", "fields": ["pleural_invasion"]}])
+    with pytest.raises(SchemaError, match="nowhere.yaml does not exist"):
+        load_schema(path)
+
+
+@pytest.mark.parametrize(
+    ("variant", "canonical"),
+    [
+        ("Tumour cells in the oesophageal wall", "tumor cells in the esophageal wall"),
+        ("Lymph nodes (LN): 0/12", "lymph nodes: 0/12"),
+        ("perineural invasion (PNI) absent", "perineural invasion absent"),
+        ("pT2 pNO (0/10)", "pt2 pn0 (0/10)"),
+        ("negative for c-erbB-2 oncoprotein", "negative for her2 oncoprotein"),
+    ],
+)
+def test_interchangeable_spellings_normalise_to_one(variant: str, canonical: str):
+    assert normalise(variant) == canonical
+
+
+def test_words_that_merely_look_alike_are_left_alone():
+    assert normalise("no tumor (left) and pno-like") == "no tumor (left) and pno-like"
+    assert normalise("Grade 2 (G2)") == "grade 2 (g2)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There is no lymphatic, venous, or perineural invasion.",
+        "No vascular, lymphatic or perineural spread.",
+        "Necrosis, vascular invasion, perineural invasion and extension into the fat are not present.",
+    ],
+)
+def test_a_shared_negation_covers_every_item_of_the_list(text: str):
+    fields = extract(text, "tcga")
+    assert fields["lymphovascular_invasion"] == "absent"
+    assert fields.get("perineural_invasion", "absent") == "absent"
+
+
+def test_an_affirmed_list_stays_affirmed():
+    fields = extract("Necrosis, vascular invasion and extension into the fat are present.", "tcga")
+    assert fields["necrosis"] == fields["lymphovascular_invasion"] == "present"
+    fields = extract("There was no identified lymphovascular invasion.", "tcga")
+    assert fields["lymphovascular_invasion"] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Metastatic carcinoma in one of the three lymph nodes.", "1/3"),
+        ("Sentinel lymph nodes: 1 of 3 with macrometastasis.", "1/3"),
+        ("One lymph node present without metastases.", "0/1"),
+        ("Two lymph nodes from a level VI dissection were negative for carcinoma.", "0/2"),
+        ("No evidence of tumor in the seven left pelvic lymph nodes.", "0/7"),
+        ("Dissection of nodes in the right pelvic area shows no malignancy (0/5).", "0/5"),
+    ],
+)
+def test_node_counts_in_prose(text: str, count: str):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+def test_count_parser_reads_articles():
+    assert parse_count("one of the three") == "1/3"
+    assert parse_count("1 out of the 3") == "1/3"
+
+
+def test_moving_a_side_to_another_structure_is_seen_when_both_sides_stay_named():
+    reference = "Left distal ureter: benign. Right distal ureter: benign. Left iliac nodes: 0/5."
+    wrong = "Right distal ureter: benign. Left distal ureter: benign. Right iliac nodes: 0/5."
+    rewrite = "Right distal ureter: benign. Left distal ureter: benign. Left iliac nodes: 0/5."
+    assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS
+
+
+def test_histai_diagnosis_does_not_depend_on_the_order_of_numbered_specimens():
+    a = "1. Breast, left, core biopsy: fibroadenoma. 2. Breast, right, core biopsy: invasive carcinoma."
+    b = "1. Breast, right, core biopsy: invasive carcinoma. 2. Breast, left, core biopsy: fibroadenoma."
+    assert extract(a, "histai")["diagnosis"] == extract(b, "histai")["diagnosis"] == "carcinoma"
