@@ -585,23 +585,27 @@ SWAPS: tuple[Swap, ...] = (
         _rx(
             r"(?P<v>core-needle biopsy|core needle biopsy|sono-guided core biopsy|endoscopic biopsy|colonoscopic biopsy|colposcopic biopsy|punch biopsy|transurethral resection|mammotome biopsy|endoscopic submucosal dissection|colonoscopic mucosal resection|polypectomy|lobectomy|radical prostatectomy|mastectomy|lumpectomy|nephrectomy|excision|\bbiopsy)(?=[;:,.\n ]|$)"
         ),
-        lambda m: [] if _historical(m) or _restated(m) else {
-            "endoscopic biopsy": ["endoscopic submucosal dissection", "gastrectomy"],
-            "colonoscopic biopsy": ["polypectomy", "segmental resection"],
-            "colposcopic biopsy": ["cone excision", "hysterectomy"],
-            "punch biopsy": ["cone excision"],
-            "transurethral resection": ["radical cystectomy"],
-            "endoscopic submucosal dissection": ["endoscopic biopsy"],
-            "colonoscopic mucosal resection": ["colonoscopic biopsy"],
-            "polypectomy": ["segmental resection"],
-            "lobectomy": ["wedge biopsy"],
-            "radical prostatectomy": ["needle biopsy"],
-            "mastectomy": ["core needle biopsy"],
-            "lumpectomy": ["core needle biopsy"],
-            "nephrectomy": ["needle biopsy"],
-            "excision": ["needle biopsy"],
-            "biopsy": ["resection"],
-        }.get(m.group("v").lower(), ["excision"]),
+        lambda m: (
+            []
+            if _historical(m) or _restated(m)
+            else {
+                "endoscopic biopsy": ["endoscopic submucosal dissection", "gastrectomy"],
+                "colonoscopic biopsy": ["polypectomy", "segmental resection"],
+                "colposcopic biopsy": ["cone excision", "hysterectomy"],
+                "punch biopsy": ["cone excision"],
+                "transurethral resection": ["radical cystectomy"],
+                "endoscopic submucosal dissection": ["endoscopic biopsy"],
+                "colonoscopic mucosal resection": ["colonoscopic biopsy"],
+                "polypectomy": ["segmental resection"],
+                "lobectomy": ["wedge biopsy"],
+                "radical prostatectomy": ["needle biopsy"],
+                "mastectomy": ["core needle biopsy"],
+                "lumpectomy": ["core needle biopsy"],
+                "nephrectomy": ["needle biopsy"],
+                "excision": ["needle biopsy"],
+                "biopsy": ["resection"],
+            }.get(m.group("v").lower(), ["excision"])
+        ),
     ),
 )
 

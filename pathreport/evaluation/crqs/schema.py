@@ -600,7 +600,9 @@ def _borrow(
         if not lender_path.is_file():
             raise SchemaError(f"{here}: {lender_path} does not exist.")
         lender = _read_yaml(lender_path)
-        lent = {item.get("name"): item for item in lender.get("fields") or () if isinstance(item, dict)}
+        lent = {
+            item.get("name"): item for item in lender.get("fields") or () if isinstance(item, dict)
+        }
         for name in _string_list(spec.get("fields") or [], here, "fields"):
             if name not in lent:
                 raise SchemaError(f"{here}: the lender has no field {name!r}.")
@@ -615,7 +617,9 @@ def _borrow(
                     f"does not list in 'groups' {list(groups)}."
                 )
             rank = groups.index(item["group"])
-            at = sum(1 for f in fields if f.get("group") in groups and groups.index(f["group"]) <= rank)
+            at = sum(
+                1 for f in fields if f.get("group") in groups and groups.index(f["group"]) <= rank
+            )
             fields.insert(at, item)
         mapping = spec.get("values") or {}
         if isinstance(mapping, list):
@@ -633,12 +637,18 @@ def _borrow(
             inherited = {}  # a values_from field also holds its source's values (resolved later)
             if own.get("values_from"):
                 src = next((f for f in fields if f.get("name") == own["values_from"]), {})
-                inherited = {k: v for k, v in (src.get("values") or {}).items() if k not in own_values}
+                inherited = {
+                    k: v for k, v in (src.get("values") or {}).items() if k not in own_values
+                }
             skip = set(_string_list(spec.get("except") or [], here, "except"))
             offered = {k: v for k, v in (lent[source].get("values") or {}).items() if k not in skip}
             merged = _merged_values({**inherited, **own_values}, offered)
             own["values"] = {
-                k: ({x: y for x, y in v.items() if x != "implies"} if inherited and isinstance(v, dict) else v)
+                k: (
+                    {x: y for x, y in v.items() if x != "implies"}
+                    if inherited and isinstance(v, dict)
+                    else v
+                )
                 for k, v in merged.items()
                 if k not in inherited
             }
@@ -654,6 +664,7 @@ def _borrow(
 
 def _merged_values(own: dict, lent: dict) -> dict:
     """``own`` plus the lent values it lacks, minus lent synonyms that ``own`` already uses."""
+
     def phrases(canonical: str, spec: Any) -> list[str]:
         words = spec.get("synonyms") if isinstance(spec, dict) else spec
         return [canonical, *(str(w) for w in words or ())]

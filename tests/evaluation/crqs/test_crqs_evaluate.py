@@ -243,8 +243,16 @@ def test_crqs_build_vocab_learns_from_training_references_only(tmp_path: Path, c
     from pathreport.evaluation.crqs import get_extractor, load_schema
 
     curated = load_schema(schema_file, with_learned_vocab=False)
-    build_vocab = ["crqs", "build-vocab", "--schema", str(schema_file), "--split-file", str(split),
-                   "--min-count", "2"]
+    build_vocab = [
+        "crqs",
+        "build-vocab",
+        "--schema",
+        str(schema_file),
+        "--split-file",
+        str(split),
+        "--min-count",
+        "2",
+    ]
     assert main(build_vocab) == 0
     vocab = json.loads((tmp_path / "tiny.vocab.json").read_text())
     assert vocab["fields"]["diagnosis"] == {
