@@ -39,7 +39,8 @@ TOY = {
         {"name": "entities", "type": "categorical", "values_from": "diagnosis", "select": "all"},
         {"name": "necrosis", "type": "presence", "values": {"present": ["necrosis"]}},
         {"name": "lvi", "type": "presence", "values": {"present": ["lymphovascular invasion"]}},
-        {"name": "pni", "type": "presence", "values": {"present": ["perineural invasion", "perineural"]}},
+        {"name": "pni", "type": "presence",
+         "values": {"present": ["perineural invasion", "perineural"]}},
         {"name": "margin", "type": "categorical", "severity": "critical",
          "values": {"involved": ["margin involved"], "free": ["margin free"]}},
         {"name": "specimen", "type": "categorical", "severity": "minor",
@@ -175,7 +176,8 @@ def test_crqs_reg2025_profiles_and_real_report_shapes():
     assert score_pair(report, more_pattern4, "reg2025").CRQS < 1.0
     assert pytest.approx(1.0) == score_pair(report, more_pattern4, "reg2025", profile="paper").CRQS
     gastritis = extract(
-        "Stomach, endoscopic biopsy;\n  Chronic active gastritis\n   with 1) interstinal metaplasia\n"
+        "Stomach, endoscopic biopsy;\n  Chronic active gastritis\n   with 1) interstinal "
+        "metaplasia\n"
         "         2) lymphoid aggregates",
         "reg2025",
     )
@@ -190,7 +192,10 @@ def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
 
     from pathreport.app.cli import main
 
-    ref = "Breast, biopsy;\n  Invasive carcinoma of no special type, grade II\n  Lymphovascular invasion: absent"
+    ref = (
+        "Breast, biopsy;\n  Invasive carcinoma of no special type, grade II\n"
+        "  Lymphovascular invasion: absent"
+    )
     pred = ref.replace("absent", "present")
     preds = tmp_path / "preds.jsonl"
     preds.write_text(json.dumps({"id": "a", "reference": ref, "prediction": pred}) + "\n")
