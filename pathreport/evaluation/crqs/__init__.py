@@ -1,4 +1,4 @@
-"""CRQS, the Clinical Report Quality Score (PathReportEval, arXiv 2607.18448, Sec. 3.4 and App. A.7).
+"""CRQS, the Clinical Report Quality Score (PathReportEval, arXiv 2607.18448, Sec. 3.4, App. A.7).
 
 Reports are mapped to clinical fields with a dataset schema (``crqs/<dataset>.yaml``) by a
 swappable extractor backend (:data:`pathreport.evaluation.crqs.extractors.EXTRACTORS`, rule-based by

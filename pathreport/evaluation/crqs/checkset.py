@@ -50,7 +50,8 @@ def read_split_reports(path: Path, split: str = "train") -> list[SourceReport]:
     if not isinstance(data, dict) or split not in data:
         found = sorted(data) if isinstance(data, dict) else type(data).__name__
         raise ValueError(
-            f"{path}: expected a JSON object with a {split!r} list of {{'id', 'report'}}, found {found}."
+            f"{path}: expected a JSON object with a {split!r} list of {{'id', 'report'}}, found "
+            f"{found}."
         )
     return _records(data[split], f"{path}[{split!r}]")
 

@@ -230,7 +230,8 @@ SYNONYMS: dict[str, tuple[str, tuple[str, ...]]] = {
         r"\bExtranodal marginal zone B cell lymphoma of MALT type\b",
         (
             "MALT lymphoma (extranodal marginal zone B-cell lymphoma)",
-            "Extranodal marginal zone lymphoma of mucosa-associated lymphoid tissue (MALT lymphoma)",
+            "Extranodal marginal zone lymphoma of mucosa-associated lymphoid tissue (MALT "
+            "lymphoma)",
             "Extranodal marginal zone B-cell lymphoma, MALT type",
         ),
     ),
@@ -647,7 +648,10 @@ def header(text: str, rng: random.Random) -> tuple[str, str]:
 
 
 def tense(text: str, rng: random.Random) -> tuple[str, str]:
-    """Past tense: 'includes' -> 'included', 'is present' -> 'was present', 'No tumor present' -> 'No tumor was present'."""
+    """Past tense: 'includes' -> 'included', 'is present' -> 'was present'.
+
+    'No tumor present' becomes 'No tumor was present'.
+    """
     rules = (
         (r"\bincludes\b", "included"),
         (r"\bdoes not include\b", "did not include"),

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 # A top-level numbered list marker at the start of a line: "1. ", "2. " ("1)" marks sub-lists).
 LIST_MARKER = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>\d{1,2}\.)[ \t]+", re.M)
-# A header line naming organ and procedure: "Stomach, endoscopic biopsy;" or "A. Left lung, lobectomy:".
+# A header line naming organ and procedure: "Stomach, endoscopic biopsy;" or
+# "A. Left lung, lobectomy:".
 HEADER_LINE = re.compile(r"^[ \t]*[A-Za-z][^\n]{0,80}[;:][ \t]*$", re.M)
 
 

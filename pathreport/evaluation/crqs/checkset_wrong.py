@@ -42,7 +42,7 @@ Alternatives = Sequence[str] | Callable[[re.Match], Sequence[str]]
 
 @dataclass(frozen=True)
 class Swap:
-    """Replace what ``pattern`` matches (group ``v`` if named, else the match) by each alternative."""
+    """Replace the match of ``pattern`` (its group ``v`` if named) by each alternative."""
 
     category: str
     field_hint: str
@@ -231,7 +231,8 @@ def grade_group(primary: int, secondary: int) -> int:
 
 GLEASON = re.compile(
     r"Gleason(?:'s)?(?: score)?(?: of)? (?P<sum>\d{1,2}) ?\((?P<p>[345]) ?\+ ?(?P<s>[345])\)"
-    r"|Gleason(?:'s)?(?: score)?(?: of)? (?P<p2>[345]) ?\+ ?(?P<s2>[345]) ?(?:=|,)? ?(?P<sum2>\d{1,2})",
+    r"|Gleason(?:'s)?(?: score)?(?: of)? (?P<p2>[345]) ?\+ ?(?P<s2>[345]) ?(?:=|,)? ?"
+    r"(?P<sum2>\d{1,2})",
     re.I,
 )
 GRADE_GROUP = _rx(r"\b(?:ISUP )?grade group:? (?P<v>[1-5])\b")
@@ -304,7 +305,8 @@ SWAPS: tuple[Swap, ...] = (
         "differentiation",
         "differentiation",
         _rx(
-            r"\b(?P<v>well|moderately|poorly)(?:[- ]to[- ](?:well|moderately|poorly))?[- ]differentiated"
+            r"\b(?P<v>well|moderately|poorly)(?:[- ]to[- ](?:well|moderately|poorly))?"
+            r"[- ]differentiated"
         ),
         lambda m: [x for x in ("well", "moderately", "poorly") if x != m.group("v").lower()],
     ),
@@ -313,7 +315,8 @@ SWAPS: tuple[Swap, ...] = (
         "component_score",
         "nottingham_components",
         _rx(
-            r"\b(?:tubule formation|nuclear grade|nuclear pleomorphism|mitoses|mitotic (?:count|score))(?: score)?:? (?P<v>[123])\b"
+            r"\b(?:tubule formation|nuclear grade|nuclear pleomorphism|mitoses|mitotic (?:count"
+            r"|score))(?: score)?:? (?P<v>[123])\b"
         ),
         _other_scores,
     ),
@@ -329,7 +332,8 @@ SWAPS: tuple[Swap, ...] = (
         "percent",
         "percent",
         _rx(
-            r"(?<!volume: )(?<!volume:  )(?<!pattern 4: )(?<![\d.])\b(?P<v>\d{1,3}(?:\.\d)?)\s?(?:%|percent)"
+            r"(?<!volume: )(?<!volume:  )(?<!pattern 4: )(?<![\d.])\b(?P<v>\d{1,3}(?:\.\d)?)\s?(?:%"
+            r"|percent)"
         ),
         _far_percent,
     ),
@@ -338,7 +342,8 @@ SWAPS: tuple[Swap, ...] = (
         "count",
         "lymph_nodes",
         _rx(
-            r"(?<!grade )(?<!grade: )\b(?P<v>\d{1,2}) ?(?:/|of|out of) ?(?P<n>\d{1,2})\b(?! ?(?:cm|mm|%))"
+            r"(?<!grade )(?<!grade: )\b(?P<v>\d{1,2}) ?(?:/|of|out of) ?(?P<n>\d{1,2})\b(?! ?(?:cm"
+            r"|mm|%))"
         ),
         lambda m: [
             str(k)
@@ -354,7 +359,8 @@ SWAPS: tuple[Swap, ...] = (
         "count",
         "lymph_nodes",
         _rx(
-            r"\b(?P<v>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?= (?:out of \w+(?:-\w+)? |of \w+(?:-\w+)? )?(?:\w+ )?(?:lymph )?nodes?\b)"
+            r"\b(?P<v>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?= (?:out of "
+            r"\w+(?:-\w+)? |of \w+(?:-\w+)? )?(?:\w+ )?(?:lymph )?nodes?\b)"
         ),
         lambda m: [w for w in ("two", "five") if w != m.group("v").lower()][:1],
     ),
@@ -362,7 +368,8 @@ SWAPS: tuple[Swap, ...] = (
         "invasion",
         "invasion_depth",
         _rx(
-            r"(?:involvement|invasion) (?:of|into) (?:the )?(?P<v>subepithelial connective tissue|lamina propria|muscle proper|muscularis propria|submucosa|subserosa|serosa)"
+            r"(?:involvement|invasion) (?:of|into) (?:the )?(?P<v>subepithelial connective tissue"
+            r"|lamina propria|muscle proper|muscularis propria|submucosa|subserosa|serosa)"
         ),
         lambda m: (
             ["muscle proper"]
@@ -391,7 +398,8 @@ SWAPS: tuple[Swap, ...] = (
         _rx(
             r"\b(?:ER|PR|HER2|HER-2/neu|HER2/neu|IDH1?|MGMT(?: promoter)?|p53|estrogen receptors?|"
             r"progesterone receptors?|KRAS|MSI|microsatellite instability)\b[^.\n;]{0,25}?\b"
-            r"(?P<v>positive|negative|methylated|unmethylated|not detected|detected|amplified|not amplified)\b"
+            r"(?P<v>positive|negative|methylated|unmethylated|not detected|detected|amplified|not "
+            r"amplified)\b"
         ),
         lambda m: [] if _negated(m) else [BIOMARKER_FLIP[m.group("v").lower()]],
     ),
@@ -418,7 +426,8 @@ SWAPS: tuple[Swap, ...] = (
         "hpylori_status",
         _rx(
             r"\b(?:H(?:elicobacter)?\.? pylori|HP)(?: organisms)?(?:[:\-]| is| are)? ?"
-            r"(?P<v>positive|negative|not detected|detected|present|absent|not identified|identified)\b"
+            r"(?P<v>positive|negative|not detected|detected|present|absent|not identified"
+            r"|identified)\b"
         ),
         lambda m: [] if _negated(m) else [HP_FLIP[m.group("v").lower()]],
     ),
@@ -426,7 +435,8 @@ SWAPS: tuple[Swap, ...] = (
         "severity",
         "severity",
         _rx(
-            r"\b(?P<v>mild|moderate|marked|severe)(?:ly)?(?= (?:active|activity|atrophy|atrophic|chronic|"
+            r"\b(?P<v>mild|moderate|marked|severe)(?:ly)?(?= (?:active|activity|atrophy|atrophic"
+            r"|chronic|"
             r"inflammation|intestinal metaplasia|dysplasia|atypia|gastritis|colitis))"
         ),
         lambda m: ["severe" if m.group("v").lower() in ("mild", "moderate") else "mild"],
@@ -454,7 +464,8 @@ SWAPS: tuple[Swap, ...] = (
         "negation",
         "necrosis",
         _rx(
-            r"necrosis:? (?P<v>absent|present(?: \((?:comedo-type|focal)\))?|not identified|identified)"
+            r"necrosis:? (?P<v>absent|present(?: \((?:comedo-type|focal)\))?|not identified"
+            r"|identified)"
         ),
         lambda m: (
             ["Present"] if m.group("v").lower() in ("absent", "not identified") else ["Absent"]
@@ -483,7 +494,8 @@ SWAPS: tuple[Swap, ...] = (
         "negation",
         "finding",
         _rx(
-            r"(?::|\bis|\bare|\bwas|\bwere) (?P<v>not identified|not present|not seen|absent|identified|present|negative|positive)\b(?! \()(?! as\b)"
+            r"(?::|\bis|\bare|\bwas|\bwere) (?P<v>not identified|not present|not seen|absent"
+            r"|identified|present|negative|positive)\b(?! \()(?! as\b)"
         ),
         lambda m: (
             []  # "no tumor was identified" -> "was absent" would be a double negative, not an error
@@ -501,7 +513,8 @@ SWAPS: tuple[Swap, ...] = (
         "negation",
         "finding",
         _rx(
-            r"(?:^|[.;:]\s*)(?P<v>No) (?=[a-z]+ (?:invasion|necrosis|dysplasia|metaplasia|atrophy|malignancy|tumou?r))"
+            r"(?:^|[.;:]\s*)(?P<v>No) (?=[a-z]+ (?:invasion|necrosis|dysplasia|metaplasia|atrophy"
+            r"|malignancy|tumou?r))"
         ),
         [""],
     ),
@@ -539,7 +552,8 @@ SWAPS: tuple[Swap, ...] = (
         "site",
         "organ_site",
         _rx(
-            r"^\s*(?:\d\. |[A-Z]\. )?(?P<v>Colon|Rectum|Stomach|Lung|Urinary bladder|Uterine cervix|Cervix|Breast|Prostate|Esophagus|Duodenum)\b"
+            r"^\s*(?:\d\. |[A-Z]\. )?(?P<v>Colon|Rectum|Stomach|Lung|Urinary bladder|Uterine cervix"
+            r"|Cervix|Breast|Prostate|Esophagus|Duodenum)\b"
         ),
         lambda m: {
             "colon": ["Rectum"],
@@ -559,7 +573,8 @@ SWAPS: tuple[Swap, ...] = (
         "site",
         "organ_site",
         _rx(
-            r"\b(?P<v>sigmoid colon|ascending colon|descending colon|transverse colon|cecum|caecum|rectum|antrum|body|fundus|cardia)\b(?=[ ,;:])"
+            r"\b(?P<v>sigmoid colon|ascending colon|descending colon|transverse colon|cecum|caecum"
+            r"|rectum|antrum|body|fundus|cardia)\b(?=[ ,;:])"
         ),
         lambda m: (
             ["rectum"]
@@ -575,7 +590,8 @@ SWAPS: tuple[Swap, ...] = (
         "site",
         "primary_site",
         _rx(
-            r"(?:from|of) (?P<v>colon|colorectal|breast|lung|stomach|gastric|pancreatic|pancreas|prostate|ovarian|ovary)(?= primary| origin)"
+            r"(?:from|of) (?P<v>colon|colorectal|breast|lung|stomach|gastric|pancreatic|pancreas"
+            r"|prostate|ovarian|ovary)(?= primary| origin)"
         ),
         lambda m: ["lung"] if m.group("v").lower() not in ("lung",) else ["colon"],
     ),
@@ -583,25 +599,33 @@ SWAPS: tuple[Swap, ...] = (
         "specimen",
         "specimen_type",
         _rx(
-            r"(?P<v>core-needle biopsy|core needle biopsy|sono-guided core biopsy|endoscopic biopsy|colonoscopic biopsy|colposcopic biopsy|punch biopsy|transurethral resection|mammotome biopsy|endoscopic submucosal dissection|colonoscopic mucosal resection|polypectomy|lobectomy|radical prostatectomy|mastectomy|lumpectomy|nephrectomy|excision|\bbiopsy)(?=[;:,.\n ]|$)"
+            r"(?P<v>core-needle biopsy|core needle biopsy|sono-guided core biopsy|endoscopic biopsy"
+            r"|colonoscopic biopsy|colposcopic biopsy|punch biopsy|transurethral resection"
+            r"|mammotome biopsy|endoscopic submucosal dissection|colonoscopic mucosal resection"
+            r"|polypectomy|lobectomy|radical prostatectomy|mastectomy|lumpectomy|nephrectomy"
+            r"|excision|\bbiopsy)(?=[;:,.\n ]|$)"
         ),
-        lambda m: [] if _historical(m) or _restated(m) else {
-            "endoscopic biopsy": ["endoscopic submucosal dissection", "gastrectomy"],
-            "colonoscopic biopsy": ["polypectomy", "segmental resection"],
-            "colposcopic biopsy": ["cone excision", "hysterectomy"],
-            "punch biopsy": ["cone excision"],
-            "transurethral resection": ["radical cystectomy"],
-            "endoscopic submucosal dissection": ["endoscopic biopsy"],
-            "colonoscopic mucosal resection": ["colonoscopic biopsy"],
-            "polypectomy": ["segmental resection"],
-            "lobectomy": ["wedge biopsy"],
-            "radical prostatectomy": ["needle biopsy"],
-            "mastectomy": ["core needle biopsy"],
-            "lumpectomy": ["core needle biopsy"],
-            "nephrectomy": ["needle biopsy"],
-            "excision": ["needle biopsy"],
-            "biopsy": ["resection"],
-        }.get(m.group("v").lower(), ["excision"]),
+        lambda m: (
+            []
+            if _historical(m) or _restated(m)
+            else {
+                "endoscopic biopsy": ["endoscopic submucosal dissection", "gastrectomy"],
+                "colonoscopic biopsy": ["polypectomy", "segmental resection"],
+                "colposcopic biopsy": ["cone excision", "hysterectomy"],
+                "punch biopsy": ["cone excision"],
+                "transurethral resection": ["radical cystectomy"],
+                "endoscopic submucosal dissection": ["endoscopic biopsy"],
+                "colonoscopic mucosal resection": ["colonoscopic biopsy"],
+                "polypectomy": ["segmental resection"],
+                "lobectomy": ["wedge biopsy"],
+                "radical prostatectomy": ["needle biopsy"],
+                "mastectomy": ["core needle biopsy"],
+                "lumpectomy": ["core needle biopsy"],
+                "nephrectomy": ["needle biopsy"],
+                "excision": ["needle biopsy"],
+                "biopsy": ["resection"],
+            }.get(m.group("v").lower(), ["excision"])
+        ),
     ),
 )
 
@@ -742,7 +766,8 @@ DIAGNOSIS_SWAPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     (
         "diagnosis",
         "diagnosis",
-        r"\bno (?:tumou?r|malignancy|evidence of (?:malignancy|tumou?r))(?: (?:present|identified|seen))?",
+        r"\bno (?:tumou?r|malignancy|evidence of (?:malignancy|tumou?r))(?: (?:present|identified"
+        r"|seen))?",
         ("Adenocarcinoma",),
     ),
     (
@@ -798,7 +823,7 @@ LINE_START = r"^\s*(?:\d\. )?"
 
 
 def _diagnosis_swap(category: str, hint: str, pattern: str, alternatives: tuple[str, ...]) -> Swap:
-    """A swap of the term ``pattern``; a pattern anchored at a line start keeps indent and marker."""
+    """A swap of the term ``pattern``; a pattern anchored at a line start keeps indent, marker."""
     if pattern.startswith(LINE_START):
         regex = rf"^[ \t]*(?:\d{{1,2}}\. )?(?P<v>{pattern[len(LINE_START) :]})"
     else:
@@ -835,8 +860,10 @@ CLAUSES = tuple(
         r", grade (?:I{1,3}|[1-3])(?: \(Tubule formation[^)]*\))?",
         r", (?:well|moderately|poorly) differentiated",
         r", tumou?r volume:? +\d+\s?%",
-        r", with (?:squamous differentiation|mucinous component|poorly cohesive carcinoma component)",
-        r",? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid aggregates)\b",
+        r", with (?:squamous differentiation|mucinous component|poorly cohesive carcinoma "
+        r"component)",
+        r",? with (?:necrosis|erosion|ulcer|intestinal metaplasia|interstinal metaplasia|lymphoid "
+        r"aggregates)\b",
     )
 )
 FINDING_WORD = re.compile(

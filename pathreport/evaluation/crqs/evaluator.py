@@ -47,11 +47,13 @@ def parse_weights(weights: Any) -> tuple[float, float, float, float]:
         values = tuple(float(w) for w in weights)
     except (TypeError, ValueError):
         raise ValueError(
-            f"CRQS weights must be four numbers for CFC, KIR, HR, CDS (e.g. 0.3,0.4,0.2,0.4), found {weights!r}."
+            "CRQS weights must be four numbers for CFC, KIR, HR, CDS (e.g. 0.3,0.4,0.2,0.4), "
+            f"found {weights!r}."
         ) from None
     if len(values) != 4:
         raise ValueError(
-            f"CRQS weights must be four numbers for CFC, KIR, HR, CDS, found {len(values)}: {weights!r}."
+            f"CRQS weights must be four numbers for CFC, KIR, HR, CDS, found {len(values)}: "
+            f"{weights!r}."
         )
     return values  # type: ignore[return-value]
 
@@ -75,7 +77,8 @@ def _load(dataset: str | None, schema: str | Path | Schema | None) -> Schema:
         return load_schema(schema)
     if not dataset:
         raise FileNotFoundError(
-            "No dataset given, so no CRQS schema can be chosen; pass the dataset name (--dataset) or a schema file."
+            "No dataset given, so no CRQS schema can be chosen; pass the dataset name (--dataset) "
+            "or a schema file."
         )
     return load_schema(dataset)
 
@@ -83,7 +86,10 @@ def _load(dataset: str | None, schema: str | Path | Schema | None) -> Schema:
 @EVALUATORS.register(
     "crqs",
     kind="report",
-    description="Clinical Report Quality Score: schema-based clinical fields, CFC/KIR/HR/CDS (PathReportEval)",
+    description=(
+        "Clinical Report Quality Score: schema-based clinical fields, "
+        "CFC/KIR/HR/CDS (PathReportEval)"
+    ),
     metrics=list(CRQS_METRICS),
     paper="PathReportEval (arXiv 2607.18448), Sec. 3.4 and App. A.7",
 )

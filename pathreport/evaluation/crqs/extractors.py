@@ -3,9 +3,10 @@
 The scoring code only needs ``extract_many(texts) -> [dict field -> canonical value]``, so an
 extractor is any class built as ``Backend(schema, **options)`` with that method. The rule-based
 backend (``rule``) is built in; a language-model backend can be registered later with
-``@EXTRACTORS.register("llm")`` on an ``LLMExtractor`` class without touching the scoring code. Such a backend should
-return raw values and pass them through :meth:`FieldSpec.canonicalize` so that its answers use the
-same canonical vocabulary (and therefore the same match rules) as the rule backend.
+``@EXTRACTORS.register("llm")`` on an ``LLMExtractor`` class without touching the scoring code.
+Such a backend should return raw values and pass them through :meth:`FieldSpec.canonicalize` so
+that its answers use the same canonical vocabulary (and therefore the same match rules) as the
+rule backend.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ in the same clause, at most ``max_gap`` words before it, with no *terminator* ("
 present" negates necrosis and affirms the invasion. A *pseudo-negation* ("no special type", "not
 otherwise specified") is not a cue at all.
 
-Scopes end at sentence and clause punctuation and at newlines (see :mod:`pathreport.evaluation.crqs.text`).
-A schema may add cues of its own under its ``negation`` key; the defaults below always apply.
+Scopes end at sentence and clause punctuation and at newlines (see
+:mod:`pathreport.evaluation.crqs.text`). A schema may add cues of its own under its ``negation``
+key; the defaults below always apply.
 """
 
 from __future__ import annotations

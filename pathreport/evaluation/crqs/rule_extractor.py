@@ -2,16 +2,17 @@
 
 How one report is read (all of it linear in the report length, so safe on any input):
 
-1. The text is normalised and split into words (:class:`~pathreport.evaluation.crqs.text.ReportText`).
+1. The text is normalised and split into words
+   (:class:`~pathreport.evaluation.crqs.text.ReportText`).
 2. One pass over the words with a phrase trie finds every vocabulary phrase of every field, every
    negation cue, pseudo-negation and scope terminator. Within a field, phrases are matched
    leftmost-longest ("adenocarcinoma in situ" beats "adenocarcinoma"); across fields they may
    overlap ("tubular adenoma" gives diagnosis = adenoma and histologic_type = tubular).
 3. Each field's regular expressions (Gleason, grade group, sizes, "Necrosis: Absent", ...) run on
    the normalised text; schema patterns are checked for nested unbounded quantifiers on load.
-4. Negation (see :mod:`pathreport.evaluation.crqs.negation`) turns a negated finding into the field's
-   ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is no
-   diagnosis).
+4. Negation (see :mod:`pathreport.evaluation.crqs.negation`) turns a negated finding into the
+   field's ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is
+   no diagnosis).
 5. Each field keeps one value by its ``select`` rule (first mention, highest on the value scale,
    or all values). A selected value may imply values of other fields (diagnosis = adenocarcinoma
    implies benign_vs_malignant = malignant); implied values join those fields' candidates and the
@@ -705,7 +706,8 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
     elif f.select == "total":  # counts: one total over the report's statements
         return total_count([c[2] for c in cands]), cands
     elif f.select in ("max", "min"):
-        # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared order.
+        # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared
+        # order.
         ranks = [c[2] if f.type == "numeric" else f.rank(c[2]) for c in cands]
         chosen = cands[ranks.index(max(ranks) if f.select == "max" else min(ranks))]
     else:  # all

@@ -21,11 +21,11 @@ The file format (one mapping)::
     profiles:                          # optional named subsets; the default profile is every field
       paper: {fields: [...], key_fields: [...]}   # the paper's own lists, to reproduce its numbers
     severity_weights: {critical: 3}    # optional override of DEFAULT_SEVERITY_WEIGHTS
-    negation: {pre: [...], ...}        # optional extra cues (see pathreport.evaluation.crqs.negation)
+    negation: {pre: [...], ...}        # optional extra cues (see crqs.negation)
     fields:
       - name: diagnosis
         group: diagnosis_hierarchy
-        type: categorical              # categorical | ordinal | presence | numeric | gleason | count | text
+        type: categorical              # categorical|ordinal|presence|numeric|gleason|count|text
         values:                        # canonical value -> searched phrases, in scale order
           adenocarcinoma: [adenocarcinoma, adenoca]
           carcinoma: {synonyms: [...], aliases: [...], implies: {benign_vs_malignant: malignant}}
@@ -44,8 +44,8 @@ The file format (one mapping)::
 
 Severity exists because fields are not equally important: a wrong margin status changes the
 operation, a different word for the biopsy procedure changes nothing. Each field's weight scales
-its share in every CRQS component (see :mod:`pathreport.evaluation.crqs.scoring`); the ``paper`` profile
-scores unweighted, as the paper does.
+its share in every CRQS component (see :mod:`pathreport.evaluation.crqs.scoring`); the
+``paper`` profile scores unweighted, as the paper does.
 """
 
 from __future__ import annotations
@@ -219,8 +219,9 @@ class FieldSpec:
     def canonicalize(self, raw: Any) -> Any:
         """Canonical value of a raw value (a regex capture, or an LLM backend's answer).
 
-        A numeric answer with a unit ("25 mm") is converted to the field's unit (2.5 cm). Returns None when the value is not usable for this field (unknown value with
-        ``unknown: drop``, or a snippet the parser cannot read).
+        A numeric answer with a unit ("25 mm") is converted to the field's unit (2.5 cm). Returns
+        None when the value is not usable for this field (unknown value with ``unknown: drop``, or
+        a snippet the parser cannot read).
         """
         if raw is None:
             return None
@@ -410,7 +411,8 @@ def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = T
             hint = did_you_mean(text, available_schemas())
             raise FileNotFoundError(
                 f"No CRQS schema for dataset '{text}': {path} does not exist. "
-                f"{hint + ' ' if hint else ''}Schemas: {', '.join(available_schemas()) or '(none)'}. "
+                f"{hint + ' ' if hint else ''}Schemas: "
+                f"{', '.join(available_schemas()) or '(none)'}. "
                 "Write crqs/<dataset>.yaml (see docs/crqs.md) or pass a schema file."
             )
     if not path.is_file():
@@ -455,11 +457,16 @@ def _learned_vocab_path(raw: Any, path: Path) -> Path | None:
 
 
 def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool = True) -> Schema:
-    """Validate a parsed schema mapping and build the :class:`Schema` (raises :class:`SchemaError`)."""
+    """Validate a parsed schema mapping and build the :class:`Schema`.
+
+    Raises:
+        SchemaError: the mapping is not a valid schema.
+    """
     where = str(path) if path else "<schema>"
     if not isinstance(raw, dict):
         raise SchemaError(
-            f"{where}: a schema must be a mapping with keys {sorted(SCHEMA_KEYS)}, found {type(raw).__name__}."
+            f"{where}: a schema must be a mapping with keys {sorted(SCHEMA_KEYS)}, found "
+            f"{type(raw).__name__}."
         )
     _check_keys(raw, SCHEMA_KEYS, where, "the schema")
     name = raw.get("name")
@@ -467,7 +474,8 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
         raise SchemaError(f"{where}: 'name' must be a dataset name like 'reg2025', found {name!r}.")
     if path is not None and path.stem != name:
         raise SchemaError(
-            f"{where}: 'name' is {name!r} but the file is {path.name}; the dataset name is the join key, rename one."
+            f"{where}: 'name' is {name!r} but the file is {path.name}; the dataset name is the "
+            "join key, rename one."
         )
     version = raw.get("version", 1)
     if not isinstance(version, int) or version < 1:
@@ -502,13 +510,15 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
             )
         if item["name"] in names:
             raise SchemaError(
-                f"{where}: field '{item['name']}' is defined twice (fields[{names.index(item['name'])}] and fields[{i}]); remove one."
+                f"{where}: field '{item['name']}' is defined twice "
+                f"(fields[{names.index(item['name'])}] and fields[{i}]); remove one."
             )
         names.append(item["name"])
     for k in key_fields:
         if k not in names:
             raise SchemaError(
-                f"{where}: key field '{k}' is not in the field list; add it to 'fields' or remove it from 'key_fields'."
+                f"{where}: key field '{k}' is not in the field list; add it to 'fields' or remove "
+                "it from 'key_fields'."
             )
     if len(set(key_fields)) != len(key_fields):
         raise SchemaError(f"{where}: 'key_fields' lists a field twice: {key_fields}.")
@@ -529,7 +539,8 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     unknown_vocab = set(learned) - set(names)
     if unknown_vocab:
         raise SchemaError(
-            f"{vocab_path}: learned vocabulary for unknown field(s) {sorted(unknown_vocab)}; rebuild it with `pathreport crqs build-vocab`."
+            f"{vocab_path}: learned vocabulary for unknown field(s) {sorted(unknown_vocab)}; "
+            "rebuild it with `pathreport crqs build-vocab`."
         )
 
     severity_weights = _severity_weights(raw.get("severity_weights"), where)
@@ -600,7 +611,9 @@ def _borrow(
         if not lender_path.is_file():
             raise SchemaError(f"{here}: {lender_path} does not exist.")
         lender = _read_yaml(lender_path)
-        lent = {item.get("name"): item for item in lender.get("fields") or () if isinstance(item, dict)}
+        lent = {
+            item.get("name"): item for item in lender.get("fields") or () if isinstance(item, dict)
+        }
         for name in _string_list(spec.get("fields") or [], here, "fields"):
             if name not in lent:
                 raise SchemaError(f"{here}: the lender has no field {name!r}.")
@@ -615,7 +628,9 @@ def _borrow(
                     f"does not list in 'groups' {list(groups)}."
                 )
             rank = groups.index(item["group"])
-            at = sum(1 for f in fields if f.get("group") in groups and groups.index(f["group"]) <= rank)
+            at = sum(
+                1 for f in fields if f.get("group") in groups and groups.index(f["group"]) <= rank
+            )
             fields.insert(at, item)
         mapping = spec.get("values") or {}
         if isinstance(mapping, list):
@@ -633,12 +648,18 @@ def _borrow(
             inherited = {}  # a values_from field also holds its source's values (resolved later)
             if own.get("values_from"):
                 src = next((f for f in fields if f.get("name") == own["values_from"]), {})
-                inherited = {k: v for k, v in (src.get("values") or {}).items() if k not in own_values}
+                inherited = {
+                    k: v for k, v in (src.get("values") or {}).items() if k not in own_values
+                }
             skip = set(_string_list(spec.get("except") or [], here, "except"))
             offered = {k: v for k, v in (lent[source].get("values") or {}).items() if k not in skip}
             merged = _merged_values({**inherited, **own_values}, offered)
             own["values"] = {
-                k: ({x: y for x, y in v.items() if x != "implies"} if inherited and isinstance(v, dict) else v)
+                k: (
+                    {x: y for x, y in v.items() if x != "implies"}
+                    if inherited and isinstance(v, dict)
+                    else v
+                )
                 for k, v in merged.items()
                 if k not in inherited
             }
@@ -654,6 +675,7 @@ def _borrow(
 
 def _merged_values(own: dict, lent: dict) -> dict:
     """``own`` plus the lent values it lacks, minus lent synonyms that ``own`` already uses."""
+
     def phrases(canonical: str, spec: Any) -> list[str]:
         words = spec.get("synonyms") if isinstance(spec, dict) else spec
         return [canonical, *(str(w) for w in words or ())]
@@ -820,7 +842,8 @@ def _build_field(
                 other = lookup.setdefault(k, v.canonical)
                 if other != v.canonical:
                     raise SchemaError(
-                        f"{here}: synonym {phrase!r} maps to both {other!r} and {v.canonical!r}; keep it under one value."
+                        f"{here}: synonym {phrase!r} maps to both {other!r} and {v.canonical!r}; "
+                        "keep it under one value."
                     )
     # Learned phrases only fill gaps: a curated synonym always wins.
     extra = [(p, c) for p, c in learned.items() if normalise_phrase(p) not in lookup]
@@ -850,7 +873,8 @@ def _build_field(
         and negated_value not in canonicals
     ):
         raise SchemaError(
-            f"{here}: 'negated_value' {negated_value!r} is not one of the field's values {canonicals}."
+            f"{here}: 'negated_value' {negated_value!r} is not one of the field's values "
+            f"{canonicals}."
         )
     tolerance = item.get("tolerance") or {}
     if tolerance and ftype != "numeric":
@@ -859,7 +883,8 @@ def _build_field(
         )
     if not isinstance(tolerance, dict):
         raise SchemaError(
-            f"{here}: 'tolerance' must be a mapping like {{abs: 10}} or {{rel: 0.15}}, found {tolerance!r}."
+            f"{here}: 'tolerance' must be a mapping like {{abs: 10}} or {{rel: 0.15}}, found "
+            f"{tolerance!r}."
         )
     _check_keys(tolerance, TOLERANCE_KEYS, where, f"field '{name}' tolerance")
     for k, v in tolerance.items():
@@ -903,14 +928,16 @@ def _build_field(
 def _build_values(raw: Any, here: str, ftype: str) -> list[ValueSpec]:
     if not isinstance(raw, dict):
         raise SchemaError(
-            f"{here}: 'values' must map canonical values to synonym lists, found {type(raw).__name__}."
+            f"{here}: 'values' must map canonical values to synonym lists, found "
+            f"{type(raw).__name__}."
         )
     values: list[ValueSpec] = []
     for canonical, spec in raw.items():
         canonical = str(canonical)
         if ftype == "presence" and canonical not in PRESENCE_VALUES:
             raise SchemaError(
-                f"{here}: a presence field's values are 'present' and 'absent', found {canonical!r}."
+                f"{here}: a presence field's values are 'present' and 'absent', found "
+                f"{canonical!r}."
             )
         implies: dict[str, str] = {}
         aliases: list[str] = []
@@ -960,18 +987,21 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
         raw = {"regex": raw}
     if not isinstance(raw, dict) or not isinstance(raw.get("regex"), str):
         raise SchemaError(
-            f"{here}: a pattern is a regex string or a mapping with 'regex' (and optional 'value', 'negatable')."
+            f"{here}: a pattern is a regex string or a mapping with 'regex' (and optional 'value', "
+            "'negatable')."
         )
     _check_keys(raw, PATTERN_KEYS, here, "the pattern")
     source = raw["regex"]
     if _NESTED_QUANTIFIER.search(source):
         raise SchemaError(
-            f"{here}: regex {source!r} repeats a group that contains an unbounded quantifier, which can "
+            f"{here}: regex {source!r} repeats a group that contains an unbounded quantifier, "
+            "which can "
             "backtrack catastrophically on long text; bound the inner or outer repetition."
         )
     if _UPPERCASE_LITERAL.search(_REGEX_SYNTAX.sub("", source)):
         raise SchemaError(
-            f"{here}: regex {source!r} contains upper-case letters, but patterns run on lower-cased text; write it in lower case."
+            f"{here}: regex {source!r} contains upper-case letters, but patterns run on "
+            "lower-cased text; write it in lower case."
         )
     try:
         compiled = re.compile(source)
@@ -1018,7 +1048,8 @@ def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
             for target, value in v.implies:
                 if target not in by_name:
                     raise SchemaError(
-                        f"{where}: field '{f.name}', value {v.canonical!r} implies unknown field '{target}'."
+                        f"{where}: field '{f.name}', value {v.canonical!r} implies unknown field "
+                        f"'{target}'."
                     )
                 t = by_name[target]
                 allowed = (
@@ -1028,7 +1059,8 @@ def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
                 )
                 if value not in allowed and t.unknown != "keep":
                     raise SchemaError(
-                        f"{where}: field '{f.name}', value {v.canonical!r} implies {target}={value!r}, "
+                        f"{where}: field '{f.name}', value {v.canonical!r} implies "
+                        f"{target}={value!r}, "
                         f"which is not a value of '{target}' {list(allowed)}."
                     )
 
@@ -1038,7 +1070,8 @@ def _read_learned_vocab(path: Path, schema_name: str) -> dict[str, dict[str, str
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
         raise SchemaError(
-            f"{path}: learned vocabulary is not valid JSON ({err.msg}); rebuild it with `pathreport crqs build-vocab`."
+            f"{path}: learned vocabulary is not valid JSON ({err.msg}); rebuild it with "
+            "`pathreport crqs build-vocab`."
         ) from None
     if (
         not isinstance(data, dict)
@@ -1046,8 +1079,10 @@ def _read_learned_vocab(path: Path, schema_name: str) -> dict[str, dict[str, str
         or not isinstance(data.get("fields"), dict)
     ):
         raise SchemaError(
-            f"{path}: expected a learned vocabulary of schema {schema_name!r} with a 'fields' mapping, "
-            f"found schema {data.get('schema') if isinstance(data, dict) else None!r}; rebuild it with `pathreport crqs build-vocab`."
+            f"{path}: expected a learned vocabulary of schema {schema_name!r} with a 'fields' "
+            "mapping, "
+            f"found schema {data.get('schema') if isinstance(data, dict) else None!r}; rebuild it "
+            "with `pathreport crqs build-vocab`."
         )
     return {
         str(f): {str(k): str(v) for k, v in phrases.items()}
@@ -1063,7 +1098,8 @@ def _check_keys(mapping: dict, allowed: frozenset[str], where: str, what: str) -
         hints = [did_you_mean(str(k), sorted(allowed)) for k in sorted(unknown, key=str)]
         hint = " ".join(h for h in hints if h)
         raise SchemaError(
-            f"{where}: unknown key(s) {sorted(map(str, unknown))} in {what}. {hint + ' ' if hint else ''}"
+            f"{where}: unknown key(s) {sorted(map(str, unknown))} in {what}. "
+            f"{hint + ' ' if hint else ''}"
             f"Allowed: {', '.join(sorted(allowed))}."
         )
 

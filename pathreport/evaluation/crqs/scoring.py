@@ -69,12 +69,14 @@ class CRQSConfig:
             raise ValueError(f"CRQS formula must be one of {FORMULAS}, found {self.formula!r}.")
         if self.on_empty_reference not in EMPTY_REFERENCE_POLICIES:
             raise ValueError(
-                f"on_empty_reference must be one of {EMPTY_REFERENCE_POLICIES}, found {self.on_empty_reference!r}."
+                f"on_empty_reference must be one of {EMPTY_REFERENCE_POLICIES}, found "
+                f"{self.on_empty_reference!r}."
             )
         weights = tuple(float(w) for w in self.weights)
         if len(weights) != 4 or any(w < 0 for w in weights) or weights[0] + weights[1] <= 0:
             raise ValueError(
-                f"CRQS weights must be four non-negative numbers (CFC, KIR, HR, CDS) with CFC + KIR > 0, "
+                "CRQS weights must be four non-negative numbers (CFC, KIR, HR, CDS) with CFC + "
+                "KIR > 0, "
                 f"found {self.weights!r}; the paper's are 0.3,0.4,0.2,0.4."
             )
         object.__setattr__(self, "weights", weights)

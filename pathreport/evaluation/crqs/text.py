@@ -42,7 +42,8 @@ _PERCENT_WORD = re.compile(r"(\d)[ \t]*(?:percent|per[ \t]+cent)(?![a-z])")
 # British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage").
 _BRITISH = re.compile(r"tumour|oesophag|oestro|haem(?=[a-z])|leukaem|anaem|oedem|gynaec|paediatr")
 _AMERICAN = {"tumour": "tumor", "oesophag": "esophag", "oestro": "estro", "leukaem": "leukem",
-             "anaem": "anem", "oedem": "edem", "gynaec": "gynec", "paediatr": "pediatr", "haem": "hem"}  # fmt: skip
+             "anaem": "anem", "oedem": "edem", "gynaec": "gynec", "paediatr": "pediatr",
+             "haem": "hem"}  # fmt: skip
 _HER2_SPELLING = re.compile(r"(?<![a-z])(?:c[ -]?)?erb[ -]?b[ -]?2(?![0-9])")
 _LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
@@ -152,7 +153,7 @@ class ReportText:
         return self.comma_count[last + 1] - self.comma_count[first] > 0
 
     def word_at(self, char_pos: int) -> int:
-        """Index of the first word that ends after ``char_pos`` (for mapping regex hits to words)."""
+        """Index of the first word that ends after ``char_pos`` (maps regex hits to words)."""
         from bisect import bisect_right
 
         return bisect_right(self.ends, char_pos)

@@ -1,4 +1,4 @@
-"""Value parsers and match rules: from a matched snippet to a canonical value, and back to a verdict.
+"""Value parsers and match rules: from a matched snippet to a canonical value, back to a verdict.
 
 A schema field names a *parser* (how a captured snippet becomes a canonical value) and its *type*
 decides the match rule. Canonical values are plain strings (or floats for numeric fields), so they

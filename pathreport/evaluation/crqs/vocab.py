@@ -47,7 +47,8 @@ def read_train_reports(split_file: str | os.PathLike) -> list[str]:
     if not isinstance(data, dict) or not isinstance(data.get("train"), list):
         found = sorted(data) if isinstance(data, dict) else type(data).__name__
         raise ValueError(
-            f'{path}: expected a split file {{"train": [{{"id", "report"}}], ...}}; found keys {found}. '
+            f'{path}: expected a split file {{"train": [{{"id", "report"}}], ...}}; '
+            f"found keys {found}. "
             "The vocabulary is learned from the training split only."
         )
     reports = []
@@ -91,7 +92,8 @@ def build_vocab(
     """Phrases for ``field`` that the curated schema does not know, counted over ``reports``."""
     if field not in schema.field_names:
         raise ValueError(
-            f"Schema '{schema.name}' has no field '{field}'; fields: {', '.join(schema.field_names)}."
+            f"Schema '{schema.name}' has no field '{field}'; fields: "
+            f"{', '.join(schema.field_names)}."
         )
     if min_count < 1:
         raise ValueError(f"min_count must be at least 1, found {min_count}.")

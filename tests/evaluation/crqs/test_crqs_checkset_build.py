@@ -101,7 +101,10 @@ def test_omitting_a_sentence_keeps_the_others_apart():
 
 
 def test_sentences_are_not_split_at_list_markers_or_decimals():
-    text = "Breast, biopsy: 1. Ductal carcinoma in situ 2. Microcalcification. Size 2.1 cm. A. Margins free."
+    text = (
+        "Breast, biopsy: 1. Ductal carcinoma in situ 2. Microcalcification. Size 2.1 cm. "
+        "A. Margins free."
+    )
     assert [s for _, _, s in sentences_with_offsets(text)] == [
         "Breast, biopsy: 1. Ductal carcinoma in situ 2. Microcalcification.",
         "Size 2.1 cm.",
@@ -290,7 +293,10 @@ def test_checkset_wrong_edits_change_a_clinical_fact():
     ]
     assert not any("is absent as" in e.text for e in edits)
     # A finding stated in other words is not invented again.
-    text = "Kidney, nephrectomy: clear cell carcinoma. It is necrotic. Angiolymphatic invasion is seen."
+    text = (
+        "Kidney, nephrectomy: clear cell carcinoma. It is necrotic. "
+        "Angiolymphatic invasion is seen."
+    )
     invented = [e.span for e in wrong_edits(text) if e.category == "invention"]
     assert not any("ecrosis" in f or "ymphovascular" in f for f in invented)
     # "with ulcerative colitis" holds no "with ulcer" clause to drop.

@@ -39,7 +39,8 @@ TOY = {
         {"name": "entities", "type": "categorical", "values_from": "diagnosis", "select": "all"},
         {"name": "necrosis", "type": "presence", "values": {"present": ["necrosis"]}},
         {"name": "lvi", "type": "presence", "values": {"present": ["lymphovascular invasion"]}},
-        {"name": "pni", "type": "presence", "values": {"present": ["perineural invasion", "perineural"]}},
+        {"name": "pni", "type": "presence",
+         "values": {"present": ["perineural invasion", "perineural"]}},
         {"name": "margin", "type": "categorical", "severity": "critical",
          "values": {"involved": ["margin involved"], "free": ["margin free"]}},
         {"name": "specimen", "type": "categorical", "severity": "minor",
@@ -130,7 +131,9 @@ def test_crqs_list_negation_stops_where_the_list_does():
     # ", and" after a single item joins a new clause: a two-item list takes no comma.
     found = fields("Margin free of necrosis, and carcinoma is seen in the second piece.")
     assert found["necrosis"] == "absent" and found["diagnosis"] == "carcinoma"
-    assert fields("No necrosis, lymphovascular invasion, and perineural invasion.")["pni"] == "absent"
+    assert (
+        fields("No necrosis, lymphovascular invasion, and perineural invasion.")["pni"] == "absent"
+    )
 
 
 def test_crqs_an_explicit_status_outranks_a_bare_mention():
@@ -173,7 +176,8 @@ def test_crqs_reg2025_profiles_and_real_report_shapes():
     assert score_pair(report, more_pattern4, "reg2025").CRQS < 1.0
     assert pytest.approx(1.0) == score_pair(report, more_pattern4, "reg2025", profile="paper").CRQS
     gastritis = extract(
-        "Stomach, endoscopic biopsy;\n  Chronic active gastritis\n   with 1) interstinal metaplasia\n"
+        "Stomach, endoscopic biopsy;\n  Chronic active gastritis\n   with 1) interstinal "
+        "metaplasia\n"
         "         2) lymphoid aggregates",
         "reg2025",
     )
@@ -188,7 +192,10 @@ def test_crqs_evaluate_cli_records_the_profile_and_weighting(tmp_path):
 
     from pathreport.app.cli import main
 
-    ref = "Breast, biopsy;\n  Invasive carcinoma of no special type, grade II\n  Lymphovascular invasion: absent"
+    ref = (
+        "Breast, biopsy;\n  Invasive carcinoma of no special type, grade II\n"
+        "  Lymphovascular invasion: absent"
+    )
     pred = ref.replace("absent", "present")
     preds = tmp_path / "preds.jsonl"
     preds.write_text(json.dumps({"id": "a", "reference": ref, "prediction": pred}) + "\n")
@@ -239,7 +246,9 @@ def test_crqs_a_negated_mention_inside_another_finding_belongs_to_it():
     # "no perineural invasion" excludes perineural invasion, not malignancy.
     found = extract("Prostate biopsy: acinar adenocarcinoma. No perineural invasion.", "histai")
     assert found["perineural_invasion"] == "absent" and "malignancy_status" not in found
-    assert extract("Breast: DCIS. No invasive carcinoma.", "histai")["malignancy_status"] == "absent"
+    assert (
+        extract("Breast: DCIS. No invasive carcinoma.", "histai")["malignancy_status"] == "absent"
+    )
 
 
 @pytest.mark.parametrize("dataset", ["tcga", "histai"])
@@ -247,11 +256,16 @@ def test_crqs_a_side_moved_between_two_structures_is_discordant(dataset):
     # Both reports state a left and a right side: only the side of each structure tells them apart.
     ref = "Right ovary: cyst. Left ovary and left fallopian tube: no tumor."
     swapped = "Left ovary: cyst. Right ovary and right fallopian tube: no tumor."
-    assert extract(ref, dataset)["lateral_sites"] == "left fallopian tube + left ovary + right ovary"
+    assert (
+        extract(ref, dataset)["lateral_sites"] == "left fallopian tube + left ovary + right ovary"
+    )
     assert extract(swapped, dataset)["laterality"] == extract(ref, dataset)["laterality"]
     assert "lateral_sites" in score_pair(ref, swapped, dataset).discordant
     cores = "Left apex: adenocarcinoma. Right base, right apex: benign."
-    assert "lateral_sites" in score_pair(cores, cores.replace("Right base", "Left base"), dataset).discordant
+    assert (
+        "lateral_sites"
+        in score_pair(cores, cores.replace("Right base", "Left base"), dataset).discordant
+    )
     header = extract("Breast, right, core biopsy: invasive carcinoma.", dataset)
     assert header["lateral_sites"] == "right breast"
 
@@ -284,7 +298,9 @@ TCGA_STATUS_WORDINGS = {
 
 
 def test_crqs_tcga_status_wordings_of_margins_nodes_and_vessels():
-    found = {text: extract(text, "tcga").get(field) for text, (field, _) in TCGA_STATUS_WORDINGS.items()}
+    found = {
+        text: extract(text, "tcga").get(field) for text, (field, _) in TCGA_STATUS_WORDINGS.items()
+    }
     assert found == {text: value for text, (_, value) in TCGA_STATUS_WORDINGS.items()}
 
 
@@ -297,12 +313,17 @@ def test_crqs_tcga_biomarker_statuses_are_a_set_and_do_not_cross_markers():
     # A status belongs to the marker it follows, not to one across "and" or a list dash.
     found = extract("The cells are positive for IDH1 and negative for p53.", "tcga")
     assert found["idh_status"] == "mutant" and found["p53_status"] == "negative"
-    found = extract("- Negative for IDH1-R132H immunostain - Positive for 1p/19q codeletion", "tcga")
+    found = extract(
+        "- Negative for IDH1-R132H immunostain - Positive for 1p/19q codeletion", "tcga"
+    )
     assert found["idh_status"] == "wild type"
     # A negated entity that only marks an absence still gives way to a stated one.
-    assert extract("Ductal carcinoma in situ; no lobular carcinoma in situ.", "tcga")[
-        "in_situ_component"
-    ] == "dcis"
+    assert (
+        extract("Ductal carcinoma in situ; no lobular carcinoma in situ.", "tcga")[
+            "in_situ_component"
+        ]
+        == "dcis"
+    )
 
 
 def test_crqs_the_greatest_of_several_sizes_is_the_tumour_size():

@@ -1,4 +1,4 @@
-"""``pathreport evaluate`` and ``pathreport crqs``: files in, summary / per-case / fields.csv out."""
+"""``pathreport evaluate`` and ``pathreport crqs``: files in; summary, per-case, fields.csv out."""
 
 from __future__ import annotations
 
@@ -12,15 +12,22 @@ from pathreport.app.cli import main
 from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 
-REF_DCIS = "Breast, left, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: Solid\n  - Nuclear grade: High\n  - Necrosis: Absent"
-REF_PROSTATE = "Prostate, biopsy;\n  Acinar adenocarcinoma, Gleason's score 7 (3+4), grade group 2, tumor volume: 30%"
+REF_DCIS = (
+    "Breast, left, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: Solid\n"
+    "  - Nuclear grade: High\n  - Necrosis: Absent"
+)
+REF_PROSTATE = (
+    "Prostate, biopsy;\n"
+    "  Acinar adenocarcinoma, Gleason's score 7 (3+4), grade group 2, tumor volume: 30%"
+)
 REF_GASTRITIS = "Stomach, antrum, endoscopic biopsy;\n  Chronic gastritis"
 RECORDS = [
     PredictionRecord("a", REF_DCIS, REF_DCIS.replace("Absent", "Present (Comedo-type)")),
     PredictionRecord(
         "b",
         REF_PROSTATE,
-        "Prostate, biopsy: acinar adenocarcinoma, Gleason score 3+4=7, grade group 2, tumor volume 30%",
+        "Prostate, biopsy: acinar adenocarcinoma, Gleason score 3+4=7, grade group 2, tumor volume "
+        "30%",
     ),
     PredictionRecord("c", REF_GASTRITIS, ""),
 ]
@@ -243,8 +250,16 @@ def test_crqs_build_vocab_learns_from_training_references_only(tmp_path: Path, c
     from pathreport.evaluation.crqs import get_extractor, load_schema
 
     curated = load_schema(schema_file, with_learned_vocab=False)
-    build_vocab = ["crqs", "build-vocab", "--schema", str(schema_file), "--split-file", str(split),
-                   "--min-count", "2"]
+    build_vocab = [
+        "crqs",
+        "build-vocab",
+        "--schema",
+        str(schema_file),
+        "--split-file",
+        str(split),
+        "--min-count",
+        "2",
+    ]
     assert main(build_vocab) == 0
     vocab = json.loads((tmp_path / "tiny.vocab.json").read_text())
     assert vocab["fields"]["diagnosis"] == {

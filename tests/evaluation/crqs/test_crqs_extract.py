@@ -196,7 +196,8 @@ def test_extract_sizes_convert_units_and_take_the_greatest_dimension():
 
 def test_extract_reg_report_keeps_diagnosis_and_subtype_apart():
     fields = extract(
-        "Urinary bladder, trigone, transurethral resection;\n  Invasive urothelial carcinoma,\n  with involvement of muscle proper\n\n"
+        "Urinary bladder, trigone, transurethral resection;\n  Invasive urothelial carcinoma,\n  "
+        "with involvement of muscle proper\n\n"
         "Note) The specimen includes muscle proper.",
         "reg2025",
     )
@@ -209,7 +210,8 @@ def test_extract_reg_report_keeps_diagnosis_and_subtype_apart():
         "muscle_proper_status": "included",
     }
     dcis = extract(
-        "Breast, biopsy;\n  Ductal carcinoma in situ\n  - Type: Cribriform and solid\n  - Nuclear grade: High\n  - Necrosis: Absent",
+        "Breast, biopsy;\n  Ductal carcinoma in situ\n  - Type: Cribriform and solid\n  - Nuclear "
+        "grade: High\n  - Necrosis: Absent",
         "reg2025",
     )
     assert (
@@ -302,7 +304,8 @@ def test_extract_synthetic_schema_recovers_every_generated_attribute():
         fields = backend.extract(report)
         assert {k: fields.get(k) for k in expected} == expected, report
         extra = set(fields) - set(expected)
-        # The only field a report states beyond its attributes: invasive urothelial carcinoma is "high grade".
+        # The only field a report states beyond its attributes: invasive urothelial carcinoma is
+        # "high grade".
         assert extra <= (
             {"urothelial_grade"} if attrs["diagnosis"] == "invasive_urothelial" else set()
         ), report

@@ -14,17 +14,19 @@ from pathreport.evaluation.crqs import SchemaError, available_schemas, build_sch
 REG_FIELDS = {
     "organ_site", "specimen_type", "diagnosis", "histologic_type", "tumor_grade", "gleason_score",
     "grade_group", "tumor_volume", "differentiation", "invasion_depth", "in_situ_component",
-    "nuclear_grade", "mitotic_score", "tubule_score", "necrosis", "calcification", "dysplasia_grade",
-    "muscle_proper_status",
+    "nuclear_grade", "mitotic_score", "tubule_score", "necrosis", "calcification",
+    "dysplasia_grade", "muscle_proper_status",
 }  # fmt: skip
 HISTAI_FIELDS = [
     "benign_vs_malignant", "diagnosis", "primary_vs_metastatic", "lineage", "histologic_type",
     "in_situ_vs_invasive", "in_situ_component", "tumor_grade", "differentiation", "gleason_score",
     "grade_group", "nuclear_grade", "mitotic_score", "invasion_status", "invasion_depth",
     "lymphovascular_invasion", "perineural_invasion", "extraprostatic_extension", "dysplasia_grade",
-    "epithelial_atypia", "necrosis", "inflammation_status", "inflammation_activity", "calcification",
+    "epithelial_atypia", "necrosis", "inflammation_status", "inflammation_activity",
+    "calcification",
     "tumor_extent", "tumor_volume", "atrophy", "intestinal_metaplasia", "metaplasia_type",
-    "hpylori_status", "gastritis_type", "olga_stage", "olgim_stage", "polyp_type", "serrated_lesion",
+    "hpylori_status", "gastritis_type", "olga_stage", "olgim_stage", "polyp_type",
+    "serrated_lesion",
     "adenoma_type", "multifocality", "bilateral_involvement",
 ]  # fmt: skip
 TCGA_FIELDS = [
@@ -39,7 +41,8 @@ TCGA_FIELDS = [
 ]  # fmt: skip
 HISTAI_KEYS = {
     "benign_vs_malignant", "diagnosis", "histologic_type", "in_situ_vs_invasive", "tumor_grade",
-    "gleason_score", "dysplasia_grade", "invasion_status", "intestinal_metaplasia", "inflammation_status",
+    "gleason_score", "dysplasia_grade", "invasion_status", "intestinal_metaplasia",
+    "inflammation_status",
 }  # fmt: skip
 TCGA_KEYS = {
     "benign_vs_malignant", "diagnosis", "histologic_type", "tumor_grade", "differentiation",

@@ -104,7 +104,8 @@ def test_words_that_merely_look_alike_are_left_alone():
     [
         "There is no lymphatic, venous, or perineural invasion.",
         "No vascular, lymphatic or perineural spread.",
-        "Necrosis, vascular invasion, perineural invasion and extension into the fat are not present.",
+        "Necrosis, vascular invasion, perineural invasion and extension into the fat are not "
+        "present.",
     ],
 )
 def test_a_shared_negation_covers_every_item_of_the_list(text: str):
@@ -148,6 +149,12 @@ def test_moving_a_side_to_another_structure_is_seen_when_both_sides_stay_named()
 
 
 def test_histai_diagnosis_does_not_depend_on_the_order_of_numbered_specimens():
-    a = "1. Breast, left, core biopsy: fibroadenoma. 2. Breast, right, core biopsy: invasive carcinoma."
-    b = "1. Breast, right, core biopsy: invasive carcinoma. 2. Breast, left, core biopsy: fibroadenoma."
+    a = (
+        "1. Breast, left, core biopsy: fibroadenoma. "
+        "2. Breast, right, core biopsy: invasive carcinoma."
+    )
+    b = (
+        "1. Breast, right, core biopsy: invasive carcinoma. "
+        "2. Breast, left, core biopsy: fibroadenoma."
+    )
     assert extract(a, "histai")["diagnosis"] == extract(b, "histai")["diagnosis"] == "carcinoma"
