@@ -24,12 +24,16 @@ DEFAULT_PRE = (
     # "No identified lymphovascular invasion": the affirming word belongs to the cue.
     "no identified", "no definite", "no definitive", "no obvious", "no apparent", "no convincing",
     "no residual", "no detectable",
+    "uninvolved by", "not involved by",
 )  # fmt: skip
 DEFAULT_POST = (
     "absent", "negative", "not identified", "not seen", "not present", "not detected",
     "not found", "not evident", "not noted", "not observed", "none", "no", "excluded",
     "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
     "are not identified", "not appreciated",
+    # "The seminal vesicles are without carcinoma": a structure's status stated with "without".
+    "without tumor", "without carcinoma", "without malignancy", "without neoplasm",
+    "without cancer", "without metastasis", "without metastases", "without involvement",
 )  # fmt: skip
 DEFAULT_AFFIRM = (
     "present", "identified", "seen", "detected", "positive", "noted", "found", "observed",

@@ -47,6 +47,7 @@ _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _MAX_LIST_WORDS = 24
+_ITEM_SEPARATOR = re.compile(r"[,:]|\s-\s")  # inside an unlisted last item: a new item
 _MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and X are absent")
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
@@ -197,6 +198,8 @@ class RuleExtractor:
         # Fields that state a status (present/absent, counts), which "X negative for Y" negates.
         self._status_field = [f.type in ("presence", "count") for f in self.fields]
         self._negated_values = [f.negated_value for f in self.fields]
+        # Fields that count statements ("select: number"): each value is the statement's place.
+        self._counts_statements = [f.select == "number" for f in self.fields]
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
@@ -370,18 +373,23 @@ class RuleExtractor:
             k = j + 1
             listish = counts()[0]
             last_conjunction = -1
+            unlisted_tail = False  # inside an unlisted last item, which starts at its conjunction
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
                     return (k, " ".join(rt.words[k : cue[0] + 1])) if cue[1] == POST else None
-                if rt.words[k] in _CONJUNCTIONS:
+                listed = listish[k + 1] > listish[k]
+                if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
                     last_conjunction = k
-                elif listish[k + 1] == listish[k] and (
-                    last_conjunction < 0
-                    or k - last_conjunction > _MAX_LAST_ITEM_WORDS
-                    or rt.comma_between(last_conjunction + 1, k)
-                ):
-                    return None
+                elif not listed:
+                    if (
+                        last_conjunction < 0
+                        or k - last_conjunction > _MAX_LAST_ITEM_WORDS
+                        or (k > last_conjunction + 1 and not unlisted_tail)
+                        or _ITEM_SEPARATOR.search(rt.text, rt.ends[last_conjunction], rt.starts[k])
+                    ):
+                        return None
+                    unlisted_tail = True
                 k += 1
             return None
 
@@ -487,13 +495,18 @@ class RuleExtractor:
             last_end[fi] = j
             if kind == IGNORE:
                 continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
-            if kind == MENTION and longest_term[i] > j + 1 - i:
+            counting = self._counts_statements[fi]
+            if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
                 continue
             negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
             if kind == MENTION and not negated:
                 continue
             if negated and value != negated_values[fi]:
                 value = negated_values[fi]
+            if counting and value is not None:
+                # One statement per clause: "margins are free of tumor" states one fact, and so
+                # does "margins are uninvolved".
+                value = f"{int(rt.boundary_count[i + 1])}:{int(rt.comma_count[i + 1])}"
             source = "mention" if kind == MENTION else "term"
             if value is None:
                 if explain:  # a negated finding that the field drops ("no adenocarcinoma")
@@ -690,6 +703,8 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
     In a presence field an explicit statement ("perineural invasion: not identified") outranks a
     bare mention of the word elsewhere ("perineural"), which says nothing about status.
     """
+    if f.select == "number":  # how many clauses state it: "tumour absent" in three places
+        return str(len({c[2] for c in cands})), cands
     if len(cands) == 1:
         return cands[0][2], cands
     if f.type == "presence":

@@ -32,7 +32,7 @@ The file format (one mapping)::
         patterns:                      # regular expressions on the lower-cased text
           - {regex: "...(?P<value>...)...", value: optional-constant, negatable: false}
           - {regex: "(?P<n>\\w+) benign lymph nodes", value: "0/{n}"}   # a template of groups
-        select: first                  # first | last | max | min | all | total (counts)
+        select: first                  # first | last | max | min | all | total (counts) | number
         negated_value: absent          # what a negated finding becomes (default: dropped)
         negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
         ignore: [fat necrosis]         # phrases that hide the field's terms inside them
@@ -76,7 +76,7 @@ from pathreport.evaluation.crqs.values import (
 )
 
 FIELD_TYPES = ("categorical", "ordinal", "presence", "numeric", "gleason", "count", "text")
-SELECT_MODES = ("first", "last", "max", "min", "all", "total")
+SELECT_MODES = ("first", "last", "max", "min", "all", "total", "number")
 DEFAULT_PARSER = {
     "categorical": "text",
     "ordinal": "ordinal",
@@ -828,8 +828,10 @@ def _build_field(
     select = item.get("select", DEFAULT_SELECT.get(ftype, "first"))
     if select not in SELECT_MODES:
         raise SchemaError(f"{here}: 'select' must be one of {SELECT_MODES}, found {select!r}.")
-    if select == "total" and ftype != "count":
-        raise SchemaError(f"{here}: 'select: total' adds up counts; it needs 'type: count'.")
+    if select in ("total", "number") and ftype != "count":
+        raise SchemaError(
+            f"{here}: 'select: {select}' gives a count; it needs 'type: count'."
+        )
     unknown = item.get("unknown", "keep" if ftype == "text" else "drop")
     if unknown not in ("keep", "drop"):
         raise SchemaError(f"{here}: 'unknown' must be 'keep' or 'drop', found {unknown!r}.")
@@ -860,9 +862,10 @@ def _build_field(
     )
     if ftype == "numeric" and not patterns:
         raise SchemaError(f"{here}: a numeric field needs 'patterns' with a (?P<value>...) group.")
-    if ftype not in ("numeric",) and not values and not patterns:
+    if ftype not in ("numeric",) and not values and not patterns and not item.get("negated_mentions"):
         raise SchemaError(
-            f"{here}: the field has neither 'values' nor 'patterns', so it can never be extracted."
+            f"{here}: the field has no 'values', 'patterns' or 'negated_mentions', so it can "
+            "never be extracted."
         )
 
     negated_value = item.get("negated_value", "absent" if ftype in ("presence", "count") else None)

@@ -11,7 +11,8 @@ reads as "gleason score"). The characters between two words (the *gap*) decide t
 * whether a phrase may continue across it (spaces, hyphens and slashes join words, so
   "well-differentiated" matches the phrase "well differentiated"; a full stop joins only after a
   one-letter word, so "H. pylori" matches "h pylori");
-* where a negation scope ends (sentence and clause punctuation, newlines).
+* where a negation scope ends (sentence and clause punctuation, newlines, and a dash between
+  spaces, which separates the items of a list written on one line).
 """
 
 from __future__ import annotations
@@ -167,7 +168,7 @@ def _classify_gap(gap: str) -> tuple[bool, bool, bool, bool]:
     """
     result = (
         _JOINABLE_GAP.fullmatch(gap) is not None,
-        "\n" in gap or any(ch in _BOUNDARY_CHARS for ch in gap),
+        "\n" in gap or any(ch in _BOUNDARY_CHARS for ch in gap) or " - " in gap,
         "," in gap,
         gap.strip() == "." or gap == ",",
     )

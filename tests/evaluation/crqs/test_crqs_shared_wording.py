@@ -158,3 +158,36 @@ def test_histai_diagnosis_does_not_depend_on_the_order_of_numbered_specimens():
         "2. Breast, left, core biopsy: fibroadenoma."
     )
     assert extract(a, "histai")["diagnosis"] == extract(b, "histai")["diagnosis"] == "carcinoma"
+
+
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "The margins are free of tumor.",
+        "The margins are uninvolved.",
+        "Negative margins.",
+        "Margins: negative for carcinoma.",
+    ],
+)
+def test_a_statement_that_tumour_is_absent_counts_once_whatever_its_wording(wording: str):
+    text = f"Adenocarcinoma. No tumor in the seven left pelvic lymph nodes. {wording}"
+    assert extract(text, "tcga")["tumor_free_sites"] == "2"
+
+
+def test_turning_a_tumour_free_site_into_tumour_is_seen_though_the_diagnosis_is_unchanged():
+    reference = "Adenocarcinoma of the prostate. No tumor in the seminal vesicles. Margins negative."
+    wrong = "Adenocarcinoma of the prostate. Adenocarcinoma in the seminal vesicles. Margins negative."
+    rewrite = "Prostatic adenocarcinoma. Seminal vesicles free of tumor. Negative margins."
+    assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS
+
+
+def test_a_dash_between_items_of_a_one_line_list_ends_a_negation():
+    text = "- No tumor in node #1, right axilla - One lymph node positive for metastatic carcinoma"
+    assert extract(text, "tcga")["tumor_free_sites"] == "1"
+
+
+def test_a_dash_separated_synoptic_line_is_not_one_negated_list():
+    text = "DCIS - Pattern: Solid and papillary - Nuclear grade: Intermediate - Necrosis: Absent"
+    fields = extract(text, "reg2025")
+    assert fields["histologic_type"] == "papillary + solid"
+    assert fields["necrosis"] == "absent"
