@@ -829,9 +829,7 @@ def _build_field(
     if select not in SELECT_MODES:
         raise SchemaError(f"{here}: 'select' must be one of {SELECT_MODES}, found {select!r}.")
     if select in ("total", "number") and ftype != "count":
-        raise SchemaError(
-            f"{here}: 'select: {select}' gives a count; it needs 'type: count'."
-        )
+        raise SchemaError(f"{here}: 'select: {select}' gives a count; it needs 'type: count'.")
     unknown = item.get("unknown", "keep" if ftype == "text" else "drop")
     if unknown not in ("keep", "drop"):
         raise SchemaError(f"{here}: 'unknown' must be 'keep' or 'drop', found {unknown!r}.")
@@ -862,7 +860,8 @@ def _build_field(
     )
     if ftype == "numeric" and not patterns:
         raise SchemaError(f"{here}: a numeric field needs 'patterns' with a (?P<value>...) group.")
-    if ftype not in ("numeric",) and not values and not patterns and not item.get("negated_mentions"):
+    mentions = item.get("negated_mentions")
+    if ftype not in ("numeric",) and not values and not patterns and not mentions:
         raise SchemaError(
             f"{here}: the field has no 'values', 'patterns' or 'negated_mentions', so it can "
             "never be extracted."
