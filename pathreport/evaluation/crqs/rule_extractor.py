@@ -30,6 +30,7 @@ from typing import Any
 from pathreport.evaluation.crqs.extractors import Fields, Finding
 from pathreport.evaluation.crqs.schema import (
     MULTI_VALUE_SEPARATOR,
+    NEGATED_TEMPLATE,
     UNLISTED_PREFIX,
     FieldSpec,
     Schema,
@@ -502,7 +503,7 @@ class RuleExtractor:
             if kind == MENTION and not negated:
                 continue
             if negated and value != negated_values[fi]:
-                value = negated_values[fi]
+                value = _negated(negated_values[fi], value)
             if counting and value is not None:
                 # One statement per clause: "margins are free of tumor" states one fact, and so
                 # does "margins are uninvolved".
@@ -556,7 +557,7 @@ class RuleExtractor:
                     negated, cue, stated = negation(i, j, fi)
                     explicit = explicit or stated
                     if negated and value != f.negated_value:
-                        value = f.negated_value
+                        value = _negated(f.negated_value, value)
                         if value is None:
                             continue
                 self._add(
@@ -672,6 +673,14 @@ class RuleExtractor:
             candidates[fi] = [(start, -end, value, finding, explicit)]
         else:
             cands.append((start, -end, value, finding, explicit))
+
+
+def _negated(negated_value: str | None, value: Any) -> Any:
+    """What a negated finding becomes: the field's negated value, or its template filled in
+    ("{value} negative" keeps which marker was negative: "ck7 negative")."""
+    if negated_value is None or NEGATED_TEMPLATE not in negated_value:
+        return negated_value
+    return negated_value.replace(NEGATED_TEMPLATE, str(value))
 
 
 def _fill(template: str, f: FieldSpec, m: re.Match) -> Any:

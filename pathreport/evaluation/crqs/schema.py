@@ -33,7 +33,8 @@ The file format (one mapping)::
           - {regex: "...(?P<value>...)...", value: optional-constant, negatable: false}
           - {regex: "(?P<n>\\w+) benign lymph nodes", value: "0/{n}"}   # a template of groups
         select: first                  # first | last | max | min | all | total (counts) | number
-        negated_value: absent          # what a negated finding becomes (default: dropped)
+        negated_value: absent          # what a negated finding becomes (default: dropped);
+                                       # "{value} negative" keeps the value with its status
         negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
         ignore: [fat necrosis]         # phrases that hide the field's terms inside them
         severity: critical             # critical | major (default) | minor: the field's weight
@@ -90,6 +91,7 @@ DEFAULT_SELECT = {"presence": "max"}
 PRESENCE_VALUES = ("absent", "present")
 MULTI_VALUE_SEPARATOR = " + "
 UNLISTED_PREFIX = "unlisted: "
+NEGATED_TEMPLATE = "{value}"  # in a negated_value: the negated finding's own value
 COMPLETE_PROFILE = "complete"
 # Clinical weight of each severity level. critical: the value changes diagnosis or management
 # (diagnosis, malignancy, grade, margins, nodes, stage, therapy-driving biomarkers); major: a
@@ -873,6 +875,7 @@ def _build_field(
         negated_value is not None
         and ftype not in ("presence", "count")
         and negated_value not in canonicals
+        and NEGATED_TEMPLATE not in str(negated_value)
     ):
         raise SchemaError(
             f"{here}: 'negated_value' {negated_value!r} is not one of the field's values "
