@@ -222,10 +222,19 @@ class LatentBlock(nn.Module):
     "bigen",
     config=BiGenConfig,
     smoke={
-        "d_model": 16, "d_ff": 32, "d_vf": 24, "num_heads": 2, "num_layers": 3,
-        "keep_fraction": 0.5, "group_size": 2, "top_k": 2,
+        "d_model": 16,
+        "d_ff": 32,
+        "d_vf": 24,
+        "num_heads": 2,
+        "num_layers": 3,
+        "keep_fraction": 0.5,
+        "group_size": 2,
+        "top_k": 2,
     },
-    moved_keys={"data.knowledge_bank": "model.bank_path", "data.knowledge_bank_encoder": "model.bank_text_encoder"},
+    moved_keys={
+        "data.knowledge_bank": "model.bank_path",
+        "data.knowledge_bank_encoder": "model.bank_text_encoder",
+    },
     paper="BiGen (Zhang et al., MICCAI 2025)",
     upstream="https://github.com/surykntsingh/PathBench (reimplementation; no original code found)",
     licence="MIT (reimplementation of the PathBench reference code)",
@@ -236,7 +245,8 @@ class BiGen(R2GenGenerator):
 
     streams = {
         "knowledge": StreamSpec(
-            kind="patch", encoder="conch1",
+            kind="patch",
+            encoder="conch1",
             description="CONCH v1 features of the same patches, queries for knowledge retrieval",
         )
     }
@@ -244,7 +254,9 @@ class BiGen(R2GenGenerator):
     def __init__(self, cfg: BiGenConfig, ctx: GeneratorContext) -> None:
         super().__init__(cfg, ctx)
         if cfg.num_layers < 2:
-            raise ValueError(f"model.num_layers must be >= 2 for BiGen (the first iteration only ranks patches), found {cfg.num_layers}.")
+            raise ValueError(
+                f"model.num_layers must be >= 2 for BiGen (the first iteration only ranks patches), found {cfg.num_layers}."
+            )
         if not 0 < cfg.keep_fraction <= 1:
             raise ValueError(f"model.keep_fraction must be in (0, 1], found {cfg.keep_fraction}.")
         if cfg.group_size < 1 or cfg.top_k < 1 or cfg.retrieval_temperature <= 0:
@@ -253,7 +265,9 @@ class BiGen(R2GenGenerator):
                 f"{cfg.group_size}, {cfg.top_k}, {cfg.retrieval_temperature}."
             )
         if "knowledge" not in ctx.stream_dims:
-            raise ValueError("BiGen needs the 'knowledge' stream's dimension in the generator context (stream_dims).")
+            raise ValueError(
+                "BiGen needs the 'knowledge' stream's dimension in the generator context (stream_dims)."
+            )
         if not cfg.bank_path and ctx.resources.get("knowledge_bank"):
             cfg.bank_path = ctx.resources["knowledge_bank"]  # located by dataset_resources
         bank = self._initial_bank(cfg)
@@ -271,7 +285,9 @@ class BiGen(R2GenGenerator):
             xavier_init_(part)
         for latent in (self.latent_visual, self.latent_text):
             nn.init.xavier_uniform_(latent)
-        if d_kb == d_bank:  # aligned spaces (CONCH image vs CONCH text): start from the raw features
+        if (
+            d_kb == d_bank
+        ):  # aligned spaces (CONCH image vs CONCH text): start from the raw features
             nn.init.eye_(self.query_proj.weight)
             nn.init.zeros_(self.query_proj.bias)
 
@@ -283,11 +299,15 @@ class BiGen(R2GenGenerator):
 
     @staticmethod
     def _initial_bank(cfg: BiGenConfig) -> Tensor:
-        restoring = cfg.bank_dim is not None and (not cfg.bank_path or not Path(cfg.bank_path).is_file())
+        restoring = cfg.bank_dim is not None and (
+            not cfg.bank_path or not Path(cfg.bank_path).is_file()
+        )
         if restoring:
             if cfg.bank_path:
-                log.warning("Knowledge bank %s not found; BiGen takes its bank from the checkpoint it loads.",
-                            cfg.bank_path)
+                log.warning(
+                    "Knowledge bank %s not found; BiGen takes its bank from the checkpoint it loads.",
+                    cfg.bank_path,
+                )
             return torch.zeros(0, cfg.bank_dim)  # filled by load_state_dict
         if cfg.bank_path:
             bank = load_bank(cfg.bank_path).embeddings
@@ -296,7 +316,9 @@ class BiGen(R2GenGenerator):
                     f"{cfg.bank_path}: the knowledge bank has {bank.shape[1]}-d embeddings but model.bank_dim="
                     f"{cfg.bank_dim}. Remove model.bank_dim (it is read from the bank) or rebuild the bank."
                 )
-            cfg.bank_dim = int(bank.shape[1])  # recorded so a checkpoint's config restores without the file
+            cfg.bank_dim = int(
+                bank.shape[1]
+            )  # recorded so a checkpoint's config restores without the file
             return bank
         raise ValueError(
             "BiGen needs a knowledge bank: set model.bank_path to a bank built with `pathreport bigen "
@@ -304,7 +326,9 @@ class BiGen(R2GenGenerator):
             "checkpoint, which carries its bank, set model.bank_dim to the bank's width)."
         )
 
-    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any, **kwargs: Any) -> None:
+    def _load_from_state_dict(
+        self, state_dict: dict[str, Any], prefix: str, *args: Any, **kwargs: Any
+    ) -> None:
         # A checkpoint's bank may have another number of sentences than the placeholder.
         saved = state_dict.get(prefix + "bank")
         if isinstance(saved, Tensor) and saved.shape != self.bank.shape:
@@ -319,7 +343,9 @@ class BiGen(R2GenGenerator):
     # -- encoder -------------------------------------------------------------------------------
     def encode(self, batch: SlideBatch) -> dict[str, Tensor]:
         if self.bank.shape[0] == 0:
-            raise RuntimeError("BiGen's knowledge bank is empty: set model.bank_path or load a checkpoint.")
+            raise RuntimeError(
+                "BiGen's knowledge bank is empty: set model.bank_path or load a checkpoint."
+            )
         b = len(batch)
         knowledge = batch.streams["knowledge"]
         x, mask = self.embed_patches(torch.cat([batch.features, knowledge], dim=-1), batch.mask)
@@ -335,24 +361,32 @@ class BiGen(R2GenGenerator):
             visual_sum, text_sum = visual_sum + visual, text_sum + text
         return {"memory": self.memory_norm(torch.cat([visual_sum, text_sum], dim=1))}
 
-    def _retrieve(self, knowledge: Tensor, mask: Tensor, attention: Tensor) -> tuple[Tensor, Tensor]:
+    def _retrieve(
+        self, knowledge: Tensor, mask: Tensor, attention: Tensor
+    ) -> tuple[Tensor, Tensor]:
         """Retrieval tokens (B, W, D) and their mask from the best-attended patches' knowledge."""
         cfg = self.cfg
         b, _, d_kb = knowledge.shape
         n = mask.sum(1)
         keep = torch.floor(n.double() * cfg.keep_fraction).long().clamp(min=1)
         keep = torch.minimum(keep, n)
-        order = attention.masked_fill(~mask, float("-inf")).argsort(dim=1, descending=True, stable=True)
+        order = attention.masked_fill(~mask, float("-inf")).argsort(
+            dim=1, descending=True, stable=True
+        )
         ranked = knowledge.gather(1, order.unsqueeze(-1).expand(-1, -1, d_kb))
         position = torch.arange(knowledge.shape[1], device=knowledge.device)
         kept = position[None, :] < keep[:, None]
         group = torch.div(position, cfg.group_size, rounding_mode="floor").expand(b, -1)
-        groups = int(torch.div(keep.max() + cfg.group_size - 1, cfg.group_size, rounding_mode="floor"))
+        groups = int(
+            torch.div(keep.max() + cfg.group_size - 1, cfg.group_size, rounding_mode="floor")
+        )
         weights = kept.to(ranked.dtype).unsqueeze(-1)
         sums = ranked.new_zeros(b, groups, d_kb).scatter_add(
             1, group.clamp(max=groups - 1).unsqueeze(-1).expand(-1, -1, d_kb), ranked * weights
         )
-        counts = ranked.new_zeros(b, groups).scatter_add(1, group.clamp(max=groups - 1), kept.to(ranked.dtype))
+        counts = ranked.new_zeros(b, groups).scatter_add(
+            1, group.clamp(max=groups - 1), kept.to(ranked.dtype)
+        )
         group_mask = counts > 0
         queries = self.query_proj(sums / counts.clamp_min(1.0).unsqueeze(-1))
         bank = self.bank.to(queries.dtype)

@@ -90,7 +90,8 @@ class MiGen(R2GenGenerator):
         super().__init__(cfg, ctx)
         self.build_patch_embedding(ctx.feature_dim, prompt=True)
         self.layers = nn.ModuleList(
-            EncoderLayer(cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.dropout) for _ in range(cfg.num_layers)
+            EncoderLayer(cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.dropout)
+            for _ in range(cfg.num_layers)
         )
         self.pams = nn.ModuleList(PositionalConvMixer(cfg.d_model) for _ in range(cfg.num_layers))
         self.build_decoder()

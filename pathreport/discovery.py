@@ -87,15 +87,22 @@ def _store_generator_config(entry: Entry) -> None:
     store = ConfigStore.instance()
     store.store(group="model", name=entry.name, node=node, provider="pathreport")
     for dataset, values in entry.metadata.get("dataset_presets", {}).items():
-        store.store(group=MODEL_PRESET_GROUP, name=f"{dataset}-{entry.name}", node=dict(values),
-                    package="model", provider="pathreport")
+        store.store(
+            group=MODEL_PRESET_GROUP,
+            name=f"{dataset}-{entry.name}",
+            node=dict(values),
+            package="model",
+            provider="pathreport",
+        )
 
 
 def _store_encoder(entry: Entry) -> None:
     """Put an encoder spec into Hydra's ConfigStore as option ``encoder=<name>``."""
     from hydra.core.config_store import ConfigStore
 
-    ConfigStore.instance().store(group="encoder", name=entry.name, node=entry.obj, provider="pathreport")
+    ConfigStore.instance().store(
+        group="encoder", name=entry.name, node=entry.obj, provider="pathreport"
+    )
 
 
 GENERATORS.set_hooks(on_register=_store_generator_config)
@@ -132,7 +139,9 @@ def load_plugin_folder(folder: Path) -> None:
     folder = Path(folder)
     if not folder.is_dir():
         if folder != paths.MODELS_DIR:
-            log.warning("Plug-in folder %s (from %s) does not exist.", folder, paths.PLUGIN_PATH_ENV)
+            log.warning(
+                "Plug-in folder %s (from %s) does not exist.", folder, paths.PLUGIN_PATH_ENV
+            )
         return
     for path in sorted(folder.glob("*.py")):
         if not path.name.startswith("_"):
@@ -169,7 +178,7 @@ def load_plugin_file(path: Path) -> str:
     if Registry.registrations == before:
         raise PluginError(
             f"Plug-in file {path} registered nothing. Register its plug-in where it is defined "
-            "(e.g. @GENERATORS.register(\"<name>\", config=...)), or, if the file only helps other "
+            '(e.g. @GENERATORS.register("<name>", config=...)), or, if the file only helps other '
             "plug-ins, rename it to start with '_'."
         )
     return module_name
@@ -246,7 +255,9 @@ def _load_entry_points() -> None:
                         f"entry point must name the object to register as '{ep.name}'."
                     )
                 continue
-            registry.register(ep.name, config=getattr(obj, "config_class", None), provider=provider)(obj)
+            registry.register(
+                ep.name, config=getattr(obj, "config_class", None), provider=provider
+            )(obj)
 
 
 for _registry in REGISTRIES.values():

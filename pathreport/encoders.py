@@ -75,7 +75,9 @@ class EncoderSpec:
             )
         raw.setdefault("name", Path(path).stem)
         if raw["name"] != Path(path).stem:
-            raise ValueError(f"{path}: name {raw['name']!r} differs from the file name; make them equal.")
+            raise ValueError(
+                f"{path}: name {raw['name']!r} differs from the file name; make them equal."
+            )
         return cls(**raw)
 
     @property

@@ -65,7 +65,9 @@ def test_a_trusted_checkpoint_that_names_a_class_by_its_old_module_loads(tmp_pat
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         monkeypatch.setattr(DecodingConfig, "__module__", "pathreport.decoding")
-        torch.save({"state_dict": {}, "hyper_parameters": {"decoding": DecodingConfig(beam_size=2)}}, ckpt)
+        torch.save(
+            {"state_dict": {}, "hyper_parameters": {"decoding": DecodingConfig(beam_size=2)}}, ckpt
+        )
         monkeypatch.undo()
         assert "pathreport.decoding.DecodingConfig" in checkpoint_globals(ckpt)
         loaded = load_checkpoint(ckpt, trust=True)["hyper_parameters"]["decoding"]

@@ -75,7 +75,9 @@ def build_bank(reports: Iterable[str], text_encoder: str, **encoder_args: object
     """Embed the distinct sentences of ``reports`` with the registered ``text_encoder``."""
     sentences = unique_sentences(reports)
     if not sentences:
-        raise ValueError("The reports contain no sentence with a letter in it; the knowledge bank would be empty.")
+        raise ValueError(
+            "The reports contain no sentence with a letter in it; the knowledge bank would be empty."
+        )
     encoder = TEXT_ENCODERS.get(text_encoder).obj(**encoder_args)
     embeddings = encoder.encode(sentences).float().cpu()
     return KnowledgeBank(embeddings=embeddings, sentences=sentences, text_encoder=text_encoder)
@@ -112,10 +114,14 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
     try:
         raw = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises several types for a corrupt or foreign file
-        raise ValueError(f"{path} is not a readable knowledge bank (torch.load failed: {err}).") from None
+        raise ValueError(
+            f"{path} is not a readable knowledge bank (torch.load failed: {err})."
+        ) from None
     if isinstance(raw, dict):
         if "embeddings" not in raw:
-            raise ValueError(f"{path}: a knowledge-bank dict needs the key 'embeddings', found keys {sorted(raw)}.")
+            raise ValueError(
+                f"{path}: a knowledge-bank dict needs the key 'embeddings', found keys {sorted(raw)}."
+            )
         bank = KnowledgeBank(
             embeddings=raw["embeddings"],
             sentences=list(raw.get("sentences", [])),
@@ -125,10 +131,14 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
     elif isinstance(raw, Tensor):
         bank = KnowledgeBank(embeddings=raw)
     else:
-        raise ValueError(f"{path}: expected a (T, D) tensor or a dict with 'embeddings', found {type(raw).__name__}.")
+        raise ValueError(
+            f"{path}: expected a (T, D) tensor or a dict with 'embeddings', found {type(raw).__name__}."
+        )
     emb = bank.embeddings
     if emb.dim() != 2 or emb.shape[0] == 0 or emb.shape[1] == 0:
-        raise ValueError(f"{path}: the bank must be a non-empty (T, D) matrix, found shape {tuple(emb.shape)}.")
+        raise ValueError(
+            f"{path}: the bank must be a non-empty (T, D) matrix, found shape {tuple(emb.shape)}."
+        )
     if not torch.isfinite(emb).all():
         raise ValueError(f"{path}: the bank contains NaN or infinite values; rebuild it.")
     bank.embeddings = emb.float()

@@ -53,7 +53,9 @@ class TextEncoder(ABC):
         """(len(texts), dim) float32 embeddings with unit L2 norm."""
         if isinstance(texts, str):
             raise TypeError("encode() takes a sequence of texts, not a single string.")
-        chunks = [self._embed(list(texts[i : i + batch_size])) for i in range(0, len(texts), batch_size)]
+        chunks = [
+            self._embed(list(texts[i : i + batch_size])) for i in range(0, len(texts), batch_size)
+        ]
         out = torch.cat(chunks) if chunks else torch.zeros(0, self.dim)
         return torch.nn.functional.normalize(out.float(), dim=-1)
 
@@ -103,7 +105,7 @@ class HashingTextEncoder(TextEncoder):
         grams += [f"b:{a} {b}" for a, b in zip(words, words[1:], strict=False)]
         for w in words:
             padded = f"<{w}>"
-            grams += [f"c:{padded[i:i + 3]}" for i in range(len(padded) - 2)]
+            grams += [f"c:{padded[i : i + 3]}" for i in range(len(padded) - 2)]
         return grams
 
     def _embed(self, texts: list[str]) -> Tensor:
@@ -208,7 +210,9 @@ class ConchTextEncoder(TextEncoder):
             conch = importlib.import_module("conch.open_clip_custom")
         except ImportError as err:
             conch = None
-            problems.append(f"the conch package is not importable ({err}); install it: {CONCH_INSTALL}")
+            problems.append(
+                f"the conch package is not importable ({err}); install it: {CONCH_INSTALL}"
+            )
         if not checkpoint:
             problems.append(
                 "no weights given: download pytorch_model.bin from https://huggingface.co/MahmoodLab/conch (gated) "
@@ -219,7 +223,9 @@ class ConchTextEncoder(TextEncoder):
         if problems:
             raise ImportError("The conch text encoder cannot start: " + "; ".join(problems) + ".")
         assert conch is not None
-        self.model, _ = conch.create_model_from_pretrained("conch_ViT-B-16", checkpoint_path=str(checkpoint))
+        self.model, _ = conch.create_model_from_pretrained(
+            "conch_ViT-B-16", checkpoint_path=str(checkpoint)
+        )
         self.model = self.model.to(device).eval()
         self.tokenizer = conch.get_tokenizer()
         self._tokenize = conch.tokenize

@@ -235,7 +235,9 @@ def _trainer_fields() -> list[tuple[str, Any, Any]]:
 
 
 TrainerConfig = dataclasses.make_dataclass("TrainerConfig", _trainer_fields())
-TrainerConfig.__doc__ = "Lightning Trainer arguments (every one of them, generated from its signature)."
+TrainerConfig.__doc__ = (
+    "Lightning Trainer arguments (every one of them, generated from its signature)."
+)
 
 
 @dataclass
@@ -331,8 +333,10 @@ def overrides_of(cls: type) -> type:
     hints = typing.get_type_hints(cls)
     return dataclasses.make_dataclass(
         f"{cls.__name__}Overrides",
-        [(f.name, typing.Optional[hints[f.name]], dataclasses.field(default=None))  # noqa: UP045 (runtime type)
-         for f in dataclasses.fields(cls)],
+        [
+            (f.name, typing.Optional[hints[f.name]], dataclasses.field(default=None))  # noqa: UP045 (runtime type)
+            for f in dataclasses.fields(cls)
+        ],
     )
 
 

@@ -69,7 +69,9 @@ class SlideBatch:
             features=self.features[idx, :n_max],
             mask=self.mask[idx, :n_max],
             coords=self.coords[idx, :n_max],
-            streams={k: (v[idx, :n_max] if v.dim() == 3 else v[idx]) for k, v in self.streams.items()},
+            streams={
+                k: (v[idx, :n_max] if v.dim() == 3 else v[idx]) for k, v in self.streams.items()
+            },
             tokens=tokens,
             references=[self.references[i] for i in index] if self.references else [],
         )

@@ -68,7 +68,9 @@ class BagPolicy:
 
     def __post_init__(self) -> None:
         if self.sampling not in PATCH_SAMPLING:
-            raise ValueError(f"data.patch_sampling must be one of {PATCH_SAMPLING}, found {self.sampling!r}.")
+            raise ValueError(
+                f"data.patch_sampling must be one of {PATCH_SAMPLING}, found {self.sampling!r}."
+            )
         if self.max_patches is not None and self.max_patches < 1:
             raise ValueError(f"data.max_patches must be >= 1 or null, found {self.max_patches}.")
 
@@ -169,20 +171,27 @@ class SlideReportDataset(Dataset):
             "tokens": self.tokens[index],
         }
 
-
     def _read(self, source: FeatureSource, index: int) -> tuple[np.ndarray, np.ndarray | None]:
         """One stream of slide ``index``: from its cache if it has one, else from its HDF5 file."""
         cache = self.caches.get(source.name)
         if cache is not None:
             return cache.read(index)
         main = source is self.sources[0]
-        data = read_features(source.path(self.entries[index].id), expected_dim=source.dim, key=source.key,
-                             slide_level=not source.per_patch, with_coords=main)
+        data = read_features(
+            source.path(self.entries[index].id),
+            expected_dim=source.dim,
+            key=source.key,
+            slide_level=not source.per_patch,
+            with_coords=main,
+        )
         return data.features, data.coords
 
 
-def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str] = frozenset(),
-                   pad_id: int = Tokenizer.PAD) -> SlideBatch:
+def collate_slides(
+    items: list[dict[str, Any]],
+    per_patch_streams: frozenset[str] = frozenset(),
+    pad_id: int = Tokenizer.PAD,
+) -> SlideBatch:
     """Pad bags to the longest in the batch (with a mask) and reports to the longest report.
 
     A slide without tissue (N = 0) is refused or skipped when the data is set up
@@ -250,7 +259,9 @@ class SizeBucketBatchSampler:
     depend on its batch-mates (generators mask padding), so this only changes speed.
     """
 
-    def __init__(self, sizes: list[int], batch_size: int, *, shuffle: bool, bucket_batches: int = 50) -> None:
+    def __init__(
+        self, sizes: list[int], batch_size: int, *, shuffle: bool, bucket_batches: int = 50
+    ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch size must be >= 1, found {batch_size}.")
         self.sizes = list(sizes)

@@ -34,7 +34,11 @@ class PredictionRecord:
     dataset: str | None = None
 
     def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None or k in ("id", "reference", "prediction")}
+        return {
+            k: v
+            for k, v in asdict(self).items()
+            if v is not None or k in ("id", "reference", "prediction")
+        }
 
 
 def evaluated_set_digest(ids: Sequence[str]) -> str:
@@ -46,7 +50,11 @@ def run_identity(cfg: Any) -> dict[str, str]:
     """What a run's predictions and summaries are tagged with: ``{"model", "encoder", "dataset"}``
     (the :data:`OPTIONAL_FIELDS`), read from a train config (``model.name``, ``encoder.name``,
     ``data.name``), so every file a run writes names the same three."""
-    return {"model": cfg["model"]["name"], "encoder": cfg["encoder"]["name"], "dataset": cfg["data"]["name"]}
+    return {
+        "model": cfg["model"]["name"],
+        "encoder": cfg["encoder"]["name"],
+        "dataset": cfg["data"]["name"],
+    }
 
 
 class PredictionsFormatError(PathreportError, ValueError):
@@ -61,7 +69,9 @@ def read_predictions(path: str | os.PathLike) -> list[PredictionRecord]:
     text = read_utf8(path)
     stripped = text.lstrip()
     if not stripped:
-        raise PredictionsFormatError(f"{path} is empty: expected JSON Lines with id, reference, prediction.")
+        raise PredictionsFormatError(
+            f"{path} is empty: expected JSON Lines with id, reference, prediction."
+        )
     if stripped.startswith("{"):
         # Either one JSON object (reference-implementation format) or JSON Lines.
         try:
@@ -90,10 +100,16 @@ def read_utf8(path: Path) -> str:
 def _from_jsonl(text: str, path: Path) -> list[PredictionRecord]:
     records: list[PredictionRecord] = []
     seen: dict[str, int] = {}
-    for lineno, obj in read_jsonl(path, text, error=PredictionsFormatError,
-                                  hint='write one {"id", "reference", "prediction"} object per line'):
+    for lineno, obj in read_jsonl(
+        path,
+        text,
+        error=PredictionsFormatError,
+        hint='write one {"id", "reference", "prediction"} object per line',
+    ):
         if not isinstance(obj, dict):
-            raise PredictionsFormatError(f"{path}:{lineno}: expected a JSON object, found {type(obj).__name__}.")
+            raise PredictionsFormatError(
+                f"{path}:{lineno}: expected a JSON object, found {type(obj).__name__}."
+            )
         missing = [k for k in ("id", "reference", "prediction") if k not in obj]
         if missing:
             raise PredictionsFormatError(
@@ -120,7 +136,10 @@ def _from_reference_format(obj: dict, path: Path) -> list[PredictionRecord]:
                 'implementation\'s format) or the file must be JSON Lines {"id", "reference", "prediction"}.'
             )
         records.append(
-            _make_record({"id": slide_id, "reference": value["target"], "prediction": value["pred"]}, f"{path}[{slide_id!r}]")
+            _make_record(
+                {"id": slide_id, "reference": value["target"], "prediction": value["pred"]},
+                f"{path}[{slide_id!r}]",
+            )
         )
     return records
 
@@ -132,7 +151,9 @@ def _make_record(obj: dict, where: str) -> PredictionRecord:
                 f"{where}: field {key!r} must be a string, found {type(obj[key]).__name__} ({obj[key]!r})."
             )
     extra = {k: obj.get(k) for k in OPTIONAL_FIELDS if obj.get(k) is not None}
-    return PredictionRecord(id=obj["id"], reference=obj["reference"], prediction=obj["prediction"], **extra)
+    return PredictionRecord(
+        id=obj["id"], reference=obj["reference"], prediction=obj["prediction"], **extra
+    )
 
 
 def write_predictions(path: str | os.PathLike, records: Iterable[PredictionRecord]) -> Path:

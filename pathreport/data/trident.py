@@ -46,8 +46,14 @@ class SlideFeatures:
         return int(self.features.shape[0]) if self.features.ndim == 2 else 1
 
 
-def feature_dir(job_dir: str | os.PathLike, encoder: EncoderSpec, *, overlap: int = 0, patch_size: int | None = None,
-                magnification: float | None = None) -> Path:
+def feature_dir(
+    job_dir: str | os.PathLike,
+    encoder: EncoderSpec,
+    *,
+    overlap: int = 0,
+    patch_size: int | None = None,
+    magnification: float | None = None,
+) -> Path:
     """Folder where TRIDENT puts ``encoder``'s features under ``job_dir``.
 
     ``patch_size`` and ``magnification`` default to the encoder's own, but may differ: the REG 2025
@@ -90,7 +96,11 @@ def _dataset(f: Any, path: Path, key: str) -> Any:
 
 
 def read_shape(
-    path: str | os.PathLike, *, expected_dim: int | None = None, key: str = "features", slide_level: bool = False,
+    path: str | os.PathLike,
+    *,
+    expected_dim: int | None = None,
+    key: str = "features",
+    slide_level: bool = False,
 ) -> tuple[int, ...]:
     """Check one feature file from its HDF5 metadata alone (no feature is read) and return the
     shape of ``key``: ``(N, D)`` for patch files, ``(D,)`` for slide files.
@@ -101,17 +111,30 @@ def read_shape(
     path = Path(path)
     with open_h5(path) as f:
         shape = tuple(int(n) for n in _dataset(f, path, key).shape)
-        coords = tuple(int(n) for n in f["coords"].shape) if "coords" in f and not slide_level else None
-    return _checked_shape(path, shape, coords, key=key, expected_dim=expected_dim, slide_level=slide_level)
+        coords = (
+            tuple(int(n) for n in f["coords"].shape) if "coords" in f and not slide_level else None
+        )
+    return _checked_shape(
+        path, shape, coords, key=key, expected_dim=expected_dim, slide_level=slide_level
+    )
 
 
-def _checked_shape(path: Path, shape: tuple[int, ...], coords: tuple[int, ...] | None, *, key: str,
-                   expected_dim: int | None, slide_level: bool) -> tuple[int, ...]:
+def _checked_shape(
+    path: Path,
+    shape: tuple[int, ...],
+    coords: tuple[int, ...] | None,
+    *,
+    key: str,
+    expected_dim: int | None,
+    slide_level: bool,
+) -> tuple[int, ...]:
     if slide_level:
         if len(shape) == 2 and shape[0] == 1:
             shape = shape[1:]
         if len(shape) != 1:
-            raise FeatureFileError(f"{path}: '{key}' should be one slide vector (D,), found shape {shape}.")
+            raise FeatureFileError(
+                f"{path}: '{key}' should be one slide vector (D,), found shape {shape}."
+            )
     else:
         if shape == (0,):
             shape = (0, expected_dim or 0)
@@ -162,8 +185,14 @@ def read_features(
         if with_coords and "coords" in f and not slide_level:
             coords = np.asarray(f["coords"][()], dtype=np.int64)
             attrs.update({f"coords.{k}": _plain(v) for k, v in f["coords"].attrs.items()})
-    shape = _checked_shape(path, feats.shape, None if coords is None else coords.shape, key=key,
-                           expected_dim=expected_dim, slide_level=slide_level)
+    shape = _checked_shape(
+        path,
+        feats.shape,
+        None if coords is None else coords.shape,
+        key=key,
+        expected_dim=expected_dim,
+        slide_level=slide_level,
+    )
     feats = feats.reshape(shape)
     if not allow_nonfinite and feats.size and not np.isfinite(feats).all():
         bad = int((~np.isfinite(feats)).any(axis=-1).sum()) if feats.ndim == 2 else 1
@@ -201,21 +230,31 @@ def write_features(
     name = path.stem
     tmp = path.with_suffix(".h5.tmp")
     with h5py.File(tmp, "w") as f:
-        _save(f, features_key, features, {"name": name, "savetodir": str(path.parent), "encoder": encoder})
+        _save(
+            f,
+            features_key,
+            features,
+            {"name": name, "savetodir": str(path.parent), "encoder": encoder},
+        )
         if coords is not None:
             coords = np.asarray(coords, dtype=np.int64)
             ps0 = int(patch_size * level0_magnification // magnification)
-            _save(f, "coords", coords, {
-                "patch_size": int(patch_size),
-                "patch_size_level0": ps0,
-                "level0_magnification": float(level0_magnification),
-                "target_magnification": float(magnification),
-                "overlap": int(overlap),
-                "name": name,
-                "savetodir": str(path.parent),
-                "level0_width": int(level0_size[0]),
-                "level0_height": int(level0_size[1]),
-            })
+            _save(
+                f,
+                "coords",
+                coords,
+                {
+                    "patch_size": int(patch_size),
+                    "patch_size_level0": ps0,
+                    "level0_magnification": float(level0_magnification),
+                    "target_magnification": float(magnification),
+                    "overlap": int(overlap),
+                    "name": name,
+                    "savetodir": str(path.parent),
+                    "level0_width": int(level0_size[0]),
+                    "level0_height": int(level0_size[1]),
+                },
+            )
         for key, value in (extra or {}).items():
             _save(f, key, np.asarray(value), {})
     os.replace(tmp, path)
@@ -224,7 +263,9 @@ def write_features(
 
 def _save(f: Any, key: str, data: np.ndarray, attrs: dict[str, Any]) -> None:
     chunks = (1, *data.shape[1:]) if data.ndim >= 1 and data.shape[0] > 0 else None
-    dset = f.create_dataset(key, data=data, chunks=chunks, maxshape=(None, *data.shape[1:]) if chunks else None)
+    dset = f.create_dataset(
+        key, data=data, chunks=chunks, maxshape=(None, *data.shape[1:]) if chunks else None
+    )
     for k, v in attrs.items():
         dset.attrs[k] = "None" if v is None else v
 

@@ -31,10 +31,17 @@ METRICS = ("BERTScore_P", "BERTScore_R", "BERTScore_F1")
     needs="the bert-score package and the model's weights (hub id reachable, or a local folder + num_layers)",
     paper="Zhang et al., BERTScore, ICLR 2020",
 )
-def evaluate_bertscore(records: Sequence[PredictionRecord], *, dataset: str | None = None,
-                       model: str = DEFAULT_MODEL, num_layers: int | None = None, idf: bool = False,
-                       rescale_with_baseline: bool = False, batch_size: int = 32,
-                       device: str = "cpu") -> EvaluationResult:
+def evaluate_bertscore(
+    records: Sequence[PredictionRecord],
+    *,
+    dataset: str | None = None,
+    model: str = DEFAULT_MODEL,
+    num_layers: int | None = None,
+    idf: bool = False,
+    rescale_with_baseline: bool = False,
+    batch_size: int = 32,
+    device: str = "cpu",
+) -> EvaluationResult:
     """Report evaluator: per-report BERTScore precision, recall and F1, and their means.
 
     Args:
@@ -47,16 +54,29 @@ def evaluate_bertscore(records: Sequence[PredictionRecord], *, dataset: str | No
     try:
         import bert_score
     except ImportError:
-        raise ConfigError("bertscore needs the bert-score package: pip install bert-score "
-                          "(or pip install 'pathreport[metrics]').") from None
+        raise ConfigError(
+            "bertscore needs the bert-score package: pip install bert-score "
+            "(or pip install 'pathreport[metrics]')."
+        ) from None
     try:
         (precision, recall, f1), settings = bert_score.score(
-            [r.prediction for r in records], [r.reference for r in records], model_type=model,
-            num_layers=num_layers, idf=idf, rescale_with_baseline=rescale_with_baseline, lang="en",
-            batch_size=batch_size, device=device, return_hash=True, use_fast_tokenizer=True)
+            [r.prediction for r in records],
+            [r.reference for r in records],
+            model_type=model,
+            num_layers=num_layers,
+            idf=idf,
+            rescale_with_baseline=rescale_with_baseline,
+            lang="en",
+            batch_size=batch_size,
+            device=device,
+            return_hash=True,
+            use_fast_tokenizer=True,
+        )
     except KeyError:
-        raise ConfigError(f"bertscore: bert-score does not know the layer to use for '{model}'; "
-                          "pass --option bertscore.num_layers=<layer>.") from None
+        raise ConfigError(
+            f"bertscore: bert-score does not know the layer to use for '{model}'; "
+            "pass --option bertscore.num_layers=<layer>."
+        ) from None
     except OSError as err:
         raise ConfigError(
             f"bertscore: the model '{model}' cannot be loaded ({str(err).splitlines()[0][:160]}). Download it "
@@ -67,7 +87,9 @@ def evaluate_bertscore(records: Sequence[PredictionRecord], *, dataset: str | No
         r.id: {"BERTScore_P": float(p), "BERTScore_R": float(rc), "BERTScore_F1": float(f)}
         for r, p, rc, f in zip(records, precision.tolist(), recall.tolist(), f1.tolist())
     }
-    summary: dict[str, Any] = {m: sum(c[m] for c in per_case.values()) / len(per_case) for m in METRICS}
+    summary: dict[str, Any] = {
+        m: sum(c[m] for c in per_case.values()) / len(per_case) for m in METRICS
+    }
     summary["bertscore_settings"] = settings
     summary[COMPARABILITY_KEY] = {"BERTScore": settings}
     return EvaluationResult(summary=summary, per_case=per_case)

@@ -41,6 +41,7 @@ def evaluate_records(
             evaluator or option is a :class:`~pathreport.errors.ConfigError` before any scoring.
     """
     from pathreport.evaluation.options import check_selection
+
     if not records:
         raise ValueError("Nothing to evaluate: the predictions are empty.")
     check_selection(metrics, options)
@@ -58,7 +59,9 @@ def evaluate_records(
         }
     )
     for name in metrics:
-        result = result.merge(EVALUATORS[name](records, dataset=dataset, **(options.get(name) or {})))
+        result = result.merge(
+            EVALUATORS[name](records, dataset=dataset, **(options.get(name) or {}))
+        )
     return result
 
 

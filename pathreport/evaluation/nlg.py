@@ -41,7 +41,25 @@ MAX_WORDS = 1000
 MAX_CHARS_PER_WORD = 20
 
 # Tokens the COCO protocol drops after PTB tokenisation (same list as pycocoevalcap's tokenizer).
-_PUNCTUATION = {"''", "'", "``", "`", "-lrb-", "-rrb-", "-lcb-", "-rcb-", ".", "?", "!", ",", ":", "-", "--", "...", ";"}
+_PUNCTUATION = {
+    "''",
+    "'",
+    "``",
+    "`",
+    "-lrb-",
+    "-rrb-",
+    "-lcb-",
+    "-rcb-",
+    ".",
+    "?",
+    "!",
+    ",",
+    ":",
+    "-",
+    "--",
+    "...",
+    ";",
+}
 _SIMPLE_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*|[^\sa-z\d]")
 
 
@@ -166,7 +184,9 @@ def compute_nlg(
     if len(references) != len(predictions):
         raise ValueError(f"{len(references)} references but {len(predictions)} predictions.")
     if normalization not in NORMALISATIONS:
-        raise ValueError(f"Unknown text normalisation {normalization!r}; choose from {NORMALISATIONS}.")
+        raise ValueError(
+            f"Unknown text normalisation {normalization!r}; choose from {NORMALISATIONS}."
+        )
     if max_words < 1:
         raise ValueError(f"The NLG length bound must be >= 1 word, found {max_words}.")
     bounded = [bound_length(p, max_words) for p in predictions]
@@ -175,7 +195,9 @@ def compute_nlg(
     used = normalization
     if normalization == "ptb" and not java_available():
         used = "simple"
-        unavailable["PTB"] = "java not found; text normalised with the pure-Python tokenizer instead"
+        unavailable["PTB"] = (
+            "java not found; text normalised with the pure-Python tokenizer instead"
+        )
     if used == "ptb":
         tokenized = ptb_tokenize(list(references) + list(predictions))
         refs, hyps = tokenized[: len(references)], tokenized[len(references) :]
@@ -253,7 +275,10 @@ def evaluate_nlg(
             "remove these slides from the evaluated split or fix their reports."
         )
     summary, cases, unavailable = compute_nlg(
-        [r.reference for r in records], [r.prediction for r in records], normalization=normalization, meteor=meteor,
+        [r.reference for r in records],
+        [r.prediction for r in records],
+        normalization=normalization,
+        meteor=meteor,
         max_words=max_words,
     )
     return EvaluationResult(

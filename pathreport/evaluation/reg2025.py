@@ -114,7 +114,12 @@ def rescaled_cosine(u: np.ndarray, v: np.ndarray) -> float:
 
 def ranking_score(bleu: float, rouge: float, key: float, emb: float) -> float:
     """0.15 (ROUGE + BLEU) + 0.4 KEY + 0.3 EMB."""
-    return WEIGHTS["ROUGE"] * rouge + WEIGHTS["BLEU"] * bleu + WEIGHTS["KEY"] * key + WEIGHTS["EMB"] * emb
+    return (
+        WEIGHTS["ROUGE"] * rouge
+        + WEIGHTS["BLEU"] * bleu
+        + WEIGHTS["KEY"] * key
+        + WEIGHTS["EMB"] * emb
+    )
 
 
 # -- the two models ------------------------------------------------------------------------------
@@ -173,7 +178,9 @@ class MeanPooledEmbedder:
             import torch
             from transformers import AutoModel, AutoTokenizer
         except ImportError:
-            raise ConfigError("reg2025_score needs transformers for EMB: pip install 'pathreport[text]'.") from None
+            raise ConfigError(
+                "reg2025_score needs transformers for EMB: pip install 'pathreport[text]'."
+            ) from None
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model)
             self.model = AutoModel.from_pretrained(model).float().to(device).eval()
@@ -191,10 +198,16 @@ class MeanPooledEmbedder:
         rows = []
         with self._torch.no_grad():
             for text in texts:
-                inputs = self.tokenizer(text, return_tensors="pt", truncation=True, max_length=MAX_EMBEDDING_TOKENS)
+                inputs = self.tokenizer(
+                    text, return_tensors="pt", truncation=True, max_length=MAX_EMBEDDING_TOKENS
+                )
                 inputs = {k: v.to(self.device) for k, v in inputs.items()}
                 hidden = self.model(**inputs).last_hidden_state[0].float()
-                rows.append(hidden.mean(dim=0).cpu().numpy() if hidden.shape[0] else np.zeros(hidden.shape[-1]))
+                rows.append(
+                    hidden.mean(dim=0).cpu().numpy()
+                    if hidden.shape[0]
+                    else np.zeros(hidden.shape[-1])
+                )
         return np.stack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
 
     def describe(self) -> dict[str, Any]:
@@ -238,7 +251,11 @@ def score_pairs(
 
 def _describe(obj: Any, fallback: str) -> dict[str, Any]:
     describe = getattr(obj, "describe", None)
-    return describe() if callable(describe) else {fallback: getattr(obj, "__name__", type(obj).__name__)}
+    return (
+        describe()
+        if callable(describe)
+        else {fallback: getattr(obj, "__name__", type(obj).__name__)}
+    )
 
 
 @EVALUATORS.register(
@@ -270,7 +287,9 @@ def evaluate_reg2025(
     """
     extractor = entity_extractor or SpacyEntityExtractor(spacy_pipeline)
     embed = embedder or MeanPooledEmbedder(embedding_model, device=device)
-    cases = score_pairs([r.reference for r in records], [r.prediction for r in records], extractor, embed)
+    cases = score_pairs(
+        [r.reference for r in records], [r.prediction for r in records], extractor, embed
+    )
     settings = {**_describe(extractor, "entity_extractor"), **_describe(embed, "embedder")}
     pinned = settings.get("spacy_pipeline") == DEFAULT_SPACY_PIPELINE and (
         settings.get("embedding_model") == DEFAULT_EMBEDDING_MODEL
@@ -286,11 +305,19 @@ def evaluate_reg2025(
     summary["reg2025_settings"] = settings
     fingerprint = " ".join(
         str(settings.get(k))
-        for k in ("spacy_pipeline", "spacy_pipeline_id", "entity_extractor", "embedding_model", "embedder")
+        for k in (
+            "spacy_pipeline",
+            "spacy_pipeline_id",
+            "entity_extractor",
+            "embedding_model",
+            "embedder",
+        )
         if k in settings
     )
     summary[COMPARABILITY_KEY] = {"REG2025": fingerprint}
-    return EvaluationResult(summary=summary, per_case={r.id: c for r, c in zip(records, cases, strict=True)})
+    return EvaluationResult(
+        summary=summary, per_case={r.id: c for r, c in zip(records, cases, strict=True)}
+    )
 
 
 def _mean(values: list[float]) -> float | None:

@@ -101,7 +101,9 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     a = np.asarray(x, dtype=np.float64)
     b = np.asarray(y, dtype=np.float64)
     if a.shape != b.shape or a.size < 2:
-        raise ValueError(f"Kendall's tau needs two equally long lists of at least two values, got {a.size} and {b.size}.")
+        raise ValueError(
+            f"Kendall's tau needs two equally long lists of at least two values, got {a.size} and {b.size}."
+        )
     i, j = np.triu_indices(a.size, k=1)
     da = np.sign(a[i] - a[j])
     db = np.sign(b[i] - b[j])

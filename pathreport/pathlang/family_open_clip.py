@@ -35,11 +35,19 @@ class OpenClipAdapter(VLMAdapter):
     architecture: ClassVar[str] = ""
     weights_hint: ClassVar[str] = ""
 
-    def __init__(self, checkpoint: str | None = None, *, architecture: str | None = None, device: str = "cpu",
-                 batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        checkpoint: str | None = None,
+        *,
+        architecture: str | None = None,
+        device: str = "cpu",
+        batch_size: int = 64,
+    ) -> None:
         super().__init__(checkpoint, device=device, batch_size=batch_size)
         if not self.checkpoint:
-            raise MissingDependency(f"The '{self.name}' adapter needs its weights file: {self.weights_hint}")
+            raise MissingDependency(
+                f"The '{self.name}' adapter needs its weights file: {self.weights_hint}"
+            )
         arch = architecture or self.architecture
         on_hub = self.checkpoint.startswith(("hf-hub:", "local-dir:"))
         if not on_hub and not Path(self.checkpoint).is_file():
@@ -52,7 +60,9 @@ class OpenClipAdapter(VLMAdapter):
                 model, _, preprocess = open_clip.create_model_and_transforms(self.checkpoint)
                 tokenizer = open_clip.get_tokenizer(self.checkpoint)
             else:
-                model, _, preprocess = open_clip.create_model_and_transforms(arch, pretrained=self.checkpoint)
+                model, _, preprocess = open_clip.create_model_and_transforms(
+                    arch, pretrained=self.checkpoint
+                )
                 tokenizer = open_clip.get_tokenizer(arch)
         except (OSError, RuntimeError) as err:
             raise weights_error(self.name, self.checkpoint, err, self.weights_hint) from None

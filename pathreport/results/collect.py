@@ -73,14 +73,18 @@ def collect_local(
         summaries, found_wandb = discover(path)
         wandb_dirs += found_wandb
         for summary_path, kind in summaries:
-            _collect_one(outcome, summary_path, kind, defaults, lambda p, k, d: [read_run_summary(p, k, d)])
+            _collect_one(
+                outcome, summary_path, kind, defaults, lambda p, k, d: [read_run_summary(p, k, d)]
+            )
     from_files = {run.run for run in outcome.runs}
     for wandb_dir in sorted(set(wandb_dirs)):
         owner = str(wandb_dir.parent.parent.resolve())
         if owner in from_files:
             outcome.duplicates.append((str(wandb_dir), f"same run as the metrics files of {owner}"))
             continue
-        _collect_one(outcome, wandb_dir, "wandb", defaults, lambda p, k, d: read_local_wandb_run(p, d))
+        _collect_one(
+            outcome, wandb_dir, "wandb", defaults, lambda p, k, d: read_local_wandb_run(p, d)
+        )
     _check_unique(outcome)
     if outcome.invalid and not skip_invalid:
         listing = "\n".join(f"  {path}: {message}" for path, message in outcome.invalid)
@@ -91,7 +95,9 @@ def collect_local(
     return outcome
 
 
-def _collect_one(outcome: CollectOutcome, path: Path, kind: str, defaults: Defaults, reader: Any) -> None:
+def _collect_one(
+    outcome: CollectOutcome, path: Path, kind: str, defaults: Defaults, reader: Any
+) -> None:
     try:
         runs = reader(path, kind, defaults)
     except NotASummary as reason:
@@ -112,7 +118,9 @@ def _check_unique(outcome: CollectOutcome) -> None:
         elif run.source.startswith("wandb") and other.source.startswith("wandb"):
             older, newer = sorted((other, run), key=lambda r: r.summary)
             by_key[run.key] = newer
-            outcome.duplicates.append((older.summary, f"older W&B copy of {run.run} ({run.split}); kept {newer.summary}"))
+            outcome.duplicates.append(
+                (older.summary, f"older W&B copy of {run.run} ({run.split}); kept {newer.summary}")
+            )
         else:
             raise ResultsError(
                 f"Two summaries describe the same run {run.run} and split {run.split!r}: {other.summary} and "
@@ -147,7 +155,9 @@ def discover(root: Path) -> tuple[list[tuple[Path, str]], list[Path]]:
 
 
 def _is_wandb_run_dir(path: Path) -> bool:
-    return path.is_dir() and not path.is_symlink() and path.name.startswith(("offline-run-", "run-"))
+    return (
+        path.is_dir() and not path.is_symlink() and path.name.startswith(("offline-run-", "run-"))
+    )
 
 
 def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = None) -> RunResult:
@@ -200,7 +210,11 @@ def _wall_seconds(run_info: dict[str, Any]) -> float | None:
     tables can show the cost of each method beside its scores.
     """
     seconds = run_info.get("wall_seconds")
-    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and math.isfinite(seconds):
+    if (
+        isinstance(seconds, (int, float))
+        and not isinstance(seconds, bool)
+        and math.isfinite(seconds)
+    ):
         return float(seconds)
     return None
 
@@ -221,11 +235,15 @@ def load_summary(path: Path) -> dict[str, Any]:
     return data
 
 
-def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, float | None], dict[str, str]]:
+def summary_metrics(
+    summary: dict[str, Any], *, where: str
+) -> tuple[dict[str, float | None], dict[str, str]]:
     """Numeric top-level values as metrics (CI pairs as ``<name>_low/_high``) and why any is null."""
     unavailable = summary.get("unavailable") or {}
     if not isinstance(unavailable, dict):
-        raise ResultsError(f"{where}: field 'unavailable' must map metric -> reason, found {unavailable!r:.80}.")
+        raise ResultsError(
+            f"{where}: field 'unavailable' must map metric -> reason, found {unavailable!r:.80}."
+        )
     metrics: dict[str, float | None] = {}
     notes: dict[str, str] = {}
     known = known_metrics()
@@ -234,7 +252,9 @@ def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, f
             continue
         if isinstance(value, bool):
             if key in known:
-                raise ResultsError(f"{where}: field {key!r} must be a number or null, found {value!r}.")
+                raise ResultsError(
+                    f"{where}: field {key!r} must be a number or null, found {value!r}."
+                )
             continue
         if isinstance(value, (int, float)):
             metrics[key] = float(value) if math.isfinite(value) else None
@@ -252,12 +272,22 @@ def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, f
 
 
 def _number_pair(value: Any) -> bool:
-    return (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value))
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    )
 
 
-def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, defaults: Defaults, *, where: str,
-                     run_info: dict[str, Any] | None = None) -> dict[str, Any]:
+def resolve_identity(
+    summary: dict[str, Any],
+    run_dir: Path,
+    split: str,
+    defaults: Defaults,
+    *,
+    where: str,
+    run_info: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """dataset, model, encoder, seed of a run, from the first place that states each.
 
     ``run_info`` is the folder's ``run.json`` when the caller has already read it.
@@ -266,7 +296,11 @@ def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, default
     places = [summary, *_side_sources(summary, run_dir, split, info)]
     meta: dict[str, Any] = {}
     for name in IDENTITY_FIELDS:
-        value = next((_text(p.get(name)) for p in places if _text(p.get(name))), "") or getattr(defaults, name) or ""
+        value = (
+            next((_text(p.get(name)) for p in places if _text(p.get(name))), "")
+            or getattr(defaults, name)
+            or ""
+        )
         if not value:
             raise ResultsError(
                 f"{where}: cannot tell the {name} of this run: neither the summary nor {run_dir}/run.json, "
@@ -279,8 +313,9 @@ def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, default
     return meta
 
 
-def _side_sources(summary: dict[str, Any], run_dir: Path, split: str,
-                  run_info: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def _side_sources(
+    summary: dict[str, Any], run_dir: Path, split: str, run_info: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
     """run.json, config.yaml (its data/model/encoder names) and the first prediction record, in order."""
     if run_info:
         yield run_info
@@ -354,7 +389,9 @@ def describe_comparability(value: Any, *, where: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise ResultsError(f"{where}: field 'comparability' must map metric -> settings text, found {value!r:.80}.")
+        raise ResultsError(
+            f"{where}: field 'comparability' must map metric -> settings text, found {value!r:.80}."
+        )
     return json.dumps(value, sort_keys=True)
 
 
@@ -370,7 +407,9 @@ def _int_or_none(value: Any, name: str, where: str) -> int | None:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ResultsError(f"{where}: field {name!r} must be an integer, found {value!r:.40}.") from None
+        raise ResultsError(
+            f"{where}: field {name!r} must be an integer, found {value!r:.40}."
+        ) from None
     if not number.is_integer():
         raise ResultsError(f"{where}: field {name!r} must be an integer, found {value!r}.")
     return int(number)

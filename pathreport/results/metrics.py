@@ -85,7 +85,12 @@ def higher_is_better(metric: str) -> bool:
 
 def is_score(metric: str) -> bool:
     """True for metrics worth ranking (not counts such as ``n_cases`` or interval bounds)."""
-    return not (metric.startswith("n_") or "_n_" in metric or metric.endswith("_n_scored") or "_CI95" in metric)
+    return not (
+        metric.startswith("n_")
+        or "_n_" in metric
+        or metric.endswith("_n_scored")
+        or "_CI95" in metric
+    )
 
 
 def parse_metric_list(text: str | None, default: tuple[str, ...]) -> list[str]:

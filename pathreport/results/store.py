@@ -41,12 +41,41 @@ DEFAULT_TABLE = Path("results") / "results.csv"
 
 RUN_KEY = ("run", "split")
 TEXT_COLUMNS = (
-    "dataset", "model", "encoder", "split", "metric", "note", "evaluated_set", "text_normalization",
-    "crqs_settings", "source", "run", "summary", "per_case", "fields", "comparability",
+    "dataset",
+    "model",
+    "encoder",
+    "split",
+    "metric",
+    "note",
+    "evaluated_set",
+    "text_normalization",
+    "crqs_settings",
+    "source",
+    "run",
+    "summary",
+    "per_case",
+    "fields",
+    "comparability",
 )
 COLUMNS = (
-    "dataset", "model", "encoder", "seed", "split", "metric", "value", "note", "n_cases", "evaluated_set",
-    "text_normalization", "crqs_settings", "source", "run", "summary", "per_case", "fields", "comparability",
+    "dataset",
+    "model",
+    "encoder",
+    "seed",
+    "split",
+    "metric",
+    "value",
+    "note",
+    "n_cases",
+    "evaluated_set",
+    "text_normalization",
+    "crqs_settings",
+    "source",
+    "run",
+    "summary",
+    "per_case",
+    "fields",
+    "comparability",
 )
 # Columns added after tables were first written: an older table reads them as empty.
 LATER_COLUMNS = ("comparability",)
@@ -144,7 +173,9 @@ def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
         try:
             frame = pd.read_parquet(path)
         except ImportError as err:
-            raise ResultsError(f"Reading {path} needs pyarrow: pip install pyarrow ({str(err).splitlines()[0]})") from None
+            raise ResultsError(
+                f"Reading {path} needs pyarrow: pip install pyarrow ({str(err).splitlines()[0]})"
+            ) from None
     else:
         try:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -163,7 +194,9 @@ def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
     bad = frame["metric"].eq("") | frame["run"].eq("")
     if bad.any():
         line = int(bad.to_numpy().nonzero()[0][0]) + 2  # header is line 1
-        raise ResultsError(f"{path}:{line}: empty 'metric' or 'run'; every row needs both. Re-collect the table.")
+        raise ResultsError(
+            f"{path}:{line}: empty 'metric' or 'run'; every row needs both. Re-collect the table."
+        )
     return frame
 
 
@@ -179,7 +212,9 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike | None = None) -> P
             try:
                 frame.to_parquet(tmp, index=False)
             except ImportError as err:
-                raise ResultsError(f"Writing {path} needs pyarrow: pip install pyarrow, or use a .csv name ({str(err).splitlines()[0]})") from None
+                raise ResultsError(
+                    f"Writing {path} needs pyarrow: pip install pyarrow, or use a .csv name ({str(err).splitlines()[0]})"
+                ) from None
         else:
             frame.to_csv(tmp, index=False, lineterminator="\n")
         os.replace(tmp, path)
@@ -190,7 +225,9 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike | None = None) -> P
 
 
 def sort_table(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame.sort_values(list(SORT_ORDER), kind="stable", na_position="first").reset_index(drop=True)
+    return frame.sort_values(list(SORT_ORDER), kind="stable", na_position="first").reset_index(
+        drop=True
+    )
 
 
 def upsert(existing: pd.DataFrame, runs: Iterable[RunResult]) -> tuple[pd.DataFrame, MergeReport]:
@@ -209,7 +246,9 @@ def upsert(existing: pd.DataFrame, runs: Iterable[RunResult]) -> tuple[pd.DataFr
         (report.unchanged if same else report.updated).append(run.key)
     replaced = {run.key for run in runs}
     keep = [key not in replaced for key in zip(existing["run"], existing["split"])]
-    merged = pd.concat([existing[keep], new_frame], ignore_index=True) if len(existing) else new_frame
+    merged = (
+        pd.concat([existing[keep], new_frame], ignore_index=True) if len(existing) else new_frame
+    )
     merged = sort_table(_typed(merged))
     report.total_runs = len(set(zip(merged["run"], merged["split"])))
     return merged, report
@@ -225,7 +264,9 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.copy()
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
-    frame["value"] = pd.to_numeric(frame["value"].replace("", None), errors="coerce").astype("float64")
+    frame["value"] = pd.to_numeric(frame["value"].replace("", None), errors="coerce").astype(
+        "float64"
+    )
     for column in ("seed", "n_cases"):
         numbers = pd.to_numeric(frame[column].replace("", None), errors="coerce")
         frame[column] = numbers.round().astype("Int64")

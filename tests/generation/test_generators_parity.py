@@ -125,7 +125,9 @@ def test_generator_every_parameter_learns(entry, tmp_path):
     model = build(entry, tmp_path)
     loss, _ = model.loss(make_batch(entry))
     loss.backward()
-    dead = [n for n, p in model.named_parameters() if p.grad is None or not bool(p.grad.abs().sum() > 0)]
+    dead = [
+        n for n, p in model.named_parameters() if p.grad is None or not bool(p.grad.abs().sum() > 0)
+    ]
     assert dead == []
 
 
@@ -153,9 +155,16 @@ def test_r2gen_trunk_keeps_the_state_dict_keys_of_saved_checkpoints(entry, tmp_p
     """Checkpoints store the trunk's modules under these names; renaming one would orphan them."""
     model = build(entry, tmp_path)
     keys = set(model.state_dict())
-    trunk = {"wsi_mapping.weight", "wsi_mapping.bias", "att_embed.0.weight", "att_embed.0.bias",
-             "decoder.embed.weight", "decoder.layers.0.cross_attn.q_proj.weight", "decoder.norm.weight",
-             "decoder.logit.weight"}
+    trunk = {
+        "wsi_mapping.weight",
+        "wsi_mapping.bias",
+        "att_embed.0.weight",
+        "att_embed.0.bias",
+        "decoder.embed.weight",
+        "decoder.layers.0.cross_attn.q_proj.weight",
+        "decoder.norm.weight",
+        "decoder.logit.weight",
+    }
     assert trunk <= keys
     assert ("prompt" in keys) == (model.prompt is not None)
     assert model.decoder.positions.table.shape[0] == model.ctx.max_positions

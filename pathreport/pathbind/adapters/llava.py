@@ -83,7 +83,12 @@ class LlavaVLM(HFVisionLanguageModel):
         if aspect == "crop":
             side = min(width, height)
             left, top = (width - side) // 2, (height - side) // 2
-            return image.crop((left, top, left + side, top + side)), (left, top, left + side, top + side)
+            return image.crop((left, top, left + side, top + side)), (
+                left,
+                top,
+                left + side,
+                top + side,
+            )
         if aspect == "resize":
             return image, (0.0, 0.0, float(width), float(height))
         raise ValueError(f"{self.name}: image_aspect must be pad, crop or resize, got {aspect!r}.")
@@ -107,7 +112,10 @@ class LlavaVLM(HFVisionLanguageModel):
             num_tokens=num_tokens,
             token_grid=grid,
             view_box=view_box,
-            details={"square": list(square.size), "model_input": [int(pixel_values.shape[-1]), int(pixel_values.shape[-2])]},
+            details={
+                "square": list(square.size),
+                "model_input": [int(pixel_values.shape[-1]), int(pixel_values.shape[-2])],
+            },
         )
 
     def preprocessing(self) -> dict[str, Any]:
@@ -129,19 +137,50 @@ def _crop_side(processor: Any) -> int:
     """Side of the square the vision tower sees (336 for LLaVA-1.5)."""
     crop = getattr(processor, "crop_size", None) or {}
     size = getattr(processor, "size", None) or {}
-    return int(_field(crop, "height") or _field(size, "shortest_edge") or _field(size, "height") or 336)
+    return int(
+        _field(crop, "height") or _field(size, "shortest_edge") or _field(size, "height") or 336
+    )
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-GENERATIVE_VLMS.register("llava", config=LlavaOptions, family="llava-1.5", attention=True,
-                         description="any LLaVA-1.5 style checkpoint in the transformers format (pass --checkpoint)")(LlavaVLM)
-GENERATIVE_VLMS.register("llava_1_5_7b", config=LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
-                         family="llava-1.5", attention=True, paper=_PAPER)(LlavaVLM)
-GENERATIVE_VLMS.register("llava_1_5_13b", config=LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-13b-hf"},
-                         family="llava-1.5", attention=True, paper=_PAPER)(LlavaVLM)
-GENERATIVE_VLMS.register("quilt_llava", config=LlavaOptions,
-                         presets={"checkpoint": "wisdomik/Quilt-Llava-v1.5-7b", "base_model": "llava_1_5_7b"},
-                         family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")(LlavaVLM)
-GENERATIVE_VLMS.register("pathgen_llava", config=LlavaOptions,
-                         presets={"checkpoint": "jamessyx/PathGen-LLaVA", "base_model": "llava_1_5_13b"},
-                         family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "llava",
+    config=LlavaOptions,
+    family="llava-1.5",
+    attention=True,
+    description="any LLaVA-1.5 style checkpoint in the transformers format (pass --checkpoint)",
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "llava_1_5_7b",
+    config=LlavaOptions,
+    presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "llava_1_5_13b",
+    config=LlavaOptions,
+    presets={"checkpoint": "llava-hf/llava-1.5-13b-hf"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "quilt_llava",
+    config=LlavaOptions,
+    presets={"checkpoint": "wisdomik/Quilt-Llava-v1.5-7b", "base_model": "llava_1_5_7b"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+    weights_format="original LLaVA (convert first)",
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "pathgen_llava",
+    config=LlavaOptions,
+    presets={"checkpoint": "jamessyx/PathGen-LLaVA", "base_model": "llava_1_5_13b"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+    weights_format="original LLaVA (convert first)",
+)(LlavaVLM)

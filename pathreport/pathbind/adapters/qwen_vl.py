@@ -74,7 +74,11 @@ class QwenVLModel(HFVisionLanguageModel):
         if not size:
             return {}
         current = getattr(self.image_processor, "size", None) or {}
-        base = dict(current) if isinstance(current, dict) else {k: getattr(current, k, None) for k in ("shortest_edge", "longest_edge")}
+        base = (
+            dict(current)
+            if isinstance(current, dict)
+            else {k: getattr(current, k, None) for k in ("shortest_edge", "longest_edge")}
+        )
         return {"size": {**{k: v for k, v in base.items() if v is not None}, **size}}
 
     def merge_size(self) -> int:
@@ -82,7 +86,9 @@ class QwenVLModel(HFVisionLanguageModel):
         return int(merge or getattr(self.model.config.vision_config, "spatial_merge_size", 2))
 
     def encode_image(self, image: Any) -> ImageEncoding:
-        processed = self.image_processor(images=[image], return_tensors="pt", **self._size_override())
+        processed = self.image_processor(
+            images=[image], return_tensors="pt", **self._size_override()
+        )
         grid_thw = processed["image_grid_thw"]
         t, h, w = (int(v) for v in grid_thw[0])
         merge = self.merge_size()
@@ -115,17 +121,53 @@ class QwenVLModel(HFVisionLanguageModel):
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-GENERATIVE_VLMS.register("qwen_vl", config=QwenVLOptions, family="qwen-vl", attention=True,
-                         description="any Qwen2-VL / Qwen2.5-VL / Qwen3-VL style checkpoint (pass --checkpoint)")(QwenVLModel)
-GENERATIVE_VLMS.register("qwen2_vl_7b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2-VL-7B-Instruct"},
-                         family="qwen2-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("huatuogpt_vision_7b", config=QwenVLOptions,
-                         presets={"checkpoint": "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL", "base_model": "qwen2_vl_7b"},
-                         family="qwen-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("qwen2_5_vl_7b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2.5-VL-7B-Instruct"},
-                         family="qwen2.5-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("patho_r1_7b", config=QwenVLOptions,
-                         presets={"checkpoint": "WenchuanZhang/Patho-R1-7B", "base_model": "qwen2_5_vl_7b"},
-                         family="qwen2.5-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("qwen3_vl_8b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen3-VL-8B-Instruct"},
-                         family="qwen3-vl", attention=True, paper=_PAPER)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen_vl",
+    config=QwenVLOptions,
+    family="qwen-vl",
+    attention=True,
+    description="any Qwen2-VL / Qwen2.5-VL / Qwen3-VL style checkpoint (pass --checkpoint)",
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen2_vl_7b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "Qwen/Qwen2-VL-7B-Instruct"},
+    family="qwen2-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "huatuogpt_vision_7b",
+    config=QwenVLOptions,
+    presets={
+        "checkpoint": "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL",
+        "base_model": "qwen2_vl_7b",
+    },
+    family="qwen-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen2_5_vl_7b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "Qwen/Qwen2.5-VL-7B-Instruct"},
+    family="qwen2.5-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "patho_r1_7b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "WenchuanZhang/Patho-R1-7B", "base_model": "qwen2_5_vl_7b"},
+    family="qwen2.5-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen3_vl_8b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "Qwen/Qwen3-VL-8B-Instruct"},
+    family="qwen3-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
