@@ -142,8 +142,9 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     print(
-        f"{args.slides} slides per size, batch {args.batch_size}, {DIM}-d float32 features, "
-        f"{'cold' if args.cold else 'warm'} page cache, {os.cpu_count()} CPUs, torch threads {torch.get_num_threads()}"
+        f"{args.slides} slides per size, batch {args.batch_size}, {DIM}-d float32 "
+        f"features, {'cold' if args.cold else 'warm'} page cache, {os.cpu_count()} CPUs, torch "
+        f"threads {torch.get_num_threads()}"
     )
     print(
         f"{'patches':>7} {'source':>6} {'workers':>7} {'slides/s':>9} {'MB/s':>8} {'vs h5, 0 workers':>17}"

@@ -232,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     print(
-        f"per slide; {args.slides} slide(s) per batch, beam {args.beam}, {args.max_len} tokens, {args.device}"
+        f"per slide; {args.slides} slide(s) per batch, beam {args.beam}, {args.max_len} "
+        f"tokens, {args.device}"
     )
     print(
         f"{'model':8} {'patches':>7} {'params':>8} {'tokens':>6} {'encode s':>9} {'decode s':>9} {'total s':>8} "
@@ -262,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
             done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
             if done.returncode != 0:
                 print(
-                    f"{model:8} {patches:>7} FAILED (exit {done.returncode}): {done.stderr.strip()[-400:]}"
+                    f"{model:8} {patches:>7} FAILED "
+                    f"(exit {done.returncode}): {done.stderr.strip()[-400:]}"
                 )
                 continue
             row = json.loads(done.stdout.strip().splitlines()[-1])

@@ -82,7 +82,7 @@ TINY_REPORT_LENGTHS = {"REG": (2, 5), "TCGA": (6, 9)}
 OUT_OF_MEMORY = getattr(torch, "OutOfMemoryError", torch.cuda.OutOfMemoryError)
 
 
-# -- the device --------------------------------------------------------------------------------------
+# -- the device ------------------------------------------------------------------------------------
 class Device:
     """Synchronising, peak memory and freeing memory on one device (no-ops on a CPU)."""
 
@@ -301,7 +301,7 @@ def measure_decoding(
     }
 
 
-# -- slide_llm's language model ------------------------------------------------------------------------
+# -- slide_llm's language model --------------------------------------------------------------------
 def cached_qwen_05b() -> str | None:
     """A local snapshot of Qwen2.5-0.5B (base or instruct) in the Hugging Face cache, if any."""
     try:
@@ -371,10 +371,11 @@ def variants(
 def markdown(result: dict) -> str:
     """The rows as one markdown table per measurement kind."""
     lines = [
-        f"Device: {result['device']}; bf16 autocast: {result['bf16']}; peak bf16 TFLOP/s used for MFU: "
-        f"{result['peak_tflops'] or 'unknown (MFU not reported)'}; {result['lm']}.",
+        f"Device: {result['device']}; bf16 autocast: {result['bf16']}; peak bf16 TFLOP/s used "
+        f"for MFU: {result['peak_tflops'] or 'unknown (MFU not reported)'}; {result['lm']}.",
         "",
-        "| generator | params (M) | patches | batch | step s | tokens/s | GFLOP/step | MFU | peak GiB |",
+        "| generator | params (M) | patches | batch | step s | tokens/s | GFLOP/step | MFU | "
+        "peak GiB |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in result["generators"]:
@@ -387,8 +388,9 @@ def markdown(result: dict) -> str:
                 continue
             mfu = f"{100 * t['mfu']:.1f}%" if t["mfu"] is not None else "n/a"
             lines.append(
-                f"| {row['generator']} | {row['params_m']} | {t['patches']} | {t['batch']} | {t['step_s']} | "
-                f"{t['tokens_per_s']} | {t['gflop_per_step']} | {mfu} | {t['peak_gib'] or 'n/a'} |"
+                f"| {row['generator']} | {row['params_m']} | {t['patches']} | {t['batch']} "
+                f"| {t['step_s']} | {t['tokens_per_s']} | {t['gflop_per_step']} | {mfu} "
+                f"| {t['peak_gib'] or 'n/a'} |"
             )
     lines += [
         "",

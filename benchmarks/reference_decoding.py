@@ -1,13 +1,13 @@
 """Decoding time per slide beside the paper authors' reference code, at equal work, in one process.
 
-The reference (PathBench, a local checkout given with ``--reference``; nothing of it is shipped here)
-decodes one slide at a time and always runs ``max_seq_length`` steps. Both sides get the same work:
-random weights at the reference sizes, ``--patches`` random 1536-d patches per slide, vocabulary 348,
-beam 3, and exactly ``--max-len`` steps (random weights never emit ``<eos>``; the run checks that
-every pathreport report has ``--max-len`` tokens). pathreport decodes at each ``--slides`` batch
-size; the settings are interleaved (pathreport, reference, pathreport again, the faster of the two
-pathreport runs kept), so that the machine's load hits all of them alike. Times include encoding
-the slide (the reference's ``mode='sample'`` does both).
+The reference (PathBench, a local checkout given with ``--reference``; nothing of it is shipped
+here) decodes one slide at a time and always runs ``max_seq_length`` steps. Both sides get the same
+work: random weights at the reference sizes, ``--patches`` random 1536-d patches per slide,
+vocabulary 348, beam 3, and exactly ``--max-len`` steps (random weights never emit ``<eos>``; the
+run checks that every pathreport report has ``--max-len`` tokens). pathreport decodes at each
+``--slides`` batch size; the settings are interleaved (pathreport, reference, pathreport again, the
+faster of the two pathreport runs kept), so that the machine's load hits all of them alike. Times
+include encoding the slide (the reference's ``mode='sample'`` does both).
 
     python benchmarks/reference_decoding.py --reference ~/src/PathBench
     python benchmarks/reference_decoding.py --reference ~/src/PathBench --models histgen --max-len 100
@@ -86,7 +86,8 @@ def import_reference(folder: Path) -> None:
     ``modules/models/__init__.py`` imports Lightning models that are not needed here)."""
     if not (folder / "modules" / "models" / "histgen").is_dir():
         sys.exit(
-            f"error: {folder} is not a PathBench checkout (no modules/models/histgen); pass --reference DIR."
+            f"error: {folder} is not a PathBench checkout (no modules/models/histgen); pass "
+            "--reference DIR."
         )
     sys.path.insert(0, str(folder))
     package = types.ModuleType("modules.models")

@@ -5,8 +5,8 @@ training step is different on a CPU: with attention dropout, ``scaled_dot_produc
 falls back to its math kernel, which keeps every layer's (heads x N x N) scores for the backward
 pass. This benchmark measures what a training step costs at N patches with the attention of
 ``pathreport.generation.nn.attention`` (query blocks under checkpointing, ``blocked``) and with the
-plain kernel call (``plain``, what the generators did before), each in a fresh process so that its peak
-memory (max RSS) is its own.
+plain kernel call (``plain``, what the generators did before), each in a fresh process so that its
+peak memory (max RSS) is its own.
 
 Generators are built at their reference size (1536-d UNI2-h features, vocabulary 348) with random
 weights; each step trains on one slide of N patches and a 40-token report (AdamW). A step at 64
@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     print(
-        f"one slide per step, {args.tokens}-token report, {args.precision}, AdamW; fresh process per case"
+        f"one slide per step, {args.tokens}-token report, {args.precision}, AdamW; fresh "
+        "process per case"
     )
     print(f"{'model':8} {'patches':>7} {'attention':>9} {'step s':>8} {'peak RSS GiB':>12}")
     for model in args.models:

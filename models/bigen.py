@@ -43,8 +43,8 @@ Deliberate deviations from the reference implementation:
   decoder's cross-attention then adds one large, slide-constant vector at every position, which
   drowns the token embeddings and saturates the choice between the two tokens: the decoder learns
   even its wording slowly. Measured on six synthetic slides, small model, no dropout, 150 AdamW
-  steps at 3e-3 (``tests/generation/test_generators_learn.py``): training loss 4.33 -> 0.85 without the norm,
-  4.32 -> 0.09 with it (MI-Gen: 0.11).
+  steps at 3e-3 (``tests/generation/test_generators_learn.py``): training loss 4.33 -> 0.85 without
+  the norm, 4.32 -> 0.09 with it (MI-Gen: 0.11).
 
 * The retrieval defect is fixed. In the reference, the similarity that picks bank sentences is
   computed on the last 512 outputs of ``wsi_mapping``, a random linear mix of both streams; only the
@@ -152,10 +152,15 @@ REFERENCE_PARAMS = {
         **R2GEN_UNUSED_REFERENCE_MODULES,
         "encoder_decoder.model.down_proj: Linear(512, 512), never called": -262_656,
         "encoder_decoder.model.encoder.PAM: 3 depthwise-conv modules, never applied": -353_280,
-        "wsi_mapping: the 512 retrieval outputs (x 2048 inputs + bias), removed by the retrieval fix": -1_049_088,
+        (
+            "wsi_mapping: the 512 retrieval outputs (x 2048 inputs + bias), removed by the "
+            "retrieval fix"
+        ): -1_049_088,
         "prompt_plip: prompt of the retrieval outputs, removed by the retrieval fix": -512,
         "query_proj: Linear(d_kb, bank_dim), added by the retrieval fix": 262_656,
-        "encoder self-attention q/k projections: attention over one latent token is always 1": -525_312,
+        (
+            "encoder self-attention q/k projections: attention over one latent token is always 1"
+        ): -525_312,
         "memory_norm: the encoder's final LayerNorm, applied to the memory here": 1_024,
     },
 }
@@ -255,18 +260,20 @@ class BiGen(R2GenGenerator):
         super().__init__(cfg, ctx)
         if cfg.num_layers < 2:
             raise ValueError(
-                f"model.num_layers must be >= 2 for BiGen (the first iteration only ranks patches), found {cfg.num_layers}."
+                "model.num_layers must be >= 2 for BiGen (the first iteration only ranks "
+                f"patches), found {cfg.num_layers}."
             )
         if not 0 < cfg.keep_fraction <= 1:
             raise ValueError(f"model.keep_fraction must be in (0, 1], found {cfg.keep_fraction}.")
         if cfg.group_size < 1 or cfg.top_k < 1 or cfg.retrieval_temperature <= 0:
             raise ValueError(
-                "model.group_size and model.top_k must be >= 1 and model.retrieval_temperature > 0, found "
-                f"{cfg.group_size}, {cfg.top_k}, {cfg.retrieval_temperature}."
+                "model.group_size and model.top_k must be >= 1 and model.retrieval_temperature "
+                f"> 0, found {cfg.group_size}, {cfg.top_k}, {cfg.retrieval_temperature}."
             )
         if "knowledge" not in ctx.stream_dims:
             raise ValueError(
-                "BiGen needs the 'knowledge' stream's dimension in the generator context (stream_dims)."
+                "BiGen needs the 'knowledge' stream's dimension in the generator context "
+                "(stream_dims)."
             )
         if not cfg.bank_path and ctx.resources.get("knowledge_bank"):
             cfg.bank_path = ctx.resources["knowledge_bank"]  # located by dataset_resources
@@ -305,7 +312,8 @@ class BiGen(R2GenGenerator):
         if restoring:
             if cfg.bank_path:
                 log.warning(
-                    "Knowledge bank %s not found; BiGen takes its bank from the checkpoint it loads.",
+                    "Knowledge bank %s not found; BiGen takes its bank from the checkpoint "
+                    "it loads.",
                     cfg.bank_path,
                 )
             return torch.zeros(0, cfg.bank_dim)  # filled by load_state_dict
@@ -313,17 +321,19 @@ class BiGen(R2GenGenerator):
             bank = load_bank(cfg.bank_path).embeddings
             if cfg.bank_dim is not None and cfg.bank_dim != bank.shape[1]:
                 raise ValueError(
-                    f"{cfg.bank_path}: the knowledge bank has {bank.shape[1]}-d embeddings but model.bank_dim="
-                    f"{cfg.bank_dim}. Remove model.bank_dim (it is read from the bank) or rebuild the bank."
+                    f"{cfg.bank_path}: the knowledge bank has {bank.shape[1]}-d embeddings but "
+                    f"model.bank_dim={cfg.bank_dim}. Remove model.bank_dim (it is read from the "
+                    "bank) or rebuild the bank."
                 )
             cfg.bank_dim = int(
                 bank.shape[1]
             )  # recorded so a checkpoint's config restores without the file
             return bank
         raise ValueError(
-            "BiGen needs a knowledge bank: set model.bank_path to a bank built with `pathreport bigen "
-            "build-bank --dataset <name> --split-file <split json> --text-encoder <name>` (or, to restore a "
-            "checkpoint, which carries its bank, set model.bank_dim to the bank's width)."
+            "BiGen needs a knowledge bank: set model.bank_path to a bank built with `pathreport "
+            "bigen build-bank --dataset <name> --split-file <split json> --text-encoder <name>` "
+            "(or, to restore a checkpoint, which carries its bank, set model.bank_dim to the "
+            "bank's width)."
         )
 
     def _load_from_state_dict(
@@ -334,8 +344,9 @@ class BiGen(R2GenGenerator):
         if isinstance(saved, Tensor) and saved.shape != self.bank.shape:
             if saved.dim() != 2 or saved.shape[1] != self.bank.shape[1]:
                 raise ValueError(
-                    f"The checkpoint's knowledge bank has shape {tuple(saved.shape)} but this model was built "
-                    f"for {self.bank.shape[1]}-d embeddings; set model.bank_dim={saved.shape[-1]}."
+                    f"The checkpoint's knowledge bank has shape {tuple(saved.shape)} but this "
+                    f"model was built for {self.bank.shape[1]}-d embeddings; set "
+                    f"model.bank_dim={saved.shape[-1]}."
                 )
             self.bank = torch.empty_like(saved, device=self.bank.device, dtype=self.bank.dtype)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)

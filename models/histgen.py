@@ -232,7 +232,8 @@ class HistGen(R2GenGenerator):
         super().__init__(cfg, ctx)
         if cfg.region_size < 2:
             raise ValueError(
-                f"model.region_size must be >= 2 (patches plus a global token), found {cfg.region_size}."
+                "model.region_size must be >= 2 (patches plus a global token), "
+                f"found {cfg.region_size}."
             )
         d = cfg.d_model
         self.build_patch_embedding(ctx.feature_dim, prompt=False)

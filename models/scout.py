@@ -23,8 +23,8 @@ Architecture (reference template defaults in :class:`ScoutConfig`):
   modulated tokens. Each of the three streams (patch, slide-modulated, concept-modulated) is a
   softmax-weighted sum over layers followed by a LayerNorm: the memory is 3 x (N + 1) tokens.
 * Decoder layers: causal self-attention; one cross-attention per stream (each with its own
-  residual); :class:`pathreport.generation.nn.GatedSourceFusion` of the three results (per-head, per-channel
-  softmax gate with a learnable temperature); feed-forward.
+  residual); :class:`pathreport.generation.nn.GatedSourceFusion` of the three results (per-head,
+  per-channel softmax gate with a learnable temperature); feed-forward.
 * Loss: token cross-entropy + ``g_lambda`` x the entropy of the gate (averaged over decoder layers
   first, as in the reference).
 
@@ -33,8 +33,9 @@ Deliberate deviations from the reference implementation:
 * Batches and masks. The reference repeats the first tokens until the bag is a perfect square and
   never masks, and averages the modulated tokens (repeats included) into the next slide/concept
   vector. Here padded patches are masked in every attention (encoder and the three decoder
-  cross-attentions), PAM works on each slide's own grid (see :class:`pathreport.generation.nn.PositionalConvMixer`),
-  and the slide/concept updates are means over real tokens only.
+  cross-attentions), PAM works on each slide's own grid (see
+  :class:`pathreport.generation.nn.PositionalConvMixer`), and the slide/concept updates are means
+  over real tokens only.
 * The gate entropy is the entropy of the gate's distribution over the three sources, averaged over
   heads, channels and REAL target tokens. The reference sums ``-w log w`` over the channel axis
   (which is not a distribution) and averages over every position of reports padded to the maximum
@@ -253,7 +254,8 @@ class Scout(ReportGenerator):
         missing = [name for name in self.streams if name not in ctx.stream_dims]
         if missing:
             raise ValueError(
-                f"SCOUT needs the dimensions of streams {missing} in the generator context (stream_dims)."
+                f"SCOUT needs the dimensions of streams {missing} in the generator context "
+                "(stream_dims)."
             )
         d, dims = cfg.d_model, ctx.stream_dims
         self.prompt = nn.Parameter(torch.randn(1, 1, d))

@@ -21,11 +21,12 @@ Architecture:
   ``mean`` averages consecutive groups of patches (adaptive average pooling over the bag, as the
   WSI-LLaVA code pools its slide encoder's output to a fixed token count), ``attention``
   is gated attention pooling with one attention map per token, ``resampler`` is a Perceiver-style
-  resampler (learned queries cross-attend to every patch, ``resampler_layers`` times). A 10,000-patch
-  slide costs the language model the same as a 100-patch one.
+  resampler (learned queries cross-attend to every patch, ``resampler_layers`` times). A
+  10,000-patch slide costs the language model the same as a 100-patch one.
 * Projector: Linear -> GELU -> Linear to the LM width (LLaVA-1.5's ``mlp2x_gelu``).
 * Extra streams (``prefix_streams``): ``titan`` (TITAN slide embedding, one token) and ``conch``
-  (CONCH v1 patch features, mean-pooled to ``num_slide_tokens`` tokens), each with its own projector.
+  (CONCH v1 patch features, mean-pooled to ``num_slide_tokens`` tokens), each with its own
+  projector.
 * Sequence: ``[prompt before <slide>] [slide tokens] [extra stream tokens] [prompt after <slide>]
   <bos> report <eos>``; the loss is the shared token cross-entropy over the report only.
 * Language model: by default a small Llama built from the ``lm_*`` settings (random
@@ -114,7 +115,8 @@ class SlideLLMConfig(GeneratorConfig):
 
     Attributes:
         lm: hub name or local folder of a transformers causal LM (and its tokenizer); empty builds
-            a Llama from the ``lm_*`` settings below, with a tokenizer trained on the training reports.
+            a Llama from the ``lm_*`` settings below, with a tokenizer trained on the training
+            reports.
         lm_hidden, lm_layers, lm_heads, lm_kv_heads, lm_intermediate: size of the built Llama.
         lm_dtype: ``float32`` or ``bfloat16`` (the LM's weights; the slide side stays float32).
         tokenizer_vocab_size: size of the BPE trained on the training reports (built LM only).
@@ -179,8 +181,8 @@ class SlideLLMConfig(GeneratorConfig):
             ),
             (
                 self.prompt.count(SLIDE_PLACEHOLDER) == 1,
-                f"model.prompt must contain {SLIDE_PLACEHOLDER} exactly once (where the slide tokens go), "
-                f"found it {self.prompt.count(SLIDE_PLACEHOLDER)} times.",
+                f"model.prompt must contain {SLIDE_PLACEHOLDER} exactly once (where the slide "
+                f"tokens go), found it {self.prompt.count(SLIDE_PLACEHOLDER)} times.",
             ),
             (
                 self.num_slide_tokens >= 1,
@@ -264,7 +266,7 @@ def projector(d_in: int, d_out: int) -> nn.Sequential:
     return nn.Sequential(nn.Linear(d_in, d_out), nn.GELU(), nn.Linear(d_out, d_out))
 
 
-# -- the language model's cache ----------------------------------------------------------------------
+# -- the language model's cache --------------------------------------------------------------------
 @functools.cache
 def _cache_classes():
     from transformers.cache_utils import Cache, DynamicLayer
@@ -367,7 +369,7 @@ def _cache_classes():
     return BeamPrefixCache
 
 
-# -- the generator -----------------------------------------------------------------------------------
+# -- the generator ---------------------------------------------------------------------------------
 @register_generator(
     "slide_llm",
     config=SlideLLMConfig,
@@ -427,9 +429,9 @@ class SlideLLM(ReportGenerator):
             "cache" if "cache" in accepted else "past_key_values"
         )  # transformers 5 / 4
         self._keep_arg = "logits_to_keep" in accepted
-        # A pretrained LM whose own weights are not trained is read again from ``lm``: keep it out of
-        # checkpoints (a 7B model would otherwise be copied into every one). Embeddings that grew for
-        # added tokens are saved: their new rows are random, not in the files.
+        # A pretrained LM whose own weights are not trained is read again from ``lm``: keep it out
+        # of checkpoints (a 7B model would otherwise be copied into every one). Embeddings that grew
+        # for added tokens are saved: their new rows are random, not in the files.
         grown = getattr(self.lm, "_slide_llm_grown", False)
         embeddings = {
             id(m.weight)
@@ -475,9 +477,10 @@ class SlideLLM(ReportGenerator):
                 lm = transformers.AutoModelForCausalLM.from_pretrained(cfg.lm, dtype=dtype)
             except (OSError, ValueError) as err:
                 raise ConfigError(
-                    f"model.lm={cfg.lm}: cannot load the language model ({err}). Give a local folder "
-                    "(config.json + weights) or a hub name reachable from this machine; or leave model.lm "
-                    "empty to build a small Llama from the model.lm_* settings."
+                    f"model.lm={cfg.lm}: cannot load the language model ({err}). Give a local "
+                    "folder (config.json + weights) or a hub name reachable from this machine; "
+                    "or leave model.lm empty to build a small Llama from the model.lm_* "
+                    "settings."
                 ) from None
             if lm.get_input_embeddings().num_embeddings < ctx.vocab_size:
                 lm.resize_token_embeddings(ctx.vocab_size)

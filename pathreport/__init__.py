@@ -5,9 +5,9 @@ A plug-in imports everything it needs from ``pathreport`` alone::
     from pathreport import GeneratorConfig, ReportGenerator, SlideBatch, register_generator
 
 The registries, the error classes and discovery are loaded at once (they are the kernel and cost
-nothing). The generator API (``ReportGenerator``, the shared layers, ``SlideBatch``, ...) needs torch,
-so it is imported on first use, from the layer that defines it: importing ``pathreport`` stays fast
-and the kernel never imports the layers above it.
+nothing). The generator API (``ReportGenerator``, the shared layers, ``SlideBatch``, ...) needs
+torch, so it is imported on first use, from the layer that defines it: importing ``pathreport``
+stays fast and the kernel never imports the layers above it.
 """
 
 from __future__ import annotations

@@ -250,9 +250,10 @@ def _load_entry_points() -> None:
             if isinstance(obj, type(sys)):  # a module: importing it registers its plug-ins
                 if Registry.registrations == before and not already_imported:
                     raise PluginError(
-                        f"Entry point '{ep.name} = {ep.value}' (group {registry.group}, from {provider}) "
-                        f"registered nothing: its module must register a plug-in when imported, or the "
-                        f"entry point must name the object to register as '{ep.name}'."
+                        f"Entry point '{ep.name} = {ep.value}' (group {registry.group}, "
+                        f"from {provider}) registered nothing: its module must register a "
+                        "plug-in when imported, or the entry point must name the object to "
+                        f"register as '{ep.name}'."
                     )
                 continue
             registry.register(

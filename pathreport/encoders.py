@@ -26,7 +26,8 @@ class EncoderSpec:
         name: pathreport's name (``encoder=<name>``), e.g. ``uni2``.
         trident_name: TRIDENT's encoder name, the suffix of ``features_<trident_name>``.
         embedding_dim: feature dimension D of ``features`` (N x D, or D for slide encoders).
-        patch_size: patch side in pixels at ``magnification`` (patch encoders; 0 for slide encoders).
+        patch_size: patch side in pixels at ``magnification`` (patch encoders; 0 for slide
+            encoders).
         magnification: target magnification of the patches, e.g. 20.
         kind: ``patch`` (one vector per patch) or ``slide`` (one vector per slide).
         model: the model's published name.

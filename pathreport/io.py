@@ -156,9 +156,10 @@ def replaced_folder(
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         held = sorted(p.name for p in out.iterdir())
         raise RunFolderError(
-            f"{option} {out} already holds files ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''}); "
-            f"writing into it would mix two evaluations. Choose another {option}, or pass --overwrite to "
-            "replace the folder."
+            f"{option} {out} already holds files "
+            f"({', '.join(held[:6])}{', ...' if len(held) > 6 else ''}); writing into it would "
+            f"mix two evaluations. Choose another {option}, or pass --overwrite to replace the "
+            "folder."
         )
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -22,9 +22,10 @@ def bigen_command(parser: argparse.ArgumentParser) -> None:
         "build-bank",
         help="embed the sentences of the TRAINING reports into BiGen's knowledge bank",
         description=(
-            "Split the training reports of a split file into short sentences, keep each distinct sentence once, "
-            "embed them with a registered text encoder (`pathreport list text_encoders`) and save the (T, D) bank. "
-            "Validation and test reports are never read into the bank."
+            "Split the training reports of a split file into short sentences, keep each distinct "
+            "sentence once, embed them with a registered text encoder (`pathreport list "
+            "text_encoders`) and save the (T, D) bank. Validation and test reports are never "
+            "read into the bank."
         ),
     )
     build.add_argument("--dataset", required=True, help="dataset name (as in data=<name>)")
@@ -43,14 +44,19 @@ def bigen_command(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=Path,
         default=None,
-        help="bank file (default: <cache>/banks/<dataset>/<encoder>.pt, where training looks for it)",
+        help=(
+            "bank file (default: <cache>/banks/<dataset>/<encoder>.pt, where training looks for it)"
+        ),
     )
     build.add_argument(
         "--encoder-arg",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="option for the text encoder's constructor, e.g. checkpoint=<CONCH pytorch_model.bin>; repeatable",
+        help=(
+            "option for the text encoder's constructor, e.g. checkpoint=<CONCH "
+            "pytorch_model.bin>; repeatable"
+        ),
     )
     build.set_defaults(func=run_build_bank)
     parser.set_defaults(func=lambda _args: parser.print_help() or 2)
@@ -67,7 +73,8 @@ def run_build_bank(args: argparse.Namespace) -> int:
     splits = load_splits(args.split_file)
     if not splits.train:
         raise UserError(
-            f"{args.split_file}: the 'train' split is empty; the bank is built from training reports only."
+            f"{args.split_file}: the 'train' split is empty; the bank is built from training "
+            "reports only."
         )
     out = args.out or default_bank_path(args.dataset, args.text_encoder)
     try:
@@ -86,9 +93,9 @@ def run_build_bank(args: argparse.Namespace) -> int:
     }
     path = save_bank(bank, out)
     print(
-        f"Knowledge bank: {len(bank.sentences)} sentences from {len(splits.train)} training reports, "
-        f"{bank.dim}-d ({args.text_encoder}) -> {path}\n"
-        f"Train BiGen with it: model.bank_path={path}",
+        f"Knowledge bank: {len(bank.sentences)} sentences from {len(splits.train)} training "
+        f"reports, {bank.dim}-d ({args.text_encoder}) -> {path}\nTrain BiGen with it: "
+        f"model.bank_path={path}",
         file=sys.stdout,
     )
     return 0

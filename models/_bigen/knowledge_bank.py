@@ -76,7 +76,8 @@ def build_bank(reports: Iterable[str], text_encoder: str, **encoder_args: object
     sentences = unique_sentences(reports)
     if not sentences:
         raise ValueError(
-            "The reports contain no sentence with a letter in it; the knowledge bank would be empty."
+            "The reports contain no sentence with a letter in it; the knowledge bank would "
+            "be empty."
         )
     encoder = TEXT_ENCODERS.get(text_encoder).obj(**encoder_args)
     embeddings = encoder.encode(sentences).float().cpu()
@@ -120,7 +121,8 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
     if isinstance(raw, dict):
         if "embeddings" not in raw:
             raise ValueError(
-                f"{path}: a knowledge-bank dict needs the key 'embeddings', found keys {sorted(raw)}."
+                f"{path}: a knowledge-bank dict needs the key 'embeddings', found "
+                f"keys {sorted(raw)}."
             )
         bank = KnowledgeBank(
             embeddings=raw["embeddings"],
@@ -132,7 +134,8 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
         bank = KnowledgeBank(embeddings=raw)
     else:
         raise ValueError(
-            f"{path}: expected a (T, D) tensor or a dict with 'embeddings', found {type(raw).__name__}."
+            f"{path}: expected a (T, D) tensor or a dict with 'embeddings', "
+            f"found {type(raw).__name__}."
         )
     emb = bank.embeddings
     if emb.dim() != 2 or emb.shape[0] == 0 or emb.shape[1] == 0:
@@ -150,8 +153,8 @@ def default_bank_path(dataset: str, text_encoder: str, cache: Path | None = None
     return (cache or paths.cache_dir()) / "banks" / dataset / f"{text_encoder}.pt"
 
 
-#: The text encoder of a dataset's default bank: the paper's CONCH for real datasets; for a generated
-#: one, the offline hashing encoder (CONCH's text tower needs gated weights).
+#: The text encoder of a dataset's default bank: the paper's CONCH for real datasets; for a
+#: generated one, the offline hashing encoder (CONCH's text tower needs gated weights).
 DEFAULT_TEXT_ENCODER = {"real": "conch", "generated": "hashing"}
 
 
@@ -175,9 +178,10 @@ def locate_bank(bank_path: str, text_encoder: str | None, dataset: DatasetInfo) 
         path = default_bank_path(dataset.name, text_encoder, dataset.cache_dir)
     if not path.is_file():
         raise FileNotFoundError(
-            f"The knowledge bank {path} does not exist. Build it from the training reports with\n"
-            f"  pathreport bigen build-bank --dataset {dataset.name} --split-file {dataset.split_file} "
-            f"--text-encoder {text_encoder} --out {path}\n(or set model.bank_path=<bank file>)."
+            f"The knowledge bank {path} does not exist. Build it from the training reports "
+            f"with\n  pathreport bigen build-bank --dataset {dataset.name} "
+            f"--split-file {dataset.split_file} --text-encoder {text_encoder} --out {path}\n(or "
+            "set model.bank_path=<bank file>)."
         )
     return path
 

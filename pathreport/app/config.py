@@ -340,7 +340,8 @@ def overrides_of(cls: type) -> type:
     )
 
 
-#: ``eval.py``'s ``decoding.*``: settings that replace the checkpoint's (None keeps the checkpoint's).
+#: ``eval.py``'s ``decoding.*``: settings that replace the checkpoint's (None keeps the
+#: checkpoint's).
 DecodingOverrides = overrides_of(DecodingConfig)
 
 
@@ -351,7 +352,8 @@ class EvalConfig:
     Attributes:
         ckpt_path: checkpoint written by ``train.py`` (it carries config and vocabulary).
         split: which split to decode and score.
-        data: overrides merged into the checkpoint's data settings (e.g. ``+data.splits=other.json``).
+        data: overrides merged into the checkpoint's data settings (e.g.
+            ``+data.splits=other.json``).
         decoding: decoder settings that replace the checkpoint's (e.g. ``decoding.beam_size=1``);
             the fields of :class:`DecodingConfig`, checked by name and type.
         features_dir: TRIDENT job directory, if the features moved since training.

@@ -74,8 +74,8 @@ def check_overrides(overrides: list[str], config_name: str) -> str | None:
                         noun = GROUP_NOUNS.get(key, f"'{key}' option")
                         hint = did_you_mean(value, options)
                         return (
-                            f"Unknown {noun} '{value}' ({key}={value}). {hint + ' ' if hint else ''}"
-                            f"Available: {', '.join(sorted(options))}."
+                            f"Unknown {noun} '{value}' "
+                            f"({key}={value}). {hint + ' ' if hint else ''}Available: {', '.join(sorted(options))}."
                         )
                 first = values[0] if values else None
                 if isinstance(first, str):

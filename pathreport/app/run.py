@@ -562,8 +562,8 @@ def _resolve_ckpt(value: str, out: Path, seed: int) -> Path:
         )
         if not candidates:
             raise FileNotFoundError(
-                f"ckpt_path=last: no checkpoints/last.ckpt in {out} or in {out.parent}/seed{seed}_*/; "
-                "give the checkpoint's path instead."
+                f"ckpt_path=last: no checkpoints/last.ckpt in {out} or "
+                f"in {out.parent}/seed{seed}_*/; give the checkpoint's path instead."
             )
         return candidates[-1]
     path = Path(value).expanduser()

@@ -56,7 +56,8 @@ def check_writable(folder: Path, *, option: str) -> None:
         probe.unlink()
     except OSError as err:
         raise RunFolderError(
-            f"Cannot write to {folder} ({err.strerror or err}). Choose a writable folder with {option}."
+            f"Cannot write to {folder} ({err.strerror or err}). Choose a writable folder "
+            f"with {option}."
         ) from None
 
 
@@ -159,9 +160,10 @@ class RunFolder:
             return
         where = "this host" if host == socket.gethostname() else f"host {host}"
         raise RunFolderError(
-            f"{self.path} is in use by another run (pid {pid} on {where}, since {holder.get('started', '?')}); "
-            f"two runs in one folder would overwrite each other's results. Wait for it to finish or choose "
-            f"another folder with {self.option}. If that run no longer exists, delete {self.lock_file}."
+            f"{self.path} is in use by another run (pid {pid} on {where}, "
+            f"since {holder.get('started', '?')}); two runs in one folder would overwrite each "
+            "other's results. Wait for it to finish or choose another folder "
+            f"with {self.option}. If that run no longer exists, delete {self.lock_file}."
         )
 
     def release(self) -> None:
@@ -190,15 +192,17 @@ class RunFolder:
             status = previous.get("status", "completed")
             if status == "completed":
                 raise RunFolderError(
-                    f"{self.path} already holds a finished run ({_describe(previous)}); a new run here would "
-                    f"mix its results with that run's. Choose another folder with {self.option}, or pass "
-                    "overwrite=true to delete that run's results and start again."
+                    f"{self.path} already holds a finished run ({_describe(previous)}); a new "
+                    "run here would mix its results with that run's. Choose another folder "
+                    f"with {self.option}, or pass overwrite=true to delete that run's results "
+                    "and start again."
                 )
             if not resuming:
                 raise RunFolderError(
-                    f"{self.path} holds an unfinished run (status {status}, {_describe(previous)}). Resume it "
-                    f"with ckpt_path=last, choose another folder with {self.option}, or pass overwrite=true "
-                    "to delete its results and start again."
+                    f"{self.path} holds an unfinished run "
+                    f"(status {status}, {_describe(previous)}). Resume it with ckpt_path=last, "
+                    f"choose another folder with {self.option}, or pass overwrite=true to delete "
+                    "its results and start again."
                 )
         if previous is not None and overwrite:
             log.warning("overwrite=true: removing the earlier run's results in %s.", self.path)

@@ -162,7 +162,8 @@ class ReportDataModule(pl.LightningDataModule):
             )
         if not self.datasets["train"].entries:
             raise ValueError(
-                f"The train split of '{self.cfg.name}' is empty after removing slides without features."
+                f"The train split of '{self.cfg.name}' is empty after removing slides "
+                "without features."
             )
         if self.resource_factory is not None:
             self.resources = dict(self.resource_factory(self._dataset_info(split_path)))
@@ -223,8 +224,9 @@ class ReportDataModule(pl.LightningDataModule):
             return self.synthetic.job_dir
         if not self.features_dir:
             raise ValueError(
-                f"Dataset '{self.cfg.name}' needs its TRIDENT job directory: set paths.features_dir=<dir> "
-                "(the folder that contains <mag>x_<patch>px_<overlap>px_overlap/)."
+                f"Dataset '{self.cfg.name}' needs its TRIDENT job directory: set "
+                "paths.features_dir=<dir> (the folder that contains "
+                "<mag>x_<patch>px_<overlap>px_overlap/)."
             )
         return Path(self.features_dir).expanduser()
 
@@ -296,8 +298,8 @@ class ReportDataModule(pl.LightningDataModule):
             if not source.folder.is_dir():
                 raise MissingFeaturesError(
                     f"Feature folder {source.folder} for {source.origin} does not exist. Check "
-                    "paths.features_dir (the TRIDENT job directory), the encoder, and data.patch_size/"
-                    f"magnification/overlap{', or data.streams.' + source.name + '.dir' if source.name != MAIN_STREAM else ''}."
+                    "paths.features_dir (the TRIDENT job directory), the encoder, and "
+                    f"data.patch_size/magnification/overlap{', or data.streams.' + source.name + '.dir' if source.name != MAIN_STREAM else ''}."
                 )
             present = {p.stem for p in source.folder.glob("*.h5")}
             for name in SPLIT_NAMES:
@@ -315,8 +317,8 @@ class ReportDataModule(pl.LightningDataModule):
             raise MissingFeaturesError(
                 "Slides listed in the split have no feature file:\n"
                 + "\n".join(lines)
-                + "\nExtract their features with TRIDENT, fix paths.features_dir, or set data.on_missing=skip "
-                "to drop them (they are then listed in the run's manifest)."
+                + "\nExtract their features with TRIDENT, fix paths.features_dir, or set "
+                "data.on_missing=skip to drop them (they are then listed in the run's manifest)."
             )
         ids = [e.id for name in SPLIT_NAMES for e in self.splits[name] if e.id not in skipped]
         self._n_patches = self._check_shapes(ids)
@@ -324,10 +326,11 @@ class ReportDataModule(pl.LightningDataModule):
         if empty and self.cfg.on_empty_bag != "skip":
             main = self.sources[0]
             raise FeatureFileError(
-                f"{len(empty)} slide(s) have no tissue patches (N = 0 in {main.folder}), e.g. "
-                f"{', '.join(empty[:10])}: a report generated from no patches is a guess. Re-run TRIDENT's "
-                "segmentation for them, remove them from the split, or set data.on_empty_bag=skip to drop "
-                "them (they are then listed in the run's manifest)."
+                f"{len(empty)} slide(s) have no tissue patches (N = 0 in {main.folder}), "
+                f"e.g. {', '.join(empty[:10])}: a report generated from no patches is a guess. "
+                "Re-run TRIDENT's segmentation for them, remove them from the split, or set "
+                "data.on_empty_bag=skip to drop them (they are then listed in the run's "
+                "manifest)."
             )
         for slide_id in empty:
             skipped[slide_id] = f"no tissue patches (N = 0) in {self.sources[0].folder}"
@@ -352,9 +355,10 @@ class ReportDataModule(pl.LightningDataModule):
                     source.dim = shape[-1]
                 if source.per_patch and shape[0] != n_patches[slide_id]:
                     raise FeatureFileError(
-                        f"{source.path(slide_id)}: stream '{source.name}' has {shape[0]} patches but the main "
-                        f"features ({main.path(slide_id)}) have {n_patches[slide_id]}; both must come from the "
-                        "same patch coordinates."
+                        f"{source.path(slide_id)}: stream '{source.name}' has {shape[0]} patches "
+                        f"but the main features ({main.path(slide_id)}) "
+                        f"have {n_patches[slide_id]}; both must come from the same patch "
+                        "coordinates."
                     )
         return n_patches
 
@@ -366,8 +370,8 @@ class ReportDataModule(pl.LightningDataModule):
             matches = record["sha256"] == self.splits.sha256
             if not matches:
                 log.warning(
-                    "%s is not the benchmark's fixed %s split (%s); results are not comparable with "
-                    "the benchmark's tables.",
+                    "%s is not the benchmark's fixed %s split (%s); results are not comparable "
+                    "with the benchmark's tables.",
                     split_path,
                     self.cfg.name,
                     record.get("source"),

@@ -17,7 +17,8 @@ from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_features
 
 #: Longest report in tokens (without <bos>/<eos>) when a dataset config does not say: the reference
-#: implementation's ``max_seq_length``. The training target is cut there and the decoder stops there.
+#: implementation's ``max_seq_length``. The training target is cut there and the decoder stops
+#: there.
 DEFAULT_MAX_REPORT_TOKENS = 320
 
 PATCH_SAMPLING = ("first", "random", "all")
@@ -153,9 +154,9 @@ class SlideReportDataset(Dataset):
             extra, _ = self._read(source, index)
             if source.per_patch and extra.shape[0] != feats.shape[0]:
                 raise FeatureFileError(
-                    f"{source.path(entry.id)}: stream '{source.name}' has {extra.shape[0]} patches but the main "
-                    f"features ({main.path(entry.id)}) have {feats.shape[0]}; both must come from the same patch "
-                    "coordinates."
+                    f"{source.path(entry.id)}: stream '{source.name}' has {extra.shape[0]} "
+                    f"patches but the main features ({main.path(entry.id)}) "
+                    f"have {feats.shape[0]}; both must come from the same patch coordinates."
                 )
             streams[source.name] = extra
         keep = self.bag.select(feats.shape[0], train=self.train, seed=self.seed, index=index)

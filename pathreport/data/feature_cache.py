@@ -190,7 +190,10 @@ class SplitFeatureCache:
             except (OSError, ValueError, EOFError) as err:
                 return f"{path.name} cannot be read ({err}): a truncated or partial file"
             if array.dtype != dtype or array.shape != shape:
-                return f"{path.name} holds {array.dtype} {array.shape}, the index says {np.dtype(dtype)} {shape}"
+                return (
+                    f"{path.name} holds {array.dtype} {array.shape}, the index "
+                    f"says {np.dtype(dtype)} {shape}"
+                )
         self.offsets = offsets
         self.dim = dim
         return None
@@ -239,8 +242,9 @@ class SplitFeatureCache:
                 tmp_features.unlink(missing_ok=True)
                 tmp_coords.unlink(missing_ok=True)
                 raise FeatureFileError(
-                    f"{path}: a feature value of magnitude {peak:.4g} does not fit float16 (at most {FLOAT16_MAX:.0f}); "
-                    "this encoder's features cannot be cached: set data.feature_cache=null."
+                    f"{path}: a feature value of magnitude {peak:.4g} does not fit float16 (at "
+                    f"most {FLOAT16_MAX:.0f}); this encoder's features cannot be cached: set "
+                    "data.feature_cache=null."
                 )
             features[offsets[i] : offsets[i + 1]] = rows
             if coords is not None:

@@ -92,8 +92,9 @@ def read_utf8(path: Path) -> str:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise PredictionsFormatError(
-            f"{path}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}). Save the file as "
-            "UTF-8, e.g. `iconv -f latin1 -t utf-8 old > new` for a Latin-1 file."
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}). "
+            "Save the file as UTF-8, e.g. `iconv -f latin1 -t utf-8 old > new` for a Latin-1 "
+            "file."
         ) from None
 
 
@@ -119,8 +120,8 @@ def _from_jsonl(text: str, path: Path) -> list[PredictionRecord]:
         record = _make_record(obj, f"{path}:{lineno}")
         if record.id in seen:
             raise PredictionsFormatError(
-                f"{path}:{lineno}: slide id {record.id!r} already appeared on line {seen[record.id]}; "
-                "each slide must be predicted once."
+                f"{path}:{lineno}: slide id {record.id!r} already appeared on "
+                f"line {seen[record.id]}; each slide must be predicted once."
             )
         seen[record.id] = lineno
         records.append(record)
@@ -148,7 +149,8 @@ def _make_record(obj: dict, where: str) -> PredictionRecord:
     for key in ("id", "reference", "prediction"):
         if not isinstance(obj[key], str):
             raise PredictionsFormatError(
-                f"{where}: field {key!r} must be a string, found {type(obj[key]).__name__} ({obj[key]!r})."
+                f"{where}: field {key!r} must be a string, found {type(obj[key]).__name__} "
+                f"({obj[key]!r})."
             )
     extra = {k: obj.get(k) for k in OPTIONAL_FIELDS if obj.get(k) is not None}
     return PredictionRecord(

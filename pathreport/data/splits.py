@@ -106,7 +106,8 @@ def parse_splits(
             split = _SPLIT_ALIASES.get(key, key)
             if not isinstance(items, list):
                 raise SplitError(
-                    f"{source}: '{key}' must be a list of {{id, report}} objects, found {type(items).__name__}."
+                    f"{source}: '{key}' must be a list of {{id, report}} objects, "
+                    f"found {type(items).__name__}."
                 )
             for i, item in enumerate(items):
                 where = f"{source}['{key}'][{i}]"
@@ -117,7 +118,8 @@ def parse_splits(
                 grouped[split].append(_entry(item, where, patient_id_pattern))
     else:
         raise SplitError(
-            f"{source}: expected a JSON object with train/val/test lists, found {type(raw).__name__}."
+            f"{source}: expected a JSON object with train/val/test lists, "
+            f"found {type(raw).__name__}."
         )
     splits = Splits(**grouped, source=source)
     check_integrity(splits)
@@ -146,7 +148,8 @@ def _entry(item: object, where: str, patient_id_pattern: str | None) -> SplitEnt
         )
     if not report.strip():
         raise SplitError(
-            f"{where}: slide {slide_id} has an empty report. Remove the slide from the split or supply its report."
+            f"{where}: slide {slide_id} has an empty report. Remove the slide from the split "
+            "or supply its report."
         )
     patient = item.get("patient_id") or item.get("patient")
     if patient is None and patient_id_pattern:
@@ -175,7 +178,8 @@ def check_integrity(splits: Splits) -> None:
                 first = where_patient.setdefault(entry.patient_id, name)
                 if first != name:
                     problems.append(
-                        f"patient {entry.patient_id} has slides in '{first}' and '{name}' (e.g. {entry.id})"
+                        f"patient {entry.patient_id} has slides in '{first}' and '{name}' "
+                        f"(e.g. {entry.id})"
                     )
     if problems:
         shown = "; ".join(list(dict.fromkeys(problems))[:10])

@@ -22,7 +22,8 @@ from pathreport.errors import ConfigError
 
 #: Special tokens of a tokenizer trained here, in id order (the word tokenizer's order).
 SPECIALS = ("<pad>", "<bos>", "<eos>", "<unk>")
-#: Added to a pretrained tokenizer that lacks a padding token, or a start token distinct from its end.
+#: Added to a pretrained tokenizer that lacks a padding token, or a start token distinct from its
+#: end.
 ADDED_PAD = "<|pad|>"
 ADDED_BOS = "<|report|>"
 #: How byte-level BPE ("Ġ" space, "Ċ" newline) and SentencePiece ("▁") pieces mark a word's start.
@@ -133,8 +134,8 @@ class SubwordTokenizer:
             hf = AutoTokenizer.from_pretrained(name_or_path)
         except (OSError, ValueError) as err:
             raise ConfigError(
-                f"model.lm={name_or_path}: cannot load its tokenizer ({err}). Give a local folder with "
-                "tokenizer.json, or a hub name reachable from this machine."
+                f"model.lm={name_or_path}: cannot load its tokenizer ({err}). Give a local "
+                "folder with tokenizer.json, or a hub name reachable from this machine."
             ) from None
         backend = getattr(hf, "backend_tokenizer", None)
         if backend is None:

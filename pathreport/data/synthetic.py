@@ -228,7 +228,8 @@ def write_report(attrs: dict[str, Any], rng: np.random.Generator) -> str:
             [f"Gleason's score {p + s} ({p}+{s})", f"Gleason score {p}+{s}={p + s}"]
         )
         parts = [
-            f"{dx}, {gleason}, grade group {GLEASON_GROUP[(p, s)]}, tumor volume: {attrs['tumor_volume']}%"
+            f"{dx}, {gleason}, grade group {GLEASON_GROUP[(p, s)]}, tumor "
+            f"volume: {attrs['tumor_volume']}%"
         ]
     elif d == "invasive_urothelial":
         if attrs["muscle_proper"]:
@@ -298,7 +299,8 @@ class SyntheticDataset:
         self.cfg = cfg or SyntheticConfig()
         if self.cfg.n_slides < 10:
             raise ValueError(
-                f"synthetic.n_slides must be at least 10 to fill three splits, found {self.cfg.n_slides}."
+                "synthetic.n_slides must be at least 10 to fill three splits, "
+                f"found {self.cfg.n_slides}."
             )
         if not 0 < self.cfg.signal_fraction <= 1:
             raise ValueError(

@@ -10,7 +10,8 @@ TRIDENT (mahmoodlab/TRIDENT) writes one HDF5 file per slide::
 
 Older CLAM-style files have int32 coords and no attributes at all, so every attribute is optional
 here. Bad files stop the run with a message that names the file, what was expected and what was
-found, because a silently skipped or zero-filled slide changes the benchmark without anyone noticing.
+found, because a silently skipped or zero-filled slide changes the benchmark without anyone
+noticing.
 """
 
 from __future__ import annotations
@@ -81,8 +82,9 @@ def open_h5(path: Path) -> Iterator[Any]:
         raise
     except (OSError, KeyError, TypeError, ValueError, RuntimeError) as err:
         raise FeatureFileError(
-            f"{path} could not be read as HDF5 ({err}). The file is corrupt or incomplete (e.g. truncated "
-            "by a full disk or an interrupted copy); re-run TRIDENT's feature extraction for this slide."
+            f"{path} could not be read as HDF5 ({err}). The file is corrupt or incomplete (e.g. "
+            "truncated by a full disk or an interrupted copy); re-run TRIDENT's feature "
+            "extraction for this slide."
         ) from None
 
 
@@ -151,8 +153,9 @@ def _checked_shape(
     empty = shape[0] == 0 if not slide_level else dim == 0
     if expected_dim is not None and dim != expected_dim and not (empty and dim == 0):
         raise FeatureFileError(
-            f"{path}: feature dimension is {dim}, expected {expected_dim}. The file was probably written "
-            "by another encoder: choose the matching encoder=<name> or point to the right features_<encoder> folder."
+            f"{path}: feature dimension is {dim}, expected {expected_dim}. The file was probably "
+            "written by another encoder: choose the matching encoder=<name> or point to the "
+            "right features_<encoder> folder."
         )
     return shape
 
@@ -197,8 +200,8 @@ def read_features(
     if not allow_nonfinite and feats.size and not np.isfinite(feats).all():
         bad = int((~np.isfinite(feats)).any(axis=-1).sum()) if feats.ndim == 2 else 1
         raise FeatureFileError(
-            f"{path}: '{key}' contains NaN or Inf values ({bad} row(s)). Re-extract this slide, or exclude it "
-            "from the split."
+            f"{path}: '{key}' contains NaN or Inf values ({bad} row(s)). Re-extract this slide, "
+            "or exclude it from the split."
         )
     return SlideFeatures(path=path, features=feats, coords=coords, attrs=attrs)
 

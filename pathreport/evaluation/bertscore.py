@@ -28,7 +28,10 @@ METRICS = ("BERTScore_P", "BERTScore_R", "BERTScore_F1")
     kind="report",
     metrics=list(METRICS),
     description="BERTScore P/R/F1 (bert-score package; default roberta-large layer 17)",
-    needs="the bert-score package and the model's weights (hub id reachable, or a local folder + num_layers)",
+    needs=(
+        "the bert-score package and the model's weights (hub id reachable, or a local folder "
+        "+ num_layers)"
+    ),
     paper="Zhang et al., BERTScore, ICLR 2020",
 )
 def evaluate_bertscore(
@@ -48,7 +51,8 @@ def evaluate_bertscore(
         model: a model id known to bert-score, or a local folder.
         num_layers: which hidden layer (required for models bert-score does not know).
         idf: idf weighting computed from the evaluated references.
-        rescale_with_baseline: bert-score's baseline rescaling (only for models it ships baselines for).
+        rescale_with_baseline: bert-score's baseline rescaling (only for models it ships baselines
+            for).
         batch_size, device: inference settings (do not change the scores).
     """
     try:
@@ -79,9 +83,10 @@ def evaluate_bertscore(
         ) from None
     except OSError as err:
         raise ConfigError(
-            f"bertscore: the model '{model}' cannot be loaded ({str(err).splitlines()[0][:160]}). Download it "
-            f"where the hub is reachable (`hf download {model} --local-dir <folder>`) and pass "
-            "--option bertscore.model=<folder> --option bertscore.num_layers=<layer>."
+            f"bertscore: the model '{model}' cannot be loaded "
+            f"({str(err).splitlines()[0][:160]}). Download it where the hub is reachable (`hf "
+            f"download {model} --local-dir <folder>`) and pass --option bertscore.model=<folder> "
+            "--option bertscore.num_layers=<layer>."
         ) from None
     per_case: dict[str, dict[str, Any]] = {
         r.id: {"BERTScore_P": float(p), "BERTScore_R": float(rc), "BERTScore_F1": float(f)}

@@ -84,14 +84,15 @@ def align_to_references(
     extra = sorted(set(by_id) - set(references))
     if extra:
         raise ValueError(
-            f"{len(extra)} prediction(s) are for slides that are not in {source} (ids {extra[:5]}); "
-            "check that the predictions and the references come from the same split."
+            f"{len(extra)} prediction(s) are for slides that are not in {source} "
+            f"(ids {extra[:5]}); check that the predictions and the references come from the "
+            "same split."
         )
     missing = [i for i in references if i not in by_id]
     if missing and not missing_as_empty:
         raise ValueError(
-            f"{len(missing)} slide(s) of {source} have no prediction (ids {missing[:5]}); decode them, "
-            "or pass --missing-as-empty to score them as empty reports."
+            f"{len(missing)} slide(s) of {source} have no prediction (ids {missing[:5]}); decode "
+            "them, or pass --missing-as-empty to score them as empty reports."
         )
     out = []
     for slide_id, reference in references.items():

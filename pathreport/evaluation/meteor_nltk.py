@@ -25,10 +25,10 @@ from pathreport.registry import EVALUATORS
 
 METRIC = "METEOR_NLTK"
 WORDNET_HELP = (
-    "NLTK's WordNet data is missing. Get it from Debian's packages: `apt-get download wordnet-base "
-    "wordnet-sense-index`, `dpkg -x` both into a folder, copy (not link) its usr/share/wordnet/* into "
-    "$NLTK_DATA/corpora/wordnet/ and add the lexnames file (docs/evaluators.md); or use the nlg "
-    "evaluator's METEOR 1.5 with Java"
+    "NLTK's WordNet data is missing. Get it from Debian's packages: `apt-get download "
+    "wordnet-base wordnet-sense-index`, `dpkg -x` both into a folder, copy (not link) its "
+    "usr/share/wordnet/* into $NLTK_DATA/corpora/wordnet/ and add the lexnames file "
+    "(docs/evaluators.md); or use the nlg evaluator's METEOR 1.5 with Java"
 )
 
 

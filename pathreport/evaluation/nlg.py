@@ -16,8 +16,8 @@ what the reference implementation left implicit:
   allowed word). METEOR's alignment and ROUGE-L's LCS grow faster than linearly with length: one
   runaway 5 MB prediction would stall a whole evaluation for hours. Generators decode at most a
   few hundred tokens, so the bound only touches pathological input; the summary records the bound
-  and how many predictions it cut (``n_nlg_truncated_predictions``), and the per-case rows flag them.
-  References are never cut: they are the dataset's.
+  and how many predictions it cut (``n_nlg_truncated_predictions``), and the per-case rows flag
+  them. References are never cut: they are the dataset's.
 """
 
 from __future__ import annotations
@@ -113,7 +113,10 @@ class _MeteorProcess:
         with cls._lock:
             if cls._instance is None and cls._failure is None:
                 if not java_available():
-                    cls._failure = "java was not found on PATH (METEOR 1.5 is a Java program); install a JRE, e.g. `apt-get install default-jre-headless`"
+                    cls._failure = (
+                        "java was not found on PATH (METEOR 1.5 is a Java program); install "
+                        "a JRE, e.g. `apt-get install default-jre-headless`"
+                    )
                 else:
                     from pycocoevalcap.meteor.meteor import Meteor
 
@@ -256,7 +259,10 @@ def compute_nlg(
     kind="report",
     description="BLEU-1..4, METEOR, ROUGE-L, CIDEr (pycocoevalcap, COCO caption protocol)",
     metrics=list(NLG_METRICS),
-    needs="Java for METEOR 1.5 and the PTB tokenizer (without it: METEOR unavailable, pure-Python tokens)",
+    needs=(
+        "Java for METEOR 1.5 and the PTB tokenizer (without it: METEOR unavailable, "
+        "pure-Python tokens)"
+    ),
 )
 def evaluate_nlg(
     records: Sequence[PredictionRecord],

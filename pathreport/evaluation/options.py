@@ -28,7 +28,8 @@ def option_parameters(func: Any) -> dict[str, inspect.Parameter]:
     """The user options of an evaluator: its keyword parameters other than ``dataset``.
 
     An evaluator that takes ``**options`` declares them instead as a dataclass in its attribute
-    ``options_class`` (the judge evaluators share :class:`~pathreport.evaluation.judging.judge.JudgeOptions`).
+    ``options_class`` (the judge evaluators share
+    :class:`~pathreport.evaluation.judging.judge.JudgeOptions`).
     """
     options_class = getattr(func, "options_class", None)
     if options_class is not None and dataclasses.is_dataclass(options_class):
@@ -85,7 +86,8 @@ def check_selection(
                 else "is not a registered evaluator"
             )
             problems.append(
-                f"'{name}' {what}. {hint + ' ' if hint else ''}Report evaluators: {', '.join(reports)}"
+                f"'{name}' {what}. {hint + ' ' if hint else ''}Report "
+                f"evaluators: {', '.join(reports)}"
             )
     for name, given in options.items():
         if name not in metrics:

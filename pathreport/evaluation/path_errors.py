@@ -59,8 +59,13 @@ def case_counts(value: dict[str, Any], categories: Sequence[str]) -> dict[str, A
     "path_errors",
     kind="report",
     metrics=[PREFIX],
-    description="pathology error counts by an LLM judge (GREEN-style): matched / (matched + significant errors)",
-    needs="a judge: --option path_errors.backend=openai|transformers --option path_errors.model=<id>",
+    description=(
+        "pathology error counts by an LLM judge (GREEN-style): matched / (matched + "
+        "significant errors)"
+    ),
+    needs=(
+        "a judge: --option path_errors.backend=openai|transformers --option path_errors.model=<id>"
+    ),
     paper="GREEN (Ostmeier et al., 2024) / CRIMSON design, adapted to pathology; unvalidated",
 )
 def evaluate_path_errors(

@@ -136,16 +136,17 @@ class SpacyEntityExtractor:
             import spacy
         except ImportError:
             raise ConfigError(
-                "reg2025_score needs spaCy for its KEY component: pip install 'pathreport[reg2025]' "
-                f"(spaCy), then the challenge's pipeline: {SPACY_INSTALL}"
+                "reg2025_score needs spaCy for its KEY component: pip install "
+                f"'pathreport[reg2025]' (spaCy), then the challenge's pipeline: {SPACY_INSTALL}"
             ) from None
         try:
             self.nlp = spacy.load(pipeline)
         except OSError as err:
             raise ConfigError(
-                f"reg2025_score: the spaCy pipeline '{pipeline}' cannot be loaded ({str(err).splitlines()[0][:160]}). "
-                f"Install the challenge's pipeline: {SPACY_INSTALL}; or pass a pipeline folder with "
-                "--option reg2025_score.spacy_pipeline=<folder>."
+                f"reg2025_score: the spaCy pipeline '{pipeline}' cannot be loaded "
+                f"({str(err).splitlines()[0][:160]}). Install the challenge's "
+                f"pipeline: {SPACY_INSTALL}; or pass a pipeline folder with --option "
+                "reg2025_score.spacy_pipeline=<folder>."
             ) from None
         self.pipeline = pipeline
         self.spacy_version = spacy.__version__
@@ -186,9 +187,11 @@ class MeanPooledEmbedder:
             self.model = AutoModel.from_pretrained(model).float().to(device).eval()
         except (OSError, ValueError) as err:
             raise ConfigError(
-                f"reg2025_score: the embedding model '{model}' cannot be loaded ({str(err).splitlines()[0][:160]}). "
-                f"Download it where the model hub is reachable (`hf download {DEFAULT_EMBEDDING_MODEL} --local-dir "
-                f"<folder>`, or `huggingface-cli download ...`), then pass --option reg2025_score.embedding_model=<folder>."
+                f"reg2025_score: the embedding model '{model}' cannot be loaded "
+                f"({str(err).splitlines()[0][:160]}). Download it where the model hub is "
+                f"reachable (`hf download {DEFAULT_EMBEDDING_MODEL} --local-dir <folder>`, or "
+                "`huggingface-cli download ...`), then pass --option "
+                "reg2025_score.embedding_model=<folder>."
             ) from None
         self.name = model
         self.device = device
@@ -263,7 +266,10 @@ def _describe(obj: Any, fallback: str) -> dict[str, Any]:
     kind="report",
     description="REG 2025 challenge ranking: 0.15(ROUGE+BLEU)+0.4 KEY+0.3 EMB per report, averaged",
     metrics=list(METRICS),
-    needs=f"spaCy + scispaCy '{DEFAULT_SPACY_PIPELINE}' (KEY) and '{DEFAULT_EMBEDDING_MODEL}' (EMB), or local paths",
+    needs=(
+        f"spaCy + scispaCy '{DEFAULT_SPACY_PIPELINE}' (KEY) and '{DEFAULT_EMBEDDING_MODEL}' "
+        "(EMB), or local paths"
+    ),
     paper="REG 2025 challenge (MICCAI 2025) evaluation code, REG_Evaluator",
 )
 def evaluate_reg2025(
@@ -298,8 +304,9 @@ def evaluate_reg2025(
     settings["challenge_models"] = pinned
     if not pinned:
         settings["note"] = (
-            f"not the challenge's models ({DEFAULT_SPACY_PIPELINE}, {DEFAULT_EMBEDDING_MODEL}): KEY and EMB, "
-            "hence REG2025, are not comparable to the leaderboard or to runs with other models"
+            f"not the challenge's models ({DEFAULT_SPACY_PIPELINE}, {DEFAULT_EMBEDDING_MODEL}): "
+            "KEY and EMB, hence REG2025, are not comparable to the leaderboard or to runs with "
+            "other models"
         )
     summary: dict[str, Any] = {m: _mean([c[m] for c in cases]) for m in METRICS}
     summary["reg2025_settings"] = settings

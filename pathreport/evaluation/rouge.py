@@ -27,7 +27,9 @@ INSTALL = "pip install rouge-score (or pip install 'pathreport[metrics]')"
     "rouge",
     kind="report",
     metrics=list(METRICS.values()),
-    description="ROUGE-1/2/L F1 from rouge-score with Porter stemming (ROUGE_L_RS is not the COCO ROUGE_L)",
+    description=(
+        "ROUGE-1/2/L F1 from rouge-score with Porter stemming (ROUGE_L_RS is not the COCO ROUGE_L)"
+    ),
     needs="the rouge-score package",
     paper="Lin (2004), ROUGE; google-research rouge-score",
 )

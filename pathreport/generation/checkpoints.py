@@ -72,8 +72,9 @@ def checkpoint_globals(path: Path) -> list[str]:
             data = archive.read(pickles[0])
     except (zipfile.BadZipFile, OSError) as err:
         raise CheckpointError(
-            f"{path}: not a readable torch checkpoint ({err}). The file is corrupt or incomplete, or was "
-            f"written in torch's legacy format; if you trust its author, load it with {TRUST_HINT}."
+            f"{path}: not a readable torch checkpoint ({err}). The file is corrupt or "
+            "incomplete, or was written in torch's legacy format; if you trust its author, load "
+            f"it with {TRUST_HINT}."
         ) from None
     found: list[str] = []
     recent: list[tuple[str, Any]] = []  # the last opcodes that push a value (memo stores skipped)
@@ -88,8 +89,9 @@ def checkpoint_globals(path: Path) -> list[str]:
                 last = recent[-2:]
                 if len(last) < 2 or not all("UNICODE" in op for op, _ in last):
                     raise CheckpointError(
-                        f"{path}: its pickle imports a global whose name is not stored in plain text, so it "
-                        f"cannot be checked. If you trust the file's author, load it with {TRUST_HINT}."
+                        f"{path}: its pickle imports a global whose name is not stored in plain "
+                        "text, so it cannot be checked. If you trust the file's author, load it "
+                        f"with {TRUST_HINT}."
                     )
                 found.append(f"{last[0][1]}.{last[1][1]}")
             if opcode.name not in ("MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT"):
@@ -140,9 +142,9 @@ def load_checkpoint(
     unexpected = sorted(set(checkpoint_globals(path)) - ALLOWED_GLOBALS)
     if unexpected:
         raise CheckpointError(
-            f"{path}: refused to load: the checkpoint holds the type(s) {', '.join(unexpected)}, which a "
-            "pathreport checkpoint never holds, and unpickling them can run code. If you trust the "
-            f"file's author, load it with {TRUST_HINT}."
+            f"{path}: refused to load: the checkpoint holds the type(s) {', '.join(unexpected)}, "
+            "which a pathreport checkpoint never holds, and unpickling them can run code. If "
+            f"you trust the file's author, load it with {TRUST_HINT}."
         )
     try:
         return torch.load(path, map_location=map_location, weights_only=True)

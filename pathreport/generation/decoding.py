@@ -8,12 +8,12 @@ place that turns logits into reports.
 How it is fast: all slides of a batch and all K beams of each slide advance together as R = B x K
 rows; the slide is encoded once; memory keys/values are projected once per slide (see
 :mod:`pathreport.generation.nn`); self-attention keys/values live in preallocated buffers written in
-place, and beam selection moves only the rows it changes. A slide is settled as soon as it cannot change
-its answer (every beam has ended, or, without a length penalty, the best ended beam already beats
-every live beam, whose scores can only fall); settled slides leave the batch, so a short report
-does not wait for the longest one, and the loop ends when none is left. On an accelerator the
-settled flags are read only every few steps (:data:`SETTLED_CHECK_EVERY`; reading one waits for
-the device); in between a settled slide is frozen in place, so its answer is the same.
+place, and beam selection moves only the rows it changes. A slide is settled as soon as it cannot
+change its answer (every beam has ended, or, without a length penalty, the best ended beam already
+beats every live beam, whose scores can only fall); settled slides leave the batch, so a short
+report does not wait for the longest one, and the loop ends when none is left. On an accelerator the
+settled flags are read only every few steps (:data:`SETTLED_CHECK_EVERY`; reading one waits for the
+device); in between a settled slide is frozen in place, so its answer is the same.
 
 Beam bookkeeping: a beam that emits ``<eos>`` is frozen (it may only continue with ``<pad>`` at no
 cost), so ended and live hypotheses compete for the K slots on their accumulated log-probability.

@@ -128,7 +128,8 @@ class GeneratorContext:
 class ReportGenerator(nn.Module, metaclass=ABCMeta):
     """Base class of trainable generators.
 
-    Row conventions (see :mod:`pathreport.generation.nn`): ``encode`` returns per-slide state with B rows;
+    Row conventions (see :mod:`pathreport.generation.nn`): ``encode`` returns per-slide state with B
+    rows;
     ``decode`` gets R = B x K token rows (K hypotheses per slide, slide-major) and must treat state
     tensors as shared by the K rows of a slide (``pathreport.generation.nn.fold_rows`` does that for
     attention).
@@ -169,7 +170,8 @@ class ReportGenerator(nn.Module, metaclass=ABCMeta):
 
         Only a generator that cannot read the shared vocabulary (one built on a pretrained language
         model) overrides this; the result must satisfy :class:`pathreport.data.text.TextTokenizer`
-        and have a ``to_dict`` that :func:`pathreport.data.tokenizer_state.tokenizer_from_state` restores.
+        and have a ``to_dict`` that :func:`pathreport.data.tokenizer_state.tokenizer_from_state`
+        restores.
         """
         return None
 
@@ -328,8 +330,8 @@ def _check_generator(entry: Entry) -> Entry:
         unknown = sorted(set(values) - fields)
         if unknown:
             raise TypeError(
-                f"Generator '{name}': dataset preset '{dataset}' sets {unknown}, which are not fields "
-                f"of {config.__name__} ({sorted(fields)})."
+                f"Generator '{name}': dataset preset '{dataset}' sets {unknown}, which are not "
+                f"fields of {config.__name__} ({sorted(fields)})."
             )
     if not (isinstance(cls, type) and issubclass(cls, (ReportGenerator, RetrievalBaseline))):
         raise TypeError(f"Generator '{name}' must subclass ReportGenerator or RetrievalBaseline.")
@@ -350,9 +352,9 @@ GENERATORS.set_hooks(prepare=_check_generator)
 #: (``{dataset: {field: value}}``) holds sizes that fit a dataset better than the config's defaults
 #: (the paper's sizes): ``python train.py data=<dataset> model=<name>`` starts from them (Hydra
 #: option ``model_preset=<dataset>-<name>``, below any ``model.<field>=...`` on the command line);
-#: ``moved_keys`` (``{old key: new key}``) names the settings that moved into this config, so the old
-#: command-line key fails with a message that names the new one; other metadata: paper, upstream,
-#: licence, kind (``generator`` or ``baseline``).
+#: ``moved_keys`` (``{old key: new key}``) names the settings that moved into this config, so the
+#: old command-line key fails with a message that names the new one; other metadata: paper,
+#: upstream, licence, kind (``generator`` or ``baseline``).
 register_generator = GENERATORS.register
 
 

@@ -39,8 +39,8 @@ class ReportModule(pl.LightningModule):
 
     Args:
         config: the resolved run configuration (a plain dict; saved in the checkpoint).
-        vocab: the tokenizer as ``pathreport.data.tokenizer_state.tokenizer_state`` gives it (the word
-            tokenizer's vocabulary list, or a generator's own tokenizer as a dict; saved in the
+        vocab: the tokenizer as ``pathreport.data.tokenizer_state.tokenizer_state`` gives it (the
+            word tokenizer's vocabulary list, or a generator's own tokenizer as a dict; saved in the
             checkpoint).
         context: the generator context (feature and stream dimensions, special ids, max length).
     """
@@ -64,11 +64,13 @@ class ReportModule(pl.LightningModule):
         self.tokenizer = tokenizer_from_state(vocab, style=self.cfg.data.cleaning)
         self.ctx = GeneratorContext(**{**context, "tokenizer": self.tokenizer})
         self.generator = build_generator(self.cfg.model, self.ctx)
-        # Keep what the generator resolved while building (e.g. BiGen's bank width) in the checkpoint.
+        # Keep what the generator resolved while building (e.g. BiGen's bank width) in the
+        # checkpoint.
         if dataclasses.is_dataclass(self.generator.cfg):
             self.hparams["config"]["model"] = dataclasses.asdict(self.generator.cfg)
         # compile.enabled=true: the bound loss method is compiled, not the module, so that parameter
-        # names and checkpoints stay those of an eager run (see pathreport.app.config.CompileConfig).
+        # names and checkpoints stay those of an eager run (see
+        # pathreport.app.config.CompileConfig).
         self._loss = getattr(self.generator, "loss", None)  # retrieval baselines have none
         compiling = self.cfg.get("compile") or {}
         if compiling.get("enabled") and self._loss is not None:
@@ -197,9 +199,9 @@ def module_from_checkpoint(
 ) -> ReportModule:
     """Load a :class:`ReportModule` from a checkpoint written by ``train.py``.
 
-    The checkpoint is read by :func:`pathreport.generation.checkpoints.load_checkpoint` (no code from the file
-    runs unless ``trust``), and the module is rebuilt from the config, vocabulary and generator
-    context the checkpoint carries.
+    The checkpoint is read by :func:`pathreport.generation.checkpoints.load_checkpoint` (no code
+    from the file runs unless ``trust``), and the module is rebuilt from the config, vocabulary and
+    generator context the checkpoint carries.
     """
     from pathreport.errors import CheckpointError
     from pathreport.generation.checkpoints import load_checkpoint
@@ -213,8 +215,8 @@ def module_from_checkpoint(
         or "state_dict" not in checkpoint
     ):
         raise CheckpointError(
-            f"{path} is not a pathreport checkpoint: checkpoints written by train.py carry the config, the "
-            "vocabulary, the generator context and the weights."
+            f"{path} is not a pathreport checkpoint: checkpoints written by train.py carry the "
+            "config, the vocabulary, the generator context and the weights."
         )
     module = ReportModule(hparams["config"], hparams["vocab"], hparams["context"])
     try:
@@ -223,8 +225,8 @@ def module_from_checkpoint(
         model = (hparams["config"].get("model") or {}).get("name", "?")
         first = str(err).splitlines()[1].strip() if len(str(err).splitlines()) > 1 else str(err)
         raise CheckpointError(
-            f"{path}: the weights do not fit the {model} generator its config describes ({first}); the file "
-            "was edited or written by another version of the model."
+            f"{path}: the weights do not fit the {model} generator its config describes "
+            f"({first}); the file was edited or written by another version of the model."
         ) from None
     module.to(map_location)
     return module

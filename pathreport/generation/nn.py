@@ -195,15 +195,16 @@ def moved_rows(index: Tensor) -> Tensor | None:
 
 def slide_rows(tensor: Tensor, slides: Tensor, batch: int, what: str) -> Tensor:
     """Rows ``slides`` of a per-slide tensor, which must have one row per slide of the batch (the
-    decoder drops finished slides from every per-slide tensor, so it must know which row is whose)."""
+    decoder drops finished slides from every per-slide tensor, so it must know which row is
+    whose)."""
     if not isinstance(tensor, Tensor) or tensor.dim() == 0 or tensor.shape[0] != batch:
         found = (
             f"shape {tuple(tensor.shape)}" if isinstance(tensor, Tensor) else type(tensor).__name__
         )
         raise ValueError(
-            f"{what}: expected a tensor with one row per slide of the batch ({batch}), found {found}; "
-            "a generator's state and cache.slide_tensors hold per-slide tensors only, and tensors "
-            "that do not depend on the slide belong in cache.shared_tensors."
+            f"{what}: expected a tensor with one row per slide of the batch ({batch}), "
+            f"found {found}; a generator's state and cache.slide_tensors hold per-slide tensors "
+            "only, and tensors that do not depend on the slide belong in cache.shared_tensors."
         )
     return tensor.index_select(0, slides)
 

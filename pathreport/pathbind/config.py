@@ -1,10 +1,10 @@
 """Settings of the PathBind protocols, one dataclass per concern.
 
 The paper fixes only part of the protocol (the attention prompt, head mean, middle-third layer mean,
-token max, Gaussian sigma 3, min-max, bilinear upsampling, top-20% quantile mask). Everything it leaves
-open is a field here with a documented default, and every field is written into the results, so a
-reported number always says which choices produced it. Values marked "[paper]" come from the paper;
-"[proposal]" marks our default for something the paper does not state.
+token max, Gaussian sigma 3, min-max, bilinear upsampling, top-20% quantile mask). Everything it
+leaves open is a field here with a documented default, and every field is written into the results,
+so a reported number always says which choices produced it. Values marked "[paper]" come from the
+paper; "[proposal]" marks our default for something the paper does not state.
 """
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ class PromptConfig:
         _choice("PromptConfig", "yes_no_case", self.yes_no_case, ("lower", "title"))
         if "{letter}" not in self.option_format or "{text}" not in self.option_format:
             raise ValueError(
-                f"PromptConfig.option_format {self.option_format!r} must contain {{letter}} and {{text}}."
+                f"PromptConfig.option_format {self.option_format!r} must contain {{letter}} "
+                "and {text}."
             )
 
 
@@ -205,7 +206,8 @@ class AttentionConfig:
         _choice("AttentionConfig", "geometry", self.geometry, ("model_view", "stretch"))
         if self.sigma < 0 or self.truncate <= 0:
             raise ValueError(
-                f"AttentionConfig: sigma must be >= 0 and truncate > 0, got {self.sigma}, {self.truncate}."
+                "AttentionConfig: sigma must be >= 0 and truncate > 0, "
+                f"got {self.sigma}, {self.truncate}."
             )
         if self.prompt.count("{entity}") != 1:
             raise ValueError(

@@ -103,7 +103,10 @@ class _Problems:
         more = len(self.messages) - len(shown)
         tail = f"\n  ... and {more} more" if more > 0 else ""
         raise DataFormatError(
-            f"{len(self.messages)} problem(s) in the {what} file {self.path} (format: docs/pathbind.md):\n  "
+            (
+                f"{len(self.messages)} problem(s) in the {what} file {self.path} (format: "
+                "docs/pathbind.md):\n  "
+            )
             + "\n  ".join(shown)
             + tail
         )
@@ -117,7 +120,8 @@ def _json_lines(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str
             problems.add(
                 number,
                 None,
-                f"not valid JSON ({row.msg} at column {row.colno}); write one JSON object per line.",
+                f"not valid JSON ({row.msg} at column {row.colno}); write one JSON object "
+                "per line.",
             )
         elif not isinstance(row, dict):
             problems.add(number, None, f"expected a JSON object, found {type(row).__name__}.")
@@ -181,8 +185,8 @@ def _image_path(
         problems.add(
             line,
             item_id,
-            f"field '{key}' is {relative!r} but {path} does not exist; fix the path or pass --images "
-            "with the folder the image paths are relative to.",
+            f"field '{key}' is {relative!r} but {path} does not exist; fix the path or pass "
+            "--images with the folder the image paths are relative to.",
         )
         return None
     return path
@@ -223,7 +227,8 @@ def _options(
         problems.add(
             line,
             item_id,
-            f"field 'options' must map letters to texts (at least two), found {row.get('options')!r}.",
+            "field 'options' must map letters to texts (at least two), "
+            f"found {row.get('options')!r}.",
         )
         return False, None
     options: dict[str, str] = {}
@@ -262,8 +267,8 @@ def _answer(
             problems.add(
                 line,
                 item_id,
-                f"field 'answer' is {answer!r} but the item has no 'options', so it must be 'yes' or 'no'; "
-                "add the options or fix the answer.",
+                f"field 'answer' is {answer!r} but the item has no 'options', so it must be "
+                "'yes' or 'no'; add the options or fix the answer.",
             )
             return None
         return answer.lower()
@@ -342,7 +347,9 @@ def _box(
         problems.add(
             line,
             item_id,
-            f"field 'box' must be four numbers [{'x1, y1, x2, y2' if box_format == 'xyxy' else 'x, y, w, h'}] in pixels, found {raw!r}.",
+            "field 'box' must be four numbers "
+            f"[{'x1, y1, x2, y2' if box_format == 'xyxy' else 'x, y, w, h'}] in pixels, "
+            f"found {raw!r}.",
         )
         return None
     a, b, c, d = (float(v) for v in raw)
@@ -351,14 +358,16 @@ def _box(
         problems.add(
             line,
             item_id,
-            f"field 'box' {list(raw)} ({box_format}) has no area; x2 must exceed x1 and y2 exceed y1 (is --box-format right?).",
+            f"field 'box' {list(raw)} ({box_format}) has no area; x2 must exceed x1 and y2 "
+            "exceed y1 (is --box-format right?).",
         )
         return None
     if not _covers_a_pixel_centre(x1, x2) or not _covers_a_pixel_centre(y1, y2):
         problems.add(
             line,
             item_id,
-            f"field 'box' {list(raw)} covers no pixel centre (pixel i spans [i, i+1)); widen the box.",
+            f"field 'box' {list(raw)} covers no pixel centre (pixel i spans [i, i+1)); widen "
+            "the box.",
         )
         return None
     if size is None:
@@ -369,7 +378,8 @@ def _box(
             line,
             item_id,
             f"field 'box' {list(raw)} ({box_format}) reaches outside the {width}x{height} image "
-            f"(x must lie in [0, {width}], y in [0, {height}]); fix the box or its format (--box-format).",
+            f"(x must lie in [0, {width}], y in [0, {height}]); fix the box or its format "
+            "(--box-format).",
         )
         return None
     return x1, y1, x2, y2

@@ -54,7 +54,8 @@ class PathBind:
 
     Paper: "Can pathology vision-language models really 'see' pathological features?"
     (arXiv:2607.21065). The protocol decisions the paper leaves open are the fields of
-    :class:`~pathreport.pathbind.config.VQAConfig` and :class:`~pathreport.pathbind.config.GroundingConfig`.
+    :class:`~pathreport.pathbind.config.VQAConfig` and
+    :class:`~pathreport.pathbind.config.GroundingConfig`.
     """
 
     protocols = ("vqa", "grounding")
@@ -221,13 +222,15 @@ def load_summaries(
             key = (protocol, str(doc.get("model")))
             if key in seen:  # one label, two runs: a table would silently keep one of them
                 raise DuplicateRunError(
-                    f"Two PathBind {protocol} results are labelled '{key[1]}': {seen[key]} and {path}. Give each run "
-                    "its own --name (it labels the results), or pass only one of them to --results."
+                    f"Two PathBind {protocol} results are labelled '{key[1]}': {seen[key]} "
+                    f"and {path}. Give each run its own --name (it labels the results), or pass "
+                    "only one of them to --results."
                 )
             seen[key] = path
             (vqa_docs if protocol == "vqa" else grounding_docs).append(doc)
     if not vqa_docs and not grounding_docs:
         raise FileNotFoundError(
-            f"No PathBind summary.json under {', '.join(map(str, results))}; run `pathreport pathbind vqa` or `grounding` first."
+            f"No PathBind summary.json under {', '.join(map(str, results))}; run `pathreport "
+            "pathbind vqa` or `grounding` first."
         )
     return vqa_docs, grounding_docs

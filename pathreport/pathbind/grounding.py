@@ -1,10 +1,10 @@
 """The grounding protocol: does the model's attention to an entity fall on the entity's box?
 
-Per sample: one forward pass with ``Look at the image and locate: {expression}``, the entity-to-image
-attention turned into a heat map and a top-q mask (``maps.py``), then IoU / precision / recall
-against the box, the threshold sweep, pixel AP, the layer ablation, N_eff/N, and the cross-query
-correlation with alternative expressions from the same split (App. C). Scores are per sample and
-averaged per split and over all samples.
+Per sample: one forward pass with ``Look at the image and locate: {expression}``, the
+entity-to-image attention turned into a heat map and a top-q mask (``maps.py``), then IoU /
+precision / recall against the box, the threshold sweep, pixel AP, the layer ablation, N_eff/N, and
+the cross-query correlation with alternative expressions from the same split (App. C). Scores are
+per sample and averaged per split and over all samples.
 
 Extraction and scoring are separate: with ``save_maps`` every per-layer, per-token map is written to
 ``maps/``, and :func:`rescore` recomputes every number from those files with other settings (other
@@ -159,7 +159,9 @@ def summarize(samples: Sequence[dict[str, Any]], config: GroundingConfig) -> dic
             ),
         }
     summary["notes"] = {
-        "units": "IoU, precision, recall, pixel AP in percent; neff_ratio and specificity as fractions",
+        "units": (
+            "IoU, precision, recall, pixel AP in percent; neff_ratio and specificity as fractions"
+        ),
         "aggregation": "mean over samples per split; 'all' is the mean over every sample",
     }
     return summary
@@ -247,8 +249,8 @@ def run_grounding(
     """Extract and score every sample; per-sample scores are appended as they are produced."""
     if not vlm.supports_attention:
         raise ValueError(
-            f"Model '{vlm.name}' ({vlm.family}) exposes no attention weights; the grounding protocol needs an "
-            "open-weight model (see `pathreport list generative_vlms`)."
+            f"Model '{vlm.name}' ({vlm.family}) exposes no attention weights; the grounding "
+            "protocol needs an open-weight model (see `pathreport list generative_vlms`)."
         )
     out = Path(out_dir)
     start_run(out, run_settings(vlm.describe(), items, config, samples_file), SAMPLES_FILE, resume)
@@ -302,7 +304,8 @@ def rescore(
         sample_id, queries, attentions = load_maps(path)
         if sample_id not in by_id:
             raise ValueError(
-                f"{path} holds sample {sample_id!r}, which is not in the samples file; pass the file the maps came from."
+                f"{path} holds sample {sample_id!r}, which is not in the samples file; pass "
+                "the file the maps came from."
             )
         record = score_sample(
             by_id[sample_id], attentions[0], attentions[1 : 1 + config.alternatives], config

@@ -1,9 +1,9 @@
 """From entity-to-image attention to a heat map and a mask (App. C.1, Algorithm 1, Eqs. 1-5).
 
-Input: per decoder layer and per entity token, the head-averaged post-softmax attention over the image
-tokens (Eq. 1; adapters return it). The steps below are the paper's, in order: choose layers (Eq. 2),
-average them (Eq. 3), place tokens on the patch grid, take the max over entity tokens (Eq. 4),
-Gaussian-smooth on the grid (sigma in patch units), min-max normalise, upsample to the original
+Input: per decoder layer and per entity token, the head-averaged post-softmax attention over the
+image tokens (Eq. 1; adapters return it). The steps below are the paper's, in order: choose layers
+(Eq. 2), average them (Eq. 3), place tokens on the patch grid, take the max over entity tokens (Eq.
+4), Gaussian-smooth on the grid (sigma in patch units), min-max normalise, upsample to the original
 image, and keep the top ``q`` of pixels (Eq. 5). Everything is NumPy so that a map can be recomputed
 from saved attention without a model.
 """
@@ -121,8 +121,8 @@ def upsample(
     """Resample a grid map to the original image (``image_size`` = (W, H)).
 
     ``view_box`` (x0, y0, x1, y1) is the part of the original image, in its pixel coordinates, that
-    the grid covers; it may extend past the image (padding) or cover only part of it (a centre crop).
-    Pixels outside it get ``fill``. With the whole image as the view this equals
+    the grid covers; it may extend past the image (padding) or cover only part of it (a centre
+    crop). Pixels outside it get ``fill``. With the whole image as the view this equals
     ``torch.nn.functional.interpolate(..., align_corners=False)``.
     """
     width, height = image_size

@@ -1,8 +1,8 @@
 """Small file helpers shared by the two protocols: run records, JSON Lines, versions, checksums.
 
 Final summaries and tables go through ``pathreport.evaluation.evaluate.write_evaluation`` like every
-other evaluator; this module holds only what is specific to long model runs (answers appended as they
-are produced, so an interrupted run resumes where it stopped).
+other evaluator; this module holds only what is specific to long model runs (answers appended as
+they are produced, so an interrupted run resumes where it stopped).
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def start_run(out_dir: Path, settings: dict[str, Any], records: str, resume: boo
     if (out_dir / records).exists():
         if not resume:
             raise ValueError(
-                f"{out_dir / records} already exists; pass --resume to continue that run, or choose another --out."
+                f"{out_dir / records} already exists; pass --resume to continue that run, or "
+                "choose another --out."
             )
         previous = json.loads(run_file.read_text(encoding="utf-8")) if run_file.exists() else {}
         fresh = json.loads(json.dumps(jsonable(settings)))
@@ -88,7 +89,8 @@ def start_run(out_dir: Path, settings: dict[str, Any], records: str, resume: boo
         )
         if differing:
             raise ValueError(
-                f"Cannot resume {out_dir}: its settings differ in {differing}; rerun with the original settings or use another --out."
+                f"Cannot resume {out_dir}: its settings differ in {differing}; rerun with "
+                "the original settings or use another --out."
             )
         return
     write_json(run_file, settings)

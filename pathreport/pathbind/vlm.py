@@ -57,13 +57,14 @@ class EntityAttention:
         maps = np.asarray(self.layer_token_maps)
         if maps.ndim != 3 or 0 in maps.shape:
             raise ValueError(
-                f"layer_token_maps must be a non-empty [layers, entity tokens, image tokens] array, got shape {maps.shape}."
+                "layer_token_maps must be a non-empty [layers, entity tokens, image tokens] "
+                f"array, got shape {maps.shape}."
             )
         grid = np.asarray(self.token_grid)
         if grid.ndim != 2 or grid.size == 0 or grid.min() < 0 or grid.max() >= maps.shape[2]:
             raise ValueError(
-                f"token_grid must be a 2-D array of image-token indices in [0, {maps.shape[2]}), got shape "
-                f"{grid.shape}"
+                f"token_grid must be a 2-D array of image-token indices in [0, {maps.shape[2]}), "
+                f"got shape {grid.shape}"
                 + (f" and range [{grid.min()}, {grid.max()}]." if grid.size else ".")
             )
         x0, y0, x1, y1 = self.view_box
@@ -111,8 +112,8 @@ class GenerativeVLM(ABC):
     ) -> EntityAttention:
         """Attention from the characters ``prompt[entity_span[0]:entity_span[1]]`` to the image."""
         raise NotImplementedError(
-            f"{self.name} ({self.family}) gives no attention weights: the grounding protocol needs an "
-            "open-weight model whose adapter implements entity_attention."
+            f"{self.name} ({self.family}) gives no attention weights: the grounding protocol "
+            "needs an open-weight model whose adapter implements entity_attention."
         )
 
     def describe(self) -> dict[str, Any]:
@@ -170,7 +171,8 @@ def _wrap_adapter(entry: Entry) -> Entry:
     and the listing shows the preset checkpoint. Adapter files register each named model with::
 
         GENERATIVE_VLMS.register("llava_1_5_7b", config=LlavaOptions,
-                                 presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"}, family=...)(LlavaVLM)
+                                 presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
+                                 family=...)(LlavaVLM)
 
     Any other entry (a plain factory returning a :class:`GenerativeVLM`) is stored as given.
     """
@@ -199,7 +201,8 @@ def build_vlm(name: str, **options: Any) -> GenerativeVLM:
     model = factory(**options) if callable(factory) else factory
     if not isinstance(model, GenerativeVLM):
         raise TypeError(
-            f"Generative VLM '{name}' ({entry.provider}) did not build a GenerativeVLM, got {type(model).__name__}."
+            f"Generative VLM '{name}' ({entry.provider}) did not build a GenerativeVLM, "
+            f"got {type(model).__name__}."
         )
     if model.name == GenerativeVLM.name:
         model.name = name

@@ -80,8 +80,9 @@ def plan_images(items: Sequence[VQAItem], config: VQAConfig) -> dict[tuple[str, 
     for condition in config.conditions:
         if condition == "cross_subset" and len(pools) < 2:
             raise ValueError(
-                f"The cross_subset condition needs items from at least two subsets; all items are in {list(pools)}. "
-                "Set 'subset' (or 'source') per item, or drop the condition."
+                "The cross_subset condition needs items from at least two subsets; all items "
+                f"are in {list(pools)}. Set 'subset' (or 'source') per item, or drop the "
+                "condition."
             )
     for item in items:
         for condition in config.condition_names():
@@ -104,8 +105,9 @@ def plan_images(items: Sequence[VQAItem], config: VQAConfig) -> dict[tuple[str, 
                 ]
                 if not candidates:
                     raise ValueError(
-                        f"Item {item.id!r}: no other image in {'its' if same else 'another'} subset "
-                        f"({item.pool!r}) to draw for the {condition} condition; add items or drop the condition."
+                        f"Item {item.id!r}: no other image in {'its' if same else 'another'} "
+                        f"subset ({item.pool!r}) to draw for the {condition} condition; add "
+                        "items or drop the condition."
                     )
                 rng = random.Random(f"{config.seed}:{condition}:{item.id}")
                 choice = ImageChoice("replacement", source=rng.choice(candidates).id)

@@ -1,8 +1,8 @@
 """Patch-to-slide aggregation: Hybrid Top-K and mean pooling, as slide x query score tables.
 
 PathLang (paper Eq. 1) turns a slide's tile embeddings into a slide embedding per text query: rank
-the tiles by cosine similarity to the query, average the top ``K = max(K_min, ceil(r * N))`` of them,
-L2-normalise, and take the cosine with the query. Mean pooling averages all tiles whatever the
+the tiles by cosine similarity to the query, average the top ``K = max(K_min, ceil(r * N))`` of
+them, L2-normalise, and take the cosine with the query. Mean pooling averages all tiles whatever the
 query. So the basic unit of the whole benchmark is a score per (slide, query) and per setting, and
 every task reads its numbers from one table of such scores.
 
@@ -158,7 +158,8 @@ class Aggregator:
         )
         if combination is not None and combination.shape[1] != texts.shape[0]:
             raise ValueError(
-                f"The combination matrix has {combination.shape[1]} columns for {texts.shape[0]} texts."
+                f"The combination matrix has {combination.shape[1]} columns "
+                f"for {texts.shape[0]} texts."
             )
         self._combination = (
             None if combination is None else np.asarray(combination, dtype=np.float32)
@@ -202,8 +203,9 @@ class Aggregator:
             )
         if P.shape[1] != self.dim:
             raise ValueError(
-                f"tile embeddings have dimension {P.shape[1]} but the text embeddings have {self.dim}. The slides "
-                "must hold the same VLM's joint image-text embeddings: check --slides and --vlm."
+                f"tile embeddings have dimension {P.shape[1]} but the text embeddings "
+                f"have {self.dim}. The slides must hold the same VLM's joint image-text "
+                "embeddings: check --slides and --vlm."
             )
         n = int(P.shape[0])
         norms = P.norm(dim=1)

@@ -159,7 +159,8 @@ def run_pathlang(
         dataset: dataset name or its prompts.
         text_encoder: a VLM adapter (anything with ``encode_text``) or a function from a list of
             strings to an ``(T, D)`` array of joint-space text embeddings.
-        config: run options (defaults: the paper's protocol; where it is silent, the documented choices).
+        config: run options (defaults: the paper's protocol; where it is silent, the documented
+            choices).
         corpus: the prompt corpus (default: the shipped one).
         model: the model name recorded in the results (the join key of results tables).
     """
@@ -243,8 +244,14 @@ def run_pathlang(
             "embedding_dim": int(unit_texts.shape[1]),
         },
         "random_generators": {
-            "t3_ensemble_draws": f"numpy.random.default_rng({cfg.seed}).choice(pool, n, replace=False), n = 1, 2, ... in order",
-            "bootstrap": f"numpy.random.default_rng({cfg.seed}).integers(0, n_slides, ({cfg.bootstrap_resamples}, n_slides))",
+            "t3_ensemble_draws": (
+                f"numpy.random.default_rng({cfg.seed}).choice(pool, n, replace=False), n = "
+                "1, 2, ... in order"
+            ),
+            "bootstrap": (
+                f"numpy.random.default_rng({cfg.seed}).integers(0, n_slides, "
+                f"({cfg.bootstrap_resamples}, n_slides))"
+            ),
         },
         "timing": {k: round(v, 3) for k, v in timing.items()},
     }
@@ -280,7 +287,8 @@ def encode_texts(text_encoder: Any, texts: Sequence[str], batch_size: int) -> di
         out = np.asarray(encode(chunk), dtype=np.float32)
         if out.ndim != 2 or out.shape[0] != len(chunk):
             raise ValueError(
-                f"The text encoder returned shape {out.shape} for {len(chunk)} strings; expected ({len(chunk)}, D)."
+                f"The text encoder returned shape {out.shape} for {len(chunk)} strings; "
+                f"expected ({len(chunk)}, D)."
             )
         rows.extend(out)
     dims = {r.shape[0] for r in rows}
@@ -289,7 +297,8 @@ def encode_texts(text_encoder: Any, texts: Sequence[str], batch_size: int) -> di
     bad = [t for t, r in zip(texts, rows, strict=True) if not np.isfinite(r).all() or not np.any(r)]
     if bad:
         raise ValueError(
-            f"The text encoder returned zero or non-finite vectors for {len(bad)} string(s), e.g. {bad[0]!r}."
+            f"The text encoder returned zero or non-finite vectors for {len(bad)} string(s), "
+            f"e.g. {bad[0]!r}."
         )
     return dict(zip(texts, rows, strict=True))
 

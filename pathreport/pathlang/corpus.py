@@ -124,8 +124,8 @@ class DatasetPrompts:
         if getattr(self, attribute) is None:
             raise CorpusError(
                 f"Dataset '{self.key}' has no {section} prompts, which this task needs. Add a "
-                f"'{section}' section for '{self.key}' to your prompts file (--prompts), or leave the "
-                "task out (--tasks)."
+                f"'{section}' section for '{self.key}' to your prompts file (--prompts), or "
+                "leave the task out (--tasks)."
             )
 
 
@@ -160,8 +160,9 @@ class Corpus:
                 return ds
         hint = did_you_mean(wanted, self.names())
         raise CorpusError(
-            f"Unknown PathLang dataset '{name}'. {hint + ' ' if hint else ''}Datasets with prompts: "
-            f"{', '.join(self.names())}. A new dataset needs its prompts in a file given with --prompts."
+            f"Unknown PathLang dataset '{name}'. {hint + ' ' if hint else ''}Datasets with "
+            f"prompts: {', '.join(self.names())}. A new dataset needs its prompts in a file "
+            "given with --prompts."
         )
 
     def all_positives(self) -> list[tuple[str, str, str]]:
@@ -255,7 +256,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise CorpusError(
-            f"{path}: expected a JSON object with sections {list(SECTIONS)}, found {type(data).__name__}."
+            f"{path}: expected a JSON object with sections {list(SECTIONS)}, "
+            f"found {type(data).__name__}."
         )
     return data
 
@@ -277,7 +279,8 @@ def _merge(
     extra_meta = data.get("_datasets", {})
     if not isinstance(extra_meta, dict):
         raise CorpusError(
-            f"{label}: _datasets must map dataset keys to objects, found {type(extra_meta).__name__}."
+            f"{label}: _datasets must map dataset keys to objects, "
+            f"found {type(extra_meta).__name__}."
         )
     for key, value in extra_meta.items():
         meta[key] = {**meta.get(key, {}), **_expect(value, dict, label, f"_datasets.{key}")}
@@ -305,7 +308,8 @@ def _expect(value: Any, kind: type, label: str, where: str) -> Any:
     if not isinstance(value, kind):
         expected = {dict: "an object", list: "a list", str: "a string"}[kind]
         raise CorpusError(
-            f"{label}: {where} should be {expected}, found {type(value).__name__} ({_short(value)})."
+            f"{label}: {where} should be {expected}, found {type(value).__name__} "
+            f"({_short(value)})."
         )
     return value
 
@@ -341,7 +345,8 @@ def _build_dataset(
     canonical_map = _expect(raw["T1_canonical"][key], dict, t1_label, f"T1_canonical.{key}")
     if len(canonical_map) < 2:
         raise CorpusError(
-            f"{t1_label}: T1_canonical.{key} defines {len(canonical_map)} class(es); a classification task needs at least 2."
+            f"{t1_label}: T1_canonical.{key} defines {len(canonical_map)} class(es); a "
+            "classification task needs at least 2."
         )
     classes = tuple(canonical_map)
     canonical = tuple(
@@ -354,8 +359,8 @@ def _build_dataset(
     for alias, target in aliases.items():
         if target not in classes:
             raise CorpusError(
-                f"_datasets.{key}.aliases maps '{alias}' to '{target}', which is not a class of {key} "
-                f"(classes: {list(classes)})."
+                f"_datasets.{key}.aliases maps '{alias}' to '{target}', which is not a class "
+                f"of {key} (classes: {list(classes)})."
             )
     folded = [c.casefold() for c in classes]
     if len(set(folded)) != len(folded):
@@ -390,8 +395,9 @@ def _build_dataset(
         for cls, styles_of in zip(classes, style_maps, strict=True):
             if tuple(styles_of) != style_names:
                 raise CorpusError(
-                    f"{style_label}: T3_V2_length_style.{key}.{cls} has styles {list(styles_of)}, expected "
-                    f"{list(style_names)} like the first class; every class needs the same styles in the same order."
+                    f"{style_label}: T3_V2_length_style.{key}.{cls} has "
+                    f"styles {list(styles_of)}, expected {list(style_names)} like the first "
+                    "class; every class needs the same styles in the same order."
                 )
         styles = tuple(
             tuple(
@@ -458,7 +464,8 @@ class _ClassKeyed:
         missing = [c for c in self.classes if c not in by_class]
         if missing:
             raise CorpusError(
-                f"{label}: {where} lacks class(es) {missing}; every class of T1_canonical.{self.key} needs an entry."
+                f"{label}: {where} lacks class(es) {missing}; every class of "
+                f"T1_canonical.{self.key} needs an entry."
             )
         return tuple(by_class[c] for c in self.classes)
 
@@ -469,8 +476,8 @@ def _same_length(
     counts = {c: len(g) for c, g in zip(classes, groups, strict=True)}
     if len(set(counts.values())) != 1:
         raise CorpusError(
-            f"{label}: {where} has different numbers of {what} per class {counts}; variant k is one classifier "
-            "over all classes, so every class needs the same number."
+            f"{label}: {where} has different numbers of {what} per class {counts}; variant k is "
+            "one classifier over all classes, so every class needs the same number."
         )
 
 
@@ -511,8 +518,9 @@ def _shared_pool(
     for cls, target in zip(builder.classes, targets, strict=True):
         if target not in pool:
             raise CorpusError(
-                f"{label}: {section}.gt.{key}.{cls} is '{target}', which is not in {section}.shared_pool "
-                f"(from {pool_label}). Add it to the shared pool of your prompts file."
+                f"{label}: {section}.gt.{key}.{cls} is '{target}', which is not "
+                f"in {section}.shared_pool (from {pool_label}). Add it to the shared pool of "
+                "your prompts file."
             )
     return SharedPool(pool=pool, targets=targets)
 

@@ -28,8 +28,8 @@ class HFClipAdapter(VLMAdapter):
     """
 
     download_hint: ClassVar[str] = (
-        "Download the checkpoint where the hub is reachable (huggingface-cli download <id> --local-dir <dir>) "
-        "and pass the folder with --vlm-checkpoint."
+        "Download the checkpoint where the hub is reachable (huggingface-cli download <id> "
+        "--local-dir <dir>) and pass the folder with --vlm-checkpoint."
     )
 
     def __init__(

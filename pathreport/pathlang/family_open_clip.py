@@ -16,8 +16,9 @@ import numpy as np
 from pathreport.pathlang.vlm import MissingDependency, VLMAdapter, require, weights_error
 
 OPEN_CLIP_INSTALL = (
-    "pip install open_clip_torch  (it imports timm and torchvision: install the torchvision build that "
-    "matches your torch, e.g. from https://download.pytorch.org/whl/cpu for a CPU-only torch)"
+    "pip install open_clip_torch  (it imports timm and torchvision: install the torchvision "
+    "build that matches your torch, e.g. from https://download.pytorch.org/whl/cpu for a "
+    "CPU-only torch)"
 )
 
 
@@ -52,7 +53,8 @@ class OpenClipAdapter(VLMAdapter):
         on_hub = self.checkpoint.startswith(("hf-hub:", "local-dir:"))
         if not on_hub and not Path(self.checkpoint).is_file():
             raise MissingDependency(
-                f"The '{self.name}' adapter cannot find the weights file '{self.checkpoint}'. {self.weights_hint}"
+                f"The '{self.name}' adapter cannot find the weights file "
+                f"'{self.checkpoint}'. {self.weights_hint}"
             )
         open_clip = require("open_clip", self.name, OPEN_CLIP_INSTALL)
         try:

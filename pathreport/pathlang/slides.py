@@ -87,8 +87,8 @@ def read_labels(path: str | os.PathLike) -> list[tuple[str, str, int]]:
         missing = [c for c in ("slide_id", "label") if c not in header]
         if missing:
             raise ValueError(
-                f"{path}: the header is {header} but needs the columns 'slide_id' and 'label' (missing "
-                f"{missing}). Write the first line as: slide_id,label"
+                f"{path}: the header is {header} but needs the columns 'slide_id' and 'label' "
+                f"(missing {missing}). Write the first line as: slide_id,label"
             )
         rows, first_line = [], {}
         for row in reader:
@@ -97,12 +97,13 @@ def read_labels(path: str | os.PathLike) -> list[tuple[str, str, int]]:
             label = (row.get("label") or "").strip()
             if not slide or not label:
                 raise ValueError(
-                    f"{path}, line {line}: empty slide_id or label (found {slide!r}, {label!r}); fill or delete the line."
+                    f"{path}, line {line}: empty slide_id or label "
+                    f"(found {slide!r}, {label!r}); fill or delete the line."
                 )
             if slide in first_line:
                 raise ValueError(
-                    f"{path}, line {line}: slide '{slide}' already appears on line {first_line[slide]}; "
-                    "each slide needs exactly one label."
+                    f"{path}, line {line}: slide '{slide}' already appears on "
+                    f"line {first_line[slide]}; each slide needs exactly one label."
                 )
             first_line[slide] = line
             rows.append((slide, label, line))
@@ -138,7 +139,10 @@ def load_slide_set(
     if not any(folder.glob("*.h5")):
         nested = sorted(p.name for p in folder.iterdir() if p.is_dir())
         hint = (
-            f" It has sub-folders {nested[:_SHOWN]}: point --slides at the folder that holds the .h5 files."
+            (
+                f" It has sub-folders {nested[:_SHOWN]}: point --slides at the folder that "
+                "holds the .h5 files."
+            )
             if nested
             else ""
         )
@@ -164,9 +168,10 @@ def load_slide_set(
             problems.append(f"{slide} ({reason})")
     if problems:
         raise FileNotFoundError(
-            f"{len(problems)} slide(s) of {labels_file} cannot be evaluated from {folder}: "
-            f"{', '.join(problems[:_SHOWN])}{' ...' if len(problems) > _SHOWN else ''}. Fix the files or the "
-            "labels, or pass --skip-missing to leave them out (they are then listed in summary.json)."
+            f"{len(problems)} slide(s) of {labels_file} cannot be evaluated "
+            f"from {folder}: {', '.join(problems[:_SHOWN])}{' ...' if len(problems) > _SHOWN else ''}. "
+            "Fix the files or the labels, or pass --skip-missing to leave them out (they are "
+            "then listed in summary.json)."
         )
     if not kept:
         raise FileNotFoundError(f"None of the {len(ids)} labelled slides has tiles in {folder}.")
@@ -194,7 +199,8 @@ def _tile_count(path: Path) -> int:
         with h5py.File(path, "r") as f:
             if "features" not in f:
                 raise FeatureFileError(
-                    f"{path}: no dataset 'features' (found {sorted(f.keys())}); is this a TRIDENT features file?"
+                    f"{path}: no dataset 'features' (found {sorted(f.keys())}); is this a "
+                    "TRIDENT features file?"
                 )
             shape = f["features"].shape
     except FeatureFileError:
@@ -218,8 +224,9 @@ def _resolve_labels(
         index = dataset.class_index(label)
         if index is None:
             raise ValueError(
-                f"{source}, line {line}: slide '{slide}' has label '{label}', which is not a class of "
-                f"{dataset.key}. Accepted labels: {', '.join(dataset.accepted_labels())} (any case)."
+                f"{source}, line {line}: slide '{slide}' has label '{label}', which is not a "
+                f"class of {dataset.key}. Accepted "
+                f"labels: {', '.join(dataset.accepted_labels())} (any case)."
             )
         ids.append(slide)
         y.append(index)

@@ -154,8 +154,8 @@ def load_runs(paths: Sequence[str | os.PathLike]) -> list[dict[str, Any]]:
         key = (data["model"], data["dataset"])
         if key in seen:
             raise ValueError(
-                f"Two PathLang runs for model '{key[0]}' on dataset '{key[1]}': {seen[key]} and {f}. Keep one, or "
-                "give the runs distinct model names (--model-name)."
+                f"Two PathLang runs for model '{key[0]}' on dataset '{key[1]}': {seen[key]} "
+                f"and {f}. Keep one, or give the runs distinct model names (--model-name)."
             )
         seen[key] = f
         data["_path"] = str(f)
@@ -398,8 +398,9 @@ def query_independent_baseline(
         csv_rows.append({"model": m, **dict(zip(header[1:], row[1:], strict=True))})
     counts = ", ".join(f"{negative[s]}/{pairs} under {s}" for s in settings)
     title = (
-        f"T3 {group.upper()} query-independent baseline (paper A.T{16 if group == 'v1' else 17}): averaged over each "
-        f"model's datasets; model-dataset pairs with negative PSS: {counts}"
+        f"T3 {group.upper()} query-independent baseline (paper "
+        f"A.T{16 if group == 'v1' else 17}): averaged over each model's datasets; model-dataset "
+        f"pairs with negative PSS: {counts}"
     )
     return Table(
         f"baseline_{group}",

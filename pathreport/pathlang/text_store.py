@@ -46,26 +46,30 @@ def load_text_embeddings(path: str | os.PathLike) -> dict[str, np.ndarray]:
             )
         if emb.ndim != 2 or emb.shape[0] != len(texts):
             raise ValueError(
-                f"{path}: 'embeddings' has shape {emb.shape} for {len(texts)} texts; expected ({len(texts)}, D)."
+                f"{path}: 'embeddings' has shape {emb.shape} for {len(texts)} texts; "
+                f"expected ({len(texts)}, D)."
             )
         table = dict(zip(texts, emb, strict=True))
     elif path.suffix == ".json":
         raw = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(raw, dict):
             raise ValueError(
-                f"{path}: expected an object mapping each text to its vector, found {type(raw).__name__}."
+                f"{path}: expected an object mapping each text to its vector, "
+                f"found {type(raw).__name__}."
             )
         table = {str(k): np.asarray(v, dtype=np.float32) for k, v in raw.items()}
     else:
         raise ValueError(
-            f"{path}: unknown text-embedding format '{path.suffix}'; use .npz (texts, embeddings) or .json."
+            f"{path}: unknown text-embedding format '{path.suffix}'; use .npz (texts, "
+            "embeddings) or .json."
         )
     if not table:
         raise ValueError(f"{path} holds no text embeddings.")
     dims = {v.shape for v in table.values()}
     if len(dims) != 1 or len(next(iter(dims))) != 1:
         raise ValueError(
-            f"{path}: every text needs a vector of the same length, found shapes {sorted(map(str, dims))}."
+            f"{path}: every text needs a vector of the same length, found "
+            f"shapes {sorted(map(str, dims))}."
         )
     bad = [t for t, v in table.items() if not np.isfinite(v).all() or not np.any(v)]
     if bad:

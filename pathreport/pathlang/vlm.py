@@ -35,16 +35,16 @@ def require(module: str, adapter: str, install: str) -> Any:
         return importlib.import_module(module)
     except ImportError as err:
         raise MissingDependency(
-            f"The '{adapter}' VLM adapter needs the Python package '{module}', which cannot be imported "
-            f"({err}). Install it with: {install}"
+            f"The '{adapter}' VLM adapter needs the Python package '{module}', which cannot be "
+            f"imported ({err}). Install it with: {install}"
         ) from None
 
 
 def weights_error(adapter: str, source: str, err: BaseException, how: str) -> MissingDependency:
     """The error for weights that could not be loaded (gated, not downloaded, no network)."""
     return MissingDependency(
-        f"The '{adapter}' VLM adapter could not load its weights from '{source}' ({type(err).__name__}: "
-        f"{str(err).splitlines()[0] if str(err) else ''}). {how}"
+        f"The '{adapter}' VLM adapter could not load its weights from '{source}' "
+        f"({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}). {how}"
     )
 
 

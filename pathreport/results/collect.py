@@ -6,8 +6,9 @@ What is read (never the folder names: runs may live anywhere, through ``hydra.ru
   in ``<split>_per_case.jsonl`` and the CRQS field table in ``<split>_fields.csv`` beside it;
 * ``<dir>/summary.json`` written by ``pathreport evaluate --out <dir>`` (with ``per_case.jsonl``
   and ``fields.csv``);
-* W&B run folders ``wandb/offline-run-*`` and ``wandb/run-*`` (see :mod:`pathreport.results.wandb_runs`);
-  one inside a run folder whose metrics files were found is the same run and is not counted twice.
+* W&B run folders ``wandb/offline-run-*`` and ``wandb/run-*`` (see
+  :mod:`pathreport.results.wandb_runs`); one inside a run folder whose metrics files were found is
+  the same run and is not counted twice.
 
 The dataset, model, encoder and seed come from the summary, else from the run folder's
 ``run.json`` or ``config.yaml``, else from the predictions file, else from values the user gives.
@@ -123,9 +124,10 @@ def _check_unique(outcome: CollectOutcome) -> None:
             )
         else:
             raise ResultsError(
-                f"Two summaries describe the same run {run.run} and split {run.split!r}: {other.summary} and "
-                f"{run.summary}. Move one of them to a folder of its own (for example `pathreport evaluate --out "
-                "<new folder>`), then collect again."
+                f"Two summaries describe the same run {run.run} and "
+                f"split {run.split!r}: {other.summary} and {run.summary}. Move one of them to a "
+                "folder of its own (for example `pathreport evaluate --out <new folder>`), then "
+                "collect again."
             )
     outcome.runs = list(by_key.values())
 
@@ -225,8 +227,8 @@ def load_summary(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
         raise ResultsError(
-            f"{path}:{err.lineno}: not valid JSON ({err.msg}); the summary is damaged: score the predictions "
-            "again (`pathreport evaluate` or eval.py) to rewrite it."
+            f"{path}:{err.lineno}: not valid JSON ({err.msg}); the summary is damaged: score the "
+            "predictions again (`pathreport evaluate` or eval.py) to rewrite it."
         ) from None
     except UnicodeDecodeError:
         raise ResultsError(f"{path}: not a UTF-8 text file; expected a JSON summary.") from None
@@ -263,8 +265,8 @@ def summary_metrics(
             notes[key] = str(unavailable.get(key) or "null in the summary (unavailable)")
         elif key in known:
             raise ResultsError(
-                f"{where}: field {key!r} must be a number or null, found {value!r:.80}; the summary is damaged: "
-                "score the predictions again to rewrite it."
+                f"{where}: field {key!r} must be a number or null, found {value!r:.80}; the "
+                "summary is damaged: score the predictions again to rewrite it."
             )
         elif key.endswith("_CI95") and _number_pair(value):
             metrics[f"{key}_low"], metrics[f"{key}_high"] = float(value[0]), float(value[1])
@@ -303,9 +305,10 @@ def resolve_identity(
         )
         if not value:
             raise ResultsError(
-                f"{where}: cannot tell the {name} of this run: neither the summary nor {run_dir}/run.json, "
-                f"config.yaml or the predictions file name it. Pass --{name} NAME to `pathreport results collect` "
-                "(it only fills in values the files do not give)."
+                f"{where}: cannot tell the {name} of this run: neither the summary "
+                f"nor {run_dir}/run.json, config.yaml or the predictions file name it. Pass "
+                f"--{name} NAME to `pathreport results collect` (it only fills in values the "
+                "files do not give)."
             )
         meta[name] = value
     seed = next((p.get("seed") for p in places if p.get("seed") not in (None, "")), defaults.seed)

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 SELECTOR_KEYS = ("dataset", "model", "encoder", "seed", "split")
 CORPUS_VS_SENTENCE = (
-    "Per-slide BLEU is sentence-level BLEU and per-slide METEOR the segment score (pycocoevalcap); their means "
-    "differ from the corpus BLEU/METEOR of the results tables. ROUGE-L, CIDEr and CRQS are per-slide means in both."
+    "Per-slide BLEU is sentence-level BLEU and per-slide METEOR the segment score "
+    "(pycocoevalcap); their means differ from the corpus BLEU/METEOR of the results tables. "
+    "ROUGE-L, CIDEr and CRQS are per-slide means in both."
 )
 
 
@@ -74,8 +75,8 @@ def resolve_system(
         return _system_from_path(path, split)
     if table is None:
         raise ResultsError(
-            f"{spec!r} is not a file or folder, and there is no results table to look it up in. Give a run folder, "
-            "or collect the runs first (`pathreport results collect`)."
+            f"{spec!r} is not a file or folder, and there is no results table to look it up in. "
+            "Give a run folder, or collect the runs first (`pathreport results collect`)."
         )
     return _system_from_table(spec, table, split, dataset)
 
@@ -89,7 +90,8 @@ def parse_selector(spec: str) -> dict[str, str]:
             key = key.strip()
             if not sep or key not in SELECTOR_KEYS or not value.strip():
                 raise ResultsError(
-                    f"Bad system selector {spec!r}: each part must be key=value with key in {SELECTOR_KEYS}."
+                    f"Bad system selector {spec!r}: each part must be key=value with key "
+                    f"in {SELECTOR_KEYS}."
                 )
             out[key] = value.strip()
         return out
@@ -120,8 +122,8 @@ def _system_from_table(spec: str, table: pd.DataFrame, split: str, dataset: str 
     if len(identities) > 1:
         listing = ", ".join(f"dataset={d},model={m},encoder={e}" for d, m, e in identities)
         raise ResultsError(
-            f"{spec!r} matches several systems ({listing}); a system is one dataset, model and encoder: "
-            "add the missing keys (or --dataset)."
+            f"{spec!r} matches several systems ({listing}); a system is one dataset, model and "
+            "encoder: add the missing keys (or --dataset)."
         )
     columns = ["run", "seed", "per_case", "evaluated_set", "dataset", "model", "encoder", "split"]
     return System(label=spec, runs=found[columns].to_dict("records"))
@@ -163,8 +165,8 @@ def _system_from_path(path: Path, split: str) -> System:
     identities = sorted({(r["dataset"], r["model"], r["encoder"]) for r in runs})
     if len(identities) > 1:
         raise ResultsError(
-            f"{path} holds runs of {len(identities)} systems ({identities}); point to the runs of one "
-            "model and encoder, or use a selector such as model=histgen,encoder=uni2."
+            f"{path} holds runs of {len(identities)} systems ({identities}); point to the runs "
+            "of one model and encoder, or use a selector such as model=histgen,encoder=uni2."
         )
     return System(label=str(path), runs=runs)
 
@@ -186,18 +188,20 @@ def load_scores(system: System, *, allow_different_sets: bool = False) -> list[s
         if not allow_different_sets:
             raise ResultsError(
                 f"{system.label}: its {len(per_run)} runs scored different slides "
-                f"({sorted(len(s) for s in id_sets)} slides); pass --allow-different-sets to use the "
-                f"{len(common)} slides all of them scored."
+                f"({sorted(len(s) for s in id_sets)} slides); pass --allow-different-sets to use "
+                f"the {len(common)} slides all of them scored."
             )
         notes.append(
-            f"{system.label}: its runs scored different slides; using the {len(common)} all of them scored."
+            f"{system.label}: its runs scored different slides; using the {len(common)} all "
+            "of them scored."
         )
     order = [i for i in per_run[0] if i in common]
     system.scores = {case: _mean_over_runs([scores[case] for scores in per_run]) for case in order}
     if len(per_run) > 1:
         seeds = ",".join(str(r.get("seed")) for r in system.runs)
         notes.append(
-            f"{system.label}: per-slide scores are the mean over {len(per_run)} runs (seeds {seeds})."
+            f"{system.label}: per-slide scores are the mean over {len(per_run)} runs "
+            f"(seeds {seeds})."
         )
     return notes
 
@@ -228,8 +232,8 @@ def compare_systems(
     if ids_a != ids_b:
         only_a, only_b = sorted(ids_a - ids_b), sorted(ids_b - ids_a)
         message = (
-            f"A ({a.label}) and B ({b.label}) scored different slides: {len(only_a)} only in A {only_a[:3]}, "
-            f"{len(only_b)} only in B {only_b[:3]}, {len(ids_a & ids_b)} in both."
+            f"A ({a.label}) and B ({b.label}) scored different slides: {len(only_a)} only in "
+            f"A {only_a[:3]}, {len(only_b)} only in B {only_b[:3]}, {len(ids_a & ids_b)} in both."
         )
         if not allow_different_sets:
             raise ResultsError(
@@ -255,13 +259,14 @@ def compare_systems(
         if not pairs:
             results[metric] = None
             reasons[metric] = (
-                "no per-slide scores in both systems (unavailable in a run, e.g. METEOR without Java)"
+                "no per-slide scores in both systems (unavailable in a run, e.g. METEOR "
+                "without Java)"
             )
             continue
         if len(pairs) < len(common):
             notes.append(
-                f"{display_name(metric)}: {len(common) - len(pairs)} slide(s) lack a score in A or B "
-                f"and are left out ({len(pairs)} compared)."
+                f"{display_name(metric)}: {len(common) - len(pairs)} slide(s) lack a score in A "
+                f"or B and are left out ({len(pairs)} compared)."
             )
         xs, ys = zip(*pairs)
         results[metric] = paired_bootstrap(
@@ -318,13 +323,14 @@ def comparison_markdown(result: Comparison, digits: int = 4) -> str:
             continue
         p = f"{diff.p_value:.4f}" if diff.p_value >= 1e-4 else f"{diff.p_value:.1e}"
         lines.append(
-            f"| {display_name(metric)} | {diff.mean_a:.{digits}f} | {diff.mean_b:.{digits}f} | "
-            f"{diff.difference:+.{digits}f} | [{diff.ci_low:+.{digits}f}, {diff.ci_high:+.{digits}f}] | {p} | {diff.n} |"
+            f"| {display_name(metric)} | {diff.mean_a:.{digits}f} | {diff.mean_b:.{digits}f} "
+            f"| {diff.difference:+.{digits}f} | "
+            f"[{diff.ci_low:+.{digits}f}, {diff.ci_high:+.{digits}f}] | {p} | {diff.n} |"
         )
     lines += [
         "",
-        f"- Paired bootstrap over slides: {result.n_resamples} resamples, seed {result.seed}; two-sided p-value "
-        "of A − B = 0 (shifted bootstrap, (1 + #extreme) / (B + 1)).",
+        f"- Paired bootstrap over slides: {result.n_resamples} resamples, seed {result.seed}; "
+        "two-sided p-value of A − B = 0 (shifted bootstrap, (1 + #extreme) / (B + 1)).",
         f"- {CORPUS_VS_SENTENCE}",
     ]
     lines += [f"- {note}" for note in result.notes]

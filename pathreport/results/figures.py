@@ -53,8 +53,8 @@ def _split_frame(frame: pd.DataFrame, split: str, datasets: Sequence[str] | None
         subset = subset[subset["dataset"].isin(list(datasets))]
     if subset.empty:
         raise ResultsError(
-            f"No {split!r} runs{' of ' + ', '.join(datasets) if datasets else ''} in the results table; "
-            "collect runs first or pass --split / --dataset."
+            f"No {split!r} runs{' of ' + ', '.join(datasets) if datasets else ''} in the results "
+            "table; collect runs first or pass --split / --dataset."
         )
     return subset
 

@@ -22,8 +22,8 @@ def read_per_case(path: str | Path) -> CaseScores:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(
-            f"Per-case scores {path} do not exist (moved or deleted since `pathreport results collect`?). "
-            "Collect again from the runs' current location."
+            f"Per-case scores {path} do not exist (moved or deleted since `pathreport results "
+            "collect`?). Collect again from the runs' current location."
         )
     text = path.read_text(encoding="utf-8")
     if path.name.endswith(".table.json") or text.lstrip().startswith('{"columns"'):

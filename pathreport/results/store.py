@@ -187,8 +187,9 @@ def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise ResultsError(
-            f"{path}: columns {missing} are missing (found {list(frame.columns)}); this is not a pathreport "
-            "results table, or an old one: rebuild it with `pathreport results collect --fresh <log dir>`."
+            f"{path}: columns {missing} are missing (found {list(frame.columns)}); this is not a "
+            "pathreport results table, or an old one: rebuild it with `pathreport results "
+            "collect --fresh <log dir>`."
         )
     frame = _typed(frame[list(COLUMNS)])
     bad = frame["metric"].eq("") | frame["run"].eq("")
@@ -213,7 +214,8 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike | None = None) -> P
                 frame.to_parquet(tmp, index=False)
             except ImportError as err:
                 raise ResultsError(
-                    f"Writing {path} needs pyarrow: pip install pyarrow, or use a .csv name ({str(err).splitlines()[0]})"
+                    f"Writing {path} needs pyarrow: pip install pyarrow, or use a .csv name "
+                    f"({str(err).splitlines()[0]})"
                 ) from None
         else:
             frame.to_csv(tmp, index=False, lineterminator="\n")

@@ -119,7 +119,8 @@ def build_views(
         raise ResultsError(f"--by must be one of {', '.join(VIEWS)}, found {by!r}.")
     if frame.empty:
         raise ResultsError(
-            "The results table has no runs; collect some first: `pathreport results collect <log dir>`."
+            "The results table has no runs; collect some first: `pathreport results collect "
+            "<log dir>`."
         )
     subset = frame[frame["split"] == split]
     if subset.empty:
@@ -151,7 +152,8 @@ def build_views(
     if absent:
         for view in views:
             view.notes.append(
-                f"No run reported {', '.join(display_name(m) for m in absent)}; those columns are left out."
+                f"No run reported {', '.join(display_name(m) for m in absent)}; those "
+                "columns are left out."
             )
     return views
 
@@ -210,8 +212,9 @@ def _build(
         reference = runs[runs["model"].isin(baselines)]
         if not reference.empty:
             view.notes.append(
-                f"Encoder rows average the methods {', '.join(sorted(set(main['model'])))}; the baselines "
-                f"{', '.join(sorted(set(reference['model'])))} follow as reference rows (averaged across encoders)."
+                f"Encoder rows average the methods {', '.join(sorted(set(main['model'])))}; the "
+                f"baselines {', '.join(sorted(set(reference['model'])))} follow as reference "
+                "rows (averaged across encoders)."
             )
     else:
         main, reference = runs, runs.iloc[0:0]
@@ -267,13 +270,13 @@ def _fill_row(
             )
         elif cell.status == "ok" and cell.n < cell.runs:
             view.notes.append(
-                f"{label}: {display_name(metric)} averages {cell.n} of {cell.runs} runs; the others could not "
-                f"compute it{_why(reasons, group, metric)}."
+                f"{label}: {display_name(metric)} averages {cell.n} of {cell.runs} runs; the "
+                f"others could not compute it{_why(reasons, group, metric)}."
             )
     if len(set(group["seed_key"])) < len(group) and averaged is None:
         view.notes.append(
-            f"{' / '.join(row)}: {len(group)} runs share {len(set(group['seed_key']))} seed value(s); "
-            "runs with the same seed are averaged before the std over seeds."
+            f"{' / '.join(row)}: {len(group)} runs share {len(set(group['seed_key']))} seed "
+            "value(s); runs with the same seed are averaged before the std over seeds."
         )
 
 

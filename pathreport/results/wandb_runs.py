@@ -240,8 +240,9 @@ def _identity(data: WandbRunData, defaults: Defaults) -> dict[str, Any]:
     for name, value in found.items():
         if not value:
             raise ResultsError(
-                f"W&B run {data.label}: its config has no {'data' if name == 'dataset' else name}.name, so its "
-                f"{name} is unknown. Pass --{name} NAME to `pathreport results collect`."
+                f"W&B run {data.label}: its config has "
+                f"no {'data' if name == 'dataset' else name}.name, so its {name} is unknown. "
+                f"Pass --{name} NAME to `pathreport results collect`."
             )
     seed = cfg.get("seed", defaults.seed)
     if seed is not None and (
@@ -308,8 +309,9 @@ def collect_wandb_project(
         runs = list(api.runs(project))
     except Exception as err:  # noqa: BLE001 - wandb raises many kinds (CommError, ValueError, HTTPError)
         raise ResultsError(
-            f"Could not list the runs of W&B project {project!r}: {err}. Check the name (entity/project), "
-            "that you are logged in (`wandb login`) and that the network is reachable."
+            f"Could not list the runs of W&B project {project!r}: {err}. Check the name "
+            "(entity/project), that you are logged in (`wandb login`) and that the network is "
+            "reachable."
         ) from None
     results: list[RunResult] = []
     ignored: list[tuple[str, str]] = []

@@ -83,7 +83,8 @@ def test_option_arguments_become_nested_typed_options():
 
 def test_rouge_from_rouge_score_with_stemming_hand_computed():
     result = evaluate_records(RECORDS, metrics=["rouge"])
-    # stems: the tumor/tumour is a well/poorli differenti adenocarcinoma -> 5 of 7 unigrams, 2 of 6 bigrams
+    # stems: the tumor/tumour is a well/poorli differenti adenocarcinoma -> 5 of 7 unigrams, 2 of 6
+    # bigrams
     case = result.per_case["s1"]
     assert case["ROUGE_1"] == pytest.approx(5 / 7) and case["ROUGE_2"] == pytest.approx(2 / 6)
     assert case["ROUGE_L_RS"] == pytest.approx(5 / 7)
@@ -359,14 +360,14 @@ def test_an_evaluator_is_added_by_one_file(tmp_path):
 
     plugin = tmp_path / "length_ratio.py"
     plugin.write_text(
-        "from pathreport.evaluation.base import EvaluationResult\n"
-        "from pathreport.registry import EVALUATORS\n\n"
-        "@EVALUATORS.register('length_ratio', kind='report', metrics=['LEN_RATIO'], needs='nothing')\n"
-        "def evaluate_length_ratio(records, *, dataset=None, words: bool = True):\n"
-        "    def size(t): return len(t.split()) if words else len(t)\n"
-        "    cases = {r.id: {'LEN_RATIO': size(r.prediction) / max(1, size(r.reference))} for r in records}\n"
-        "    return EvaluationResult(summary={'LEN_RATIO': sum(c['LEN_RATIO'] for c in cases.values()) / len(cases)},\n"
-        "                            per_case=cases)\n"
+        "from pathreport.evaluation.base import EvaluationResult\nfrom pathreport.registry "
+        "import EVALUATORS\n\n@EVALUATORS.register('length_ratio', kind='report', "
+        "metrics=['LEN_RATIO'], needs='nothing')\ndef evaluate_length_ratio(records, *, "
+        "dataset=None, words: bool = True):\n    def size(t): return len(t.split()) if words "
+        "else len(t)\n    cases = {r.id: {'LEN_RATIO': size(r.prediction) / max(1, "
+        "size(r.reference))} for r in records}\n    return "
+        "EvaluationResult(summary={'LEN_RATIO': sum(c['LEN_RATIO'] for c in cases.values()) / "
+        "len(cases)},\n                            per_case=cases)\n"
     )
     load_plugin_file(plugin)
     try:

@@ -35,7 +35,9 @@ SPLITS = {
     "train": [
         {
             "id": "s1",
-            "report": "Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
+            "report": (
+                "Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II"
+            ),
         },
         {
             "id": "s2",

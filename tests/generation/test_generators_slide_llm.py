@@ -243,7 +243,8 @@ def test_slide_llm_cache_keeps_the_prefix_once_per_slide_and_moves_only_generate
 class TeacherOracle(torch.nn.Module):
     """A generator that has memorised its batch perfectly: at every step it scores the reference's
     next token highest (its greedy decoding is the teacher-forced argmax by construction). The
-    references are per-slide state, so they follow their slides when finished slides leave the batch."""
+    references are per-slide state, so they follow their slides when finished slides leave the
+    batch."""
 
     def __init__(self, tokens: torch.Tensor, vocab_size: int) -> None:
         super().__init__()

@@ -11,7 +11,8 @@ import numpy as np
 
 CORPUS = [
     "You are a pathology expert. Your task is to answer a multiple-choice question step by step.",
-    "Carefully observe the histological features in the provided pathology image and reason to the answer.",
+    "Carefully observe the histological features in the provided pathology image and reason "
+    "to the answer.",
     "Look at the image and locate: tumor cells in the upper left corner near the gland.",
     "Choose the best answer. Put only the letter inside <answer>...</answer>. yes no",
     "The answer is (C). A. Adenocarcinoma B. Lymphoma C. Necrosis D. Mitosis",
@@ -26,7 +27,8 @@ def make_tokenizer(specials: list[str], eos: str, pad: str) -> Any:
     from pathreport.pathbind.config import PromptConfig
     from pathreport.pathbind.prompts import system_prompt
 
-    # the system prompts are in the corpus so that they become few tokens: short sequences, fast tests
+    # the system prompts are in the corpus so that they become few tokens: short sequences, fast
+    # tests
     prompts = [
         system_prompt(q, PromptConfig(variant=v))
         for q in ("mc", "yesno")
@@ -232,7 +234,7 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
-# -- fake models with known behaviour ----------------------------------------------------------------
+# -- fake models with known behaviour --------------------------------------------------------------
 COLOURS = {"A": (255, 0, 0), "B": (0, 255, 0), "C": (0, 0, 255), "D": (128, 128, 128)}
 
 

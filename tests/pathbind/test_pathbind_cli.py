@@ -159,12 +159,13 @@ def test_cli_grounding_writes_results_and_kendall_across_models(tmp_path, fakes)
     tables = tmp_path / "res" / "tables"
     main_table = (tables / "grounding.md").read_text()
     assert (
-        "| Model | testA IoU | testA Prec | testA Rec | testB IoU | testB Prec | testB Rec | all IoU |"
-        in main_table
-    )
+        "| Model | testA IoU | testA Prec | testA Rec | testB IoU | testB Prec | testB "
+        "Rec | all IoU |"
+    ) in main_table
     kendall = (tables / "kendall.csv").read_text().splitlines()
     assert kendall[0] == "setting,iou@0.05,iou@0.1,iou@0.2,iou@0.3,iou@0.4,pixel_ap"
-    # blob a sits on the box (cell (1,1) = pixels 10..19), blob b in the far corner: every setting ranks a first
+    # blob a sits on the box (cell (1,1) = pixels 10..19), blob b in the far corner: every setting
+    # ranks a first
     assert all(line.split(",")[1:] == ["1.0"] * 6 for line in kendall[1:])
 
 
@@ -229,8 +230,8 @@ def test_importing_pathbind_stays_cheap():
     import sys
 
     code = (
-        "import sys, pathreport.pathbind; "
-        "print(sorted(m for m in ('transformers', 'PIL', 'scipy', 'pandas', 'matplotlib') if m in sys.modules))"
+        "import sys, pathreport.pathbind; print(sorted(m for m in ('transformers', 'PIL', "
+        "'scipy', 'pandas', 'matplotlib') if m in sys.modules))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -48,8 +48,8 @@ def test_adapters_for_the_nine_paper_models_are_registered_with_their_sources() 
 
 def test_importing_pathlang_stays_cheap() -> None:
     code = (
-        "import sys, pathreport.pathlang; "
-        "print(sorted(m for m in ('transformers', 'PIL', 'h5py', 'open_clip', 'timm', 'scipy', 'pandas') if m in sys.modules))"
+        "import sys, pathreport.pathlang; print(sorted(m for m in ('transformers', 'PIL', "
+        "'h5py', 'open_clip', 'timm', 'scipy', 'pandas') if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -15,7 +15,8 @@ from pathreport.pathlang.aggregation import hybrid_k, setting_name, settings_gri
 
 def test_krippendorff_alpha_matches_hand_computation() -> None:
     # 3 slides x 2 variants: (0,0), (0,1), (1,1). Coincidences: o00 = 2, o01 = o10 = 1, o11 = 2;
-    # n0 = n1 = 3, n = 6. alpha = 1 - (n-1) * sum_{c!=k} o_ck / sum_{c!=k} n_c n_k = 1 - 5*2/18 = 4/9.
+    # n0 = n1 = 3, n = 6. alpha = 1 - (n-1) * sum_{c!=k} o_ck / sum_{c!=k} n_c n_k = 1 - 5*2/18 =
+    # 4/9.
     preds = np.array([[0, 0], [0, 1], [1, 1]])
     assert M.krippendorff_alpha_nominal(preds, 2) == pytest.approx(4 / 9)
     assert M.krippendorff_alpha_nominal(
@@ -66,7 +67,8 @@ def test_classification_metrics_match_hand_values() -> None:
 def test_auc_handles_ties_like_mann_whitney() -> None:
     positive = np.array([1, 1, 0, 0, 1, 0], dtype=bool)
     scores = np.array([0.9, 0.5, 0.5, 0.1, 0.7, 0.6])
-    # Pairs (pos, neg): 9 pairs; pos 0.9 beats 3; 0.5 ties 0.5, beats 0.1, loses to 0.6; 0.7 beats 3 -> 7.5/9.
+    # Pairs (pos, neg): 9 pairs; pos 0.9 beats 3; 0.5 ties 0.5, beats 0.1, loses to 0.6; 0.7 beats 3
+    # -> 7.5/9.
     assert M.binary_auc(positive, scores) == pytest.approx(7.5 / 9)
     expected = scipy.stats.mannwhitneyu(scores[positive], scores[~positive]).statistic / 9
     assert M.binary_auc(positive, scores) == pytest.approx(expected)

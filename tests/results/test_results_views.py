@@ -122,9 +122,9 @@ def test_views_unavailable_metric_is_na_and_partial_cells_show_their_count():
     assert "| histgen | 0.300 [n=1] | **0.300** ± 0.141 | 2 |" in text
     assert "bigen: METEOR unavailable in all 1 run(s) (java was not found on PATH)." in view.notes
     assert (
-        "histgen: METEOR averages 1 of 2 runs; the others could not compute it (java was not found on PATH)."
-        in view.notes
-    )
+        "histgen: METEOR averages 1 of 2 runs; the others could not compute it (java was "
+        "not found on PATH)."
+    ) in view.notes
 
 
 def test_views_warn_when_runs_saw_different_slides():

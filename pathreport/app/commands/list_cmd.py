@@ -77,7 +77,8 @@ def describe(kind: str) -> list[dict[str, Any]]:
     except KeyError:
         hint = did_you_mean(kind, list(REGISTRIES))
         raise RegistryError(
-            f"Unknown registry '{kind}'. {hint + ' ' if hint else ''}Choose from: {', '.join(REGISTRIES)}."
+            f"Unknown registry '{kind}'. {hint + ' ' if hint else ''}Choose "
+            f"from: {', '.join(REGISTRIES)}."
         ) from None
     rows = []
     for entry in registry.entries():

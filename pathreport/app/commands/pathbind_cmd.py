@@ -25,7 +25,10 @@ RUN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "pathbind",
-        help="PathBind: does a generative VLM use the image (VQA) and attend to the entity (grounding)?",
+        help=(
+            "PathBind: does a generative VLM use the image (VQA) and attend to the entity "
+            "(grounding)?"
+        ),
         description="PathBind protocols for generative pathology VLMs (docs/pathbind.md).",
     )
     protocols = parser.add_subparsers(dest="pathbind_command", metavar="<protocol>", required=True)
@@ -95,7 +98,10 @@ def _add_vqa(protocols: argparse._SubParsersAction) -> None:
     group.add_argument(
         "--conditions",
         default="image,text",
-        help=f"comma list from image, text, {', '.join(PERTURBATIONS)}, or 'all' (default image,text)",
+        help=(
+            f"comma list from image, text, {', '.join(PERTURBATIONS)}, or 'all' (default "
+            "image,text)"
+        ),
     )
     group.add_argument(
         "--blur-radii", default="2,4,8,16", help="blur levels in pixels (default 2,4,8,16)"
@@ -116,7 +122,9 @@ def _add_vqa(protocols: argparse._SubParsersAction) -> None:
         "--unparsed",
         choices=("wrong", "exclude"),
         default="wrong",
-        help="unparseable answers count as wrong (default) or leave the denominator; always reported",
+        help=(
+            "unparseable answers count as wrong (default) or leave the denominator; always reported"
+        ),
     )
     group.add_argument(
         "--prompt-variant",
@@ -251,7 +259,8 @@ def _floats(text: str, what: str) -> tuple[float, ...]:
 def _run_dir(args: argparse.Namespace, protocol: str, name: str) -> Path:
     if not RUN_NAME.match(name):
         raise UserError(
-            f"Run name {name!r} must be letters, digits, '_', '.', '-' (it names a folder); pass --name."
+            f"Run name {name!r} must be letters, digits, '_', '.', '-' (it names a folder); "
+            "pass --name."
         )
     return args.out / protocol / name
 
@@ -391,7 +400,8 @@ def run_grounding(args: argparse.Namespace) -> int:
         out = _run_dir(args, "grounding", name)
         if out.resolve() == args.from_maps.resolve().parent:
             raise UserError(
-                f"Rescoring into {out} would overwrite the run the maps come from; pass another --name or --out."
+                f"Rescoring into {out} would overwrite the run the maps come from; pass "
+                "another --name or --out."
             )
         PathBind().grounding(
             None,

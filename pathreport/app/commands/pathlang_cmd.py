@@ -2,7 +2,8 @@
 
 Three modes of one command:
 
-* run (default): ``pathreport pathlang --vlm conch --dataset camelyon16 --slides DIR --labels CSV --out DIR``
+* run (default): ``pathreport pathlang --vlm conch --dataset camelyon16 --slides DIR --labels CSV
+  --out DIR``
 * texts: ``pathreport pathlang --list-texts --dataset camelyon16`` prints every string a run encodes
   (to embed them elsewhere for the ``precomputed`` adapter);
 * tables: ``pathreport pathlang --table RUN_DIR [RUN_DIR ...] --out DIR`` writes the paper's

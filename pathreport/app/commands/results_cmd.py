@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "results",
         help="results across runs: collect, list, table, compare, figures",
         description="Gather every run's summary into one results table and read it: the paper's tables "
-        "(method-wise and encoder-wise, mean ± std over seeds), paired bootstrap comparisons and figures.",
+        "(method-wise and encoder-wise, mean ± std over seeds), paired bootstrap comparisons and "
+        "figures.",
     )
     commands = parser.add_subparsers(
         dest="results_command", metavar="<results command>", required=True
@@ -61,9 +62,9 @@ def _collect_parser(commands: argparse._SubParsersAction) -> None:
         "collect",
         help="gather run summaries into the results table (idempotent)",
         description="Find every run summary under the given folders (metrics/<split>.json of "
-        "train.py/eval.py runs, summary.json of `pathreport evaluate`, local W&B runs) or in a W&B "
-        "project (wandb:<entity>/<project>) and add them to the results table. A run already in the "
-        "table is replaced by its fresh numbers; other runs are kept.",
+        "train.py/eval.py runs, summary.json of `pathreport evaluate`, local W&B runs) or in a "
+        "W&B project (wandb:<entity>/<project>) and add them to the results table. A run already "
+        "in the table is replaced by its fresh numbers; other runs are kept.",
     )
     p.add_argument(
         "sources",
@@ -114,9 +115,9 @@ def _table_parser(commands: argparse._SubParsersAction) -> None:
         "table",
         help="print the paper's tables (method-wise or encoder-wise)",
         description="Method-wise (--by model, averaged across encoders), encoder-wise (--by encoder, "
-        "averaged across methods) or detailed (--by model,encoder) tables: mean ± std over seeds, "
-        "best value per column in bold (lowest for HR and CDS), runs per cell, notes on anything "
-        "that makes cells not comparable. Without --dataset: one table per dataset.",
+        "averaged across methods) or detailed (--by model,encoder) tables: mean ± std over "
+        "seeds, best value per column in bold (lowest for HR and CDS), runs per cell, notes on "
+        "anything that makes cells not comparable. Without --dataset: one table per dataset.",
     )
     _table_option(p)
     p.add_argument("--dataset", help="dataset to show (default: one table per dataset)")
@@ -141,9 +142,9 @@ def _compare_parser(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "compare",
         help="paired bootstrap comparison of two systems on the same slides",
-        description="Difference A - B of mean per-slide scores with a paired bootstrap confidence "
-        "interval (resampling slides) and a two-sided p-value. A system is a run folder (or a folder "
-        "of its seeds), or a selector into the results table: model:encoder[:seed] or "
+        description="Difference A - B of mean per-slide scores with a paired bootstrap confidence interval "
+        "(resampling slides) and a two-sided p-value. A system is a run folder (or a folder of "
+        "its seeds), or a selector into the results table: model:encoder[:seed] or "
         "model=...,encoder=...[,seed=...,dataset=...].",
     )
     p.add_argument("a", help="system A")
@@ -162,7 +163,10 @@ def _compare_parser(commands: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--allow-different-sets",
         action="store_true",
-        help="compare on the slides both systems scored when their slide sets differ (default: refuse)",
+        help=(
+            "compare on the slides both systems scored when their slide sets differ "
+            "(default: refuse)"
+        ),
     )
     p.add_argument(
         "--format", default="markdown", choices=("markdown", "csv", "json"), help="output format"
@@ -197,7 +201,9 @@ def _figures_parser(commands: argparse._SubParsersAction) -> None:
         "--ci",
         default="auto",
         choices=("auto", "seeds", "cases"),
-        help="bar whiskers: t interval over seeds, bootstrap over slides, or auto (seeds when >= 3)",
+        help=(
+            "bar whiskers: t interval over seeds, bootstrap over slides, or auto (seeds when >= 3)"
+        ),
     )
     p.add_argument("--formats", default="png,pdf", help="file formats (default: png,pdf)")
     p.set_defaults(func=run_figures)
@@ -240,8 +246,8 @@ def run_collect(args: argparse.Namespace) -> int:
     merged, report = upsert(existing, outcome.runs)
     write_table(merged, table_path)
     print(
-        f"collected {len(outcome.runs)} run(s) from {', '.join(args.sources)}: {len(report.new)} new, "
-        f"{len(report.updated)} updated, {len(report.unchanged)} unchanged"
+        f"collected {len(outcome.runs)} run(s) from {', '.join(args.sources)}: {len(report.new)} "
+        f"new, {len(report.updated)} updated, {len(report.unchanged)} unchanged"
     )
     print(f"results table {table_path}: {report.total_runs} run(s)")
     _print_left_out("ignored (not report summaries)", outcome.ignored, args.verbose)
@@ -421,8 +427,9 @@ def run_figures(args: argparse.Namespace) -> int:
         for dataset, stats in sorted(output.stats.items()):
             rho = stats["spearman"]
             print(
-                f"{dataset}: Spearman rho({args.x}, {args.y}) = {'n/a' if rho != rho else f'{rho:.3f}'} "
-                f"over {stats['n']} model x encoder points"
+                f"{dataset}: Spearman rho({args.x}, {args.y}) "
+                f"= {'n/a' if rho != rho else f'{rho:.3f}'} over {stats['n']} model x encoder "
+                "points"
             )
         for note in output.notes:
             print(f"note: {note}")

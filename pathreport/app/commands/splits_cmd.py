@@ -61,6 +61,7 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"This is the fixed {args.dataset} split ({record['source']}).")
     else:
         print(
-            f"No checksum is recorded for {args.dataset}; record yours in splits/{args.dataset}/split.yaml."
+            f"No checksum is recorded for {args.dataset}; record yours in "
+            f"splits/{args.dataset}/split.yaml."
         )
     return 0

@@ -88,8 +88,9 @@ def build_backend(name: str, model: str | None, options: dict[str, Any]) -> Judg
         )
     if not model:
         raise ConfigError(
-            f"The judge backend '{name}' needs a model: --option <evaluator>.model=<id or folder> "
-            "(for an OpenAI-compatible server, the id it serves; for transformers, a model id or folder)."
+            f"The judge backend '{name}' needs a model: --option <evaluator>.model=<id or "
+            "folder> (for an OpenAI-compatible server, the id it serves; for transformers, a "
+            "model id or folder)."
         )
     return entry.obj(model=model, **options)
 

@@ -67,8 +67,8 @@ class OpenAICompatibleJudge:
     ) -> None:
         if concurrency < 1 or max_retries < 0 or timeout_s <= 0:
             raise ConfigError(
-                f"openai judge: need concurrency >= 1, max_retries >= 0 and timeout_s > 0; found {concurrency}, "
-                f"{max_retries}, {timeout_s}."
+                "openai judge: need concurrency >= 1, max_retries >= 0 and timeout_s > 0; "
+                f"found {concurrency}, {max_retries}, {timeout_s}."
             )
         self.model = model
         self.url = base_url.rstrip("/") + "/chat/completions"

@@ -61,7 +61,8 @@ class PromptSet:
             ]
         except KeyError as err:
             raise ConfigError(
-                f"{self.path}: task '{task}' uses ${err.args[0]}, which the evaluator does not fill."
+                f"{self.path}: task '{task}' uses ${err.args[0]}, which the evaluator does "
+                "not fill."
             ) from None
 
     def repair_message(self, error: str) -> dict[str, str]:

@@ -57,7 +57,8 @@ class TransformersJudge:
         torch_dtype = "auto" if dtype == "auto" else getattr(torch, dtype, None)
         if torch_dtype is None:
             raise ConfigError(
-                f"transformers judge: unknown dtype {dtype!r}; use auto, float32, bfloat16 or float16."
+                f"transformers judge: unknown dtype {dtype!r}; use auto, float32, bfloat16 "
+                "or float16."
             )
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model)
@@ -71,13 +72,15 @@ class TransformersJudge:
             )
         except (OSError, ValueError) as err:
             raise ConfigError(
-                f"transformers judge: the model '{model}' cannot be loaded ({str(err).splitlines()[0][:160]}). "
-                f"Download it where the hub is reachable (`hf download {model} --local-dir <folder>`) and pass "
-                "the folder as the model, or serve it with vLLM and use the 'openai' backend."
+                f"transformers judge: the model '{model}' cannot be loaded "
+                f"({str(err).splitlines()[0][:160]}). Download it where the hub is reachable "
+                f"(`hf download {model} --local-dir <folder>`) and pass the folder as the model, "
+                "or serve it with vLLM and use the 'openai' backend."
             ) from None
         if not self.tokenizer.chat_template:
             raise ConfigError(
-                f"transformers judge: the tokenizer of '{model}' has no chat template; use an instruct model."
+                f"transformers judge: the tokenizer of '{model}' has no chat template; use "
+                "an instruct model."
             )
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:

@@ -12,10 +12,10 @@ tokens and the columns of the image tokens, averaged over heads, during ONE forw
 prompt (no generation). This equals slicing ``output_attentions=True`` (a test checks it) without
 holding L full ``[H, T, T]`` matrices in memory.
 
-Entity tokens (ambiguity A10). The prompt is located in the fully expanded chat text; a token belongs
-to the entity when its character span overlaps the entity's span on a non-space character (so a
-leading-space token such as ``" tumor"`` counts, a lone space does not). Character offsets need a
-fast tokenizer.
+Entity tokens (ambiguity A10). The prompt is located in the fully expanded chat text; a token
+belongs to the entity when its character span overlaps the entity's span on a non-space character
+(so a leading-space token such as ``" tumor"`` counts, a lone space does not). Character offsets
+need a fast tokenizer.
 """
 
 from __future__ import annotations
@@ -166,7 +166,8 @@ class HFVisionLanguageModel(AttentionVLM):
             )
         else:
             raise ValueError(
-                f"{self.name}: the checkpoint has no chat template; pass one with --option chat_template=<file.jinja>."
+                f"{self.name}: the checkpoint has no chat template; pass one with --option "
+                "chat_template=<file.jinja>."
             )
 
     def _load(self) -> None:
@@ -176,15 +177,17 @@ class HFVisionLanguageModel(AttentionVLM):
         checkpoint = self.options.checkpoint
         if not checkpoint:
             raise ValueError(
-                f"Model '{self.name}' has no default checkpoint; pass --checkpoint <hub id or local folder>."
+                f"Model '{self.name}' has no default checkpoint; pass --checkpoint <hub id "
+                "or local folder>."
             )
         looks_local = (
             checkpoint.startswith((".", "/", "~")) or Path(checkpoint).expanduser().exists()
         )
         if looks_local and not Path(checkpoint).expanduser().is_dir():
             raise FileNotFoundError(
-                f"Checkpoint folder {checkpoint} does not exist; download the weights first, e.g. "
-                f"`hf download <hub id> --local-dir {checkpoint}`, or pass a hub id with --checkpoint."
+                f"Checkpoint folder {checkpoint} does not exist; download the weights first, "
+                f"e.g. `hf download <hub id> --local-dir {checkpoint}`, or pass a hub id with "
+                "--checkpoint."
             )
         common = {
             "revision": self.options.revision,
@@ -226,9 +229,10 @@ class HFVisionLanguageModel(AttentionVLM):
 
     def _download_hint(self, checkpoint: str, err: Exception) -> str:
         return (
-            f"Could not load model '{self.name}' from {checkpoint!r}: {str(err).splitlines()[0]}\n"
-            f"Download the weights with `hf download {checkpoint}` (a gated model needs `hf auth login` and "
-            "accepted terms), or pass --checkpoint <local folder in the transformers format>."
+            f"Could not load model '{self.name}' "
+            f"from {checkpoint!r}: {str(err).splitlines()[0]}\nDownload the weights with `hf "
+            f"download {checkpoint}` (a gated model needs `hf auth login` and accepted terms), "
+            "or pass --checkpoint <local folder in the transformers format>."
             + self.conversion_hint()
         )
 
@@ -325,14 +329,16 @@ class HFVisionLanguageModel(AttentionVLM):
         if image is not None:
             if count != 1:
                 raise ValueError(
-                    f"{self.name}: the chat template wrote the image token {token!r} {count} times for one image; "
-                    "pass a matching template with --option chat_template=<file.jinja>."
+                    f"{self.name}: the chat template wrote the image token {token!r} {count} "
+                    "times for one image; pass a matching template with --option "
+                    "chat_template=<file.jinja>."
                 )
             encoding = self.encode_image(image)
             text = text.replace(token, encoding.expansion, 1)
         elif count:
             raise ValueError(
-                f"{self.name}: the text-only prompt contains the image token {token!r}; check the chat template."
+                f"{self.name}: the text-only prompt contains the image token {token!r}; "
+                "check the chat template."
             )
         bos = getattr(self.tokenizer, "bos_token", None)
         add_special = not (bos and text.startswith(bos))
@@ -347,8 +353,9 @@ class HFVisionLanguageModel(AttentionVLM):
         expected = encoding.num_tokens if encoding is not None else 0
         if len(image_positions) != expected:
             raise RuntimeError(
-                f"{self.name}: {len(image_positions)} image tokens in the tokenized prompt but the image needs "
-                f"{expected}; the tokenizer does not keep {token!r} as one special token."
+                f"{self.name}: {len(image_positions)} image tokens in the tokenized prompt but "
+                f"the image needs {expected}; the tokenizer does not keep {token!r} as one "
+                "special token."
             )
         device = self._device()
         dtype = next(self.model.parameters()).dtype
@@ -446,7 +453,8 @@ class HFVisionLanguageModel(AttentionVLM):
         ]
         if not positions:
             raise RuntimeError(
-                f"{self.name}: no token covers the entity {prompt[entity_span[0] : entity_span[1]]!r}."
+                f"{self.name}: no token covers the "
+                f"entity {prompt[entity_span[0] : entity_span[1]]!r}."
             )
         return positions
 
@@ -470,8 +478,8 @@ class HFVisionLanguageModel(AttentionVLM):
                 weights = output[1] if isinstance(output, tuple) and len(output) > 1 else None
                 if weights is None:
                     raise RuntimeError(
-                        f"{self.name}: the attention layers returned no weights; load the model with "
-                        "--option attn_implementation=eager."
+                        f"{self.name}: the attention layers returned no weights; load the model "
+                        "with --option attn_implementation=eager."
                     )
                 selected = weights[0][:, rows.to(weights.device)][:, :, columns.to(weights.device)]
                 heads[0] = int(selected.shape[0])

@@ -1,19 +1,19 @@
 """Closed models behind an API (GPT-5.4 and Gemini-3-Pro in the paper): answers only, no attention.
 
-Paper: PathBind (arXiv:2607.21065), App. E: closed models were queried through their official APIs with
-the same prompts as the open models. Upstream code: none (the paper publishes none); this adapter
-speaks the widely implemented OpenAI-compatible ``/chat/completions`` protocol with the Python standard
-library, so it reaches OpenAI, Gemini's OpenAI-compatible endpoint, vLLM or SGLang servers, and most
-gateways. Licence of this file: the project's.
+Paper: PathBind (arXiv:2607.21065), App. E: closed models were queried through their official APIs
+with the same prompts as the open models. Upstream code: none (the paper publishes none); this
+adapter speaks the widely implemented OpenAI-compatible ``/chat/completions`` protocol with the
+Python standard library, so it reaches OpenAI, Gemini's OpenAI-compatible endpoint, vLLM or SGLang
+servers, and most gateways. Licence of this file: the project's.
 
 To wire another provider, subclass :class:`ApiVLM`, implement :meth:`ApiVLM.complete`, and register
 it in one new file in this folder (or in your own package through the
 ``pathreport.generative_vlms`` entry-point group).
 
-Deliberate deviations and choices (the paper states none of them): temperature 0 unless sampling is asked for; the
-image is sent as a base64 PNG data URL placed before the text; text-only requests send the same
-system and user text with no image part; the API key is read from an environment variable, never
-from the command line or a file, and never written into results.
+Deliberate deviations and choices (the paper states none of them): temperature 0 unless sampling is
+asked for; the image is sent as a base64 PNG data URL placed before the text; text-only requests
+send the same system and user text with no image part; the API key is read from an environment
+variable, never from the command line or a file, and never written into results.
 """
 
 from __future__ import annotations
@@ -97,7 +97,8 @@ class OpenAICompatibleVLM(ApiVLM):
         self.model_id = options.model or options.checkpoint
         if not self.model_id:
             raise ValueError(
-                f"Model '{name}' needs the provider's model id: --option model=<id> (or --checkpoint <id>)."
+                f"Model '{name}' needs the provider's model id: --option model=<id> (or "
+                "--checkpoint <id>)."
             )
 
     def _headers(self) -> dict[str, str]:
@@ -107,8 +108,9 @@ class OpenAICompatibleVLM(ApiVLM):
             key = os.environ.get(variable)
             if not key:
                 raise ValueError(
-                    f"Model '{self.name}': the environment variable {variable} holding the API key is not set; "
-                    f"export {variable}=<key>, or pass --option api_key_env='' for a server without authentication."
+                    f"Model '{self.name}': the environment variable {variable} holding the API "
+                    f"key is not set; export {variable}=<key>, or pass --option api_key_env='' "
+                    "for a server without authentication."
                 )
             headers["Authorization"] = f"Bearer {key}"
         return headers
@@ -189,5 +191,8 @@ GENERATIVE_VLMS.register(
     config=OpenAICompatibleOptions,
     family="api",
     attention=False,
-    description="closed or served models via an OpenAI-compatible /chat/completions API (--option model=<id>)",
+    description=(
+        "closed or served models via an OpenAI-compatible /chat/completions API (--option "
+        "model=<id>)"
+    ),
 )(OpenAICompatibleVLM)

@@ -1,21 +1,23 @@
 """InternVL3 family (InternVL3-8B, InternVL3-38B) in the transformers-native format.
 
-Paper: Zhu et al. 2025, "InternVL3: Exploring Advanced Training and Test-Time Recipes for Open-Source
-Multimodal Models". Upstream code: https://github.com/OpenGVLab/InternVL; the transformers port
+Paper: Zhu et al. 2025, "InternVL3: Exploring Advanced Training and Test-Time Recipes for
+Open-Source Multimodal Models". Upstream code: https://github.com/OpenGVLab/InternVL; the
+transformers port
 ``InternVLForConditionalGeneration`` runs here, so the checkpoints must be the ``-hf`` conversions
 (e.g. ``OpenGVLab/InternVL3-8B-hf``; not verified by pathreport). Licence: MIT (upstream code),
 Apache-2.0 (transformers port); the weights carry their own licence.
 
 Visual tokens: dynamic tiling. The image is resized to a canvas of ``cols x rows`` tiles of 448 px
-(the tile count closest to the image's aspect ratio, between ``min_tiles`` and ``max_tiles``), each tile
-gives 16 x 16 tokens after pixel shuffle (row-major), and a 448 px thumbnail of the whole image is
-appended when there is more than one tile. The patch grid used for attention maps is the mosaic of the
-tiles, ``16 rows x 16 cols`` cells, covering the whole image; the thumbnail's tokens are part of the
-image span but not of the grid (ambiguity A12: the paper does not say how tiles map back).
+(the tile count closest to the image's aspect ratio, between ``min_tiles`` and ``max_tiles``), each
+tile gives 16 x 16 tokens after pixel shuffle (row-major), and a 448 px thumbnail of the whole image
+is appended when there is more than one tile. The patch grid used for attention maps is the mosaic
+of the tiles, ``16 rows x 16 cols`` cells, covering the whole image; the thumbnail's tokens are part
+of the image span but not of the grid (ambiguity A12: the paper does not say how tiles map back).
 
 Deliberate deviations from upstream: tiles are cut here (the tile-choice rule of upstream's
-``dynamic_preprocess``: closest aspect ratio, ties to the larger grid when the image is big enough) so
-the mosaic layout is known exactly; the transformers image processor only normalises each tile. The
+``dynamic_preprocess``: closest aspect ratio, ties to the larger grid when the image is big enough)
+so the mosaic layout is known exactly; the transformers image processor only normalises each tile.
+The
 ``<img>`` / ``</img>`` markers are not counted as patches.
 """
 

@@ -6,14 +6,14 @@ Upstream code: https://github.com/haotian-liu/LLaVA (Apache-2.0); the transforme
 ``LlavaForConditionalGeneration`` (Apache-2.0) is what runs here. Weights carry their own licences
 (LLaMA 2 Community Licence for the Vicuna-based checkpoints).
 
-Visual tokens: CLIP ViT-L/14 at 336 px gives a 24 x 24 grid of 576 tokens (the CLS token is dropped by
-the ``default`` feature strategy), in row-major order.
+Visual tokens: CLIP ViT-L/14 at 336 px gives a 24 x 24 grid of 576 tokens (the CLS token is dropped
+by the ``default`` feature strategy), in row-major order.
 
 Deliberate deviations from upstream:
 * The square the model sees is made here, so the grid's place on the original image is exact:
-  ``image_aspect=pad`` (default) pads to a square with the mean pixel colour, as upstream LLaVA-1.5's
-  evaluation does (``image_aspect_ratio: pad``); ``crop`` takes the centre square (what the
-  transformers processor does by default); ``resize`` squashes the whole image.
+  ``image_aspect=pad`` (default) pads to a square with the mean pixel colour, as upstream
+  LLaVA-1.5's evaluation does (``image_aspect_ratio: pad``); ``crop`` takes the centre square (what
+  the transformers processor does by default); ``resize`` squashes the whole image.
 * Quilt-LLaVA and PathGen-LLaVA are published in the original LLaVA repository format, which
   transformers cannot load; convert them with transformers' ``convert_llava_weights_to_hf.py`` and
   pass the converted folder with ``--checkpoint``. The hub ids below are the ones the model cards
@@ -30,15 +30,15 @@ import numpy as np
 from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
 from pathreport.registry import GENERATIVE_VLMS
 
-# The LLaVA v1 conversation format ("USER: <image>\n... ASSISTANT:"), used only when a checkpoint ships
-# no chat template.
+# The LLaVA v1 conversation format ("USER: <image>\n... ASSISTANT:"), used only when a checkpoint
+# ships no chat template.
 LLAVA_V1_TEMPLATE = (
-    "{% for message in messages %}"
-    "{% if message['role'] == 'system' %}{% for part in message['content'] %}{{ part['text'] }}{% endfor %} "
-    "{% elif message['role'] == 'user' %}USER: "
-    "{% for part in message['content'] %}{% if part['type'] == 'image' %}<image>\n{% else %}{{ part['text'] }}{% endif %}{% endfor %} "
-    "{% else %}ASSISTANT: {% for part in message['content'] %}{{ part['text'] }}{% endfor %}</s>{% endif %}"
-    "{% endfor %}{% if add_generation_prompt %}ASSISTANT:{% endif %}"
+    "{% for message in messages %}{% if message['role'] == 'system' %}{% for part in "
+    "message['content'] %}{{ part['text'] }}{% endfor %} {% elif message['role'] == 'user' "
+    "%}USER: {% for part in message['content'] %}{% if part['type'] == 'image' %}<image>\n{% "
+    "else %}{{ part['text'] }}{% endif %}{% endfor %} {% else %}ASSISTANT: {% for part in "
+    "message['content'] %}{{ part['text'] }}{% endfor %}</s>{% endif %}{% endfor %}{% if "
+    "add_generation_prompt %}ASSISTANT:{% endif %}"
 )
 
 
@@ -63,9 +63,9 @@ class LlavaVLM(HFVisionLanguageModel):
 
     def conversion_hint(self) -> str:
         return (
-            " Checkpoints in the original LLaVA format (Quilt-LLaVA, PathGen-LLaVA) must first be converted "
-            "with transformers' convert_llava_weights_to_hf.py (src/transformers/models/llava/ in the "
-            "transformers repository)."
+            " Checkpoints in the original LLaVA format (Quilt-LLaVA, PathGen-LLaVA) must first "
+            "be converted with transformers' convert_llava_weights_to_hf.py "
+            "(src/transformers/models/llava/ in the transformers repository)."
         )
 
     def _square(self, image: Any) -> tuple[Any, tuple[float, float, float, float]]:

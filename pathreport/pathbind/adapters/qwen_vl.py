@@ -10,16 +10,18 @@ ports (``Qwen2VLForConditionalGeneration`` and successors) run here, loaded thro
 the Qwen code and the transformers ports; each checkpoint carries its own licence (see its card).
 
 Visual tokens: the image is resized so both sides are multiples of patch x merge (28 px for
-Qwen2/2.5-VL, 32 px for Qwen3-VL) within the processor's pixel budget; each 2 x 2 block of patches is
-merged into one token, and the merged tokens enter the decoder in row-major order (Qwen2.5-VL's
-windowed vision attention restores that order before the merger output). The whole image is
-resized, never cropped, so the grid covers the whole original image.
+Qwen2/2.5-VL, 32 px for Qwen3-VL) within the processor's pixel budget; each 2 x 2 block of patches
+is merged into one token, and the merged tokens enter the decoder in row-major order (Qwen2.5-VL's
+windowed vision attention restores that order before the merger output). The whole image is resized,
+never cropped, so the grid covers the whole original image.
 
-Deliberate deviations from upstream: the image pixel budget is the checkpoint's unless ``min_pixels`` /
+Deliberate deviations from upstream: the image pixel budget is the checkpoint's unless
+``min_pixels`` /
 ``max_pixels`` are given; images are passed directly (no ``qwen_vl_utils`` URL fetching).
 HuatuoGPT-Vision's first release uses its own LLaVA-style code that transformers cannot load; the
-paper pairs HuatuoGPT-Vision-7B with Qwen2-VL-7B, so the preset below points at the Qwen-VL-architecture
-release. Hub ids are the ones the model cards name; they are not verified by pathreport.
+paper pairs HuatuoGPT-Vision-7B with Qwen2-VL-7B, so the preset below points at the
+Qwen-VL-architecture release. Hub ids are the ones the model cards name; they are not verified by
+pathreport.
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ from pathreport.registry import GENERATIVE_VLMS
 
 # The ChatML format of the Qwen-VL instruct models, used only when a checkpoint ships no template.
 QWEN_CHATML_TEMPLATE = (
-    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
-    "{% for part in message['content'] %}{% if part['type'] == 'image' %}<|vision_start|><|image_pad|><|vision_end|>"
-    "{% else %}{{ part['text'] }}{% endif %}{% endfor %}<|im_end|>\n{% endfor %}"
-    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{% for part in "
+    "message['content'] %}{% if part['type'] == 'image' "
+    "%}<|vision_start|><|image_pad|><|vision_end|>{% else %}{{ part['text'] }}{% endif %}{% "
+    "endfor %}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% "
+    "endif %}"
 )
 
 

@@ -26,6 +26,6 @@ class BiomedClipAdapter(OpenClipAdapter):
     name = "biomedclip"
     default_checkpoint = "hf-hub:microsoft/BiomedCLIP-PubMedBERT_256-vit_base_patch16_224"
     weights_hint = (
-        "The weights are public on the Hugging Face hub; without hub access, download the repository "
-        "and pass --vlm-checkpoint local-dir:<folder>."
+        "The weights are public on the Hugging Face hub; without hub access, download the "
+        "repository and pass --vlm-checkpoint local-dir:<folder>."
     )

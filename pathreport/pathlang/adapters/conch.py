@@ -22,7 +22,10 @@ import numpy as np
 from pathreport.pathlang.vlm import VLMAdapter, require, weights_error
 from pathreport.registry import VLMS
 
-INSTALL = "pip install git+https://github.com/mahmoodlab/CONCH.git  (it needs timm and a torchvision matching your torch)"
+INSTALL = (
+    "pip install git+https://github.com/mahmoodlab/CONCH.git  (it needs timm and a "
+    "torchvision matching your torch)"
+)
 
 
 @VLMS.register(
@@ -55,8 +58,8 @@ class ConchAdapter(VLMAdapter):
                 self.name,
                 self.checkpoint,
                 err,
-                "Request access at https://huggingface.co/MahmoodLab/conch, download pytorch_model.bin "
-                "and pass its path with --vlm-checkpoint (or set HF_TOKEN).",
+                "Request access at https://huggingface.co/MahmoodLab/conch, download "
+                "pytorch_model.bin and pass its path with --vlm-checkpoint (or set HF_TOKEN).",
             ) from None
         self.model = model.eval().to(device)
         self._tokenize = custom.tokenize

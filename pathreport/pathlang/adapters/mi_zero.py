@@ -6,7 +6,8 @@ Histopathology Images", CVPR 2023. Upstream: https://github.com/mahmoodlab/MI-Ze
 ``ctranspath_448_<text model>/checkpoints/epoch_50.pt`` from the Google Drive folder linked in the
 upstream README. Licence: CC-BY-NC-ND 4.0.
 
-Options: ``repo_dir`` (the upstream ``src`` folder), ``text_model`` (``bioclinicalbert``, default, or
+Options: ``repo_dir`` (the upstream ``src`` folder), ``text_model`` (``bioclinicalbert``, default,
+or
 ``pubmedbert``), ``image_size`` (224, the size upstream's embedding script uses).
 
 Deviations: the image transform (resize of the shorter side, centre crop, ImageNet mean/std) is
@@ -34,8 +35,8 @@ from pathreport.pathlang.vlm import (
 from pathreport.registry import VLMS
 
 INSTALL = (
-    "git clone https://github.com/mahmoodlab/MI-Zero; pip install MI-Zero/assets/timm_ctp.tar --no-deps; "
-    "then pass --vlm-option repo_dir=MI-Zero/src"
+    "git clone https://github.com/mahmoodlab/MI-Zero; pip install MI-Zero/assets/timm_ctp.tar "
+    "--no-deps; then pass --vlm-option repo_dir=MI-Zero/src"
 )
 TEXT_MODELS = {
     "bioclinicalbert": "emilyalsentzer/Bio_ClinicalBERT",
@@ -47,7 +48,9 @@ TEXT_MODELS = {
     "mi_zero",
     paper="Lu et al., CVPR 2023 (MI-Zero)",
     upstream="https://github.com/mahmoodlab/MI-Zero",
-    weights="ctranspath_448_bioclinicalbert/checkpoints/epoch_50.pt (Google Drive, see upstream README)",
+    weights=(
+        "ctranspath_448_bioclinicalbert/checkpoints/epoch_50.pt (Google Drive, see upstream README)"
+    ),
     licence="CC-BY-NC-ND-4.0",
     install=INSTALL,
 )
@@ -74,13 +77,14 @@ class MiZeroAdapter(VLMAdapter):
             )
         if not repo_dir or not (Path(repo_dir) / "models" / "factory.py").is_file():
             raise MissingDependency(
-                f"The 'mi_zero' adapter needs MI-Zero's source folder (found repo_dir={repo_dir!r}): {INSTALL}"
+                "The 'mi_zero' adapter needs MI-Zero's source folder (found "
+                f"repo_dir={repo_dir!r}): {INSTALL}"
             )
         if not self.checkpoint or not Path(self.checkpoint).is_file():
             raise MissingDependency(
-                f"The 'mi_zero' adapter needs its checkpoint file (found {self.checkpoint!r}): download "
-                f"ctranspath_448_{text_model}/checkpoints/epoch_50.pt from the link in MI-Zero's README and pass it "
-                "with --vlm-checkpoint."
+                f"The 'mi_zero' adapter needs its checkpoint file (found {self.checkpoint!r}): "
+                f"download ctranspath_448_{text_model}/checkpoints/epoch_50.pt from the link in "
+                "MI-Zero's README and pass it with --vlm-checkpoint."
             )
         transformers = require("transformers", self.name, "pip install 'pathreport[vlm]'")
         require("timm", self.name, INSTALL)
@@ -97,8 +101,8 @@ class MiZeroAdapter(VLMAdapter):
                 self.name,
                 self.checkpoint,
                 err,
-                "MI-Zero also loads its BERT text model from the Hugging Face hub; make it reachable "
-                "or cached (HF_HOME).",
+                "MI-Zero also loads its BERT text model from the Hugging Face hub; make it "
+                "reachable or cached (HF_HOME).",
             ) from None
         self.model = model.eval()
         self.text_model = text_model

@@ -25,7 +25,10 @@ from pathreport.pathlang.vlm import (
 )
 from pathreport.registry import VLMS
 
-INSTALL = "pip install git+https://github.com/lilab-stanford/MUSK.git  (it needs timm and a torchvision matching your torch)"
+INSTALL = (
+    "pip install git+https://github.com/lilab-stanford/MUSK.git  (it needs timm and a "
+    "torchvision matching your torch)"
+)
 INCEPTION_MEAN = (0.5, 0.5, 0.5)
 INCEPTION_STD = (0.5, 0.5, 0.5)
 
@@ -61,8 +64,8 @@ class MuskAdapter(VLMAdapter):
                 self.name,
                 self.checkpoint,
                 err,
-                "Request access at https://huggingface.co/xiangjx/musk and log in (or set HF_TOKEN), "
-                "or pass a downloaded checkpoint with --vlm-checkpoint.",
+                "Request access at https://huggingface.co/xiangjx/musk and log in (or set "
+                "HF_TOKEN), or pass a downloaded checkpoint with --vlm-checkpoint.",
             ) from None
         self.model = model.eval().to(device)
         self._xlm_tokenize = utils.xlm_tokenizer

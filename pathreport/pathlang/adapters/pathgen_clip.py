@@ -29,6 +29,6 @@ class PathGenClipAdapter(OpenClipAdapter):
     name = "pathgen_clip"
     architecture = "ViT-B-16"
     weights_hint = (
-        "Accept the conditions at https://huggingface.co/jamessyx/PathGen-CLIP, download pathgenclip.pt "
-        "and pass its path with --vlm-checkpoint."
+        "Accept the conditions at https://huggingface.co/jamessyx/PathGen-CLIP, download "
+        "pathgenclip.pt and pass its path with --vlm-checkpoint."
     )

@@ -27,6 +27,6 @@ class PathoClipAdapter(OpenClipAdapter):
     name = "patho_clip"
     architecture = "ViT-B-16"
     weights_hint = (
-        "Request access at https://huggingface.co/WenchuanZhang/Patho-CLIP-B, download PathoCLIP-B.pt "
-        "and pass its path with --vlm-checkpoint."
+        "Request access at https://huggingface.co/WenchuanZhang/Patho-CLIP-B, download "
+        "PathoCLIP-B.pt and pass its path with --vlm-checkpoint."
     )

@@ -53,9 +53,10 @@ class PrecomputedAdapter(VLMAdapter):
         missing = [t for t in texts if t not in self.table]
         if missing:
             raise KeyError(
-                f"{self.source} has no embedding for {len(missing)} of the {len(texts)} texts requested, e.g. "
-                f"{missing[0]!r}. Texts are matched exactly (case, punctuation, dashes); list the strings a run needs "
-                "with: pathreport pathlang --list-texts --dataset <name>"
+                f"{self.source} has no embedding for {len(missing)} of the {len(texts)} texts "
+                f"requested, e.g. {missing[0]!r}. Texts are matched exactly (case, punctuation, "
+                "dashes); list the strings a run needs with: pathreport pathlang --list-texts "
+                "--dataset <name>"
             )
         return np.stack([self.table[t] for t in texts])
 

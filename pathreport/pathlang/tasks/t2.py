@@ -7,7 +7,8 @@
 * T2I: each positive description ranks the dataset's slides; the rank is that of the first slide of
   the description's class. Queries of a class with no slide are left out and counted.
 * I2I: each slide ranks all other slides; the rank is that of the first slide of its class. Under
-  Top-K settings a slide embedding needs a text query; ``i2i_query`` says which (the paper does not).
+  Top-K settings a slide embedding needs a text query; ``i2i_query`` says which (the paper does
+  not).
 
 The three directions are never compared with each other: their candidate sets differ. Each
 direction is its own evaluation unit, its oracle setting chosen by ``t2_selection_metric`` (nDCG,
@@ -104,9 +105,10 @@ class CrossModalRetrieval:
             unit.select(order, cfg.fixed_setting)
             units[direction] = unit
         notes = [
-            f"I2T pool: {len(self.pool_class)} texts ({len(self.pool_class) - self.n_foreign} positives of "
-            f"{ds.key}, {self.n_foreign} from other datasets, never relevant)",
-            f"T2I: {len(self.query_texts)} text queries; I2I slide embeddings: i2i_query={cfg.i2i_query}",
+            f"I2T pool: {len(self.pool_class)} texts ({len(self.pool_class) - self.n_foreign} "
+            f"positives of {ds.key}, {self.n_foreign} from other datasets, never relevant)",
+            f"T2I: {len(self.query_texts)} text queries; I2I slide embeddings: "
+            f"i2i_query={cfg.i2i_query}",
             "directions differ in candidate sets; compare models within a direction only",
         ]
         return TaskResult(self.task, units, rows={"t2_ranks": rows}, notes=notes)

@@ -128,10 +128,12 @@ class ParaphraseRobustness:
         else:
             unit.select(order, cfg.fixed_setting)
         notes = [
-            f"V3 pool per class: {', '.join(self.pool_names)}; draws: numpy default_rng({cfg.seed}), "
-            f"{cfg.t3_ensemble_draws} subsets per n < {self.pool_size}, same indices for every class",
-            f"bootstrap: {cfg.bootstrap_resamples} slide resamples, numpy default_rng({cfg.seed}); PSS interval containing 0 = "
-            "indistinguishable from chance agreement",
+            f"V3 pool per class: {', '.join(self.pool_names)}; draws: numpy "
+            f"default_rng({cfg.seed}), {cfg.t3_ensemble_draws} subsets per n < {self.pool_size}, "
+            "same indices for every class",
+            f"bootstrap: {cfg.bootstrap_resamples} slide resamples, numpy "
+            f"default_rng({cfg.seed}); PSS interval containing 0 = indistinguishable from chance "
+            "agreement",
         ]
         return TaskResult(
             self.task,
