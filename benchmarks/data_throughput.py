@@ -1,4 +1,5 @@
-"""How fast the training loader delivers slides from TRIDENT h5 files, with and without the feature cache.
+"""How fast the training loader delivers slides from TRIDENT h5 files, with and without the feature
+cache.
 
 Writes its own TRIDENT job directory (``--slides`` slides of N patches x 1536 float32, in
 TRIDENT's layout: one HDF5 chunk per patch) and a split file, then runs the real training loader
@@ -11,7 +12,7 @@ bytes from disk). ``cache build`` is the one-off cost of building the cache, per
 By default the files stay in the page cache, as a dataset that fits in memory does after its first
 epoch; ``--cold`` evicts them before every epoch (``posix_fadvise``), so that the disk is read.
 
-    python benchmarks/data_throughput.py                          # 1,000 and 10,000 patches, 0/2/4 workers
+    python benchmarks/data_throughput.py   # 1,000 and 10,000 patches, 0/2/4 workers
     python benchmarks/data_throughput.py --slides 32 --patches 10000 --workers 0 4 --cold
 """
 
@@ -147,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         f"threads {torch.get_num_threads()}"
     )
     print(
-        f"{'patches':>7} {'source':>6} {'workers':>7} {'slides/s':>9} {'MB/s':>8} {'vs h5, 0 workers':>17}"
+        f"{'patches':>7} {'source':>6} {'workers':>7} {'slides/s':>9} {'MB/s':>8} "
+        f"{'vs h5, 0 workers':>17}"
     )
     for patches in args.patches:
         with tempfile.TemporaryDirectory(dir=args.dir, prefix="pathreport-data-") as tmp:
@@ -192,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                         }
                     )
                     print(
-                        f"{patches:>7} {source:>6} {workers:>7} {rate:>9.2f} {out['mb'] / last:>8.0f} "
-                        f"{rate / base:>16.2f}x",
+                        f"{patches:>7} {source:>6} {workers:>7} {rate:>9.2f} "
+                        f"{out['mb'] / last:>8.0f} {rate / base:>16.2f}x",
                         flush=True,
                     )
     if args.json:

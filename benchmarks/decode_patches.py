@@ -236,8 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         f"tokens, {args.device}"
     )
     print(
-        f"{'model':8} {'patches':>7} {'params':>8} {'tokens':>6} {'encode s':>9} {'decode s':>9} {'total s':>8} "
-        f"{'peak RSS GiB':>12}"
+        f"{'model':8} {'patches':>7} {'params':>8} {'tokens':>6} {'encode s':>9} "
+        f"{'decode s':>9} {'total s':>8} {'peak RSS GiB':>12}"
     )
     for model in args.models:
         for patches in args.patches:
@@ -270,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
             row = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append(row)
             print(
-                f"{model:8} {patches:>7} {row['params_m']:>7}M {row['tokens']:>6} {row['encode_s']:>9} "
-                f"{row['decode_s']:>9} {row['total_s']:>8} {row['peak_rss_gib']:>12}",
+                f"{model:8} {patches:>7} {row['params_m']:>7}M {row['tokens']:>6} "
+                f"{row['encode_s']:>9} {row['decode_s']:>9} {row['total_s']:>8} "
+                f"{row['peak_rss_gib']:>12}",
                 flush=True,
             )
     if args.json:

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/nlg_bound.py                  # 20 REG-length cases, then + one 5 MB prediction
+    python benchmarks/nlg_bound.py   # 20 REG-length cases, then + one 5 MB prediction
     python benchmarks/nlg_bound.py --unbounded-words 4000 --json out.json
 
 Three sets are scored with BLEU, ROUGE-L, CIDEr and METEOR (METEOR needs Java; ``--no-meteor``

@@ -5,7 +5,7 @@ Generates N slides x T tiles x D-dimensional joint embeddings with a known class
 largest prompt set, so the most query columns), then times ``run_pathlang`` with the paper's
 protocol. The target is under 2 minutes for 1,000 x 500 x 512 on 2 CPU cores.
 
-    python benchmarks/pathlang_speed.py                      # 1000 slides x 500 tiles x 512-d, PANDA
+    python benchmarks/pathlang_speed.py                       # 1000 slides x 500 x 512-d, PANDA
     python benchmarks/pathlang_speed.py --threads 2 --h5 DIR  # also through TRIDENT h5 files in DIR
 
 Data generation (and, with ``--h5``, writing the files) is not timed; reading them is. The report

@@ -9,8 +9,8 @@ run checks that every pathreport report has ``--max-len`` tokens). pathreport de
 faster of the two pathreport runs kept), so that the machine's load hits all of them alike. Times
 include encoding the slide (the reference's ``mode='sample'`` does both).
 
-    python benchmarks/reference_decoding.py --reference ~/src/PathBench
-    python benchmarks/reference_decoding.py --reference ~/src/PathBench --models histgen --max-len 100
+    python benchmarks/reference_decoding.py --reference ~/PathBench
+    python benchmarks/reference_decoding.py --reference ~/PathBench --models histgen --max-len 100
 
 The reference hard-codes ``.cuda()`` inside its beam search; on a CPU those calls are made no-ops.
 Reference settings (from its ``histgen_config.yaml``): d_model 512, d_ff 512, d_vf 1024, 4 heads, 3
@@ -33,7 +33,9 @@ VOCAB = 348
 
 
 def reference_model(name: str, max_len: int):
-    """The reference HistGen or MI-Gen (its ``wsi_caption`` R2Gen model), random weights, eval mode."""
+    """The reference HistGen or MI-Gen (its ``wsi_caption`` R2Gen model), random weights, eval
+    mode.
+    """
     args = types.SimpleNamespace(
         d_model=512,
         d_ff=512,

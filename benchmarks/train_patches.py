@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                 row = json.loads(done.stdout.strip().splitlines()[-1])
                 rows.append(row)
                 print(
-                    f"{model:8} {patches:>7} {mode:>9} {row['step_s']:>8} {row['peak_rss_gib']:>12}",
+                    f"{model:8} {patches:>7} {mode:>9} {row['step_s']:>8} "
+                    f"{row['peak_rss_gib']:>12}",
                     flush=True,
                 )
     if args.json:

@@ -1,4 +1,5 @@
-"""slide_llm: slide tokens in front of a causal language model (WSI-LLaVA / SlideChat / PRISM family).
+"""slide_llm: slide tokens in front of a causal language model (WSI-LLaVA / SlideChat / PRISM
+family).
 
 Papers:
 
@@ -203,7 +204,8 @@ class SlideLLMConfig(GeneratorConfig):
 
 # -- slide side ------------------------------------------------------------------------------------
 def adaptive_mean(x: Tensor, mask: Tensor, k: int) -> Tensor:
-    """Each slide's real patches cut into ``k`` consecutive groups, averaged: (B, N, D) -> (B, k, D).
+    """Each slide's real patches cut into ``k`` consecutive groups, averaged: (B, N, D) -> (B, k,
+    D).
 
     Group i of a slide with n patches spans [floor(i n / k), ceil((i + 1) n / k)) (adaptive average
     pooling); with n < k groups repeat patches. Real patches come first in a padded batch.
@@ -237,7 +239,9 @@ class GatedAttentionPooling(nn.Module):
 
 
 class PerceiverResampler(nn.Module):
-    """Learned queries that cross-attend to every real patch, then a feed-forward, ``layers`` times."""
+    """Learned queries that cross-attend to every real patch, then a feed-forward, ``layers``
+    times.
+    """
 
     def __init__(
         self, d_in: int, dim: int, tokens: int, layers: int, heads: int, dropout: float

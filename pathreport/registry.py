@@ -199,7 +199,9 @@ class Registry(Generic[T]):
             loader()
 
     def get(self, name: str) -> Entry[T]:
-        """The entry called ``name``; an unknown name raises with close matches and the full list."""
+        """The entry called ``name``; an unknown name raises with close matches and the full
+        list.
+        """
         self._ensure_loaded()
         try:
             return self._entries[name]

@@ -73,9 +73,10 @@ def check_overrides(overrides: list[str], config_name: str) -> str | None:
                     if isinstance(value, str) and value not in options and value != "null":
                         noun = GROUP_NOUNS.get(key, f"'{key}' option")
                         hint = did_you_mean(value, options)
+                        available = ", ".join(sorted(options))
                         return (
                             f"Unknown {noun} '{value}' "
-                            f"({key}={value}). {hint + ' ' if hint else ''}Available: {', '.join(sorted(options))}."
+                            f"({key}={value}). {hint + ' ' if hint else ''}Available: {available}."
                         )
                 first = values[0] if values else None
                 if isinstance(first, str):

@@ -120,7 +120,9 @@ class ReportDataModule(pl.LightningDataModule):
         return self._synthetic
 
     def prepare_data(self) -> None:
-        """Generate the synthetic dataset's files if needed (Lightning calls this on one process)."""
+        """Generate the synthetic dataset's files if needed (Lightning calls this on one
+        process).
+        """
         if self.synthetic is not None:
             encoders = [self.encoder] + [
                 self._stream_encoder(n, s) for n, s in self.stream_specs.items() if s.encoder
@@ -191,7 +193,9 @@ class ReportDataModule(pl.LightningDataModule):
     def _feature_caches(
         self, split: str, entries: list[SplitEntry]
     ) -> dict[str, SplitFeatureCache]:
-        """Each stream's float16 cache of ``split``, checked against the sources and built if needed."""
+        """Each stream's float16 cache of ``split``, checked against the sources and built if
+        needed.
+        """
         root = self.feature_cache_root()
         if root is None or not entries:
             return {}
@@ -296,10 +300,13 @@ class ReportDataModule(pl.LightningDataModule):
         skipped: dict[str, str] = {}
         for source in self.sources:
             if not source.folder.is_dir():
+                stream_dir = (
+                    f", or data.streams.{source.name}.dir" if source.name != MAIN_STREAM else ""
+                )
                 raise MissingFeaturesError(
                     f"Feature folder {source.folder} for {source.origin} does not exist. Check "
                     "paths.features_dir (the TRIDENT job directory), the encoder, and "
-                    f"data.patch_size/magnification/overlap{', or data.streams.' + source.name + '.dir' if source.name != MAIN_STREAM else ''}."
+                    f"data.patch_size/magnification/overlap{stream_dir}."
                 )
             present = {p.stem for p in source.folder.glob("*.h5")}
             for name in SPLIT_NAMES:
@@ -429,8 +436,8 @@ class ReportDataModule(pl.LightningDataModule):
         return trainer.strategy.root_device.type == "cuda"
 
     def num_workers(self) -> int:
-        """Loader worker processes: ``data.num_workers``, or for ``auto`` none when the model runs on
-        the CPU (workers would compete with it for the cores) and otherwise up to 4 per GPU
+        """Loader worker processes: ``data.num_workers``, or for ``auto`` none when the model runs
+        on the CPU (workers would compete with it for the cores) and otherwise up to 4 per GPU
         process, keeping one core of the process's share free for the training loop."""
         value = str(self.cfg.num_workers).strip().lower()
         if value != "auto":

@@ -42,7 +42,9 @@ class PredictionRecord:
 
 
 def evaluated_set_digest(ids: Sequence[str]) -> str:
-    """A short fingerprint of the evaluated slide set, so tables can prove models saw the same slides."""
+    """A short fingerprint of the evaluated slide set, so tables can prove models saw the same
+    slides.
+    """
     return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
 
 
@@ -133,8 +135,9 @@ def _from_reference_format(obj: dict, path: Path) -> list[PredictionRecord]:
     for slide_id, value in obj.items():
         if not isinstance(value, dict) or "pred" not in value or "target" not in value:
             raise PredictionsFormatError(
-                f"{path}: entry {slide_id!r} must be an object with 'pred' and 'target' (the reference "
-                'implementation\'s format) or the file must be JSON Lines {"id", "reference", "prediction"}.'
+                f"{path}: entry {slide_id!r} must be an object with 'pred' and 'target' (the "
+                "reference implementation's format) or the file must be JSON Lines "
+                '{"id", "reference", "prediction"}.'
             )
         records.append(
             _make_record(

@@ -47,7 +47,9 @@ def load_wordnet() -> tuple[Any, str]:
     "meteor_nltk",
     kind="report",
     metrics=[METRIC],
-    description="METEOR from NLTK (Java-free fallback; NOT METEOR 1.5, separate column METEOR_NLTK)",
+    description=(
+        "METEOR from NLTK (Java-free fallback; NOT METEOR 1.5, separate column METEOR_NLTK)"
+    ),
     needs="nltk and WordNet data (Debian wordnet-base); otherwise reported unavailable",
     paper="Banerjee & Lavie (2005); NLTK nltk.translate.meteor_score",
 )

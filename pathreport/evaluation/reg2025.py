@@ -57,7 +57,9 @@ Embedder = Callable[[list[str]], np.ndarray]
 
 # -- the four components -------------------------------------------------------------------------
 def clipped_4gram_precision(reference: str, hypothesis: str) -> float:
-    """Clipped 4-gram precision of ``hypothesis`` on raw ``str.split()`` tokens (0 below 4 tokens)."""
+    """Clipped 4-gram precision of ``hypothesis`` on raw ``str.split()`` tokens (0 below 4
+    tokens).
+    """
     hyp, ref = hypothesis.split(), reference.split()
     if len(hyp) < 4:
         return 0.0
@@ -158,7 +160,9 @@ class SpacyEntityExtractor:
         meta = self.nlp.meta
         return {
             "spacy_pipeline": self.pipeline,
-            "spacy_pipeline_id": f"{meta.get('lang', '?')}_{meta.get('name', '?')}@{meta.get('version', '?')}",
+            "spacy_pipeline_id": (
+                f"{meta.get('lang', '?')}_{meta.get('name', '?')}@{meta.get('version', '?')}"
+            ),
             "spacy_version": self.spacy_version,
         }
 

@@ -173,7 +173,9 @@ def evaluate_wsi_precision(
     metrics=["WSI_R"],
     needs=NEEDS,
     paper=PAPER,
-    description="WSI-Relevance: the report's claims scored against the ground truth by an LLM judge",
+    description=(
+        "WSI-Relevance: the report's claims scored against the ground truth by an LLM judge"
+    ),
 )
 def evaluate_wsi_relevance(
     records: Sequence[PredictionRecord], *, dataset: str | None = None, **options: Any

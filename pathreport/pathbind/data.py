@@ -16,7 +16,8 @@ replacement images; defaults to ``source``) are optional.
 
 Grounding line::
 
-    {"id": "g1", "image": "img/g1.png", "expression": "...", "box": [x1, y1, x2, y2], "split": "testA"}
+    {"id": "g1", "image": "img/g1.png", "expression": "...", "box": [x1, y1, x2, y2],
+     "split": "testA"}
 """
 
 from __future__ import annotations
@@ -193,7 +194,9 @@ def _image_path(
 
 
 class _Reader:
-    """Lines of a data file with the checks every format shares: JSON, a unique id, an existing image."""
+    """Lines of a data file with the checks every format shares: JSON, a unique id, an existing
+    image.
+    """
 
     def __init__(self, path: str | Path, images_root: str | Path | None) -> None:
         self.path = Path(path)
@@ -386,7 +389,9 @@ def _box(
 
 
 def _covers_a_pixel_centre(low: float, high: float) -> bool:
-    """True when some centre i + 0.5 lies in [low, high) (the rasterisation of ``metrics.box_mask``)."""
+    """True when some centre i + 0.5 lies in [low, high) (the rasterisation of
+    ``metrics.box_mask``).
+    """
     first = math.ceil(low - 0.5)
     return first + 0.5 < high
 

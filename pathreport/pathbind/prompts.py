@@ -21,8 +21,8 @@ from pathreport.pathbind.data import VQAItem
 _ROLE = "You are a pathology expert."
 _OBSERVE = (
     "Carefully observe the histological features in the provided pathology image, recall relevant "
-    "pathology knowledge, and reason to the answer. During reasoning, explicitly describe what you see "
-    "in the image: cells, tissue, structures, staining patterns, spatial arrangement, and any "
+    "pathology knowledge, and reason to the answer. During reasoning, explicitly describe what you "
+    "see in the image: cells, tissue, structures, staining patterns, spatial arrangement, and any "
     'annotations (arrows, labels, scale bars). Do not use phrases such as "mentioned", "context", '
     '"described", "given" or "provided"; refer to the information as "in the image".'
 )
@@ -50,7 +50,9 @@ class Prompt:
 
 
 def render_options(options: dict[str, str], option_format: str) -> str:
-    """One line per option, e.g. ``A. Adenocarcinoma`` (the rendering is NOT STATED in the paper)."""
+    """One line per option, e.g. ``A. Adenocarcinoma`` (the rendering is NOT STATED in the
+    paper).
+    """
     return "\n".join(
         option_format.format(letter=letter, text=text) for letter, text in options.items()
     )

@@ -74,7 +74,9 @@ class PathLangResult:
     text_vectors: dict[str, np.ndarray]
 
     def summary(self) -> dict[str, Any]:
-        """Headline numbers: oracle and fixed views per unit, per-setting scalars, config, manifest."""
+        """Headline numbers: oracle and fixed views per unit, per-setting scalars, config,
+        manifest.
+        """
         ds = self.dataset
         counts = np.bincount(self.y, minlength=ds.num_classes)
         return {
@@ -128,7 +130,9 @@ class PathLangResult:
         return cases
 
     def write(self, out_dir: str | os.PathLike) -> dict[str, Path]:
-        """Write ``summary.json``, ``per_case.jsonl``, the task JSON and CSV files, and the text embeddings."""
+        """Write ``summary.json``, ``per_case.jsonl``, the task JSON and CSV files, and the text
+        embeddings.
+        """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         tables = {name: rows for task in self.tasks.values() for name, rows in task.rows.items()}

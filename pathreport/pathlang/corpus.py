@@ -14,9 +14,11 @@ A prompts file has one section per resource, each keyed by dataset then class::
     T3_V2_length_style  {dataset: {class: {style: str}}}             same styles for every class
     T4_set1             {"shared_pool": [str], "gt": {dataset: {class: str}}}
     T4_set2             {dataset: {class: {"gt": str, "pool": [str]}}}
-    T4_set3             {dataset: {"shared_pool": [str], "labels": {class: {"gt": str, "label_specific": str}}}}
+    T4_set3             {dataset: {"shared_pool": [str],
+                                   "labels": {class: {"gt": str, "label_specific": str}}}}
     T4_set4             {"shared_pool": [str], "gt": {dataset: {class: str}}}
-    _datasets           {dataset: {"name": str, "positive_class": str|null, "aliases": {alias: class}}}
+    _datasets           {dataset: {"name": str, "positive_class": str|null,
+                                   "aliases": {alias: class}}}
 
 ``T1_canonical`` defines a dataset and the order of its classes; every other section is optional
 per dataset (a task whose prompts are missing cannot run on that dataset and says so). A user file
@@ -65,7 +67,9 @@ class CorpusError(PathreportError, ValueError):
 
 @dataclass(frozen=True)
 class SharedPool:
-    """A candidate pool shared by every slide (T4 Sets 1 and 4): the pool and each class's target."""
+    """A candidate pool shared by every slide (T4 Sets 1 and 4): the pool and each class's
+    target.
+    """
 
     pool: tuple[str, ...]
     targets: tuple[str, ...]
@@ -452,8 +456,9 @@ class _ClassKeyed:
             if target not in self.classes:
                 hint = did_you_mean(name, list(self.classes))
                 raise CorpusError(
-                    f"{label}: {where} has class '{name}', which T1_canonical.{self.key} does not define "
-                    f"(classes: {list(self.classes)}). {hint + ' ' if hint else ''}Rename it, or map it with "
+                    f"{label}: {where} has class '{name}', which T1_canonical.{self.key} does not "
+                    f"define (classes: {list(self.classes)}). {hint + ' ' if hint else ''}Rename "
+                    "it, or map it with "
                     f'"_datasets": {{"{self.key}": {{"aliases": {{"{name}": "<class>"}}}}}}.'
                 )
             if target in by_class:

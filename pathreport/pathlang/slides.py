@@ -167,9 +167,10 @@ def load_slide_set(
         else:
             problems.append(f"{slide} ({reason})")
     if problems:
+        shown = ", ".join(problems[:_SHOWN]) + (" ..." if len(problems) > _SHOWN else "")
         raise FileNotFoundError(
             f"{len(problems)} slide(s) of {labels_file} cannot be evaluated "
-            f"from {folder}: {', '.join(problems[:_SHOWN])}{' ...' if len(problems) > _SHOWN else ''}. "
+            f"from {folder}: {shown}. "
             "Fix the files or the labels, or pass --skip-missing to leave them out (they are "
             "then listed in summary.json)."
         )

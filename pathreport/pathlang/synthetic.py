@@ -43,7 +43,9 @@ def class_directions(n_classes: int, dim: int, seed: int = 0) -> np.ndarray:
 def text_encoder(
     directions: np.ndarray, classes_of: dict[str, int], *, strength: float = 2.0, seed: int = 0
 ) -> Callable[[Sequence[str]], np.ndarray]:
-    """A deterministic text encoder: a string's vector is seeded by its hash, plus its class direction."""
+    """A deterministic text encoder: a string's vector is seeded by its hash, plus its class
+    direction.
+    """
     dim = directions.shape[1]
 
     def encode(texts: Sequence[str]) -> np.ndarray:
@@ -68,7 +70,9 @@ def slide_tiles(
     strength: float = 1.5,
     seed: int = 0,
 ) -> list[np.ndarray]:
-    """Tiles per slide: Gaussian background, a ``signal_fraction`` of them shifted along the class direction."""
+    """Tiles per slide: Gaussian background, a ``signal_fraction`` of them shifted along the class
+    direction.
+    """
     rng = np.random.default_rng(seed)
     dim = directions.shape[1]
     counts = [n_tiles] * len(y) if isinstance(n_tiles, int) else list(n_tiles)

@@ -420,7 +420,9 @@ def write_tables(
     view: str = "oracle",
     with_sensitivity: bool = True,
 ) -> tuple[str, list[Path]]:
-    """Write every table as ``pathlang_<name>.md`` and ``.csv``; return all Markdown and the paths."""
+    """Write every table as ``pathlang_<name>.md`` and ``.csv``; return all Markdown and the
+    paths.
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

@@ -163,7 +163,9 @@ def _is_wandb_run_dir(path: Path) -> bool:
 
 
 def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = None) -> RunResult:
-    """One summary file as a :class:`RunResult` (``kind``: ``run`` for metrics/<split>.json, ``evaluate``)."""
+    """One summary file as a :class:`RunResult` (``kind``: ``run`` for metrics/<split>.json,
+    ``evaluate``).
+    """
     defaults = defaults or Defaults()
     summary = load_summary(path)
     run_dir = path.parent.parent if kind == "run" else path.parent
@@ -240,7 +242,9 @@ def load_summary(path: Path) -> dict[str, Any]:
 def summary_metrics(
     summary: dict[str, Any], *, where: str
 ) -> tuple[dict[str, float | None], dict[str, str]]:
-    """Numeric top-level values as metrics (CI pairs as ``<name>_low/_high``) and why any is null."""
+    """Numeric top-level values as metrics (CI pairs as ``<name>_low/_high``) and why any is
+    null.
+    """
     unavailable = summary.get("unavailable") or {}
     if not isinstance(unavailable, dict):
         raise ResultsError(
@@ -319,7 +323,9 @@ def resolve_identity(
 def _side_sources(
     summary: dict[str, Any], run_dir: Path, split: str, run_info: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
-    """run.json, config.yaml (its data/model/encoder names) and the first prediction record, in order."""
+    """run.json, config.yaml (its data/model/encoder names) and the first prediction record, in
+    order.
+    """
     if run_info:
         yield run_info
     config = run_dir / "config.yaml"
@@ -388,7 +394,9 @@ def describe_crqs_settings(settings: Any) -> str:
 
 
 def describe_comparability(value: Any, *, where: str) -> str:
-    """The summary's ``comparability`` mapping (metric family -> models and settings) as JSON text."""
+    """The summary's ``comparability`` mapping (metric family -> models and settings) as JSON
+    text.
+    """
     if value is None:
         return ""
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):

@@ -106,7 +106,9 @@ def bars_data(
     confidence: float = 0.95,
     datasets: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Per dataset x model x encoder (every combination, run or not): mean and interval of ``metric``."""
+    """Per dataset x model x encoder (every combination, run or not): mean and interval of
+    ``metric``.
+    """
     import pandas as pd
 
     from pathreport.results.stats import mean_interval
@@ -160,7 +162,9 @@ def bars_data(
 
 
 def _case_interval(cell: pd.DataFrame, metric: str, confidence: float) -> dict[str, Any]:
-    """The bootstrap interval over slides of a cell: stored in the summary (one run) or from per-case files."""
+    """The bootstrap interval over slides of a cell: stored in the summary (one run) or from
+    per-case files.
+    """
     from pathreport.evaluation.crqs.scoring import bootstrap_ci
 
     low, high = f"{metric}_CI95_low", f"{metric}_CI95_high"
@@ -196,7 +200,9 @@ def _case_interval(cell: pd.DataFrame, metric: str, confidence: float) -> dict[s
 def field_recall_data(
     frame: pd.DataFrame, *, split: str = "test", datasets: Sequence[str] | None = None
 ) -> tuple[pd.DataFrame, list[str]]:
-    """Per dataset x model x field: pooled recall from the runs' field tables; notes for runs without one."""
+    """Per dataset x model x field: pooled recall from the runs' field tables; notes for runs
+    without one.
+    """
     import pandas as pd
 
     subset = _split_frame(frame, split, datasets).drop_duplicates("run")

@@ -93,7 +93,9 @@ def default_table_path() -> Path:
 
 @dataclass
 class Defaults:
-    """Identity values the user gives (``pathreport results collect --dataset ...``) for runs whose files do not say them (they never override a file)."""
+    """Identity values the user gives (``pathreport results collect --dataset ...``) for runs whose
+    files do not say them (they never override a file).
+    """
 
     dataset: str | None = None
     model: str | None = None
@@ -161,7 +163,9 @@ def runs_to_frame(runs: Iterable[RunResult]) -> pd.DataFrame:
 
 
 def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
-    """Read a results table written by :func:`write_table` (CSV or Parquet), checking its columns."""
+    """Read a results table written by :func:`write_table` (CSV or Parquet), checking its
+    columns.
+    """
     pd = _pandas()
     path = Path(path) if path is not None else default_table_path()
     if not path.is_file():
@@ -261,7 +265,9 @@ def _comparable(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Fixed dtypes: text columns as str ('' for missing), value float, seed and n_cases nullable int."""
+    """Fixed dtypes: text columns as str ('' for missing), value float, seed and n_cases nullable
+    int.
+    """
     pd = _pandas()
     frame = frame.copy()
     for column in TEXT_COLUMNS:

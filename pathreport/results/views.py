@@ -350,10 +350,11 @@ def _consistency_notes(view: View, runs: pd.DataFrame) -> None:
     sets = runs[runs["evaluated_set"] != ""]
     digests = sorted(set(sets["evaluated_set"]))
     if len(digests) > 1:
-        listing = "; ".join(
-            f"{d}: {', '.join(sorted({row_of[r] for r in sets[sets['evaluated_set'] == d]['run']}))}"
+        members = {
+            d: ", ".join(sorted({row_of[r] for r in sets[sets["evaluated_set"] == d]["run"]}))
             for d in digests
-        )
+        }
+        listing = "; ".join(f"{d}: {members[d]}" for d in digests)
         view.notes.append(
             f"WARNING: runs were evaluated on {len(digests)} different slide sets ({listing}); "
             "values are not comparable across them."

@@ -40,7 +40,9 @@ NOT_LOGGED = (
 
 @dataclass
 class WandbRunData:
-    """What a W&B run holds that matters here: its config, its final summary, where its files are."""
+    """What a W&B run holds that matters here: its config, its final summary, where its files
+    are.
+    """
 
     label: str
     config: dict[str, Any] = field(default_factory=dict)

@@ -1,5 +1,6 @@
-"""data.feature_cache: float16 copies of a split's features serve the same batches as the HDF5 files,
-follow changes of the sources, and survive interrupted or damaged builds; loader workers keep the
+"""data.feature_cache: float16 copies of a split's features serve the same batches as the HDF5
+files, follow changes of the sources, and survive interrupted or damaged builds; loader workers keep
+the
 batch order."""
 
 from __future__ import annotations

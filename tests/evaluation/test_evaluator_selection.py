@@ -1,4 +1,6 @@
-"""Choosing evaluators by name (CLI, train.py), their options, ROUGE/METEOR fallbacks, and results."""
+"""Choosing evaluators by name (CLI, train.py), their options, ROUGE/METEOR fallbacks, and
+results.
+"""
 
 from __future__ import annotations
 

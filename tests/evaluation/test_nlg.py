@@ -1,4 +1,6 @@
-"""Lexical metrics through pycocoevalcap, with explicit normalisation and METEOR's Java dependency."""
+"""Lexical metrics through pycocoevalcap, with explicit normalisation and METEOR's Java
+dependency.
+"""
 
 from __future__ import annotations
 

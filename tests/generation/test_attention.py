@@ -1,4 +1,5 @@
-"""Attention over long bags: query blocks compute what the unsplit kernel computes, gradients included,
+"""Attention over long bags: query blocks compute what the unsplit kernel computes, gradients
+included,
 and training on a CPU takes that path only where the fused kernels cannot serve it."""
 
 from __future__ import annotations

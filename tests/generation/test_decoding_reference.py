@@ -93,8 +93,8 @@ def reference_generate(
 
 
 class EndsAtItsOwnPace(nn.Module):
-    """A generator whose ``<eos>`` logit grows (or, at a negative rate, falls) with the position at a
-    rate of its slide's own, so that the slides of one batch finish at different steps; it records
+    """A generator whose ``<eos>`` logit grows (or, at a negative rate, falls) with the position at
+    a rate of its slide's own, so that the slides of one batch finish at different steps; it records
     the rows of every step."""
 
     def __init__(self, model: nn.Module, rates: list[float]) -> None:

@@ -1,4 +1,6 @@
-"""Training in bf16 mixed precision and with a compiled generator, on a CPU, through train.py's config."""
+"""Training in bf16 mixed precision and with a compiled generator, on a CPU, through train.py's
+config.
+"""
 
 from __future__ import annotations
 

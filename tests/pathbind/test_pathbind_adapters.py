@@ -1,4 +1,5 @@
-"""Adapter plumbing end to end with tiny randomly initialised models built from configs (no download):
+"""Adapter plumbing end to end with tiny randomly initialised models built from configs (no
+download):
 attention maps on the right grid, the VQA loop with and without the image, loading and hints."""
 
 from __future__ import annotations

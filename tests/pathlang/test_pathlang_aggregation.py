@@ -1,4 +1,6 @@
-"""Hybrid Top-K and mean pooling: the vectorised score table equals the definition, slide by slide."""
+"""Hybrid Top-K and mean pooling: the vectorised score table equals the definition, slide by
+slide.
+"""
 
 from __future__ import annotations
 

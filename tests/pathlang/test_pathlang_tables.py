@@ -1,4 +1,6 @@
-"""Results tables from run summaries: paper layout, marks, sensitivity and the mean-pooling baseline."""
+"""Results tables from run summaries: paper layout, marks, sensitivity and the mean-pooling
+baseline.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Collecting run summaries into the results table: identity from files, idempotence, clear errors."""
+"""Collecting run summaries into the results table: identity from files, idempotence, clear
+errors.
+"""
 
 from __future__ import annotations
 

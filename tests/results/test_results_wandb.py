@@ -24,11 +24,13 @@ OFFLINE_RUN = """
 import sys
 import wandb
 run = wandb.init(mode="offline", dir=sys.argv[1], project="pathreport", config={
-    "data": {"name": "reg2025"}, "model": {"name": "histgen"}, "encoder": {"name": "uni2"}, "seed": 2,
-    "notes": "x" * 40000})  # larger than one 32 KiB block of the log
-run.log({"test/BLEU_4": 0.25, "test/CRQS": 0.5, "test/ROUGE_L": 0.4, "test/n_cases": 2, "test/seed": 2, "val_loss": 1.5,
+    "data": {"name": "reg2025"}, "model": {"name": "histgen"}, "encoder": {"name": "uni2"},
+    "seed": 2, "notes": "x" * 40000})  # larger than one 32 KiB block of the log
+run.log({"test/BLEU_4": 0.25, "test/CRQS": 0.5, "test/ROUGE_L": 0.4, "test/n_cases": 2,
+         "test/seed": 2, "val_loss": 1.5,
          "val/loss": 1.5, "train/loss": 2.0})  # the loss under its current and its earlier name
-run.log({"test/per_case": wandb.Table(columns=["id", "BLEU_4", "CRQS"], data=[["s1", 0.5, 1.0], ["s2", 0.0, 0.0]])})
+per_case = [["s1", 0.5, 1.0], ["s2", 0.0, 0.0]]
+run.log({"test/per_case": wandb.Table(columns=["id", "BLEU_4", "CRQS"], data=per_case)})
 run.finish()
 """
 
@@ -166,7 +168,9 @@ class FakeRun:
 
 
 class FakeApi:
-    """What pathreport uses of ``wandb.Api``: ``runs(path)`` returning runs with config, summary, file()."""
+    """What pathreport uses of ``wandb.Api``: ``runs(path)`` returning runs with config, summary,
+    file().
+    """
 
     def __init__(self, runs: list[FakeRun]):
         self._runs = runs

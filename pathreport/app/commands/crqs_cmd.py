@@ -1,4 +1,5 @@
-"""``pathreport crqs``: look inside CRQS (extract, score one pair, build the vocabulary, check schemas).
+"""``pathreport crqs``: look inside CRQS (extract, score one pair, build the vocabulary, check
+schemas).
 
 * ``pathreport crqs extract --dataset histai "text..."`` prints the clinical fields of a report, so
   a user can see why it scored as it did (``--explain`` adds the matched text and negation cues);

@@ -26,8 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate",
         help="score a predictions file (NLG metrics, CRQS, any registered evaluator)",
-        description="Score generated reports against their references. Reads pathreport's JSON Lines "
-        '({"id", "reference", "prediction"}) or the reference implementation\'s {id: {"pred", "target"}} JSON.',
+        description=(
+            "Score generated reports against their references. Reads pathreport's JSON Lines "
+            '({"id", "reference", "prediction"}) or the reference implementation\'s '
+            '{id: {"pred", "target"}} JSON.'
+        ),
     )
     parser.add_argument(
         "--predictions",

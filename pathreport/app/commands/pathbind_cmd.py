@@ -287,7 +287,9 @@ def _build(args: argparse.Namespace):
 
 
 def _guard(run: Any) -> Any:
-    """Show a missing package (raised when the model loads) as a one-line error with its install hint."""
+    """Show a missing package (raised when the model loads) as a one-line error with its install
+    hint.
+    """
     try:
         return run()
     except ImportError as err:

@@ -54,8 +54,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "pathlang",
         help="PathLang benchmark of dual-encoder VLMs (run, --list-texts, --table)",
-        description="Run PathLang (T1-T4) for one VLM on one dataset, list the texts it encodes, or build "
-        "results tables from several runs. Options and their defaults: docs/pathlang.md.",
+        description=(
+            "Run PathLang (T1-T4) for one VLM on one dataset, list the texts it encodes, or "
+            "build results tables from several runs. Options and their defaults: "
+            "docs/pathlang.md."
+        ),
     )
     mode = parser.add_argument_group("what to do")
     mode.add_argument(

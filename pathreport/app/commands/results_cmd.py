@@ -23,9 +23,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "results",
         help="results across runs: collect, list, table, compare, figures",
-        description="Gather every run's summary into one results table and read it: the paper's tables "
-        "(method-wise and encoder-wise, mean ± std over seeds), paired bootstrap comparisons and "
-        "figures.",
+        description=(
+            "Gather every run's summary into one results table and read it: the paper's tables "
+            "(method-wise and encoder-wise, mean ± std over seeds), paired bootstrap comparisons "
+            "and figures."
+        ),
     )
     commands = parser.add_subparsers(
         dest="results_command", metavar="<results command>", required=True
@@ -114,10 +116,13 @@ def _table_parser(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "table",
         help="print the paper's tables (method-wise or encoder-wise)",
-        description="Method-wise (--by model, averaged across encoders), encoder-wise (--by encoder, "
-        "averaged across methods) or detailed (--by model,encoder) tables: mean ± std over "
-        "seeds, best value per column in bold (lowest for HR and CDS), runs per cell, notes on "
-        "anything that makes cells not comparable. Without --dataset: one table per dataset.",
+        description=(
+            "Method-wise (--by model, averaged across encoders), encoder-wise (--by encoder, "
+            "averaged across methods) or detailed (--by model,encoder) tables: mean ± std over "
+            "seeds, best value per column in bold (lowest for HR and CDS), runs per cell, notes "
+            "on anything that makes cells not comparable. Without --dataset: one table per "
+            "dataset."
+        ),
     )
     _table_option(p)
     p.add_argument("--dataset", help="dataset to show (default: one table per dataset)")
@@ -142,10 +147,12 @@ def _compare_parser(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "compare",
         help="paired bootstrap comparison of two systems on the same slides",
-        description="Difference A - B of mean per-slide scores with a paired bootstrap confidence interval "
-        "(resampling slides) and a two-sided p-value. A system is a run folder (or a folder of "
-        "its seeds), or a selector into the results table: model:encoder[:seed] or "
-        "model=...,encoder=...[,seed=...,dataset=...].",
+        description=(
+            "Difference A - B of mean per-slide scores with a paired bootstrap confidence "
+            "interval (resampling slides) and a two-sided p-value. A system is a run folder (or "
+            "a folder of its seeds), or a selector into the results table: model:encoder[:seed] "
+            "or model=...,encoder=...[,seed=...,dataset=...]."
+        ),
     )
     p.add_argument("a", help="system A")
     p.add_argument("b", help="system B")

@@ -33,7 +33,9 @@ class EndpointError(RuntimeError):
 
 @JUDGE_BACKENDS.register(
     "openai",
-    description="OpenAI-compatible /chat/completions endpoint (vLLM, llama.cpp server, Ollama, APIs)",
+    description=(
+        "OpenAI-compatible /chat/completions endpoint (vLLM, llama.cpp server, Ollama, APIs)"
+    ),
     needs="a running server or API; base_url (default http://127.0.0.1:8000/v1, vLLM's)",
 )
 class OpenAICompatibleJudge:
