@@ -18,6 +18,7 @@ from typing import Any
 
 from pathreport.data.predictions import PredictionRecord, evaluated_set_digest
 from pathreport.evaluation.base import EvaluationResult
+from pathreport.evaluation.options import check_selection
 from pathreport.io import atomic_write_text, jsonable, write_json, write_jsonl
 from pathreport.registry import EVALUATORS
 
@@ -40,8 +41,6 @@ def evaluate_records(
         options: per-evaluator keyword options, e.g. ``{"crqs": {"formula": "eq6"}}``; an unknown
             evaluator or option is a :class:`~pathreport.errors.ConfigError` before any scoring.
     """
-    from pathreport.evaluation.options import check_selection
-
     if not records:
         raise ValueError("Nothing to evaluate: the predictions are empty.")
     check_selection(metrics, options)

@@ -24,6 +24,8 @@ from pathreport import __version__
 from pathreport.data.batch import SlideBatch
 from pathreport.data.predictions import PredictionRecord, run_identity, write_predictions
 from pathreport.data.tokenizer_state import tokenizer_from_state
+from pathreport.errors import CheckpointError
+from pathreport.generation.checkpoints import load_checkpoint
 from pathreport.generation.decoding import DecodingConfig, generate, report_length
 from pathreport.generation.generator import GeneratorContext, build_generator
 
@@ -203,9 +205,6 @@ def module_from_checkpoint(
     from the file runs unless ``trust``), and the module is rebuilt from the config, vocabulary and
     generator context the checkpoint carries.
     """
-    from pathreport.errors import CheckpointError
-    from pathreport.generation.checkpoints import load_checkpoint
-
     path = Path(path)
     checkpoint = load_checkpoint(path, trust=trust, map_location=map_location)
     hparams = checkpoint.get("hyper_parameters") if isinstance(checkpoint, dict) else None

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pathreport.results.collect import NotASummary, discover, read_run_summary
 from pathreport.results.metrics import COMPARE_METRICS, display_name
 from pathreport.results.per_case import CaseScores, read_per_case
 from pathreport.results.stats import PairedDifference, paired_bootstrap
@@ -130,8 +131,6 @@ def _system_from_table(spec: str, table: pd.DataFrame, split: str, dataset: str 
 
 
 def _system_from_path(path: Path, split: str) -> System:
-    from pathreport.results.collect import NotASummary, discover, read_run_summary
-
     if path.is_file() and (path.suffix == ".jsonl" or path.name.endswith(".table.json")):
         return System(
             label=str(path),

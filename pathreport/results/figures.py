@@ -22,7 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pathreport.evaluation.crqs.scoring import bootstrap_ci
 from pathreport.results.metrics import display_name
+from pathreport.results.per_case import read_per_case
+from pathreport.results.stats import mean_interval, spearman
 from pathreport.results.store import ResultsError
 from pathreport.results.views import baseline_models, run_frame
 
@@ -80,8 +83,6 @@ def scatter_data(
     datasets: Sequence[str] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, dict[str, float]]]:
     """Points (mean over seeds per model x encoder) and, per dataset, Spearman's rho and n."""
-    from pathreport.results.stats import spearman
-
     runs = run_frame(_split_frame(frame, split, datasets), [x, y])
     seeds = _seed_means(runs, [x, y])
     points = seeds.groupby(["dataset", "model", "encoder"], as_index=False).agg(
@@ -110,8 +111,6 @@ def bars_data(
     ``metric``.
     """
     import pandas as pd
-
-    from pathreport.results.stats import mean_interval
 
     if ci not in CI_SOURCES:
         raise ResultsError(f"ci must be one of {CI_SOURCES}, found {ci!r}.")
@@ -165,8 +164,6 @@ def _case_interval(cell: pd.DataFrame, metric: str, confidence: float) -> dict[s
     """The bootstrap interval over slides of a cell: stored in the summary (one run) or from
     per-case files.
     """
-    from pathreport.evaluation.crqs.scoring import bootstrap_ci
-
     low, high = f"{metric}_CI95_low", f"{metric}_CI95_high"
     if (
         len(cell) == 1
@@ -182,7 +179,6 @@ def _case_interval(cell: pd.DataFrame, metric: str, confidence: float) -> dict[s
     files = [p for p in cell["per_case"] if p and Path(p).is_file()]
     if len(files) != len(cell) or not files:
         return {}
-    from pathreport.results.per_case import read_per_case
 
     per_run = [read_per_case(p) for p in files]
     common = set.intersection(*(set(s) for s in per_run))

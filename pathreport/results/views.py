@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathreport.registry import GENERATORS
 from pathreport.results.metrics import PAPER_METRICS, display_name, higher_is_better, is_score
+from pathreport.results.store import ResultsError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,8 +114,6 @@ def build_views(
     ``metrics`` None means the paper's columns that any run reported (the others are named in a
     note); a metric asked for by name that no run reported is an error.
     """
-    from pathreport.results.store import ResultsError
-
     if by not in VIEWS:
         raise ResultsError(f"--by must be one of {', '.join(VIEWS)}, found {by!r}.")
     if frame.empty:

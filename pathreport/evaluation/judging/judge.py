@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pathreport.errors import ConfigError
+from pathreport.evaluation.base import COMPARABILITY_KEY
 from pathreport.evaluation.judging.cache import JudgeCache, cache_key, conversation_hash
 from pathreport.evaluation.judging.json_output import JudgeOutputError, check_schema, extract_json
 from pathreport.evaluation.judging.prompts import Messages, PromptSet, load_prompts
+from pathreport.evaluation.options import option_parameters
 from pathreport.registry import JUDGE_BACKENDS, did_you_mean
 
 
@@ -75,8 +77,6 @@ class JudgeAnswer:
 
 def build_backend(name: str, model: str | None, options: dict[str, Any]) -> JudgeBackend:
     """Instantiate a registered backend, checking its options first."""
-    from pathreport.evaluation.options import option_parameters
-
     entry = JUDGE_BACKENDS.get(name)
     accepted = option_parameters(entry.obj)
     unknown = [k for k in options if k not in accepted]
@@ -248,8 +248,6 @@ def judge_summary(
     prefix: str, judge: Judge, answers_failed: int, scored: list[float], extra: dict[str, Any]
 ) -> dict[str, Any]:
     """Summary fields every judge metric reports: mean, counts, settings and comparability."""
-    from pathreport.evaluation.base import COMPARABILITY_KEY
-
     return {
         prefix: sum(scored) / len(scored) if scored else None,
         f"{prefix}_n_scored": len(scored),
