@@ -85,8 +85,8 @@ def test_option_arguments_become_nested_typed_options():
 
 def test_rouge_from_rouge_score_with_stemming_hand_computed():
     result = evaluate_records(RECORDS, metrics=["rouge"])
-    # stems: the tumor/tumour is a well/poorli differenti adenocarcinoma -> 5 of 7 unigrams, 2 of 6
-    # bigrams
+    # stems: the tumor/tumour is a well/poorli differenti adenocarcinoma
+    # -> 5 of 7 unigrams, 2 of 6 bigrams
     case = result.per_case["s1"]
     assert case["ROUGE_1"] == pytest.approx(5 / 7) and case["ROUGE_2"] == pytest.approx(2 / 6)
     assert case["ROUGE_L_RS"] == pytest.approx(5 / 7)

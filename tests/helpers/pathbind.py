@@ -29,8 +29,8 @@ def make_tokenizer(specials: list[str], eos: str, pad: str) -> Any:
     from pathreport.pathbind.config import PromptConfig
     from pathreport.pathbind.prompts import system_prompt
 
-    # the system prompts are in the corpus so that they become few tokens: short sequences, fast
-    # tests
+    # the system prompts are in the corpus so that they become few tokens: short sequences,
+    # fast tests
     prompts = [
         system_prompt(q, PromptConfig(variant=v))
         for q in ("mc", "yesno")

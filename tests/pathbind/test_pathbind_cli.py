@@ -164,8 +164,8 @@ def test_cli_grounding_writes_results_and_kendall_across_models(tmp_path, fakes)
     ) in main_table
     kendall = (tables / "kendall.csv").read_text().splitlines()
     assert kendall[0] == "setting,iou@0.05,iou@0.1,iou@0.2,iou@0.3,iou@0.4,pixel_ap"
-    # blob a sits on the box (cell (1,1) = pixels 10..19), blob b in the far corner: every setting
-    # ranks a first
+    # blob a sits on the box (cell (1,1) = pixels 10..19), blob b in the far corner:
+    # every setting ranks a first
     assert all(line.split(",")[1:] == ["1.0"] * 6 for line in kendall[1:])
 
 

@@ -70,8 +70,8 @@ def test_grounding_blob_attention_gives_hand_computed_iou_precision_recall_ap_an
     # mask and GT share cells (1,1), (2,1): A = 200, U = 600, |mask| = |GT| = 400
     assert sample["iou"] == pytest.approx(100 * 200 / 600)
     assert sample["precision"] == pytest.approx(50.0) and sample["recall"] == pytest.approx(50.0)
-    # q = 0.1: the 0.9 quantile lies in the 1.0 block -> mask (1,1),(1,2): A = 100, U = 200 + 400 -
-    # 100
+    # q = 0.1: the 0.9 quantile lies in the 1.0 block -> mask (1,1),(1,2):
+    # A = 100, U = 200 + 400 - 100
     assert sample["iou@0.1"] == pytest.approx(100 * 100 / 500)
     # AP: thresholds 1 (P 1/2, R 1/4), 4/9 (P 1/2, R 1/2), 0 (P 1/4, R 1)
     assert sample["pixel_ap"] == pytest.approx(100 * (0.25 * 0.5 + 0.25 * 0.5 + 0.5 * 0.25))
@@ -159,8 +159,8 @@ def test_cross_query_correlation_is_one_when_the_query_changes_nothing(tmp_path)
         blob_vlm(_grid_of_cell(5), (4, 4)), items, tmp_path / "same", config, samples_file=path
     )
     assert same["metrics"]["all"]["specificity"] == pytest.approx(1.0)
-    # one 10 x 10 px block per query in a 40 x 40 image, disjoint: Pearson = -k / (n - k) = -100 /
-    # 1500
+    # one 10 x 10 px block per query in a 40 x 40 image, disjoint:
+    # Pearson = -k / (n - k) = -100 / 1500
     cells = {"gland": 0, "nest": 5, "stroma": 10}
     specific = blob_vlm(None, (4, 4), per_query=lambda entity: _grid_of_cell(cells[entity]))
     doc = PathBind().grounding(specific, items, tmp_path / "specific", config, samples_file=path)

@@ -15,8 +15,8 @@ from pathreport.pathlang.aggregation import hybrid_k, setting_name, settings_gri
 
 def test_krippendorff_alpha_matches_hand_computation() -> None:
     # 3 slides x 2 variants: (0,0), (0,1), (1,1). Coincidences: o00 = 2, o01 = o10 = 1, o11 = 2;
-    # n0 = n1 = 3, n = 6. alpha = 1 - (n-1) * sum_{c!=k} o_ck / sum_{c!=k} n_c n_k = 1 - 5*2/18 =
-    # 4/9.
+    # n0 = n1 = 3, n = 6.
+    # alpha = 1 - (n-1) * sum_{c!=k} o_ck / sum_{c!=k} n_c n_k = 1 - 5*2/18 = 4/9.
     preds = np.array([[0, 0], [0, 1], [1, 1]])
     assert M.krippendorff_alpha_nominal(preds, 2) == pytest.approx(4 / 9)
     assert M.krippendorff_alpha_nominal(

@@ -32,8 +32,8 @@ def test_figures_scatter_plots_seed_means_with_spearman_per_dataset(tmp_path):
         "histgen", "CRQS"
     ] == pytest.approx(0.2)
     assert reg.loc["histgen", "n_seeds"] == 2
-    # reg points (METEOR, CRQS): bigen (0.1, 0.5), histgen (0.3, 0.2), scout (0.5, 0.4): ranks
-    # (1,3), (2,1), (3,2)
+    # reg points (METEOR, CRQS): bigen (0.1, 0.5), histgen (0.3, 0.2), scout (0.5, 0.4):
+    # ranks (1,3), (2,1), (3,2)
     assert output.stats["reg"] == {"spearman": pytest.approx(-0.5), "n": 3}
     # tcga: the point without CRQS is left out, and two points give no correlation
     assert output.stats["tcga"]["n"] == 2 and math.isnan(output.stats["tcga"]["spearman"])
