@@ -1,5 +1,4 @@
-"""How fast the training loader delivers slides from TRIDENT h5 files, with and without the feature
-cache.
+"""How fast the training loader delivers slides from TRIDENT h5 files, with and without the cache.
 
 Writes its own TRIDENT job directory (``--slides`` slides of N patches x 1536 float32, in
 TRIDENT's layout: one HDF5 chunk per patch) and a split file, then runs the real training loader

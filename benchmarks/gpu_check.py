@@ -176,9 +176,7 @@ class Trainer:
         return False
 
     def largest_batch(self, patches: int, cap: int) -> int:
-        """Doubling from 2 while a step fits, then halving the gap to the first size that did
-        not.
-        """
+        """Doubling from 2 while a step fits, then halving the gap to the first size that failed."""
         fit, size = 1, 2
         while size <= cap and self.fits(size, patches):
             fit, size = size, size * 2

@@ -33,9 +33,7 @@ VOCAB = 348
 
 
 def reference_model(name: str, max_len: int):
-    """The reference HistGen or MI-Gen (its ``wsi_caption`` R2Gen model), random weights, eval
-    mode.
-    """
+    """Reference HistGen or MI-Gen (its ``wsi_caption`` R2Gen model), random weights, eval mode."""
     args = types.SimpleNamespace(
         d_model=512,
         d_ff=512,

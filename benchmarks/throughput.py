@@ -70,9 +70,7 @@ def _setup(args: argparse.Namespace):
 
 
 def _batches(dm, split: str, size: int, count: int, shuffle: bool):
-    """The first ``count`` slides of ``split``, batched as the product batches them (by bag
-    size).
-    """
+    """The first ``count`` slides of ``split``, batched as the product does it (by bag size)."""
     from pathreport.data.dataset import Collator, SizeBucketBatchSampler
 
     ds = dm.datasets[split]

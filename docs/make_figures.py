@@ -1,5 +1,4 @@
-"""Regenerate the README's results table and its three figures from real runs on the synthetic
-dataset.
+"""Regenerate the README's results table and three figures from real runs on the synthetic dataset.
 
     python docs/make_figures.py                              # runs the sweep below, then draws
     python docs/make_figures.py --runs logs/train/multiruns/<time>   # draws from a finished sweep

@@ -226,9 +226,7 @@ class RegionLayout:
     reference_params=REFERENCE_PARAMS,
 )
 class HistGen(R2GenGenerator):
-    """HistGen: region/slide hierarchical encoder, memory-matrix context, R2Gen trunk (no
-    prompt).
-    """
+    """HistGen: region/slide hierarchical encoder, memory-matrix context, R2Gen trunk, no prompt."""
 
     def __init__(self, cfg: HistGenConfig, ctx: GeneratorContext) -> None:
         super().__init__(cfg, ctx)

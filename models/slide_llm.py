@@ -1,5 +1,4 @@
-"""slide_llm: slide tokens in front of a causal language model (WSI-LLaVA / SlideChat / PRISM
-family).
+"""slide_llm: slide tokens before a causal language model (WSI-LLaVA / SlideChat / PRISM family).
 
 Papers:
 
@@ -204,8 +203,7 @@ class SlideLLMConfig(GeneratorConfig):
 
 # -- slide side ------------------------------------------------------------------------------------
 def adaptive_mean(x: Tensor, mask: Tensor, k: int) -> Tensor:
-    """Each slide's real patches cut into ``k`` consecutive groups, averaged: (B, N, D) -> (B, k,
-    D).
+    """Each slide's real patches in ``k`` consecutive groups, averaged: (B, N, D) -> (B, k, D).
 
     Group i of a slide with n patches spans [floor(i n / k), ceil((i + 1) n / k)) (adaptive average
     pooling); with n < k groups repeat patches. Real patches come first in a padded batch.
@@ -239,9 +237,7 @@ class GatedAttentionPooling(nn.Module):
 
 
 class PerceiverResampler(nn.Module):
-    """Learned queries that cross-attend to every real patch, then a feed-forward, ``layers``
-    times.
-    """
+    """Learned queries cross-attending to every real patch, then feed-forward, ``layers`` times."""
 
     def __init__(
         self, d_in: int, dim: int, tokens: int, layers: int, heads: int, dropout: float

@@ -126,9 +126,7 @@ def discover() -> None:
 
 
 def _import_package_tree(package: str) -> None:
-    """Import ``package`` and every public module below it (sorted: registration order is
-    stable).
-    """
+    """Import ``package`` and each public module below it (sorted: registration order is stable)."""
     root = importlib.import_module(package)
     infos = pkgutil.walk_packages(root.__path__, prefix=f"{package}.")
     for info in sorted(infos, key=lambda i: i.name):

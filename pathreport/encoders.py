@@ -94,9 +94,7 @@ class EncoderSpec:
 
 
 def format_magnification(mag: float) -> str:
-    """TRIDENT writes an integral magnification as an int (``20x``), otherwise compactly
-    (``2.5x``).
-    """
+    """TRIDENT writes an integral magnification as an int (``20x``), else compactly (``2.5x``)."""
     mag = float(mag)
     return str(int(mag)) if mag.is_integer() else f"{mag:g}"
 

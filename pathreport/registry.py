@@ -199,9 +199,7 @@ class Registry(Generic[T]):
             loader()
 
     def get(self, name: str) -> Entry[T]:
-        """The entry called ``name``; an unknown name raises with close matches and the full
-        list.
-        """
+        """The entry named ``name``; an unknown name raises with close matches and the full list."""
         self._ensure_loaded()
         try:
             return self._entries[name]

@@ -1,5 +1,4 @@
-"""The package's layers: imports run only downward, and no modules or sub-packages import in a
-circle.
+"""The package's layers: imports run only downward; no module or sub-package imports in a circle.
 
 Layers, bottom to top: kernel (registry, errors, io, paths, encoders, discovery) -> data ->
 generation -> evaluation (every report metric, PathLang, PathBind) -> results -> app (the
@@ -155,9 +154,7 @@ def test_imports_run_only_downward():
 
 
 def test_allowed_upward_imports_still_exist():
-    """An exception that is no longer needed is removed from the list, so it cannot hide a new
-    one.
-    """
+    """An exception no longer needed is removed from the list, so it cannot hide a new one."""
     edges = {(m, t) for m, targets in GRAPH.items() for t, _ in targets}
     assert edges >= ALLOWED_UPWARD, f"no longer imported: {sorted(ALLOWED_UPWARD - edges)}"
 
@@ -215,9 +212,7 @@ def test_the_kernel_facade_imports_only_the_kernel():
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "pathreport"))
 def test_no_module_takes_upper_layer_names_from_the_facade(module):
-    """Inside the package, ``from pathreport import ReportGenerator`` would hide an upward
-    import.
-    """
+    """In the package, ``from pathreport import ReportGenerator`` would hide an upward import."""
     import pathreport
 
     tree = ast.parse(MODULES[module].read_text())

@@ -108,9 +108,7 @@ def test_registry_register_generator_rejects_non_generator_classes():
 def _install_fake_distribution(
     tmp_path, monkeypatch, module: str, source: str, entry_points: str
 ) -> None:
-    """A package ``module`` (one ``__init__.py``) with the given ``entry_points.txt``,
-    importable.
-    """
+    """A package ``module`` (one ``__init__.py``) with given ``entry_points.txt``, importable."""
     pkg = tmp_path / module
     pkg.mkdir()
     (pkg / "__init__.py").write_text(textwrap.dedent(source))
@@ -175,9 +173,7 @@ def test_registry_plugin_file_that_registers_nothing_is_an_error(tmp_path):
 
 
 def test_registry_every_kind_registers_with_the_same_decorator(tmp_path):
-    """One form for every kind: ``@<REGISTRY>.register(name, **metadata)``, also from a plug-in
-    file.
-    """
+    """One form for all kinds: ``@<REGISTRY>.register(name, **metadata)``, also in plug-in files."""
     from pathreport.discovery import load_plugin_file
     from pathreport.registry import REGISTRIES
 

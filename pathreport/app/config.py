@@ -133,9 +133,7 @@ class OptimConfig:
 
 @dataclass
 class CheckpointConfig:
-    """Keep the best checkpoint by ``optimized_metric`` (validation loss), and the last one for
-    resuming.
-    """
+    """Keep the best checkpoint by ``optimized_metric`` (val loss) and the last one for resuming."""
 
     save_top_k: int = 1
     save_last: bool = True
@@ -143,9 +141,7 @@ class CheckpointConfig:
 
 @dataclass
 class EarlyStoppingConfig:
-    """Stop when ``optimized_metric`` (validation loss) has not improved for ``patience`` epochs
-    (paper: 7).
-    """
+    """Stop when ``optimized_metric`` (validation loss) stalls for ``patience`` epochs (paper 7)."""
 
     enabled: bool = True
     patience: int = 7

@@ -588,9 +588,7 @@ def _save_baseline_checkpoint(module: ReportModule, path: str) -> None:
 
 
 def _is_rank_zero() -> bool:
-    """True in the process of global rank 0 (Lightning reads the rank from the launcher's
-    environment).
-    """
+    """True in the global-rank-0 process (Lightning reads it from the launcher's environment)."""
     from pytorch_lightning.utilities.rank_zero import rank_zero_only
 
     return getattr(rank_zero_only, "rank", 0) == 0

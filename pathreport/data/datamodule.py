@@ -120,9 +120,7 @@ class ReportDataModule(pl.LightningDataModule):
         return self._synthetic
 
     def prepare_data(self) -> None:
-        """Generate the synthetic dataset's files if needed (Lightning calls this on one
-        process).
-        """
+        """Write the synthetic dataset's files if needed (Lightning calls this on one process)."""
         if self.synthetic is not None:
             encoders = [self.encoder] + [
                 self._stream_encoder(n, s) for n, s in self.stream_specs.items() if s.encoder
@@ -193,9 +191,7 @@ class ReportDataModule(pl.LightningDataModule):
     def _feature_caches(
         self, split: str, entries: list[SplitEntry]
     ) -> dict[str, SplitFeatureCache]:
-        """Each stream's float16 cache of ``split``, checked against the sources and built if
-        needed.
-        """
+        """Each stream's float16 cache of ``split``: checked against the sources, made if needed."""
         root = self.feature_cache_root()
         if root is None or not entries:
             return {}

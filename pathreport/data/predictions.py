@@ -42,9 +42,7 @@ class PredictionRecord:
 
 
 def evaluated_set_digest(ids: Sequence[str]) -> str:
-    """A short fingerprint of the evaluated slide set, so tables can prove models saw the same
-    slides.
-    """
+    """Short fingerprint of the evaluated slides, so tables can prove models saw the same slides."""
     return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
 
 

@@ -123,8 +123,7 @@ class SubwordTokenizer:
 
     @classmethod
     def from_pretrained(cls, name_or_path: str, *, style: str) -> SubwordTokenizer:
-        """The tokenizer of a transformers model (hub name or local folder; must be a fast
-        tokenizer).
+        """The tokenizer of a transformers model (hub name or local folder; must be a fast one).
 
         A missing padding token, or a start token that is missing or equal to the end token, is
         added as a new special token (the model's embeddings are resized to ``len(tokenizer)``).
@@ -172,9 +171,7 @@ class SubwordTokenizer:
         return self._size
 
     def encode(self, report: str, max_tokens: int | None = None) -> tuple[list[int], bool]:
-        """Token ids of a cleaned report, without specials; and whether it was cut to
-        ``max_tokens``.
-        """
+        """Token ids of a cleaned report (no specials) and whether it was cut to ``max_tokens``."""
         ids = self.backend.encode(clean_report(report, self.style), add_special_tokens=False).ids
         if max_tokens is not None and len(ids) > max_tokens:
             return ids[:max_tokens], True
@@ -192,8 +189,7 @@ class SubwordTokenizer:
         ).strip()
 
     def word_continuation_ids(self) -> list[int]:
-        """Ids of pieces that continue a word: no word-start mark, text starting with a letter or
-        digit.
+        """Ids of word-continuing pieces: no word-start mark, text starting with a letter or digit.
 
         Why: the decoder's ``block_repeat`` forbids repeating the previous token, which is meant for
         words ("the the"); between subword pieces a repeat is ordinary spelling (a BPE trained on a

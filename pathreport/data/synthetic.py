@@ -363,9 +363,7 @@ class SyntheticDataset:
     def ensure(
         self, encoders: list[EncoderSpec] = (), *, concepts: bool = False
     ) -> SyntheticDataset:
-        """Write the split file and, if missing, the features of ``encoders`` (and concept
-        files).
-        """
+        """Write the split file and, if missing, ``encoders``' features (and concept files)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         if not self.split_file.exists():
             self._write_json_files()
@@ -397,9 +395,7 @@ class SyntheticDataset:
         )
 
     def latent_bag(self, index: int) -> tuple[np.ndarray, np.ndarray]:
-        """(N, latent_dim) latent patch vectors and (N, 2) level-0 coordinates of slide
-        ``index``.
-        """
+        """(N, latent_dim) latent patch vectors and (N, 2) level-0 coords of slide ``index``."""
         case = self.cases()[index]
         cfg = self.cfg
         rng = np.random.default_rng(_stable_seed(cfg.seed, "bag", index))

@@ -64,9 +64,7 @@ def split_tokens(text: str) -> list[str]:
 
 
 def join_tokens(tokens: Sequence[str]) -> str:
-    """Readable text from tokens: "grade II ( tubule formation : 3 )" -> "grade II (tubule
-    formation: 3)".
-    """
+    """Readable text from tokens: "( tubule formation : 3 )" -> "(tubule formation: 3)"."""
     out: list[str] = []
     glue_next = False
     for tok in tokens:
@@ -118,9 +116,7 @@ class Tokenizer:
 
     @classmethod
     def build(cls, reports: Iterable[str], *, style: str, min_count: int = 1) -> Tokenizer:
-        """Vocabulary of tokens seen at least ``min_count`` times in ``reports`` (the training
-        split).
-        """
+        """Vocabulary of tokens seen at least ``min_count`` times in the training ``reports``."""
         if min_count < 1:
             raise ValueError(f"min_count must be >= 1, found {min_count}.")
         counts = Counter(
@@ -135,9 +131,7 @@ class Tokenizer:
         return len(self.vocab)
 
     def encode(self, report: str, max_tokens: int | None = None) -> tuple[list[int], bool]:
-        """Token ids of a report, without specials; and whether it was truncated to
-        ``max_tokens``.
-        """
+        """Token ids of a report (no specials) and whether it was truncated to ``max_tokens``."""
         ids = [
             self._index.get(tok, self.UNK) for tok in split_tokens(clean_report(report, self.style))
         ]

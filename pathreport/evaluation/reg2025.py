@@ -57,9 +57,7 @@ Embedder = Callable[[list[str]], np.ndarray]
 
 # -- the four components -------------------------------------------------------------------------
 def clipped_4gram_precision(reference: str, hypothesis: str) -> float:
-    """Clipped 4-gram precision of ``hypothesis`` on raw ``str.split()`` tokens (0 below 4
-    tokens).
-    """
+    """Clipped 4-gram precision of ``hypothesis`` on raw ``str.split()`` tokens (0 below 4)."""
     hyp, ref = hypothesis.split(), reference.split()
     if len(hyp) < 4:
         return 0.0

@@ -225,9 +225,7 @@ class R2GenGenerator(ReportGenerator):
     cfg: TransformerGeneratorConfig
 
     def build_patch_embedding(self, in_dim: int, *, prompt: bool) -> None:
-        """``wsi_mapping`` Linear(in_dim, d_vf), the ``prompt`` token (or none) and
-        ``att_embed``.
-        """
+        """``wsi_mapping`` Linear(in_dim, d_vf), the ``prompt`` token (or none), ``att_embed``."""
         cfg = self.cfg
         self.wsi_mapping = nn.Linear(in_dim, cfg.d_vf)
         if prompt:

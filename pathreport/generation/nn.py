@@ -177,9 +177,7 @@ class DecoderCache:
         return self.shared[key]
 
     def append(self, key: str, value: Tensor, dim: int = 2) -> Tensor:
-        """Append ``value`` to the per-row tensor ``key`` along ``dim``; returns all positions so
-        far.
-        """
+        """Append ``value`` to per-row tensor ``key`` on ``dim``; returns all positions so far."""
         buf = self.rows.get(key)
         if buf is None:
             self.rows[key] = RowBuffer(value, dim, self.capacity)
@@ -502,9 +500,7 @@ class TextDecoder(nn.Module):
         cache: DecoderCache | None = None,
         embed_hook: Callable[[Tensor], Tensor] | None = None,
     ) -> Tensor:
-        """Logits (R, T, V) for ``tokens`` (R, T); with a cache, ``tokens`` are only the new
-        ones.
-        """
+        """Logits (R, T, V) of ``tokens`` (R, T); with a cache ``tokens`` are only the new ones."""
         offset = cache.length if cache is not None else 0
         x = self.embed_tokens(tokens, offset)
         if embed_hook is not None:

@@ -31,8 +31,7 @@ def _choice(owner: str, name: str, value: str, allowed: tuple[str, ...]) -> None
 
 @dataclass
 class VLMDecodingConfig:
-    """How a generative VLM's answers are generated. The paper says only "fixed decoding
-    configuration".
+    """How a generative VLM generates answers. The paper says only "fixed decoding configuration".
 
     Not the report decoder's :class:`pathreport.generation.decoding.DecodingConfig`: that one is
     pathreport's own beam search over the run's tokenizer; this one drives a VLM's own ``generate``

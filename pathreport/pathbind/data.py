@@ -194,9 +194,7 @@ def _image_path(
 
 
 class _Reader:
-    """Lines of a data file with the checks every format shares: JSON, a unique id, an existing
-    image.
-    """
+    """Lines of a data file, with checks all formats share: JSON, a unique id, an existing image."""
 
     def __init__(self, path: str | Path, images_root: str | Path | None) -> None:
         self.path = Path(path)
@@ -389,9 +387,7 @@ def _box(
 
 
 def _covers_a_pixel_centre(low: float, high: float) -> bool:
-    """True when some centre i + 0.5 lies in [low, high) (the rasterisation of
-    ``metrics.box_mask``).
-    """
+    """True when some centre i + 0.5 lies in [low, high) (as ``metrics.box_mask`` rasterises)."""
     first = math.ceil(low - 0.5)
     return first + 0.5 < high
 

@@ -89,9 +89,7 @@ def score_sample(
     alternatives: Sequence[EntityAttention],
     config: GroundingConfig,
 ) -> dict[str, Any]:
-    """Every per-sample number of the protocol from the sample's attention (and its
-    alternatives').
-    """
+    """Each per-sample protocol number from the sample's attention (and its alternatives')."""
     heat = build_heatmap(attention, config.attention)
     gt = box_mask(item.box, item.image_size)
     mask = quantile_mask(heat.heat, config.q, config.ties, config.quantile_method)

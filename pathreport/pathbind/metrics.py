@@ -58,8 +58,7 @@ def average_precision(scores: np.ndarray, labels: np.ndarray) -> float:
 
 
 def effective_support_ratio(grid_map: np.ndarray) -> float:
-    """N_eff / N = exp(H(p)) / N with p the map normalised to sum 1 over the N grid cells (Eqs.
-    7-9).
+    """N_eff / N = exp(H(p)) / N with p the map normalised to sum 1 over the N grid cells (Eq. 7-9).
 
     1 means uniform attention; 1/N means all mass on one cell.
     """

@@ -50,9 +50,7 @@ class Prompt:
 
 
 def render_options(options: dict[str, str], option_format: str) -> str:
-    """One line per option, e.g. ``A. Adenocarcinoma`` (the rendering is NOT STATED in the
-    paper).
-    """
+    """One line per option, e.g. ``A. Adenocarcinoma`` (rendering NOT STATED in the paper)."""
     return "\n".join(
         option_format.format(letter=letter, text=text) for letter, text in options.items()
     )

@@ -247,9 +247,7 @@ def grounding_diagnostics_table(docs: Sequence[dict[str, Any]]) -> Table:
 
 
 def kendall_table(docs: Sequence[dict[str, Any]]) -> Table | None:
-    """Kendall's tau between the model rankings of each pair of sweep columns; None for < 2
-    models.
-    """
+    """Kendall's tau between model rankings of each pair of sweep columns; None for < 2 models."""
     if len(docs) < 2:
         return None
     keys = _sweep_keys(docs)

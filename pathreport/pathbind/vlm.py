@@ -193,9 +193,7 @@ GENERATIVE_VLMS.set_hooks(prepare=_wrap_adapter)
 
 
 def build_vlm(name: str, **options: Any) -> GenerativeVLM:
-    """Build the registered model ``name`` with adapter options (``checkpoint``, ``device``,
-    ...).
-    """
+    """Build registered model ``name`` with adapter options (``checkpoint``, ``device``, ...)."""
     entry = GENERATIVE_VLMS.get(name)
     factory = entry.obj
     if isinstance(factory, VLMFactory):

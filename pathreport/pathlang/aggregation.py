@@ -45,9 +45,7 @@ _CHUNK_ELEMENTS = 1 << 25
 
 @dataclass(frozen=True)
 class Setting:
-    """One aggregation setting: Hybrid Top-K with ratio ``ratio``, or mean pooling
-    (``ratio=None``).
-    """
+    """One aggregation setting: Hybrid Top-K with ``ratio``, or mean pooling (``ratio=None``)."""
 
     name: str
     ratio: float | None
@@ -178,9 +176,7 @@ class Aggregator:
         return int(self.texts.shape[1])
 
     def _query_chunks(self, rows: int) -> list[tuple[int, int, torch.Tensor | None]]:
-        """Row blocks of the query set with their sparse combination block (cached per block
-        size).
-        """
+        """Row blocks of the query set, each with its sparse combination block (cached by size)."""
         if rows not in self._chunks:
             blocks = []
             for start in range(0, self.n_queries, rows):

@@ -74,9 +74,7 @@ class PathLangResult:
     text_vectors: dict[str, np.ndarray]
 
     def summary(self) -> dict[str, Any]:
-        """Headline numbers: oracle and fixed views per unit, per-setting scalars, config,
-        manifest.
-        """
+        """Headline: oracle and fixed views per unit, per-setting scalars, config, manifest."""
         ds = self.dataset
         counts = np.bincount(self.y, minlength=ds.num_classes)
         return {

@@ -67,9 +67,7 @@ class CorpusError(PathreportError, ValueError):
 
 @dataclass(frozen=True)
 class SharedPool:
-    """A candidate pool shared by every slide (T4 Sets 1 and 4): the pool and each class's
-    target.
-    """
+    """A candidate pool every slide shares (T4 Sets 1 and 4): the pool and each class's target."""
 
     pool: tuple[str, ...]
     targets: tuple[str, ...]

@@ -43,9 +43,7 @@ def class_directions(n_classes: int, dim: int, seed: int = 0) -> np.ndarray:
 def text_encoder(
     directions: np.ndarray, classes_of: dict[str, int], *, strength: float = 2.0, seed: int = 0
 ) -> Callable[[Sequence[str]], np.ndarray]:
-    """A deterministic text encoder: a string's vector is seeded by its hash, plus its class
-    direction.
-    """
+    """Deterministic text encoder: vector seeded by the string's hash, plus its class direction."""
     dim = directions.shape[1]
 
     def encode(texts: Sequence[str]) -> np.ndarray:

@@ -420,9 +420,7 @@ def write_tables(
     view: str = "oracle",
     with_sensitivity: bool = True,
 ) -> tuple[str, list[Path]]:
-    """Write every table as ``pathlang_<name>.md`` and ``.csv``; return all Markdown and the
-    paths.
-    """
+    """Write each table as ``pathlang_<name>.md`` and ``.csv``; return all Markdown and paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

@@ -26,9 +26,7 @@ Tiles = Any  # a sequence of PIL images, or a uint8 array (B, H, W, 3)
 
 
 class MissingDependency(ImportError):
-    """A library or a checkpoint an adapter needs is not available; the message says how to get
-    it.
-    """
+    """A library or checkpoint an adapter needs is not available; the message says how to get it."""
 
 
 def require(module: str, adapter: str, install: str) -> Any:

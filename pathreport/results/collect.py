@@ -242,9 +242,7 @@ def load_summary(path: Path) -> dict[str, Any]:
 def summary_metrics(
     summary: dict[str, Any], *, where: str
 ) -> tuple[dict[str, float | None], dict[str, str]]:
-    """Numeric top-level values as metrics (CI pairs as ``<name>_low/_high``) and why any is
-    null.
-    """
+    """Numeric top-level values as metrics (CI pairs: ``<name>_low/_high``) and why any is null."""
     unavailable = summary.get("unavailable") or {}
     if not isinstance(unavailable, dict):
         raise ResultsError(
@@ -323,9 +321,7 @@ def resolve_identity(
 def _side_sources(
     summary: dict[str, Any], run_dir: Path, split: str, run_info: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
-    """run.json, config.yaml (its data/model/encoder names) and the first prediction record, in
-    order.
-    """
+    """run.json, config.yaml (its data/model/encoder names), then the first prediction record."""
     if run_info:
         yield run_info
     config = run_dir / "config.yaml"
@@ -394,9 +390,7 @@ def describe_crqs_settings(settings: Any) -> str:
 
 
 def describe_comparability(value: Any, *, where: str) -> str:
-    """The summary's ``comparability`` mapping (metric family -> models and settings) as JSON
-    text.
-    """
+    """The summary's ``comparability`` mapping (metric family -> models, settings) as JSON text."""
     if value is None:
         return ""
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):

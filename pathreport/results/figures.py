@@ -107,9 +107,7 @@ def bars_data(
     confidence: float = 0.95,
     datasets: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Per dataset x model x encoder (every combination, run or not): mean and interval of
-    ``metric``.
-    """
+    """Per dataset x model x encoder (run or not): mean and interval of ``metric``."""
     import pandas as pd
 
     if ci not in CI_SOURCES:
@@ -196,9 +194,7 @@ def _case_interval(cell: pd.DataFrame, metric: str, confidence: float) -> dict[s
 def field_recall_data(
     frame: pd.DataFrame, *, split: str = "test", datasets: Sequence[str] | None = None
 ) -> tuple[pd.DataFrame, list[str]]:
-    """Per dataset x model x field: pooled recall from the runs' field tables; notes for runs
-    without one.
-    """
+    """Pooled recall per dataset x model x field from the runs' field tables; notes for the rest."""
     import pandas as pd
 
     subset = _split_frame(frame, split, datasets).drop_duplicates("run")

@@ -42,9 +42,7 @@ class PairedDifference:
 
 
 def bootstrap_differences(differences: np.ndarray, *, n_resamples: int, seed: int) -> np.ndarray:
-    """``n_resamples`` bootstrap means of ``differences`` (shape (n,) -> (B,), or (n, m) -> (B,
-    m)).
-    """
+    """``n_resamples`` bootstrap means of ``differences`` ((n,) -> (B,), or (n, m) -> (B, m))."""
     values = np.asarray(differences, dtype=np.float64)
     n = values.shape[0]
     rng = np.random.default_rng(seed)
@@ -68,9 +66,7 @@ def paired_bootstrap(
     seed: int = 0,
     confidence: float = 0.95,
 ) -> PairedDifference:
-    """Paired bootstrap of mean(a) - mean(b) over slides (see the module docstring for the
-    method).
-    """
+    """Paired bootstrap of mean(a) - mean(b) over slides (method: see the module docstring)."""
     a_arr = np.asarray(a, dtype=np.float64)
     b_arr = np.asarray(b, dtype=np.float64)
     if a_arr.shape != b_arr.shape or a_arr.ndim != 1:

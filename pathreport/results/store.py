@@ -163,9 +163,7 @@ def runs_to_frame(runs: Iterable[RunResult]) -> pd.DataFrame:
 
 
 def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
-    """Read a results table written by :func:`write_table` (CSV or Parquet), checking its
-    columns.
-    """
+    """Read a results table written by :func:`write_table` (CSV or Parquet), checking columns."""
     pd = _pandas()
     path = Path(path) if path is not None else default_table_path()
     if not path.is_file():
@@ -265,9 +263,7 @@ def _comparable(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Fixed dtypes: text columns as str ('' for missing), value float, seed and n_cases nullable
-    int.
-    """
+    """Fixed dtypes: text as str ('' for missing), value float, seed and n_cases nullable int."""
     pd = _pandas()
     frame = frame.copy()
     for column in TEXT_COLUMNS:

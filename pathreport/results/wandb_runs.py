@@ -40,9 +40,7 @@ NOT_LOGGED = (
 
 @dataclass
 class WandbRunData:
-    """What a W&B run holds that matters here: its config, its final summary, where its files
-    are.
-    """
+    """What matters here of a W&B run: its config, its final summary, where its files are."""
 
     label: str
     config: dict[str, Any] = field(default_factory=dict)

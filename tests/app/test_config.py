@@ -120,9 +120,7 @@ def _sample(spec: dict) -> list:
     "sweep", sorted((paths.PROJECT_ROOT / "sweeps").glob("*.yaml")), ids=lambda p: p.stem
 )
 def test_config_every_wandb_sweep_spec_composes(sweep: Path, tmp_path):
-    """W&B fills ${args_no_hyphens} with key=value pairs; each must compose with the fixed
-    command.
-    """
+    """W&B fills ${args_no_hyphens} with key=value pairs; each must compose with the command."""
     spec = yaml.safe_load(sweep.read_text())
     assert spec["metric"] == {"name": "val/loss", "goal": "minimize"} and spec["method"] == "bayes"
     command = spec["command"]

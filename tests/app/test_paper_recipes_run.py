@@ -28,9 +28,7 @@ OWN_SETTINGS = {"bigen": ["model.bank_path={bank}"], "scout": ["model.n_concepts
 
 @pytest.fixture(scope="module")
 def reg_style_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """A TRIDENT job directory (UNI2-h, CONCH v1, TITAN, GECKO), its split file and a knowledge
-    bank.
-    """
+    """A TRIDENT job folder (UNI2-h, CONCH v1, TITAN, GECKO), its split file, a knowledge bank."""
     root = tmp_path_factory.mktemp("reg_style")
     dataset = SyntheticDataset(root, SyntheticConfig(n_slides=12, min_patches=4, max_patches=12))
     dataset.ensure([ENCODERS[name] for name in ("uni2", "conch1", "titan")], concepts=True)

@@ -1,6 +1,4 @@
-"""End-to-end runs of train.py / eval.py on the tiny synthetic dataset (real Lightning, real
-files).
-"""
+"""End-to-end train.py / eval.py runs on the tiny synthetic dataset (real Lightning, real files)."""
 
 from __future__ import annotations
 
@@ -122,9 +120,7 @@ def _run_script(
 
 
 def test_new_generator_is_one_file_in_a_plugin_folder(tmp_path):
-    """A generator written as one file in a folder of its own trains and decodes with no other
-    edit.
-    """
+    """A generator written as one file in its own folder trains and decodes with no other edit."""
     plugin_dir = tmp_path / "my_models"
     plugin_dir.mkdir()
     (plugin_dir / "pooled_caption.py").write_text(PLUGIN_FILE)

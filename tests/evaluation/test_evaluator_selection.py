@@ -1,6 +1,4 @@
-"""Choosing evaluators by name (CLI, train.py), their options, ROUGE/METEOR fallbacks, and
-results.
-"""
+"""Choosing evaluators by name (CLI, train.py), their options, ROUGE/METEOR fallbacks, results."""
 
 from __future__ import annotations
 

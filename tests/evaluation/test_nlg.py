@@ -1,6 +1,4 @@
-"""Lexical metrics through pycocoevalcap, with explicit normalisation and METEOR's Java
-dependency.
-"""
+"""Lexical metrics via pycocoevalcap, with explicit normalisation and METEOR's Java dependency."""
 
 from __future__ import annotations
 

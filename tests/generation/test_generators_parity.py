@@ -70,9 +70,7 @@ def test_generator_decoding_a_batch_equals_decoding_each_slide(entry, beam, tmp_
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
 def test_generator_cached_decoding_matches_teacher_forcing(entry, tmp_path):
-    """Step-by-step decoding with a cache, two hypotheses per slide, gives the teacher-forced
-    logits.
-    """
+    """Cached step-by-step decoding, two hypotheses per slide, gives the teacher-forced logits."""
     model = build(entry, tmp_path)
     batch = make_batch(entry)
     tokens = batch.tokens[:, :-1].repeat_interleave(2, dim=0)  # R = B x 2 rows, slide-major

@@ -1,6 +1,4 @@
-"""The prepared GPU check: run where a GPU is; at tiny size on the CPU here, so that it cannot
-rot.
-"""
+"""The prepared GPU check: run where a GPU is; at tiny size on the CPU here, so it cannot rot."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Training in bf16 mixed precision and with a compiled generator, on a CPU, through train.py's
-config.
-"""
+"""Training in bf16 mixed precision and with a compiled generator on CPU, via train.py's config."""
 
 from __future__ import annotations
 

@@ -14,9 +14,7 @@ from pathreport import paths
 def run_script(
     script: str, *args: str, cwd: Path, timeout: float = 300
 ) -> subprocess.CompletedProcess:
-    """``python <script> args`` as a user runs it (no HYDRA_FULL_ERROR, so user errors are
-    short).
-    """
+    """``python <script> args`` as a user runs it (no HYDRA_FULL_ERROR: user errors are short)."""
     env = {k: v for k, v in os.environ.items() if k != "HYDRA_FULL_ERROR"}
     return subprocess.run(
         [sys.executable, str(paths.PROJECT_ROOT / script), *args],

@@ -49,9 +49,7 @@ def smoke_streams(entry: Entry, cfg: GeneratorConfig | None = None) -> dict[str,
 
 
 def smoke_resources(entry: Entry, cfg: GeneratorConfig, folder: Path) -> dict[str, str]:
-    """What the generator's ``dataset_resources`` hook gives for a generated dataset in
-    ``folder``.
-    """
+    """What the ``dataset_resources`` hook gives for a generated dataset in ``folder``."""
     hook = getattr(entry.obj, "dataset_resources", None)
     if hook is None:
         return {}
@@ -68,9 +66,7 @@ def smoke_resources(entry: Entry, cfg: GeneratorConfig, folder: Path) -> dict[st
 def smoke_context(
     entry: Entry, cfg: GeneratorConfig | None = None, resources: dict[str, str] | None = None
 ) -> GeneratorContext:
-    """A tiny context; each stream gets its fixed dimension, else a small one that depends on its
-    kind.
-    """
+    """Tiny context: each stream gets its fixed dimension or a small one depending on its kind."""
     streams = sorted(smoke_streams(entry, cfg).items())
     dims = {name: spec.dim or STREAM_DIMS[spec.kind] + i for i, (name, spec) in enumerate(streams)}
     return GeneratorContext(

@@ -20,9 +20,7 @@ CORPUS = [
 
 
 def make_tokenizer(specials: list[str], eos: str, pad: str) -> Any:
-    """A fast byte-level BPE tokenizer trained on a few sentences, with the model's special
-    tokens.
-    """
+    """A fast byte-level BPE tokenizer trained on a few sentences, with the model's specials."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -167,9 +165,7 @@ def tiny_qwen2_vl(seed: int = 0) -> tuple[Any, Any, Any]:
 
 
 def tiny_internvl(seed: int = 0) -> tuple[Any, Any, Any]:
-    """(model, tokenizer, image processor): 16 px tiles, patch 4, pixel shuffle -> 2 x 2 tokens per
-    tile.
-    """
+    """(model, tokenizer, processor): 16 px tiles, patch 4, pixel shuffle -> 2 x 2 tokens/tile."""
     import torch
     from transformers import (
         GotOcr2ImageProcessorPil,
@@ -334,9 +330,7 @@ def blob_vlm(
 def colour_vqa_file(
     root: Path, answers: list[tuple[str, str, str]], *, component: str | None = None
 ) -> Path:
-    """A VQA file whose image colour encodes the answer: rows of (answer letter, dimension,
-    subset).
-    """
+    """A VQA file whose image colour shows the answer: rows of (letter, dimension, subset)."""
     rows = []
     for i, (answer, dimension, subset) in enumerate(answers):
         write_image(root / "img" / f"q{i}.png", (12, 10), color=COLOURS[answer])

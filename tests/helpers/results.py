@@ -23,9 +23,7 @@ _CACHE: dict[str, Path] = {}
 
 
 def real_runs(root_factory: Any) -> Path:
-    """A folder with the four REAL_RUNS trained by ``pathreport.app.run.train`` (once per
-    session).
-    """
+    """A folder with the 4 REAL_RUNS trained by ``pathreport.app.run.train`` (once per session)."""
     if "root" not in _CACHE:
         from pathreport.app.run import train
 

@@ -18,9 +18,7 @@ from tests.helpers.pathbind import colour_vqa_file
 
 @pytest.fixture
 def server():
-    """A chat-completions endpoint that fails once with HTTP 503, then answers and records
-    requests.
-    """
+    """A chat-completions endpoint: fails once with HTTP 503, then answers and records requests."""
     state = {"requests": [], "failures_left": 1}
 
     class Handler(BaseHTTPRequestHandler):

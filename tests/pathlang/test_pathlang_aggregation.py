@@ -1,6 +1,4 @@
-"""Hybrid Top-K and mean pooling: the vectorised score table equals the definition, slide by
-slide.
-"""
+"""Hybrid Top-K and mean pooling: the vectorised score table equals the definition per slide."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Results tables from run summaries: paper layout, marks, sensitivity and the mean-pooling
-baseline.
-"""
+"""Results tables from run summaries: paper layout, marks, sensitivity, mean-pooling baseline."""
 
 from __future__ import annotations
 

@@ -40,9 +40,7 @@ def axis_encoder(ds):
 
 
 def slides_along(ds, labels, tile_class, n_tiles=12):
-    """Slides whose tiles all lie on the axis of ``tile_class[i]`` (their label is
-    ``labels[i]``).
-    """
+    """Slides whose tiles all lie on the axis of ``tile_class[i]`` (with label ``labels[i]``)."""
     ids = [f"slide{i}" for i in range(len(labels))]
     tiles = {
         s: np.tile(np.eye(DIM, dtype=np.float32)[c], (n_tiles, 1))

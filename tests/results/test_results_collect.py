@@ -1,6 +1,4 @@
-"""Collecting run summaries into the results table: identity from files, idempotence, clear
-errors.
-"""
+"""Collecting run summaries into a results table: identity from files, idempotence, clear errors."""
 
 from __future__ import annotations
 

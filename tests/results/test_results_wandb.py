@@ -168,9 +168,7 @@ class FakeRun:
 
 
 class FakeApi:
-    """What pathreport uses of ``wandb.Api``: ``runs(path)`` returning runs with config, summary,
-    file().
-    """
+    """What pathreport uses of ``wandb.Api``: ``runs(path)``, each run's config, summary, file()."""
 
     def __init__(self, runs: list[FakeRun]):
         self._runs = runs

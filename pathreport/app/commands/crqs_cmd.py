@@ -1,5 +1,4 @@
-"""``pathreport crqs``: look inside CRQS (extract, score one pair, build the vocabulary, check
-schemas).
+"""``pathreport crqs``: look inside CRQS (extract, score a pair, build vocabulary, check schemas).
 
 * ``pathreport crqs extract --dataset histai "text..."`` prints the clinical fields of a report, so
   a user can see why it scored as it did (``--explain`` adds the matched text and negation cues);

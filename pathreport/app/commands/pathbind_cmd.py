@@ -287,9 +287,7 @@ def _build(args: argparse.Namespace):
 
 
 def _guard(run: Any) -> Any:
-    """Show a missing package (raised when the model loads) as a one-line error with its install
-    hint.
-    """
+    """Show a package missing when the model loads as a one-line error with its install hint."""
     try:
         return run()
     except ImportError as err:

@@ -68,9 +68,7 @@ def _repairs(text: str) -> list[str]:
 
 
 def _balanced_span(text: str) -> str | None:
-    """From the first ``{`` or ``[`` to its matching bracket (strings respected); None if
-    unclosed.
-    """
+    """First ``{`` or ``[`` to its matching bracket (strings respected); None if unclosed."""
     starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
     if not starts:
         return None

@@ -438,9 +438,7 @@ class HFVisionLanguageModel(AttentionVLM):
     def entity_positions(
         self, prepared: _Prepared, prompt: str, entity_span: tuple[int, int]
     ) -> list[int]:
-        """Token positions whose characters overlap the entity inside the (last) prompt
-        occurrence.
-        """
+        """Token positions whose characters overlap the entity in the (last) prompt occurrence."""
         where = prepared.text.rfind(prompt)
         if where < 0 or prepared.offsets is None:
             raise RuntimeError(

@@ -1,5 +1,4 @@
-"""KEEP: knowledge-enhanced pathology vision-language pretraining (ViT-L/16 + PubMedBERT-style
-text).
+"""KEEP: knowledge-enhanced pathology vision-language pretraining (ViT-L/16, PubMedBERT-style text).
 
 Paper: Zhou et al., "Knowledge-enhanced pretraining for vision-language pathology foundation model
 on cancer diagnosis", Cancer Cell 2026 (arXiv 2412.13126). Upstream:

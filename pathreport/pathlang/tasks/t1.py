@@ -76,9 +76,7 @@ def classification_metrics(y: np.ndarray, pred: np.ndarray, n_classes: int) -> d
 
 
 def positive_class(ds: Any) -> str:
-    """The class whose similarity is the binary AUC's decision function (second class by
-    default).
-    """
+    """The class whose similarity is the binary AUC's decision function (the second by default)."""
     return ds.positive_class or ds.classes[1]
 
 

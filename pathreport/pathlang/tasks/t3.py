@@ -145,9 +145,7 @@ class ParaphraseRobustness:
 
 
 def draw_subsets(pool_size: int, n_draws: int, seed: int) -> dict[int, list[tuple[int, ...]]]:
-    """Prompt-index subsets per ensemble size: ``n_draws`` random ones below the pool size, one at
-    it.
-    """
+    """Prompt-index subsets by ensemble size: ``n_draws`` random below the pool size, one at it."""
     rng = np.random.default_rng(seed)
     draws = {
         n: [

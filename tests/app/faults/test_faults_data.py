@@ -100,9 +100,7 @@ def test_split_integrity_errors_name_the_slide_or_key(tmp_path, edit, message):
 
 
 def test_train_py_reports_a_data_error_on_stderr_without_traceback(tmp_path):
-    """The whole path a user sees: exit 1, the message on stderr (not stdout), the run marked
-    failed.
-    """
+    """The path a user sees: exit 1, the message on stderr (not stdout), the run marked failed."""
     feats = tmp_path / "job" / "feats"
     ids = [f"slide{i}" for i in range(6)]
     for slide in ids:

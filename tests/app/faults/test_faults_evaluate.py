@@ -142,9 +142,7 @@ def test_an_unknown_dataset_name_is_an_error_with_a_suggestion(tmp_path, capsys)
 
 
 def test_a_huge_prediction_is_scored_on_a_bounded_length_and_counted(tmp_path, capsys):
-    """A 5 MB report: NLG scores its first 1000 words (documented bound), and the summary says
-    so.
-    """
+    """A 5 MB report: NLG scores its first 1000 words (documented bound); the summary says so."""
     huge = ("carcinoma invades the muscularis propria " * 130_000)[:5_000_000]
     rows = [*GOOD, {"id": "c", "reference": "Invasive carcinoma.", "prediction": huge}]
     predictions = tmp_path / "preds.jsonl"
