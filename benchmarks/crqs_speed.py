@@ -42,15 +42,24 @@ def reg_report(rng: random.Random) -> str:
         spec = rng.choice(
             ["core-needle biopsy", "sono-guided core biopsy", "biopsy", "mammotome biopsy"]
         )
-        return f"Breast, {spec};\n  Invasive carcinoma of no special type, grade {g} (Tubule formation: {t}, Nuclear grade: {n}, Mitoses: {m})"
+        return (
+            f"Breast, {spec};\n  Invasive carcinoma of no special type, grade {g} (Tubule "
+            f"formation: {t}, Nuclear grade: {n}, Mitoses: {m})"
+        )
     if kind == 1:
         p, s = rng.choice([(3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 5)])
         group = {(3, 3): 1, (3, 4): 2, (4, 3): 3, (4, 4): 4}.get((p, s), 5)
-        return f"Prostate, biopsy;\n  Acinar adenocarcinoma, Gleason's score {p + s} ({p}+{s}), grade group {group}, tumor volume: {rng.randint(1, 100)}%"
+        return (
+            f"Prostate, biopsy;\n  Acinar adenocarcinoma, Gleason's score {p + s} ({p}+{s}), "
+            f"grade group {group}, tumor volume: {rng.randint(1, 100)}%"
+        )
     if kind == 2:
         depth = rng.choice(["subepithelial connective tissue", "muscle proper"])
         note = rng.choice(["includes", "does not include"])
-        return f"Urinary bladder, transurethral resection;\n  Invasive urothelial carcinoma,\n  with involvement of {depth}\n\nNote) The specimen {note} muscle proper."
+        return (
+            "Urinary bladder, transurethral resection;\n  Invasive urothelial carcinoma,\n  "
+            f"with involvement of {depth}\n\nNote) The specimen {note} muscle proper."
+        )
     if kind == 3:
         organ = rng.choice(
             [
@@ -71,15 +80,24 @@ def reg_report(rng: random.Random) -> str:
         return f"Uterine cervix, {rng.choice(['colposcopic', 'punch'])} biopsy;\n  {lesion}"
     arch = rng.choice(["Solid", "Cribriform", "Micropapillary"])
     necrosis = rng.choice(["Absent", "Present (Focal)", "Present (Comedo-type)"])
-    return f"Breast, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: {arch}\n  - Nuclear grade: {rng.choice(['Low', 'Intermediate', 'High'])}\n  - Necrosis: {necrosis}"
+    return (
+        f"Breast, core-needle biopsy;\n  Ductal carcinoma in situ\n  - Type: {arch}\n  - "
+        f"Nuclear grade: {rng.choice(['Low', 'Intermediate', 'High'])}\n  - "
+        f"Necrosis: {necrosis}"
+    )
 
 
 TCGA_OPENERS = [
-    "Left breast, modified radical mastectomy: invasive ductal carcinoma, Nottingham grade {g}, measuring {s} cm in greatest dimension.",
-    "Kidney, right, radical nephrectomy: renal cell carcinoma, clear cell type, Fuhrman nuclear grade {g}, measuring {s} x 4.0 x 3.5 cm.",
-    "Thyroid, total thyroidectomy: papillary thyroid carcinoma, classic variant, {s} cm, with psammoma bodies.",
-    "Right upper lobe, lobectomy: adenocarcinoma, acinar predominant, moderately differentiated, tumor size {s} cm.",
-    "Uterus, total abdominal hysterectomy: endometrioid adenocarcinoma, FIGO grade {g}, with myometrial invasion, tumor size {s} cm.",
+    "Left breast, modified radical mastectomy: invasive ductal carcinoma, Nottingham grade "
+    "{g}, measuring {s} cm in greatest dimension.",
+    "Kidney, right, radical nephrectomy: renal cell carcinoma, clear cell type, Fuhrman "
+    "nuclear grade {g}, measuring {s} x 4.0 x 3.5 cm.",
+    "Thyroid, total thyroidectomy: papillary thyroid carcinoma, classic variant, {s} cm, "
+    "with psammoma bodies.",
+    "Right upper lobe, lobectomy: adenocarcinoma, acinar predominant, moderately "
+    "differentiated, tumor size {s} cm.",
+    "Uterus, total abdominal hysterectomy: endometrioid adenocarcinoma, FIGO grade {g}, with "
+    "myometrial invasion, tumor size {s} cm.",
 ]
 TCGA_SENTENCES = [
     "Lymphovascular invasion is {pn}.",
@@ -89,11 +107,15 @@ TCGA_SENTENCES = [
     "Metastatic carcinoma is identified in {k} of {n} regional lymph nodes.",
     "Ductal carcinoma in situ, solid type, is {pn} in the surrounding tissue.",
     "Microcalcifications are {pn} in association with the tumor.",
-    "Sections of the uninvolved parenchyma show mild chronic inflammation and fibrosis without other significant abnormality.",
+    "Sections of the uninvolved parenchyma show mild chronic inflammation and fibrosis "
+    "without other significant abnormality.",
     "The background tissue shows hemorrhage and cystic change in several sections examined.",
-    "Immunohistochemical stains were reviewed and support the diagnosis; controls stain appropriately.",
-    "The specimen was received fresh, oriented with sutures, inked and entirely submitted for microscopic examination.",
-    "Extension into the surrounding adipose tissue is {pn}, and the capsule appears intact on all sections.",
+    "Immunohistochemical stains were reviewed and support the diagnosis; controls stain "
+    "appropriately.",
+    "The specimen was received fresh, oriented with sutures, inked and entirely submitted "
+    "for microscopic examination.",
+    "Extension into the surrounding adipose tissue is {pn}, and the capsule appears intact "
+    "on all sections.",
     "A separate focus of tumor is {pn} in the additional sections of the specimen.",
 ]
 
@@ -272,18 +294,21 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for row in report["speed"]:
         print(
-            f"{row['dataset']:<8} {row['pairs']:>6} pairs, {row['mean_words_per_report']:>5} words/report: "
-            f"{row['pairs_per_s_wall']:>6} pairs/s wall, {row['pairs_per_s_cpu']:>6} pairs/s CPU ({report['cpu']})"
+            f"{row['dataset']:<8} {row['pairs']:>6} pairs, {row['mean_words_per_report']:>5} "
+            f"words/report: {row['pairs_per_s_wall']:>6} pairs/s "
+            f"wall, {row['pairs_per_s_cpu']:>6} pairs/s CPU ({report['cpu']})"
         )
     report["evaluator"] = row = measure_evaluator(args.n_reg, 800, args.seed + 2, args.repeats)
     print(
-        f"evaluator on {row['pairs']} REG-like records drawn from {row['distinct_texts']} distinct reports: "
-        f"{row['pairs_per_s_wall']} pairs/s wall, {row['pairs_per_s_cpu']} pairs/s CPU"
+        f"evaluator on {row['pairs']} REG-like records drawn from {row['distinct_texts']} "
+        f"distinct reports: {row['pairs_per_s_wall']} pairs/s wall, {row['pairs_per_s_cpu']} "
+        "pairs/s CPU"
     )
     if args.check_set:
         report["check_set"] = result = check_set(meteor=not args.no_meteor)
         print(
-            f"check set ({result['n_triplets']} triplets, {result['text_normalization']} tokenisation): paraphrase ranked above the wrong report by"
+            f"check set ({result['n_triplets']} triplets, {result['text_normalization']} "
+            "tokenisation): paraphrase ranked above the wrong report by"
         )
         for metric in ("CRQS", "BLEU_4", "METEOR"):
             value = result[metric]

@@ -28,7 +28,9 @@ import time
 from pathlib import Path
 
 
-def reference_generator(model: str, max_len: int, device: str, overrides: dict | None = None, smoke: bool = False):
+def reference_generator(
+    model: str, max_len: int, device: str, overrides: dict | None = None, smoke: bool = False
+):
     """The registered generator ``model`` at its reference configuration (vocabulary 348 ids, 1536-d
     patch features, the reference stream widths, a random 2,000-entry knowledge bank where one is
     needed, its own tokenizer where it brings one), with random weights, in eval mode on ``device``.
@@ -51,16 +53,34 @@ def reference_generator(model: str, max_len: int, device: str, overrides: dict |
         stream_dims.setdefault(name, 512 if spec.kind != "concept" else 66)
     values = {**(entry.smoke or {} if smoke else {}), **(overrides or {})}
     with tempfile.TemporaryDirectory() as tmp:
-        if "bank_path" in entry.config.__dataclass_fields__:  # a plain (T, D) tensor is a valid bank file
-            torch.save(torch.randn(2000, ref.get("config", {}).get("bank_dim", 512)), Path(tmp) / "bank.pt")
+        if (
+            "bank_path" in entry.config.__dataclass_fields__
+        ):  # a plain (T, D) tensor is a valid bank file
+            torch.save(
+                torch.randn(2000, ref.get("config", {}).get("bank_dim", 512)), Path(tmp) / "bank.pt"
+            )
             values["bank_path"] = str(Path(tmp) / "bank.pt")
-        ctx = GeneratorContext(vocab_size=348, feature_dim=1536, stream_dims=stream_dims, max_report_tokens=max_len)
+        ctx = GeneratorContext(
+            vocab_size=348, feature_dim=1536, stream_dims=stream_dims, max_report_tokens=max_len
+        )
         cfg = entry.config(**values)
-        tokenizer = entry.obj.build_tokenizer(cfg, [r for r, _ in generate_cases(210, seed=0)], "reg")
-        if tokenizer is not None:  # a generator with its own tokenizer (slide_llm): its vocabulary and prompt
-            ctx = GeneratorContext(vocab_size=len(tokenizer), feature_dim=1536, pad_id=tokenizer.pad_id,
-                                   bos_id=tokenizer.bos_id, eos_id=tokenizer.eos_id, unk_id=tokenizer.unk_id,
-                                   stream_dims=stream_dims, max_report_tokens=max_len, tokenizer=tokenizer)
+        tokenizer = entry.obj.build_tokenizer(
+            cfg, [r for r, _ in generate_cases(210, seed=0)], "reg"
+        )
+        if (
+            tokenizer is not None
+        ):  # a generator with its own tokenizer (slide_llm): its vocabulary and prompt
+            ctx = GeneratorContext(
+                vocab_size=len(tokenizer),
+                feature_dim=1536,
+                pad_id=tokenizer.pad_id,
+                bos_id=tokenizer.bos_id,
+                eos_id=tokenizer.eos_id,
+                unk_id=tokenizer.unk_id,
+                stream_dims=stream_dims,
+                max_report_tokens=max_len,
+                tokenizer=tokenizer,
+            )
         generator = entry.obj(cfg, ctx).to(device).eval()
     return generator, ctx
 
@@ -77,14 +97,24 @@ def random_batch(generator, ctx, slides: int, patches: int, device: str):
         shape = (slides, patches, dim) if spec.kind == "patch" else (slides, dim)
         streams[name] = torch.randn(*shape, device=device)
     return SlideBatch(
-        ids=[f"bench{i}" for i in range(slides)], features=torch.randn(slides, patches, 1536, device=device),
+        ids=[f"bench{i}" for i in range(slides)],
+        features=torch.randn(slides, patches, 1536, device=device),
         mask=torch.ones(slides, patches, dtype=torch.bool, device=device),
-        coords=torch.zeros(slides, patches, 2, dtype=torch.long, device=device), streams=streams,
+        coords=torch.zeros(slides, patches, 2, dtype=torch.long, device=device),
+        streams=streams,
     )
 
 
-def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, device: str, threads: int,
-            slides: int = 1) -> dict:
+def run_one(
+    model: str,
+    patches: int,
+    beam: int,
+    max_len: int,
+    repeats: int,
+    device: str,
+    threads: int,
+    slides: int = 1,
+) -> dict:
     import torch
 
     from pathreport.generation.decoding import DecodingConfig, generate
@@ -96,15 +126,25 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
     generator, ctx = reference_generator(model, max_len, device)
     batch = random_batch(generator, ctx, slides, patches, device)
     cfg = DecodingConfig(beam_size=beam, block_repeat=True, suppress_unk=True)
-    kwargs = {"max_len": max_len, "bos_id": ctx.bos_id, "eos_id": ctx.eos_id, "pad_id": ctx.pad_id,
-              "unk_id": ctx.unk_id}
+    kwargs = {
+        "max_len": max_len,
+        "bos_id": ctx.bos_id,
+        "eos_id": ctx.eos_id,
+        "pad_id": ctx.pad_id,
+        "unk_id": ctx.unk_id,
+    }
 
     def sync() -> None:
         if device.startswith("cuda"):
             torch.cuda.synchronize()
 
     with torch.no_grad():  # warm up kernels and allocators on a small slide first
-        generate(generator, batch.select([0]) if patches <= 64 else _head(batch, 64), cfg, **{**kwargs, "max_len": 2})
+        generate(
+            generator,
+            batch.select([0]) if patches <= 64 else _head(batch, 64),
+            cfg,
+            **{**kwargs, "max_len": 2},
+        )
     encode_times, total_times, lengths = [], [], []
     for _ in range(repeats):
         with torch.no_grad():
@@ -121,7 +161,11 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
     best = min(range(repeats), key=lambda i: total_times[i])
     peak_gpu = torch.cuda.max_memory_allocated() / 2**30 if device.startswith("cuda") else None
     return {
-        "model": model, "patches": patches, "slides": slides, "beam": beam, "tokens": lengths[best],
+        "model": model,
+        "patches": patches,
+        "slides": slides,
+        "beam": beam,
+        "tokens": lengths[best],
         "params_m": round(count_parameters(generator, trainable_only=False) / 1e6, 2),
         "trainable_m": round(count_parameters(generator) / 1e6, 2),
         "encode_s": round(encode_times[best] / slides, 3),
@@ -129,7 +173,8 @@ def run_one(model: str, patches: int, beam: int, max_len: int, repeats: int, dev
         "total_s": round(total_times[best] / slides, 3),
         "peak_rss_gib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2),
         "peak_gpu_gib": None if peak_gpu is None else round(peak_gpu, 2),
-        "device": device, "threads": torch.get_num_threads(),
+        "device": device,
+        "threads": torch.get_num_threads(),
     }
 
 
@@ -138,20 +183,33 @@ def _head(batch, n: int):
     from pathreport.data.batch import SlideBatch
 
     return SlideBatch(
-        ids=batch.ids[:1], features=batch.features[:1, :n], mask=batch.mask[:1, :n], coords=batch.coords[:1, :n],
+        ids=batch.ids[:1],
+        features=batch.features[:1, :n],
+        mask=batch.mask[:1, :n],
+        coords=batch.coords[:1, :n],
         streams={k: (v[:1, :n] if v.dim() == 3 else v[:1]) for k, v in batch.streams.items()},
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", nargs="+", default=["migen", "histgen", "bigen", "scout", "slide_llm"])
+    parser.add_argument(
+        "--models", nargs="+", default=["migen", "histgen", "bigen", "scout", "slide_llm"]
+    )
     parser.add_argument("--patches", nargs="+", type=int, default=[1000, 10000])
     parser.add_argument("--beam", type=int, default=3)
-    parser.add_argument("--max-len", type=int, default=100, help="tokens generated per report (default 100)")
-    parser.add_argument("--slides", type=int, default=1,
-                        help="slides decoded together (figures stay per slide; batching amortises weight reads)")
-    parser.add_argument("--repeats", type=int, default=1, help="runs per case; the fastest is reported")
+    parser.add_argument(
+        "--max-len", type=int, default=100, help="tokens generated per report (default 100)"
+    )
+    parser.add_argument(
+        "--slides",
+        type=int,
+        default=1,
+        help="slides decoded together (figures stay per slide; batching amortises weight reads)",
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="runs per case; the fastest is reported"
+    )
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
@@ -159,28 +217,64 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.one:
-        row = run_one(args.one[0], int(args.one[1]), args.beam, args.max_len, args.repeats, args.device, args.threads,
-                      args.slides)
+        row = run_one(
+            args.one[0],
+            int(args.one[1]),
+            args.beam,
+            args.max_len,
+            args.repeats,
+            args.device,
+            args.threads,
+            args.slides,
+        )
         print(json.dumps(row))
         return 0
 
     rows = []
-    print(f"per slide; {args.slides} slide(s) per batch, beam {args.beam}, {args.max_len} tokens, {args.device}")
-    print(f"{'model':8} {'patches':>7} {'params':>8} {'tokens':>6} {'encode s':>9} {'decode s':>9} {'total s':>8} "
-          f"{'peak RSS GiB':>12}")
+    print(
+        f"per slide; {args.slides} slide(s) per batch, beam {args.beam}, {args.max_len} "
+        f"tokens, {args.device}"
+    )
+    print(
+        f"{'model':8} {'patches':>7} {'params':>8} {'tokens':>6} {'encode s':>9} "
+        f"{'decode s':>9} {'total s':>8} {'peak RSS GiB':>12}"
+    )
     for model in args.models:
         for patches in args.patches:
-            cmd = [sys.executable, __file__, "--one", model, str(patches), "--beam", str(args.beam),
-                   "--max-len", str(args.max_len), "--repeats", str(args.repeats), "--device", args.device,
-                   "--threads", str(args.threads), "--slides", str(args.slides)]
+            cmd = [
+                sys.executable,
+                __file__,
+                "--one",
+                model,
+                str(patches),
+                "--beam",
+                str(args.beam),
+                "--max-len",
+                str(args.max_len),
+                "--repeats",
+                str(args.repeats),
+                "--device",
+                args.device,
+                "--threads",
+                str(args.threads),
+                "--slides",
+                str(args.slides),
+            ]
             done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
             if done.returncode != 0:
-                print(f"{model:8} {patches:>7} FAILED (exit {done.returncode}): {done.stderr.strip()[-400:]}")
+                print(
+                    f"{model:8} {patches:>7} FAILED "
+                    f"(exit {done.returncode}): {done.stderr.strip()[-400:]}"
+                )
                 continue
             row = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append(row)
-            print(f"{model:8} {patches:>7} {row['params_m']:>7}M {row['tokens']:>6} {row['encode_s']:>9} "
-                  f"{row['decode_s']:>9} {row['total_s']:>8} {row['peak_rss_gib']:>12}", flush=True)
+            print(
+                f"{model:8} {patches:>7} {row['params_m']:>7}M {row['tokens']:>6} "
+                f"{row['encode_s']:>9} {row['decode_s']:>9} {row['total_s']:>8} "
+                f"{row['peak_rss_gib']:>12}",
+                flush=True,
+            )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
     return 0

@@ -59,14 +59,38 @@ class CountingJudge:
                 answer = json.dumps({"claims": clauses(text)})
             elif "claims (JSON list)" in user:
                 claims = json.loads(re.search(r"claims \(JSON list\):\n(\[.*?\])\n", user).group(1))
-                answer = json.dumps({"scores": [{"claim": c, "explanation": "The response states this finding "
-                                                 "with the same grade and site as the ground truth.", "score": 1}
-                                                for c in claims]})
+                answer = json.dumps(
+                    {
+                        "scores": [
+                            {
+                                "claim": c,
+                                "explanation": "The response states this finding "
+                                "with the same grade and site as the ground truth.",
+                                "score": 1,
+                            }
+                            for c in claims
+                        ]
+                    }
+                )
             else:
                 reference = re.findall(r'"""\n(.*?)\n"""', user, re.DOTALL)[0]
-                answer = json.dumps({"matched_findings": clauses(reference), "errors": [
-                    {"category": "wrong_grade", "significant": True, "description": "grade 2 instead of grade 3"},
-                    {"category": "missed_finding", "significant": False, "description": "omits the margin status"}]})
+                answer = json.dumps(
+                    {
+                        "matched_findings": clauses(reference),
+                        "errors": [
+                            {
+                                "category": "wrong_grade",
+                                "significant": True,
+                                "description": "grade 2 instead of grade 3",
+                            },
+                            {
+                                "category": "missed_finding",
+                                "significant": False,
+                                "description": "omits the margin status",
+                            },
+                        ],
+                    }
+                )
             self.calls += 1
             self.tokens_in += sum(self.count(m["content"]) for m in messages)
             self.tokens_out += self.count(answer)
@@ -91,7 +115,9 @@ def token_counter():
         from transformers import AutoTokenizer
 
         tokenizer = AutoTokenizer.from_pretrained(minilm_folder())
-        return (lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])), "MiniLM WordPiece"
+        return (
+            lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
+        ), "MiniLM WordPiece"
     except Exception:  # noqa: BLE001 - any failure falls back to the character rule
         return (lambda text: max(1, len(text) // 4)), "characters / 4"
 
@@ -99,47 +125,73 @@ def token_counter():
 def records(n: int) -> list[PredictionRecord]:
     reports = [text for text, _ in generate_cases(2 * n, seed=1)]
     rng = random.Random(0)
-    return [PredictionRecord(id=f"s{i}", reference=reports[i], prediction=reports[n + rng.randrange(n)])
-            for i in range(n)]
+    return [
+        PredictionRecord(id=f"s{i}", reference=reports[i], prediction=reports[n + rng.randrange(n)])
+        for i in range(n)
+    ]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--n", type=int, default=200, help="number of report pairs")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     data = records(args.n)
     count, how = token_counter()
-    figures: dict = {"n_cases": args.n, "token_count": how, "judges": {}, "cpu_seconds_per_1000": {},
-                     "wall_seconds_per_1000": {}}
+    figures: dict = {
+        "n_cases": args.n,
+        "token_count": how,
+        "judges": {},
+        "cpu_seconds_per_1000": {},
+        "wall_seconds_per_1000": {},
+    }
     for metric in ("wsi_precision", "wsi_relevance", "path_errors"):
         judge = CountingJudge(count)
         with tempfile.TemporaryDirectory() as cache:  # a fresh cache: every call is counted
-            evaluate_records(data, metrics=[metric], options={metric: {"judge": judge, "cache_dir": cache,
-                                                                       "max_parse_retries": 0}})
+            evaluate_records(
+                data,
+                metrics=[metric],
+                options={metric: {"judge": judge, "cache_dir": cache, "max_parse_retries": 0}},
+            )
         scale = 1000 / args.n
-        figures["judges"][metric] = {"calls_per_1000": round(judge.calls * scale),
-                                     "input_tokens_per_1000": round(judge.tokens_in * scale),
-                                     "output_tokens_per_1000": round(judge.tokens_out * scale)}
+        figures["judges"][metric] = {
+            "calls_per_1000": round(judge.calls * scale),
+            "input_tokens_per_1000": round(judge.tokens_in * scale),
+            "output_tokens_per_1000": round(judge.tokens_out * scale),
+        }
     try:
         import spacy
 
         from pathreport.evaluation.reg2025 import MeanPooledEmbedder
 
         nlp = spacy.blank("en")
-        nlp.add_pipe("entity_ruler").add_patterns([{"label": "E", "pattern": w} for w in
-                                                    ("carcinoma", "adenocarcinoma", "biopsy", "invasion", "grade")])
+        nlp.add_pipe("entity_ruler").add_patterns(
+            [
+                {"label": "E", "pattern": w}
+                for w in ("carcinoma", "adenocarcinoma", "biopsy", "invasion", "grade")
+            ]
+        )
         extractor = lambda texts: [[e.text for e in doc.ents] for doc in nlp.pipe(texts)]  # noqa: E731
         embedder = MeanPooledEmbedder(str(minilm_folder()))
         options = {"reg2025_score": {"entity_extractor": extractor, "embedder": embedder}}
         import torch
 
-        torch.set_num_threads(1)  # one core, as the module docstring says; threads only add noise here
+        torch.set_num_threads(
+            1
+        )  # one core, as the module docstring says; threads only add noise here
         for metric in ("rouge", "reg2025_score"):
             started, cpu = time.perf_counter(), time.process_time()
-            evaluate_records(data, metrics=[metric], options={k: v for k, v in options.items() if k == metric})
-            figures["cpu_seconds_per_1000"][metric] = round((time.process_time() - cpu) * 1000 / args.n, 2)
-            figures["wall_seconds_per_1000"][metric] = round((time.perf_counter() - started) * 1000 / args.n, 2)
+            evaluate_records(
+                data, metrics=[metric], options={k: v for k, v in options.items() if k == metric}
+            )
+            figures["cpu_seconds_per_1000"][metric] = round(
+                (time.process_time() - cpu) * 1000 / args.n, 2
+            )
+            figures["wall_seconds_per_1000"][metric] = round(
+                (time.perf_counter() - started) * 1000 / args.n, 2
+            )
     except ImportError as err:
         figures["cpu_seconds_per_1000"]["skipped"] = str(err)
     print(json.dumps(figures, indent=2))

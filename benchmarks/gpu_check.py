@@ -44,19 +44,45 @@ from decode_patches import random_batch, reference_generator  # noqa: E402
 
 GENERATORS = ["migen", "histgen", "bigen", "scout", "slide_llm"]
 #: dense bf16 peak of known devices, in TFLOP/s (vendor data sheets, SXM parts unless named).
-PEAK_BF16_TFLOPS = {"H200": 989.0, "H100 PCIe": 756.0, "H100": 989.0, "A100": 312.0, "L40S": 362.0,
-                    "L4": 121.0, "A10": 125.0, "RTX 4090": 165.0}
-QWEN25_05B = {"hidden_size": 896, "intermediate_size": 4864, "num_hidden_layers": 24, "num_attention_heads": 14,
-              "num_key_value_heads": 2, "vocab_size": 151936, "tie_word_embeddings": True}
-TINY_LM = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
-           "num_key_value_heads": 2, "vocab_size": 600, "tie_word_embeddings": True}
-SLIDE_LLM_MODES = {"frozen": {"lm_frozen": True}, "lora": {"lm_frozen": True, "adapter": "lora"}, "full": {}}
+PEAK_BF16_TFLOPS = {
+    "H200": 989.0,
+    "H100 PCIe": 756.0,
+    "H100": 989.0,
+    "A100": 312.0,
+    "L40S": 362.0,
+    "L4": 121.0,
+    "A10": 125.0,
+    "RTX 4090": 165.0,
+}
+QWEN25_05B = {
+    "hidden_size": 896,
+    "intermediate_size": 4864,
+    "num_hidden_layers": 24,
+    "num_attention_heads": 14,
+    "num_key_value_heads": 2,
+    "vocab_size": 151936,
+    "tie_word_embeddings": True,
+}
+TINY_LM = {
+    "hidden_size": 32,
+    "intermediate_size": 64,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "vocab_size": 600,
+    "tie_word_embeddings": True,
+}
+SLIDE_LLM_MODES = {
+    "frozen": {"lm_frozen": True},
+    "lora": {"lm_frozen": True, "adapter": "lora"},
+    "full": {},
+}
 REPORT_LENGTHS = {"REG": (17, 40), "TCGA": (100, 200)}
 TINY_REPORT_LENGTHS = {"REG": (2, 5), "TCGA": (6, 9)}
 OUT_OF_MEMORY = getattr(torch, "OutOfMemoryError", torch.cuda.OutOfMemoryError)
 
 
-# -- the device --------------------------------------------------------------------------------------
+# -- the device ------------------------------------------------------------------------------------
 class Device:
     """Synchronising, peak memory and freeing memory on one device (no-ops on a CPU)."""
 
@@ -118,8 +144,16 @@ class Trainer:
     """Training steps of one generator (AdamW, bf16 autocast) and the largest batch that fits."""
 
     def __init__(self, generator, ctx, dev: Device, bf16: bool, tokens: int) -> None:
-        self.generator, self.ctx, self.dev, self.bf16, self.tokens = generator, ctx, dev, bf16, tokens
-        self.optimizer = torch.optim.AdamW([p for p in generator.parameters() if p.requires_grad], lr=1e-5)
+        self.generator, self.ctx, self.dev, self.bf16, self.tokens = (
+            generator,
+            ctx,
+            dev,
+            bf16,
+            tokens,
+        )
+        self.optimizer = torch.optim.AdamW(
+            [p for p in generator.parameters() if p.requires_grad], lr=1e-5
+        )
 
     def step(self, batch) -> None:
         with self.dev.autocast(self.bf16):
@@ -142,12 +176,14 @@ class Trainer:
         return False
 
     def largest_batch(self, patches: int, cap: int) -> int:
-        """Doubling from 2 while a step fits, then halving the gap to the first size that did not."""
+        """Doubling from 2 while a step fits, then halving the gap to the first size that failed."""
         fit, size = 1, 2
         while size <= cap and self.fits(size, patches):
             fit, size = size, size * 2
         fail = size
-        while fail - fit > max(1, fit // 4) and fit < cap:  # within a quarter: enough for a benchmark
+        while (
+            fail - fit > max(1, fit // 4) and fit < cap
+        ):  # within a quarter: enough for a benchmark
             middle = (fit + fail) // 2
             if self.fits(middle, patches):
                 fit = middle
@@ -167,10 +203,15 @@ class Trainer:
         flops = counter.get_total_flops()
         seconds = sum(timed(self.dev, lambda: self.step(batch)) for _ in range(steps)) / steps
         tokens = int((batch.tokens[:, 1:] != self.ctx.pad_id).sum())
-        row = {"batch": slides, "patches": patches, "step_s": round(seconds, 4),
-               "tokens_per_s": round(tokens / seconds, 1), "gflop_per_step": round(flops / 1e9, 3),
-               "mfu": round(flops / seconds / (peak_tflops * 1e12), 4) if peak_tflops else None,
-               "peak_gib": self.dev.peak_gib()}
+        row = {
+            "batch": slides,
+            "patches": patches,
+            "step_s": round(seconds, 4),
+            "tokens_per_s": round(tokens / seconds, 1),
+            "gflop_per_step": round(flops / 1e9, 3),
+            "mfu": round(flops / seconds / (peak_tflops * 1e12), 4) if peak_tflops else None,
+            "peak_gib": self.dev.peak_gib(),
+        }
         self.optimizer.zero_grad(set_to_none=True)
         self.dev.free()
         return row
@@ -203,24 +244,42 @@ class EndsAt(torch.nn.Module):
         return logits
 
 
-def measure_decoding(generator, ctx, dev: Device, bf16: bool, lengths: tuple[int, int], slides: int, batch: int,
-                     patches: int, beam: int) -> dict:
+def measure_decoding(
+    generator,
+    ctx,
+    dev: Device,
+    bf16: bool,
+    lengths: tuple[int, int],
+    slides: int,
+    batch: int,
+    patches: int,
+    beam: int,
+) -> dict:
     from pathreport.generation.decoding import DecodingConfig, generate
 
     generator.eval()
     g = torch.Generator().manual_seed(1)
     drawn = torch.randint(lengths[0], lengths[1] + 1, (slides,), generator=g).tolist()
     cfg = DecodingConfig(beam_size=beam)
-    ids = {"max_len": lengths[1], "bos_id": ctx.bos_id, "eos_id": ctx.eos_id, "pad_id": ctx.pad_id,
-           "unk_id": ctx.unk_id}
-    batches = [(random_batch(generator, ctx, len(chunk), patches, str(dev.device)), chunk)
-               for chunk in (drawn[i : i + batch] for i in range(0, slides, batch))]
+    ids = {
+        "max_len": lengths[1],
+        "bos_id": ctx.bos_id,
+        "eos_id": ctx.eos_id,
+        "pad_id": ctx.pad_id,
+        "unk_id": ctx.unk_id,
+    }
+    batches = [
+        (random_batch(generator, ctx, len(chunk), patches, str(dev.device)), chunk)
+        for chunk in (drawn[i : i + batch] for i in range(0, slides, batch))
+    ]
     out: list[list[int]] = []
 
     def run(max_len: int | None = None) -> None:
         for slide_batch, chunk in batches:
             model = EndsAt(generator, chunk, ctx.eos_id)
-            out.extend(generate(model, slide_batch, cfg, **{**ids, "max_len": max_len or ids["max_len"]}))
+            out.extend(
+                generate(model, slide_batch, cfg, **{**ids, "max_len": max_len or ids["max_len"]})
+            )
 
     with torch.no_grad(), dev.autocast(bf16):
         run(max_len=2)  # warm-up
@@ -230,19 +289,29 @@ def measure_decoding(generator, ctx, dev: Device, bf16: bool, lengths: tuple[int
     produced = [len(seq) for seq in out]
     if produced != drawn:
         raise RuntimeError(f"decoding produced {produced} tokens where the reports end at {drawn}")
-    return {"slides": slides, "batch": batch, "patches": patches, "beam": beam, "tokens": f"{lengths[0]}-{lengths[1]}",
-            "mean_tokens": round(sum(drawn) / len(drawn), 1), "slides_per_s": round(slides / seconds, 3),
-            "peak_gib": dev.peak_gib()}
+    return {
+        "slides": slides,
+        "batch": batch,
+        "patches": patches,
+        "beam": beam,
+        "tokens": f"{lengths[0]}-{lengths[1]}",
+        "mean_tokens": round(sum(drawn) / len(drawn), 1),
+        "slides_per_s": round(slides / seconds, 3),
+        "peak_gib": dev.peak_gib(),
+    }
 
 
-# -- slide_llm's language model ------------------------------------------------------------------------
+# -- slide_llm's language model --------------------------------------------------------------------
 def cached_qwen_05b() -> str | None:
     """A local snapshot of Qwen2.5-0.5B (base or instruct) in the Hugging Face cache, if any."""
     try:
         from huggingface_hub import scan_cache_dir
 
         for repo in scan_cache_dir().repos:
-            if repo.repo_id in ("Qwen/Qwen2.5-0.5B", "Qwen/Qwen2.5-0.5B-Instruct") and repo.revisions:
+            if (
+                repo.repo_id in ("Qwen/Qwen2.5-0.5B", "Qwen/Qwen2.5-0.5B-Instruct")
+                and repo.revisions
+            ):
                 return str(max(repo.revisions, key=lambda r: r.last_modified).snapshot_path)
     except Exception:  # no cache folder, or an unreadable one: use the random model
         return None
@@ -258,15 +327,26 @@ def save_random_lm(folder: Path, shape: dict, dtype: torch.dtype) -> Path:
     from pathreport.data.subword import SubwordTokenizer
     from pathreport.data.synthetic import generate_cases
 
-    trained = SubwordTokenizer.train([r for r, _ in generate_cases(200, seed=0)], style="reg", vocab_size=500)
-    PreTrainedTokenizerFast(tokenizer_object=Tokenizer.from_str(trained.json), bos_token="<bos>",
-                            eos_token="<eos>", pad_token="<pad>", unk_token="<unk>").save_pretrained(folder)
+    trained = SubwordTokenizer.train(
+        [r for r, _ in generate_cases(200, seed=0)], style="reg", vocab_size=500
+    )
+    PreTrainedTokenizerFast(
+        tokenizer_object=Tokenizer.from_str(trained.json),
+        bos_token="<bos>",
+        eos_token="<eos>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+    ).save_pretrained(folder)
     torch.manual_seed(0)
-    Qwen2ForCausalLM(Qwen2Config(**shape, max_position_embeddings=4096)).to(dtype).save_pretrained(folder)
+    Qwen2ForCausalLM(Qwen2Config(**shape, max_position_embeddings=4096)).to(dtype).save_pretrained(
+        folder
+    )
     return folder
 
 
-def variants(models: list[str], modes: list[str], lm_path: str | None, tiny: bool) -> list[tuple[str, str, dict]]:
+def variants(
+    models: list[str], modes: list[str], lm_path: str | None, tiny: bool
+) -> list[tuple[str, str, dict]]:
     """(row label, registered name, config overrides) of every generator to check (a tiny LM gets a
     LoRA rank that suits its width)."""
     rows = []
@@ -277,86 +357,154 @@ def variants(models: list[str], modes: list[str], lm_path: str | None, tiny: boo
         for mode in modes:
             dtype = "bfloat16" if mode != "full" else "float32"  # trained weights stay float32
             small = {"lora_r": 8, "lora_alpha": 16} if tiny and mode == "lora" else {}
-            rows.append((f"slide_llm ({mode})", name, {"lm": lm_path, "lm_dtype": dtype, **SLIDE_LLM_MODES[mode], **small}))
+            rows.append(
+                (
+                    f"slide_llm ({mode})",
+                    name,
+                    {"lm": lm_path, "lm_dtype": dtype, **SLIDE_LLM_MODES[mode], **small},
+                )
+            )
     return rows
 
 
 # -- the report ------------------------------------------------------------------------------------
 def markdown(result: dict) -> str:
     """The rows as one markdown table per measurement kind."""
-    lines = [f"Device: {result['device']}; bf16 autocast: {result['bf16']}; peak bf16 TFLOP/s used for MFU: "
-             f"{result['peak_tflops'] or 'unknown (MFU not reported)'}; {result['lm']}.", "",
-             "| generator | params (M) | patches | batch | step s | tokens/s | GFLOP/step | MFU | peak GiB |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"Device: {result['device']}; bf16 autocast: {result['bf16']}; peak bf16 TFLOP/s used "
+        f"for MFU: {result['peak_tflops'] or 'unknown (MFU not reported)'}; {result['lm']}.",
+        "",
+        "| generator | params (M) | patches | batch | step s | tokens/s | GFLOP/step | MFU | "
+        "peak GiB |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for row in result["generators"]:
         for t in row["training"]:
             if "skipped" in t:
-                lines.append(f"| {row['generator']} | {row['params_m']} | {t['patches']} | {t['batch']} | "
-                             f"{t['skipped']} | | | | |")
+                lines.append(
+                    f"| {row['generator']} | {row['params_m']} | {t['patches']} | {t['batch']} | "
+                    f"{t['skipped']} | | | | |"
+                )
                 continue
             mfu = f"{100 * t['mfu']:.1f}%" if t["mfu"] is not None else "n/a"
-            lines.append(f"| {row['generator']} | {row['params_m']} | {t['patches']} | {t['batch']} | {t['step_s']} | "
-                         f"{t['tokens_per_s']} | {t['gflop_per_step']} | {mfu} | {t['peak_gib'] or 'n/a'} |")
-    lines += ["", "| generator | report lengths | slides (batch) | slides/s | peak GiB |", "|---|---|---|---|---|"]
+            lines.append(
+                f"| {row['generator']} | {row['params_m']} | {t['patches']} | {t['batch']} "
+                f"| {t['step_s']} | {t['tokens_per_s']} | {t['gflop_per_step']} | {mfu} "
+                f"| {t['peak_gib'] or 'n/a'} |"
+            )
+    lines += [
+        "",
+        "| generator | report lengths | slides (batch) | slides/s | peak GiB |",
+        "|---|---|---|---|---|",
+    ]
     for row in result["generators"]:
         for label, d in row["decoding"].items():
             if "skipped" in d:
                 lines.append(f"| {row['generator']} | {label} | | {d['skipped']} | |")
                 continue
-            lines.append(f"| {row['generator']} | {label} ({d['tokens']} tokens, mean {d['mean_tokens']}) | "
-                         f"{d['slides']} ({d['batch']}) | {d['slides_per_s']} | {d['peak_gib'] or 'n/a'} |")
+            lines.append(
+                f"| {row['generator']} | {label} ({d['tokens']} tokens, mean {d['mean_tokens']}) | "
+                f"{d['slides']} ({d['batch']}) | {d['slides_per_s']} | {d['peak_gib'] or 'n/a'} |"
+            )
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--models", nargs="+", default=GENERATORS, choices=GENERATORS)
-    parser.add_argument("--slide-llm-modes", nargs="+", default=list(SLIDE_LLM_MODES), choices=list(SLIDE_LLM_MODES))
-    parser.add_argument("--lm", default=None, help="local folder of slide_llm's LM (default: cached Qwen2.5-0.5B)")
+    parser.add_argument(
+        "--slide-llm-modes", nargs="+", default=list(SLIDE_LLM_MODES), choices=list(SLIDE_LLM_MODES)
+    )
+    parser.add_argument(
+        "--lm", default=None, help="local folder of slide_llm's LM (default: cached Qwen2.5-0.5B)"
+    )
     parser.add_argument("--patches", nargs="+", type=int, default=[1000, 10000])
-    parser.add_argument("--train-tokens", type=int, default=40, help="target tokens per report when training")
+    parser.add_argument(
+        "--train-tokens", type=int, default=40, help="target tokens per report when training"
+    )
     parser.add_argument("--steps", type=int, default=3, help="timed training steps per setting")
     parser.add_argument("--max-batch", type=int, default=64, help="largest training batch tried")
     parser.add_argument("--decode-slides", type=int, default=32)
     parser.add_argument("--decode-batch", type=int, default=16)
     parser.add_argument("--decode-patches", type=int, default=1000)
     parser.add_argument("--beam", type=int, default=3)
-    parser.add_argument("--peak-tflops", type=float, default=None, help="the device's dense bf16 peak")
-    parser.add_argument("--budget-s", type=float, default=270.0, help="skip what starts after this many seconds")
-    parser.add_argument("--tiny", action="store_true", help="smoke sizes on the CPU, for the test suite")
-    parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    parser.add_argument(
+        "--peak-tflops", type=float, default=None, help="the device's dense bf16 peak"
+    )
+    parser.add_argument(
+        "--budget-s", type=float, default=270.0, help="skip what starts after this many seconds"
+    )
+    parser.add_argument(
+        "--tiny", action="store_true", help="smoke sizes on the CPU, for the test suite"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=0, help="torch CPU threads (0: torch's default)"
+    )
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--markdown", type=Path, default=None)
     args = parser.parse_args(argv)
     if args.tiny:
         args.device, args.threads = "cpu", args.threads or 1
-        args.patches, args.max_batch, args.steps, args.decode_slides, args.decode_batch = [24, 96], 4, 1, 3, 2
+        args.patches, args.max_batch, args.steps, args.decode_slides, args.decode_batch = (
+            [24, 96],
+            4,
+            1,
+            3,
+            2,
+        )
         args.decode_patches = 24
     if args.threads:
         torch.set_num_threads(args.threads)
     started = time.perf_counter()
     dev = Device(args.device)
-    bf16 = dev.cuda or args.tiny  # bf16 autocast on a CPU is slow at full size, but the tiny run takes its path
+    bf16 = (
+        dev.cuda or args.tiny
+    )  # bf16 autocast on a CPU is slow at full size, but the tiny run takes its path
     peak = dev.peak_tflops(args.peak_tflops)
-    result = {"device": torch.cuda.get_device_name(dev.device) if dev.cuda else "cpu", "bf16": bf16,
-              "peak_tflops": peak, "generators": []}
+    result = {
+        "device": torch.cuda.get_device_name(dev.device) if dev.cuda else "cpu",
+        "bf16": bf16,
+        "peak_tflops": peak,
+        "generators": [],
+    }
 
     def over_budget() -> str | None:
         return "skipped: time budget" if time.perf_counter() - started > args.budget_s else None
 
     with tempfile.TemporaryDirectory() as tmp:
         lm_path = args.lm or (None if args.tiny else cached_qwen_05b())
-        result["lm"] = "slide_llm: Qwen2.5-0.5B weights" if lm_path else "slide_llm: random LM of Qwen2.5-0.5B's shape"
+        result["lm"] = (
+            "slide_llm: Qwen2.5-0.5B weights"
+            if lm_path
+            else "slide_llm: random LM of Qwen2.5-0.5B's shape"
+        )
         if "slide_llm" in args.models and lm_path is None:
-            lm_path = str(save_random_lm(Path(tmp) / "lm", TINY_LM if args.tiny else QWEN25_05B,
-                                         torch.bfloat16 if dev.cuda else torch.float32))
+            lm_path = str(
+                save_random_lm(
+                    Path(tmp) / "lm",
+                    TINY_LM if args.tiny else QWEN25_05B,
+                    torch.bfloat16 if dev.cuda else torch.float32,
+                )
+            )
         if args.tiny:
             result["lm"] = "slide_llm: tiny random LM"
-        for label, name, overrides in variants(args.models, args.slide_llm_modes, lm_path, args.tiny):
-            row = check_generator(label, name, overrides, args, dev, bf16, peak, over_budget,
-                                  TINY_REPORT_LENGTHS if args.tiny else REPORT_LENGTHS)
+        for label, name, overrides in variants(
+            args.models, args.slide_llm_modes, lm_path, args.tiny
+        ):
+            row = check_generator(
+                label,
+                name,
+                overrides,
+                args,
+                dev,
+                bf16,
+                peak,
+                over_budget,
+                TINY_REPORT_LENGTHS if args.tiny else REPORT_LENGTHS,
+            )
             result["generators"].append(row)
             print(json.dumps(row), flush=True)
     result["seconds"] = round(time.perf_counter() - started, 1)
@@ -369,17 +517,35 @@ def main(argv: list[str] | None = None) -> dict:
     return result
 
 
-def check_generator(label: str, name: str, overrides: dict, args: argparse.Namespace, dev: Device, bf16: bool,
-                    peak: float | None, over_budget: Callable[[], str | None],
-                    report_lengths: dict[str, tuple[int, int]]) -> dict:
+def check_generator(
+    label: str,
+    name: str,
+    overrides: dict,
+    args: argparse.Namespace,
+    dev: Device,
+    bf16: bool,
+    peak: float | None,
+    over_budget: Callable[[], str | None],
+    report_lengths: dict[str, tuple[int, int]],
+) -> dict:
     """Training and decoding figures of one generator (what the budget leaves time for)."""
     from pathreport.generation.nn import count_parameters
 
     torch.manual_seed(0)
-    generator, ctx = reference_generator(name, max(hi for _, hi in report_lengths.values()), str(dev.device),
-                                         overrides=overrides, smoke=args.tiny)
-    row = {"generator": label, "params_m": round(count_parameters(generator, trainable_only=False) / 1e6, 2),
-           "trainable_m": round(count_parameters(generator) / 1e6, 2), "training": [], "decoding": {}}
+    generator, ctx = reference_generator(
+        name,
+        max(hi for _, hi in report_lengths.values()),
+        str(dev.device),
+        overrides=overrides,
+        smoke=args.tiny,
+    )
+    row = {
+        "generator": label,
+        "params_m": round(count_parameters(generator, trainable_only=False) / 1e6, 2),
+        "trainable_m": round(count_parameters(generator) / 1e6, 2),
+        "training": [],
+        "decoding": {},
+    }
     trainer = Trainer(generator, ctx, dev, bf16, args.train_tokens)
     for patches in args.patches:
         for size in ("1", "largest"):
@@ -389,15 +555,30 @@ def check_generator(label: str, name: str, overrides: dict, args: argparse.Names
                 continue
             slides = 1 if size == "1" else trainer.largest_batch(patches, args.max_batch)
             if not trainer.fits(slides, patches):
-                row["training"].append({"patches": patches, "batch": slides, "skipped": "out of memory"})
+                row["training"].append(
+                    {"patches": patches, "batch": slides, "skipped": "out of memory"}
+                )
                 continue
             row["training"].append(trainer.measure(slides, patches, args.steps, peak))
     del trainer
     dev.free()
     for label_, lengths in report_lengths.items():
         skipped = over_budget()
-        row["decoding"][label_] = {"skipped": skipped} if skipped else measure_decoding(
-            generator, ctx, dev, bf16, lengths, args.decode_slides, args.decode_batch, args.decode_patches, args.beam)
+        row["decoding"][label_] = (
+            {"skipped": skipped}
+            if skipped
+            else measure_decoding(
+                generator,
+                ctx,
+                dev,
+                bf16,
+                lengths,
+                args.decode_slides,
+                args.decode_batch,
+                args.decode_patches,
+                args.beam,
+            )
+        )
     del generator
     dev.free()
     return row

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/nlg_bound.py                  # 20 REG-length cases, then + one 5 MB prediction
+    python benchmarks/nlg_bound.py   # 20 REG-length cases, then + one 5 MB prediction
     python benchmarks/nlg_bound.py --unbounded-words 4000 --json out.json
 
 Three sets are scored with BLEU, ROUGE-L, CIDEr and METEOR (METEOR needs Java; ``--no-meteor``
@@ -29,7 +29,31 @@ sys.path.insert(0, str(ROOT))
 
 from pathreport.evaluation.nlg import MAX_WORDS, compute_nlg  # noqa: E402
 
-WORDS = ["invasive", "adenocarcinoma", "grade", "tubule", "formation", "nuclear", "pleomorphism", "mitoses", "margin", "lymph", "node", "negative", "positive", "stroma", "gland", "carcinoma", "in", "situ", "the", "of", "with", "and", "no"]
+WORDS = [
+    "invasive",
+    "adenocarcinoma",
+    "grade",
+    "tubule",
+    "formation",
+    "nuclear",
+    "pleomorphism",
+    "mitoses",
+    "margin",
+    "lymph",
+    "node",
+    "negative",
+    "positive",
+    "stroma",
+    "gland",
+    "carcinoma",
+    "in",
+    "situ",
+    "the",
+    "of",
+    "with",
+    "and",
+    "no",
+]
 
 
 def text(rng: random.Random, n_words: int) -> str:
@@ -38,7 +62,9 @@ def text(rng: random.Random, n_words: int) -> str:
 
 def timed(refs: list[str], preds: list[str], *, meteor: bool, max_words: int) -> tuple[float, dict]:
     start = time.perf_counter()
-    summary, _, _ = compute_nlg(refs, preds, normalization="simple", meteor=meteor, max_words=max_words)
+    summary, _, _ = compute_nlg(
+        refs, preds, normalization="simple", meteor=meteor, max_words=max_words
+    )
     return time.perf_counter() - start, summary
 
 
@@ -55,12 +81,20 @@ def main() -> None:
     timed(refs[:2], preds[:2], meteor=args.meteor, max_words=MAX_WORDS)  # imports and Java start-up
     huge = (text(rng, 2000) + " ") * (5_000_000 // (len(text(rng, 2000)) + 1) + 1)
     huge = huge[:5_000_000]
-    long_ref = text(rng, 80)  # a report that shares its words with the prediction: METEOR's worst case
+    long_ref = text(
+        rng, 80
+    )  # a report that shares its words with the prediction: METEOR's worst case
     base, _ = timed(refs, preds, meteor=args.meteor, max_words=MAX_WORDS)
-    bounded, summary = timed([*refs, long_ref], [*preds, huge], meteor=args.meteor, max_words=MAX_WORDS)
+    bounded, summary = timed(
+        [*refs, long_ref], [*preds, huge], meteor=args.meteor, max_words=MAX_WORDS
+    )
     long_pred = text(rng, args.unbounded_words)
-    unbounded, _ = timed([*refs, long_ref], [*preds, long_pred], meteor=args.meteor,
-                         max_words=args.unbounded_words + 1)
+    unbounded, _ = timed(
+        [*refs, long_ref],
+        [*preds, long_pred],
+        meteor=args.meteor,
+        max_words=args.unbounded_words + 1,
+    )
     figures = {
         "cases": args.cases,
         "meteor": args.meteor,

@@ -5,7 +5,7 @@ Generates N slides x T tiles x D-dimensional joint embeddings with a known class
 largest prompt set, so the most query columns), then times ``run_pathlang`` with the paper's
 protocol. The target is under 2 minutes for 1,000 x 500 x 512 on 2 CPU cores.
 
-    python benchmarks/pathlang_speed.py                      # 1000 slides x 500 tiles x 512-d, PANDA
+    python benchmarks/pathlang_speed.py                       # 1000 slides x 500 x 512-d, PANDA
     python benchmarks/pathlang_speed.py --threads 2 --h5 DIR  # also through TRIDENT h5 files in DIR
 
 Data generation (and, with ``--h5``, writing the files) is not timed; reading them is. The report
@@ -36,8 +36,12 @@ def main() -> None:
     parser.add_argument("--tiles", type=int, default=500)
     parser.add_argument("--dim", type=int, default=512)
     parser.add_argument("--dataset", default="panda")
-    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's choice)")
-    parser.add_argument("--h5", metavar="DIR", help="write the slides as TRIDENT h5 files in DIR and read them back")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="torch threads (default: torch's choice)"
+    )
+    parser.add_argument(
+        "--h5", metavar="DIR", help="write the slides as TRIDENT h5 files in DIR and read them back"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the timings as JSON")
     args = parser.parse_args()
     if args.threads:
@@ -49,7 +53,9 @@ def main() -> None:
     y = rng.integers(0, ds.num_classes, args.slides)
     directions = synthetic.class_directions(ds.num_classes, args.dim, seed=0)
     encoder = synthetic.text_encoder(directions, synthetic.class_of_texts(ds), strength=1.0)
-    tiles = synthetic.slide_tiles(y, directions, n_tiles=args.tiles, signal_fraction=0.05, strength=0.5, seed=1)
+    tiles = synthetic.slide_tiles(
+        y, directions, n_tiles=args.tiles, signal_fraction=0.05, strength=0.5, seed=1
+    )
     ids = [f"slide_{i:05d}" for i in range(args.slides)]
     labels = {s: ds.classes[c] for s, c in zip(ids, y, strict=True)}
 
@@ -58,7 +64,9 @@ def main() -> None:
 
         folder = args.h5
         for s, t in zip(ids, tiles, strict=True):
-            write_features(os.path.join(folder, f"{s}.h5"), t, coords=np.zeros((len(t), 2), dtype=np.int64))
+            write_features(
+                os.path.join(folder, f"{s}.h5"), t, coords=np.zeros((len(t), 2), dtype=np.int64)
+            )
         labels_file = os.path.join(folder, "labels.csv")
         with open(labels_file, "w") as f:
             f.write("slide_id,label\n" + "".join(f"{s},{c}\n" for s, c in labels.items()))
@@ -76,14 +84,25 @@ def main() -> None:
         result.write(out)
         write_s = time.perf_counter() - started
     report = {
-        "slides": args.slides, "tiles_per_slide": args.tiles, "dim": args.dim, "dataset": ds.key,
-        "settings": [s.name for s in result.settings], "tasks": list(result.tasks),
-        "torch_threads": torch.get_num_threads(), "cpu_count": os.cpu_count(), "from_h5": bool(args.h5),
-        "run_s": round(total, 2), "run_cpu_s": round(cpu, 2), "write_results_s": round(write_s, 2),
-        "load_average_before": round(load_before, 2), "load_average_after": round(os.getloadavg()[0], 2),
+        "slides": args.slides,
+        "tiles_per_slide": args.tiles,
+        "dim": args.dim,
+        "dataset": ds.key,
+        "settings": [s.name for s in result.settings],
+        "tasks": list(result.tasks),
+        "torch_threads": torch.get_num_threads(),
+        "cpu_count": os.cpu_count(),
+        "from_h5": bool(args.h5),
+        "run_s": round(total, 2),
+        "run_cpu_s": round(cpu, 2),
+        "write_results_s": round(write_s, 2),
+        "load_average_before": round(load_before, 2),
+        "load_average_after": round(os.getloadavg()[0], 2),
         **result.manifest["timing"],
         "score_columns": result.manifest["queries"]["score_columns"],
-        "t1_accuracy_top1": result.tasks["t1"].units["classification"].per_setting["top1"]["accuracy"],
+        "t1_accuracy_top1": result.tasks["t1"]
+        .units["classification"]
+        .per_setting["top1"]["accuracy"],
     }
     print(json.dumps(report, indent=2))
     if args.json:

@@ -5,8 +5,8 @@ training step is different on a CPU: with attention dropout, ``scaled_dot_produc
 falls back to its math kernel, which keeps every layer's (heads x N x N) scores for the backward
 pass. This benchmark measures what a training step costs at N patches with the attention of
 ``pathreport.generation.nn.attention`` (query blocks under checkpointing, ``blocked``) and with the
-plain kernel call (``plain``, what the generators did before), each in a fresh process so that its peak
-memory (max RSS) is its own.
+plain kernel call (``plain``, what the generators did before), each in a fresh process so that its
+peak memory (max RSS) is its own.
 
 Generators are built at their reference size (1536-d UNI2-h features, vocabulary 348) with random
 weights; each step trains on one slide of N patches and a 40-token report (AdamW). A step at 64
@@ -33,8 +33,9 @@ import time
 MODES = ("blocked", "plain")
 
 
-def run_one(model: str, patches: int, attention: str, steps: int, tokens: int, threads: int,
-            precision: str) -> dict:
+def run_one(
+    model: str, patches: int, attention: str, steps: int, tokens: int, threads: int, precision: str
+) -> dict:
     import torch
 
     from pathreport import nn as pr_nn
@@ -55,8 +56,13 @@ def run_one(model: str, patches: int, attention: str, steps: int, tokens: int, t
     def batch_of(n: int) -> SlideBatch:
         target = torch.randint(4, 348, (1, tokens + 2))
         target[:, 0], target[:, -1] = ctx.bos_id, ctx.eos_id
-        return SlideBatch(ids=["bench"], features=torch.randn(1, n, 1536), mask=torch.ones(1, n, dtype=torch.bool),
-                          coords=torch.zeros(1, n, 2, dtype=torch.long), tokens=target)
+        return SlideBatch(
+            ids=["bench"],
+            features=torch.randn(1, n, 1536),
+            mask=torch.ones(1, n, dtype=torch.bool),
+            coords=torch.zeros(1, n, 2, dtype=torch.long),
+            tokens=target,
+        )
 
     def step(batch: SlideBatch) -> float:
         optimizer.zero_grad(set_to_none=True)
@@ -74,8 +80,12 @@ def run_one(model: str, patches: int, attention: str, steps: int, tokens: int, t
         loss = step(batch)
         times.append(time.perf_counter() - start)
     return {
-        "model": model, "patches": patches, "attention": attention, "precision": precision,
-        "step_s": round(min(times), 3), "loss": round(loss, 3),
+        "model": model,
+        "patches": patches,
+        "attention": attention,
+        "precision": precision,
+        "step_s": round(min(times), 3),
+        "loss": round(loss, 3),
         "peak_rss_gib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2),
         "threads": torch.get_num_threads(),
     }
@@ -87,42 +97,84 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--patches", nargs="+", type=int, default=[1000, 10000])
     parser.add_argument("--attention", nargs="+", choices=MODES, default=list(MODES))
     parser.add_argument("--precision", default="32-true", choices=["32-true", "bf16-mixed"])
-    parser.add_argument("--steps", type=int, default=1, help="timed steps per case; the fastest is reported")
+    parser.add_argument(
+        "--steps", type=int, default=1, help="timed steps per case; the fastest is reported"
+    )
     parser.add_argument("--tokens", type=int, default=40, help="report length in tokens")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
-    parser.add_argument("--memory-limit-gib", type=float, default=0,
-                        help="cap each case's address space (0: no cap); a case above it is reported as failed")
+    parser.add_argument(
+        "--memory-limit-gib",
+        type=float,
+        default=0,
+        help="cap each case's address space (0: no cap); a case above it is reported as failed",
+    )
     parser.add_argument("--json", default=None, help="also write the rows to this file")
-    parser.add_argument("--one", nargs=3, metavar=("MODEL", "PATCHES", "ATTENTION"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--one", nargs=3, metavar=("MODEL", "PATCHES", "ATTENTION"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
 
     if args.one:
         if args.memory_limit_gib:
             limit = int(args.memory_limit_gib * 2**30)
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        row = run_one(args.one[0], int(args.one[1]), args.one[2], args.steps, args.tokens, args.threads,
-                      args.precision)
+        row = run_one(
+            args.one[0],
+            int(args.one[1]),
+            args.one[2],
+            args.steps,
+            args.tokens,
+            args.threads,
+            args.precision,
+        )
         print(json.dumps(row))
         return 0
 
     rows = []
-    print(f"one slide per step, {args.tokens}-token report, {args.precision}, AdamW; fresh process per case")
+    print(
+        f"one slide per step, {args.tokens}-token report, {args.precision}, AdamW; fresh "
+        "process per case"
+    )
     print(f"{'model':8} {'patches':>7} {'attention':>9} {'step s':>8} {'peak RSS GiB':>12}")
     for model in args.models:
         for patches in args.patches:
             for mode in args.attention:
-                cmd = [sys.executable, __file__, "--one", model, str(patches), mode, "--steps", str(args.steps),
-                       "--tokens", str(args.tokens), "--threads", str(args.threads), "--precision", args.precision,
-                       "--memory-limit-gib", str(args.memory_limit_gib)]
+                cmd = [
+                    sys.executable,
+                    __file__,
+                    "--one",
+                    model,
+                    str(patches),
+                    mode,
+                    "--steps",
+                    str(args.steps),
+                    "--tokens",
+                    str(args.tokens),
+                    "--threads",
+                    str(args.threads),
+                    "--precision",
+                    args.precision,
+                    "--memory-limit-gib",
+                    str(args.memory_limit_gib),
+                ]
                 done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
                 if done.returncode != 0:
                     last = (done.stderr.strip().splitlines() or ["?"])[-1][:200]
-                    print(f"{model:8} {patches:>7} {mode:>9} FAILED (exit {done.returncode}): {last}", flush=True)
-                    rows.append({"model": model, "patches": patches, "attention": mode, "failed": last})
+                    print(
+                        f"{model:8} {patches:>7} {mode:>9} FAILED (exit {done.returncode}): {last}",
+                        flush=True,
+                    )
+                    rows.append(
+                        {"model": model, "patches": patches, "attention": mode, "failed": last}
+                    )
                     continue
                 row = json.loads(done.stdout.strip().splitlines()[-1])
                 rows.append(row)
-                print(f"{model:8} {patches:>7} {mode:>9} {row['step_s']:>8} {row['peak_rss_gib']:>12}", flush=True)
+                print(
+                    f"{model:8} {patches:>7} {mode:>9} {row['step_s']:>8} "
+                    f"{row['peak_rss_gib']:>12}",
+                    flush=True,
+                )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)

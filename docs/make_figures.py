@@ -1,4 +1,4 @@
-"""Regenerate the README's results table and its three figures from real runs on the synthetic dataset.
+"""Regenerate the README's results table and three figures from real runs on the synthetic dataset.
 
     python docs/make_figures.py                              # runs the sweep below, then draws
     python docs/make_figures.py --runs logs/train/multiruns/<time>   # draws from a finished sweep
@@ -27,9 +27,15 @@ CLI = [sys.executable, "-m", "pathreport.app.cli"]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=Path, help="a finished sweep folder to draw from (default: run the sweep)")
-    parser.add_argument("--work", type=Path, help="folder for the sweep and the table (default: a temporary folder)")
-    parser.add_argument("--models", default=MODELS, help="comma-separated models (default: all, with baselines)")
+    parser.add_argument(
+        "--runs", type=Path, help="a finished sweep folder to draw from (default: run the sweep)"
+    )
+    parser.add_argument(
+        "--work", type=Path, help="folder for the sweep and the table (default: a temporary folder)"
+    )
+    parser.add_argument(
+        "--models", default=MODELS, help="comma-separated models (default: all, with baselines)"
+    )
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated seeds (default: 0,1,2)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures", help="figure folder")
     args = parser.parse_args()
@@ -37,12 +43,46 @@ def main() -> int:
     runs = args.runs
     if runs is None:
         runs = work / "runs"
-        _run([sys.executable, str(ROOT / "train.py"), "-m", f"seed={args.seeds}", f"model={args.models}",
-              "encoder=uni2", "logger=none", f"hydra.sweep.dir={runs}"])
+        _run(
+            [
+                sys.executable,
+                str(ROOT / "train.py"),
+                "-m",
+                f"seed={args.seeds}",
+                f"model={args.models}",
+                "encoder=uni2",
+                "logger=none",
+                f"hydra.sweep.dir={runs}",
+            ]
+        )
     table = work / "results.csv"
     _run([*CLI, "results", "collect", str(runs), "--out", str(table), "--fresh"])
-    _run([*CLI, "results", "figures", "--table", str(table), "--out", str(args.out), "--formats", "png"])
-    _run([*CLI, "results", "table", "--table", str(table), "--by", "model", "--metrics", TABLE_METRICS])
+    _run(
+        [
+            *CLI,
+            "results",
+            "figures",
+            "--table",
+            str(table),
+            "--out",
+            str(args.out),
+            "--formats",
+            "png",
+        ]
+    )
+    _run(
+        [
+            *CLI,
+            "results",
+            "table",
+            "--table",
+            str(table),
+            "--by",
+            "model",
+            "--metrics",
+            TABLE_METRICS,
+        ]
+    )
     return 0
 
 

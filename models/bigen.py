@@ -43,8 +43,8 @@ Deliberate deviations from the reference implementation:
   decoder's cross-attention then adds one large, slide-constant vector at every position, which
   drowns the token embeddings and saturates the choice between the two tokens: the decoder learns
   even its wording slowly. Measured on six synthetic slides, small model, no dropout, 150 AdamW
-  steps at 3e-3 (``tests/generation/test_generators_learn.py``): training loss 4.33 -> 0.85 without the norm,
-  4.32 -> 0.09 with it (MI-Gen: 0.11).
+  steps at 3e-3 (``tests/generation/test_generators_learn.py``): training loss 4.33 -> 0.85 without
+  the norm, 4.32 -> 0.09 with it (MI-Gen: 0.11).
 
 * The retrieval defect is fixed. In the reference, the similarity that picks bank sentences is
   computed on the last 512 outputs of ``wsi_mapping``, a random linear mix of both streams; only the
@@ -152,10 +152,15 @@ REFERENCE_PARAMS = {
         **R2GEN_UNUSED_REFERENCE_MODULES,
         "encoder_decoder.model.down_proj: Linear(512, 512), never called": -262_656,
         "encoder_decoder.model.encoder.PAM: 3 depthwise-conv modules, never applied": -353_280,
-        "wsi_mapping: the 512 retrieval outputs (x 2048 inputs + bias), removed by the retrieval fix": -1_049_088,
+        (
+            "wsi_mapping: the 512 retrieval outputs (x 2048 inputs + bias), removed by the "
+            "retrieval fix"
+        ): -1_049_088,
         "prompt_plip: prompt of the retrieval outputs, removed by the retrieval fix": -512,
         "query_proj: Linear(d_kb, bank_dim), added by the retrieval fix": 262_656,
-        "encoder self-attention q/k projections: attention over one latent token is always 1": -525_312,
+        (
+            "encoder self-attention q/k projections: attention over one latent token is always 1"
+        ): -525_312,
         "memory_norm: the encoder's final LayerNorm, applied to the memory here": 1_024,
     },
 }
@@ -222,10 +227,19 @@ class LatentBlock(nn.Module):
     "bigen",
     config=BiGenConfig,
     smoke={
-        "d_model": 16, "d_ff": 32, "d_vf": 24, "num_heads": 2, "num_layers": 3,
-        "keep_fraction": 0.5, "group_size": 2, "top_k": 2,
+        "d_model": 16,
+        "d_ff": 32,
+        "d_vf": 24,
+        "num_heads": 2,
+        "num_layers": 3,
+        "keep_fraction": 0.5,
+        "group_size": 2,
+        "top_k": 2,
     },
-    moved_keys={"data.knowledge_bank": "model.bank_path", "data.knowledge_bank_encoder": "model.bank_text_encoder"},
+    moved_keys={
+        "data.knowledge_bank": "model.bank_path",
+        "data.knowledge_bank_encoder": "model.bank_text_encoder",
+    },
     paper="BiGen (Zhang et al., MICCAI 2025)",
     upstream="https://github.com/surykntsingh/PathBench (reimplementation; no original code found)",
     licence="MIT (reimplementation of the PathBench reference code)",
@@ -236,7 +250,8 @@ class BiGen(R2GenGenerator):
 
     streams = {
         "knowledge": StreamSpec(
-            kind="patch", encoder="conch1",
+            kind="patch",
+            encoder="conch1",
             description="CONCH v1 features of the same patches, queries for knowledge retrieval",
         )
     }
@@ -244,16 +259,22 @@ class BiGen(R2GenGenerator):
     def __init__(self, cfg: BiGenConfig, ctx: GeneratorContext) -> None:
         super().__init__(cfg, ctx)
         if cfg.num_layers < 2:
-            raise ValueError(f"model.num_layers must be >= 2 for BiGen (the first iteration only ranks patches), found {cfg.num_layers}.")
+            raise ValueError(
+                "model.num_layers must be >= 2 for BiGen (the first iteration only ranks "
+                f"patches), found {cfg.num_layers}."
+            )
         if not 0 < cfg.keep_fraction <= 1:
             raise ValueError(f"model.keep_fraction must be in (0, 1], found {cfg.keep_fraction}.")
         if cfg.group_size < 1 or cfg.top_k < 1 or cfg.retrieval_temperature <= 0:
             raise ValueError(
-                "model.group_size and model.top_k must be >= 1 and model.retrieval_temperature > 0, found "
-                f"{cfg.group_size}, {cfg.top_k}, {cfg.retrieval_temperature}."
+                "model.group_size and model.top_k must be >= 1 and model.retrieval_temperature "
+                f"> 0, found {cfg.group_size}, {cfg.top_k}, {cfg.retrieval_temperature}."
             )
         if "knowledge" not in ctx.stream_dims:
-            raise ValueError("BiGen needs the 'knowledge' stream's dimension in the generator context (stream_dims).")
+            raise ValueError(
+                "BiGen needs the 'knowledge' stream's dimension in the generator context "
+                "(stream_dims)."
+            )
         if not cfg.bank_path and ctx.resources.get("knowledge_bank"):
             cfg.bank_path = ctx.resources["knowledge_bank"]  # located by dataset_resources
         bank = self._initial_bank(cfg)
@@ -271,7 +292,9 @@ class BiGen(R2GenGenerator):
             xavier_init_(part)
         for latent in (self.latent_visual, self.latent_text):
             nn.init.xavier_uniform_(latent)
-        if d_kb == d_bank:  # aligned spaces (CONCH image vs CONCH text): start from the raw features
+        if (
+            d_kb == d_bank
+        ):  # aligned spaces (CONCH image vs CONCH text): start from the raw features
             nn.init.eye_(self.query_proj.weight)
             nn.init.zeros_(self.query_proj.bias)
 
@@ -283,35 +306,47 @@ class BiGen(R2GenGenerator):
 
     @staticmethod
     def _initial_bank(cfg: BiGenConfig) -> Tensor:
-        restoring = cfg.bank_dim is not None and (not cfg.bank_path or not Path(cfg.bank_path).is_file())
+        restoring = cfg.bank_dim is not None and (
+            not cfg.bank_path or not Path(cfg.bank_path).is_file()
+        )
         if restoring:
             if cfg.bank_path:
-                log.warning("Knowledge bank %s not found; BiGen takes its bank from the checkpoint it loads.",
-                            cfg.bank_path)
+                log.warning(
+                    "Knowledge bank %s not found; BiGen takes its bank from the checkpoint "
+                    "it loads.",
+                    cfg.bank_path,
+                )
             return torch.zeros(0, cfg.bank_dim)  # filled by load_state_dict
         if cfg.bank_path:
             bank = load_bank(cfg.bank_path).embeddings
             if cfg.bank_dim is not None and cfg.bank_dim != bank.shape[1]:
                 raise ValueError(
-                    f"{cfg.bank_path}: the knowledge bank has {bank.shape[1]}-d embeddings but model.bank_dim="
-                    f"{cfg.bank_dim}. Remove model.bank_dim (it is read from the bank) or rebuild the bank."
+                    f"{cfg.bank_path}: the knowledge bank has {bank.shape[1]}-d embeddings but "
+                    f"model.bank_dim={cfg.bank_dim}. Remove model.bank_dim (it is read from the "
+                    "bank) or rebuild the bank."
                 )
-            cfg.bank_dim = int(bank.shape[1])  # recorded so a checkpoint's config restores without the file
+            cfg.bank_dim = int(
+                bank.shape[1]
+            )  # recorded so a checkpoint's config restores without the file
             return bank
         raise ValueError(
-            "BiGen needs a knowledge bank: set model.bank_path to a bank built with `pathreport bigen "
-            "build-bank --dataset <name> --split-file <split json> --text-encoder <name>` (or, to restore a "
-            "checkpoint, which carries its bank, set model.bank_dim to the bank's width)."
+            "BiGen needs a knowledge bank: set model.bank_path to a bank built with `pathreport "
+            "bigen build-bank --dataset <name> --split-file <split json> --text-encoder <name>` "
+            "(or, to restore a checkpoint, which carries its bank, set model.bank_dim to the "
+            "bank's width)."
         )
 
-    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any, **kwargs: Any) -> None:
+    def _load_from_state_dict(
+        self, state_dict: dict[str, Any], prefix: str, *args: Any, **kwargs: Any
+    ) -> None:
         # A checkpoint's bank may have another number of sentences than the placeholder.
         saved = state_dict.get(prefix + "bank")
         if isinstance(saved, Tensor) and saved.shape != self.bank.shape:
             if saved.dim() != 2 or saved.shape[1] != self.bank.shape[1]:
                 raise ValueError(
-                    f"The checkpoint's knowledge bank has shape {tuple(saved.shape)} but this model was built "
-                    f"for {self.bank.shape[1]}-d embeddings; set model.bank_dim={saved.shape[-1]}."
+                    f"The checkpoint's knowledge bank has shape {tuple(saved.shape)} but this "
+                    f"model was built for {self.bank.shape[1]}-d embeddings; set "
+                    f"model.bank_dim={saved.shape[-1]}."
                 )
             self.bank = torch.empty_like(saved, device=self.bank.device, dtype=self.bank.dtype)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
@@ -319,7 +354,9 @@ class BiGen(R2GenGenerator):
     # -- encoder -------------------------------------------------------------------------------
     def encode(self, batch: SlideBatch) -> dict[str, Tensor]:
         if self.bank.shape[0] == 0:
-            raise RuntimeError("BiGen's knowledge bank is empty: set model.bank_path or load a checkpoint.")
+            raise RuntimeError(
+                "BiGen's knowledge bank is empty: set model.bank_path or load a checkpoint."
+            )
         b = len(batch)
         knowledge = batch.streams["knowledge"]
         x, mask = self.embed_patches(torch.cat([batch.features, knowledge], dim=-1), batch.mask)
@@ -335,24 +372,32 @@ class BiGen(R2GenGenerator):
             visual_sum, text_sum = visual_sum + visual, text_sum + text
         return {"memory": self.memory_norm(torch.cat([visual_sum, text_sum], dim=1))}
 
-    def _retrieve(self, knowledge: Tensor, mask: Tensor, attention: Tensor) -> tuple[Tensor, Tensor]:
+    def _retrieve(
+        self, knowledge: Tensor, mask: Tensor, attention: Tensor
+    ) -> tuple[Tensor, Tensor]:
         """Retrieval tokens (B, W, D) and their mask from the best-attended patches' knowledge."""
         cfg = self.cfg
         b, _, d_kb = knowledge.shape
         n = mask.sum(1)
         keep = torch.floor(n.double() * cfg.keep_fraction).long().clamp(min=1)
         keep = torch.minimum(keep, n)
-        order = attention.masked_fill(~mask, float("-inf")).argsort(dim=1, descending=True, stable=True)
+        order = attention.masked_fill(~mask, float("-inf")).argsort(
+            dim=1, descending=True, stable=True
+        )
         ranked = knowledge.gather(1, order.unsqueeze(-1).expand(-1, -1, d_kb))
         position = torch.arange(knowledge.shape[1], device=knowledge.device)
         kept = position[None, :] < keep[:, None]
         group = torch.div(position, cfg.group_size, rounding_mode="floor").expand(b, -1)
-        groups = int(torch.div(keep.max() + cfg.group_size - 1, cfg.group_size, rounding_mode="floor"))
+        groups = int(
+            torch.div(keep.max() + cfg.group_size - 1, cfg.group_size, rounding_mode="floor")
+        )
         weights = kept.to(ranked.dtype).unsqueeze(-1)
         sums = ranked.new_zeros(b, groups, d_kb).scatter_add(
             1, group.clamp(max=groups - 1).unsqueeze(-1).expand(-1, -1, d_kb), ranked * weights
         )
-        counts = ranked.new_zeros(b, groups).scatter_add(1, group.clamp(max=groups - 1), kept.to(ranked.dtype))
+        counts = ranked.new_zeros(b, groups).scatter_add(
+            1, group.clamp(max=groups - 1), kept.to(ranked.dtype)
+        )
         group_mask = counts > 0
         queries = self.query_proj(sums / counts.clamp_min(1.0).unsqueeze(-1))
         bank = self.bank.to(queries.dtype)

@@ -180,7 +180,9 @@ class RegionLayout:
         self.total = int(counts.sum())
         fill = int(self.slot.max()) + 1 if self.slot.numel() else 1
         self.width = fill + 1
-        self.positions = torch.cat([torch.arange(fill), torch.tensor([region_size - 1])]).to(mask.device)
+        self.positions = torch.cat([torch.arange(fill), torch.tensor([region_size - 1])]).to(
+            mask.device
+        )
         b = mask.shape[0]
         self.owner = torch.repeat_interleave(torch.arange(b, device=mask.device), counts)
         self.index = torch.arange(self.total, device=mask.device) - offsets[self.owner]
@@ -208,8 +210,15 @@ class RegionLayout:
     "histgen",
     config=HistGenConfig,
     smoke={
-        "d_model": 16, "d_ff": 32, "d_vf": 24, "num_heads": 2, "num_layers": 2,
-        "topk": 4, "prototype_num": 6, "region_size": 4, "cmm_size": 16,
+        "d_model": 16,
+        "d_ff": 32,
+        "d_vf": 24,
+        "num_heads": 2,
+        "num_layers": 2,
+        "topk": 4,
+        "prototype_num": 6,
+        "region_size": 4,
+        "cmm_size": 16,
     },
     paper="HistGen (Guo et al., MICCAI 2024)",
     upstream="https://github.com/dddavid4real/HistGen",
@@ -217,12 +226,15 @@ class RegionLayout:
     reference_params=REFERENCE_PARAMS,
 )
 class HistGen(R2GenGenerator):
-    """HistGen: region/slide hierarchical encoder, memory-matrix context, R2Gen trunk (no prompt)."""
+    """HistGen: region/slide hierarchical encoder, memory-matrix context, R2Gen trunk, no prompt."""
 
     def __init__(self, cfg: HistGenConfig, ctx: GeneratorContext) -> None:
         super().__init__(cfg, ctx)
         if cfg.region_size < 2:
-            raise ValueError(f"model.region_size must be >= 2 (patches plus a global token), found {cfg.region_size}.")
+            raise ValueError(
+                "model.region_size must be >= 2 (patches plus a global token), "
+                f"found {cfg.region_size}."
+            )
         d = cfg.d_model
         self.build_patch_embedding(ctx.feature_dim, prompt=False)
         self.memory_matrix = nn.Parameter(torch.empty(cfg.cmm_size, d))
@@ -236,8 +248,14 @@ class HistGen(R2GenGenerator):
         self.norm = nn.LayerNorm(d, eps=1e-6)
         self.pool = AttentivePooling(d)
         self.build_decoder()
-        for part in (self.cmn, self.region_encoder0, self.slide_encoder, self.region_encoder1, self.pool,
-                     self.decoder):
+        for part in (
+            self.cmn,
+            self.region_encoder0,
+            self.slide_encoder,
+            self.region_encoder1,
+            self.pool,
+            self.decoder,
+        ):
             xavier_init_(part)
         nn.init.xavier_uniform_(self.global_token)
         nn.init.normal_(self.memory_matrix, 0.0, 1.0 / d)
@@ -248,11 +266,15 @@ class HistGen(R2GenGenerator):
         x = x + self._memory_context(x, batch.mask)
         layout = RegionLayout(batch.mask, self.cfg.region_size)
         regions = layout.to_regions(x, self.global_token)
-        regions = self.region_encoder0(self._with_positions(regions, layout.positions), layout.region_mask)
+        regions = self.region_encoder0(
+            self._with_positions(regions, layout.positions), layout.region_mask
+        )
         tokens = layout.to_slides(regions[:, -1])
         tokens = self.slide_encoder(self._with_positions(tokens), layout.slide_mask)
         regions = torch.cat([regions[:, :-1], layout.from_slides(tokens).unsqueeze(1)], dim=1)
-        regions = self.region_encoder1(self._with_positions(regions, layout.positions), layout.region_mask)
+        regions = self.region_encoder1(
+            self._with_positions(regions, layout.positions), layout.region_mask
+        )
         pooled = self.pool(self.norm(regions), layout.region_mask)
         return {"memory": layout.to_slides(pooled), "memory_mask": layout.slide_mask}
 
@@ -266,7 +288,9 @@ class HistGen(R2GenGenerator):
         picks = []
         for row in mask:
             real = row.nonzero().squeeze(1)
-            spaced = torch.linspace(0, len(real) - 1, self.cfg.prototype_num, device=x.device).long()
+            spaced = torch.linspace(
+                0, len(real) - 1, self.cfg.prototype_num, device=x.device
+            ).long()
             picks.append(real[spaced])
         index = torch.stack(picks).unsqueeze(-1).expand(-1, -1, x.shape[-1])
         k, v = self.cmn.project_memory(self.memory_matrix.to(x.dtype))
@@ -279,7 +303,9 @@ class HistGen(R2GenGenerator):
         return self.attn_mem(x, responses)
 
     # -- decoder -------------------------------------------------------------------------------
-    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
+    def decode(
+        self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None
+    ) -> Tensor:
         memory = state["memory"]
 
         def project() -> tuple[Tensor, Tensor]:

@@ -26,9 +26,9 @@ Deliberate deviations from the reference implementation:
   patches). A slide's output does not depend on its batch-mates.
 * Modules that never influence the output are not built (see ``REFERENCE_PARAMS``): the
   classification head ``fc`` (used only by the unused ``mode='encode'``), ``out1``, ``out2``,
-  ``ln``, ``embeded``, ``logit_mesh`` and the encoder's final norm. That is why the parameter count is 15.43M instead of
-  the reference's 17.63M at vocabulary 347 and d_patch 1536; the architecture that produces
-  reports is identical in shape.
+  ``ln``, ``embeded``, ``logit_mesh`` and the encoder's final norm. That is why the parameter count
+  is 15.43M instead of the reference's 17.63M at vocabulary 347 and d_patch 1536; the architecture
+  that produces reports is identical in shape.
 * The output layer has one row per token id of the shared tokenizer (the reference adds one row to
   its vocabulary size because its ids start at 1).
 * LayerNorm is PyTorch's (biased variance, epsilon inside the root) rather than the reference's own
@@ -90,7 +90,8 @@ class MiGen(R2GenGenerator):
         super().__init__(cfg, ctx)
         self.build_patch_embedding(ctx.feature_dim, prompt=True)
         self.layers = nn.ModuleList(
-            EncoderLayer(cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.dropout) for _ in range(cfg.num_layers)
+            EncoderLayer(cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.dropout)
+            for _ in range(cfg.num_layers)
         )
         self.pams = nn.ModuleList(PositionalConvMixer(cfg.d_model) for _ in range(cfg.num_layers))
         self.build_decoder()

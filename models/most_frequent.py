@@ -25,8 +25,12 @@ class MostFrequentConfig(GeneratorConfig):
     """No settings: ties between equally frequent reports go to the alphabetically first."""
 
 
-@register_generator("most_frequent", config=MostFrequentConfig, paper="baseline",
-                    description="the most frequent training report for every slide")
+@register_generator(
+    "most_frequent",
+    config=MostFrequentConfig,
+    paper="baseline",
+    description="the most frequent training report for every slide",
+)
 class MostFrequent(RetrievalBaseline):
     def __init__(self, cfg: MostFrequentConfig, ctx) -> None:
         super().__init__(cfg, ctx)

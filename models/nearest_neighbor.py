@@ -30,8 +30,12 @@ class NearestNeighborConfig(GeneratorConfig):
     """No settings: ties go to the first training slide in split order."""
 
 
-@register_generator("nearest_neighbor", config=NearestNeighborConfig, paper="baseline",
-                    description="report of the training slide with the most similar mean feature")
+@register_generator(
+    "nearest_neighbor",
+    config=NearestNeighborConfig,
+    paper="baseline",
+    description="report of the training slide with the most similar mean feature",
+)
 class NearestNeighbor(RetrievalBaseline):
     def __init__(self, cfg: NearestNeighborConfig, ctx) -> None:
         super().__init__(cfg, ctx)

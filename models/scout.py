@@ -23,8 +23,8 @@ Architecture (reference template defaults in :class:`ScoutConfig`):
   modulated tokens. Each of the three streams (patch, slide-modulated, concept-modulated) is a
   softmax-weighted sum over layers followed by a LayerNorm: the memory is 3 x (N + 1) tokens.
 * Decoder layers: causal self-attention; one cross-attention per stream (each with its own
-  residual); :class:`pathreport.generation.nn.GatedSourceFusion` of the three results (per-head, per-channel
-  softmax gate with a learnable temperature); feed-forward.
+  residual); :class:`pathreport.generation.nn.GatedSourceFusion` of the three results (per-head,
+  per-channel softmax gate with a learnable temperature); feed-forward.
 * Loss: token cross-entropy + ``g_lambda`` x the entropy of the gate (averaged over decoder layers
   first, as in the reference).
 
@@ -33,8 +33,9 @@ Deliberate deviations from the reference implementation:
 * Batches and masks. The reference repeats the first tokens until the bag is a perfect square and
   never masks, and averages the modulated tokens (repeats included) into the next slide/concept
   vector. Here padded patches are masked in every attention (encoder and the three decoder
-  cross-attentions), PAM works on each slide's own grid (see :class:`pathreport.generation.nn.PositionalConvMixer`),
-  and the slide/concept updates are means over real tokens only.
+  cross-attentions), PAM works on each slide's own grid (see
+  :class:`pathreport.generation.nn.PositionalConvMixer`), and the slide/concept updates are means
+  over real tokens only.
 * The gate entropy is the entropy of the gate's distribution over the three sources, averaged over
   heads, channels and REAL target tokens. The reference sums ``-w log w`` over the channel axis
   (which is not a distribution) and averages over every position of reports padded to the maximum
@@ -135,7 +136,13 @@ def mlp(widths: tuple[int, int, int, int], dropout: float) -> nn.Sequential:
     """SCOUT's 3-layer MLP: Linear, ReLU, Linear, ReLU, Dropout, Linear, LayerNorm."""
     a, b, c, d = widths
     return nn.Sequential(
-        nn.Linear(a, b), nn.ReLU(), nn.Linear(b, c), nn.ReLU(), nn.Dropout(dropout), nn.Linear(c, d), nn.LayerNorm(d)
+        nn.Linear(a, b),
+        nn.ReLU(),
+        nn.Linear(b, c),
+        nn.ReLU(),
+        nn.Dropout(dropout),
+        nn.Linear(c, d),
+        nn.LayerNorm(d),
     )
 
 
@@ -150,7 +157,11 @@ class FiLM(nn.Module):
     def __init__(self, d_model: int, hidden: int, alpha: float, dropout: float) -> None:
         super().__init__()
         self.gamma_beta = nn.Sequential(
-            nn.Linear(d_model, hidden), nn.ReLU(), nn.Linear(hidden, 2 * d_model), nn.Dropout(dropout), nn.ReLU(),
+            nn.Linear(d_model, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, 2 * d_model),
+            nn.Dropout(dropout),
+            nn.ReLU(),
             nn.Linear(2 * d_model, 2 * d_model),
         )
         self.norm = nn.LayerNorm(d_model)
@@ -167,7 +178,9 @@ class ScoutDecoderLayer(nn.Module):
     def __init__(self, d_model: int, heads: int, d_ff: int, dropout: float) -> None:
         super().__init__()
         self.self_attn = MultiHeadAttention(d_model, heads, dropout)
-        self.cross_attn = nn.ModuleList(MultiHeadAttention(d_model, heads, dropout) for _ in STREAMS)
+        self.cross_attn = nn.ModuleList(
+            MultiHeadAttention(d_model, heads, dropout) for _ in STREAMS
+        )
         self.fusion = GatedSourceFusion(d_model, heads, len(STREAMS), dropout)
         self.ff = FeedForward(d_model, d_ff, dropout)
         self.norms = nn.ModuleList(nn.LayerNorm(d_model, eps=1e-6) for _ in range(len(STREAMS) + 3))
@@ -190,7 +203,11 @@ class ScoutDecoderLayer(nn.Module):
     "scout",
     config=ScoutConfig,
     smoke={
-        "d_model": 16, "d_ff": 24, "num_heads": 2, "num_layers": 2, "film_hidden": 8,
+        "d_model": 16,
+        "d_ff": 24,
+        "num_heads": 2,
+        "num_layers": 2,
+        "film_hidden": 8,
         "g_lambda": 0.1,
     },
     # The reference size (183M parameters, 118M of them in the decoder's gates) cannot learn the
@@ -217,8 +234,12 @@ class Scout(ReportGenerator):
 
     streams = {
         "slide": StreamSpec(kind="slide", encoder="titan", description="TITAN slide embedding"),
-        "concept_deep": StreamSpec(kind="concept", key="bag_feats_deep", description="GECKO deep concept features"),
-        "concept": StreamSpec(kind="concept", key="bag_feats", description="GECKO concept scores, one per concept"),
+        "concept_deep": StreamSpec(
+            kind="concept", key="bag_feats_deep", description="GECKO deep concept features"
+        ),
+        "concept": StreamSpec(
+            kind="concept", key="bag_feats", description="GECKO concept scores, one per concept"
+        ),
     }
 
     @classmethod
@@ -232,7 +253,10 @@ class Scout(ReportGenerator):
         super().__init__(cfg, ctx)
         missing = [name for name in self.streams if name not in ctx.stream_dims]
         if missing:
-            raise ValueError(f"SCOUT needs the dimensions of streams {missing} in the generator context (stream_dims).")
+            raise ValueError(
+                f"SCOUT needs the dimensions of streams {missing} in the generator context "
+                "(stream_dims)."
+            )
         d, dims = cfg.d_model, ctx.stream_dims
         self.prompt = nn.Parameter(torch.randn(1, 1, d))
         self.patch_adapter = adapter(ctx.feature_dim, d, cfg.dropout)
@@ -245,12 +269,18 @@ class Scout(ReportGenerator):
 
         n = cfg.num_layers
         self.layer_norm = nn.LayerNorm(d, eps=1e-6)
-        self.layers = nn.ModuleList(EncoderLayer(d, cfg.num_heads, cfg.d_ff, cfg.dropout) for _ in range(n))
+        self.layers = nn.ModuleList(
+            EncoderLayer(d, cfg.num_heads, cfg.d_ff, cfg.dropout) for _ in range(n)
+        )
         self.pams = nn.ModuleList(PositionalConvMixer(d) for _ in range(n))
-        self.films = nn.ModuleDict({
-            s: nn.ModuleList(FiLM(d, cfg.film_hidden, cfg.film_alpha, cfg.film_dropout) for _ in range(n))
-            for s in STREAMS[1:]
-        })
+        self.films = nn.ModuleDict(
+            {
+                s: nn.ModuleList(
+                    FiLM(d, cfg.film_hidden, cfg.film_alpha, cfg.film_dropout) for _ in range(n)
+                )
+                for s in STREAMS[1:]
+            }
+        )
         self.layer_weights = nn.ParameterDict({s: nn.Parameter(torch.ones(n)) for s in STREAMS})
         self.output_norms = nn.ModuleDict({s: nn.LayerNorm(d, eps=1e-6) for s in STREAMS})
 
@@ -270,11 +300,19 @@ class Scout(ReportGenerator):
         b = len(batch)
         streams = batch.streams
         patches = self.patch_adapter(batch.features)
-        slide = self.slide_encoder(torch.cat(
-            [self.slide_adapter(streams["slide"]), self.concept_deep_adapter(streams["concept_deep"])], dim=-1
-        ))
+        slide = self.slide_encoder(
+            torch.cat(
+                [
+                    self.slide_adapter(streams["slide"]),
+                    self.concept_deep_adapter(streams["concept_deep"]),
+                ],
+                dim=-1,
+            )
+        )
         vectors = {"slide": slide, "concept": self.concept_adapter(streams["concept"])}
-        x = self.att_embed(torch.cat([self.prompt.expand(b, -1, -1).to(patches.dtype), patches], dim=1))
+        x = self.att_embed(
+            torch.cat([self.prompt.expand(b, -1, -1).to(patches.dtype), patches], dim=1)
+        )
         mask = torch.cat([batch.mask.new_ones(b, 1), batch.mask], dim=1)
         x = self.input_norms["patch"](x)
         vectors = {s: self.input_norms[s](v) for s, v in vectors.items()}
@@ -297,13 +335,19 @@ class Scout(ReportGenerator):
         return self.output_norms[stream](mixed)
 
     # -- decoder -------------------------------------------------------------------------------
-    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
+    def decode(
+        self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None
+    ) -> Tensor:
         return self._decode(state, tokens, cache)[0]
 
-    def _decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None) -> tuple[Tensor, Tensor]:
+    def _decode(
+        self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None
+    ) -> tuple[Tensor, Tensor]:
         """Logits and the gate weights averaged over layers (R, T, heads, 3, d_head)."""
         offset = cache.length if cache is not None else 0
-        x = self.embed_drop(self.positions(self.embed(tokens) * math.sqrt(self.cfg.d_model), offset))
+        x = self.embed_drop(
+            self.positions(self.embed(tokens) * math.sqrt(self.cfg.d_model), offset)
+        )
         memories = [state[s] for s in STREAMS]
         gates = []
         for i, layer in enumerate(self.decoder_layers):

@@ -1,4 +1,4 @@
-"""slide_llm: slide tokens in front of a causal language model (WSI-LLaVA / SlideChat / PRISM family).
+"""slide_llm: slide tokens before a causal language model (WSI-LLaVA / SlideChat / PRISM family).
 
 Papers:
 
@@ -21,11 +21,12 @@ Architecture:
   ``mean`` averages consecutive groups of patches (adaptive average pooling over the bag, as the
   WSI-LLaVA code pools its slide encoder's output to a fixed token count), ``attention``
   is gated attention pooling with one attention map per token, ``resampler`` is a Perceiver-style
-  resampler (learned queries cross-attend to every patch, ``resampler_layers`` times). A 10,000-patch
-  slide costs the language model the same as a 100-patch one.
+  resampler (learned queries cross-attend to every patch, ``resampler_layers`` times). A
+  10,000-patch slide costs the language model the same as a 100-patch one.
 * Projector: Linear -> GELU -> Linear to the LM width (LLaVA-1.5's ``mlp2x_gelu``).
 * Extra streams (``prefix_streams``): ``titan`` (TITAN slide embedding, one token) and ``conch``
-  (CONCH v1 patch features, mean-pooled to ``num_slide_tokens`` tokens), each with its own projector.
+  (CONCH v1 patch features, mean-pooled to ``num_slide_tokens`` tokens), each with its own
+  projector.
 * Sequence: ``[prompt before <slide>] [slide tokens] [extra stream tokens] [prompt after <slide>]
   <bos> report <eos>``; the loss is the shared token cross-entropy over the report only.
 * Language model: by default a small Llama built from the ``lm_*`` settings (random
@@ -94,9 +95,14 @@ DEFAULT_PROMPT = (
 
 #: Extra inputs that can be added as prefix tokens (``prefix_streams``).
 PREFIX_STREAMS: dict[str, StreamSpec] = {
-    "titan": StreamSpec(kind="slide", encoder="titan", description="TITAN slide embedding (one prefix token)"),
-    "conch": StreamSpec(kind="patch", encoder="conch1",
-                        description="CONCH v1 text-aligned patch features (mean-pooled prefix tokens)"),
+    "titan": StreamSpec(
+        kind="slide", encoder="titan", description="TITAN slide embedding (one prefix token)"
+    ),
+    "conch": StreamSpec(
+        kind="patch",
+        encoder="conch1",
+        description="CONCH v1 text-aligned patch features (mean-pooled prefix tokens)",
+    ),
 }
 POOLINGS = ("mean", "attention", "resampler")
 ADAPTERS = ("none", "lora")
@@ -109,7 +115,8 @@ class SlideLLMConfig(GeneratorConfig):
 
     Attributes:
         lm: hub name or local folder of a transformers causal LM (and its tokenizer); empty builds
-            a Llama from the ``lm_*`` settings below, with a tokenizer trained on the training reports.
+            a Llama from the ``lm_*`` settings below, with a tokenizer trained on the training
+            reports.
         lm_hidden, lm_layers, lm_heads, lm_kv_heads, lm_intermediate: size of the built Llama.
         lm_dtype: ``float32`` or ``bfloat16`` (the LM's weights; the slide side stays float32).
         tokenizer_vocab_size: size of the BPE trained on the training reports (built LM only).
@@ -155,19 +162,40 @@ class SlideLLMConfig(GeneratorConfig):
 
     def __post_init__(self) -> None:
         checks = [
-            (self.pooling in POOLINGS, f"model.pooling must be one of {POOLINGS}, found {self.pooling!r}."),
-            (self.adapter in ADAPTERS, f"model.adapter must be one of {ADAPTERS}, found {self.adapter!r}."),
-            (self.lm_dtype in LM_DTYPES, f"model.lm_dtype must be one of {tuple(LM_DTYPES)}, found {self.lm_dtype!r}."),
-            (self.adapter != "lora" or self.lm_frozen,
-             "model.adapter=lora trains adapters on a frozen LM: add model.lm_frozen=true "
-             "(or use model.adapter=none for full fine-tuning)."),
-            (self.prompt.count(SLIDE_PLACEHOLDER) == 1,
-             f"model.prompt must contain {SLIDE_PLACEHOLDER} exactly once (where the slide tokens go), "
-             f"found it {self.prompt.count(SLIDE_PLACEHOLDER)} times."),
-            (self.num_slide_tokens >= 1, f"model.num_slide_tokens must be >= 1, found {self.num_slide_tokens}."),
+            (
+                self.pooling in POOLINGS,
+                f"model.pooling must be one of {POOLINGS}, found {self.pooling!r}.",
+            ),
+            (
+                self.adapter in ADAPTERS,
+                f"model.adapter must be one of {ADAPTERS}, found {self.adapter!r}.",
+            ),
+            (
+                self.lm_dtype in LM_DTYPES,
+                f"model.lm_dtype must be one of {tuple(LM_DTYPES)}, found {self.lm_dtype!r}.",
+            ),
+            (
+                self.adapter != "lora" or self.lm_frozen,
+                "model.adapter=lora trains adapters on a frozen LM: add model.lm_frozen=true "
+                "(or use model.adapter=none for full fine-tuning).",
+            ),
+            (
+                self.prompt.count(SLIDE_PLACEHOLDER) == 1,
+                f"model.prompt must contain {SLIDE_PLACEHOLDER} exactly once (where the slide "
+                f"tokens go), found it {self.prompt.count(SLIDE_PLACEHOLDER)} times.",
+            ),
+            (
+                self.num_slide_tokens >= 1,
+                f"model.num_slide_tokens must be >= 1, found {self.num_slide_tokens}.",
+            ),
         ]
         unknown = [s for s in self.prefix_streams if s not in PREFIX_STREAMS]
-        checks.append((not unknown, f"model.prefix_streams: unknown {unknown}; choose from {sorted(PREFIX_STREAMS)}."))
+        checks.append(
+            (
+                not unknown,
+                f"model.prefix_streams: unknown {unknown}; choose from {sorted(PREFIX_STREAMS)}.",
+            )
+        )
         for ok, message in checks:
             if not ok:
                 raise ConfigError(message)
@@ -175,7 +203,7 @@ class SlideLLMConfig(GeneratorConfig):
 
 # -- slide side ------------------------------------------------------------------------------------
 def adaptive_mean(x: Tensor, mask: Tensor, k: int) -> Tensor:
-    """Each slide's real patches cut into ``k`` consecutive groups, averaged: (B, N, D) -> (B, k, D).
+    """Each slide's real patches in ``k`` consecutive groups, averaged: (B, N, D) -> (B, k, D).
 
     Group i of a slide with n patches spans [floor(i n / k), ceil((i + 1) n / k)) (adaptive average
     pooling); with n < k groups repeat patches. Real patches come first in a padded batch.
@@ -187,7 +215,9 @@ def adaptive_mean(x: Tensor, mask: Tensor, k: int) -> Tensor:
     end = torch.div((i + 1) * n + k - 1, k, rounding_mode="floor")
     zero = x.new_zeros(b, 1, d)
     sums = torch.cat([zero, (x * mask.unsqueeze(-1).to(x.dtype)).cumsum(1)], dim=1)
-    total = sums.gather(1, end.unsqueeze(-1).expand(-1, -1, d)) - sums.gather(1, start.unsqueeze(-1).expand(-1, -1, d))
+    total = sums.gather(1, end.unsqueeze(-1).expand(-1, -1, d)) - sums.gather(
+        1, start.unsqueeze(-1).expand(-1, -1, d)
+    )
     return total / (end - start).unsqueeze(-1).to(x.dtype)
 
 
@@ -207,14 +237,18 @@ class GatedAttentionPooling(nn.Module):
 
 
 class PerceiverResampler(nn.Module):
-    """Learned queries that cross-attend to every real patch, then a feed-forward, ``layers`` times."""
+    """Learned queries cross-attending to every real patch, then feed-forward, ``layers`` times."""
 
-    def __init__(self, d_in: int, dim: int, tokens: int, layers: int, heads: int, dropout: float) -> None:
+    def __init__(
+        self, d_in: int, dim: int, tokens: int, layers: int, heads: int, dropout: float
+    ) -> None:
         super().__init__()
         self.input = nn.Sequential(nn.Linear(d_in, dim), nn.LayerNorm(dim))
         self.queries = nn.Parameter(torch.randn(tokens, dim) / math.sqrt(dim))
         self.attn = nn.ModuleList(MultiHeadAttention(dim, heads, dropout) for _ in range(layers))
-        self.ff = nn.ModuleList(FeedForward(dim, 4 * dim, dropout, activation="gelu") for _ in range(layers))
+        self.ff = nn.ModuleList(
+            FeedForward(dim, 4 * dim, dropout, activation="gelu") for _ in range(layers)
+        )
         self.norms = nn.ModuleList(nn.LayerNorm(dim) for _ in range(2 * layers))
         self.out_norm = nn.LayerNorm(dim)
 
@@ -232,7 +266,7 @@ def projector(d_in: int, d_out: int) -> nn.Sequential:
     return nn.Sequential(nn.Linear(d_in, d_out), nn.GELU(), nn.Linear(d_out, d_out))
 
 
-# -- the language model's cache ----------------------------------------------------------------------
+# -- the language model's cache --------------------------------------------------------------------
 @functools.cache
 def _cache_classes():
     from transformers.cache_utils import Cache, DynamicLayer
@@ -252,14 +286,18 @@ def _cache_classes():
             self.buffers: list[Tensor] = []
             self.is_initialized = True
 
-        def update(self, key_states: Tensor, value_states: Tensor, *args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
+        def update(
+            self, key_states: Tensor, value_states: Tensor, *args: Any, **kwargs: Any
+        ) -> tuple[Tensor, Tensor]:
             if not self.is_initialized:
                 self.lazy_initialization(key_states, value_states)
             new = key_states.shape[-2]
             if not self.buffers or self.length + new > self.buffers[0].shape[-2]:
                 capacity = max(2 * (self.length + new), 64)
                 grown = []
-                for old, state in zip(self.buffers or [None, None], (key_states, value_states), strict=True):
+                for old, state in zip(
+                    self.buffers or [None, None], (key_states, value_states), strict=True
+                ):
                     buf = state.new_empty(*state.shape[:2], capacity, state.shape[-1])
                     if old is not None:
                         buf[:, :, : self.length] = old[:, :, : self.length]
@@ -279,17 +317,26 @@ def _cache_classes():
             """B slide rows -> B x K hypothesis rows; what is cached so far is shared prefix."""
             self.buffers = [b.repeat_interleave(k, dim=0) for b in self.buffers]
             self.shared, self.group = self.length, k
-            self.keys, self.values = self.buffers[0][:, :, : self.length], self.buffers[1][:, :, : self.length]
+            self.keys, self.values = (
+                self.buffers[0][:, :, : self.length],
+                self.buffers[1][:, :, : self.length],
+            )
 
         def keep_rows(self, index: Tensor) -> None:
             self.buffers = [buf.index_select(0, index) for buf in self.buffers]
-            self.keys, self.values = self.buffers[0][:, :, : self.length], self.buffers[1][:, :, : self.length]
+            self.keys, self.values = (
+                self.buffers[0][:, :, : self.length],
+                self.buffers[1][:, :, : self.length],
+            )
 
         def reorder_rows(self, index: Tensor, within_slide: bool) -> None:
             start = self.shared if within_slide else 0
             for buf in self.buffers:
                 buf[:, :, start : self.length] = buf[index, :, start : self.length]
-            self.keys, self.values = self.buffers[0][:, :, : self.length], self.buffers[1][:, :, : self.length]
+            self.keys, self.values = (
+                self.buffers[0][:, :, : self.length],
+                self.buffers[1][:, :, : self.length],
+            )
 
     class BeamPrefixCache(Cache):
         """The LM's key/value cache for the shared beam search (``DecoderCache.external_state``)."""
@@ -303,26 +350,41 @@ def _cache_classes():
 
         def reorder(self, index: Tensor) -> None:
             if self.layers and index.shape[0] != self.layers[0].buffers[0].shape[0]:
-                for layer in self.layers:  # finished slides leave the batch: keep the rows of the others
+                for (
+                    layer
+                ) in self.layers:  # finished slides leave the batch: keep the rows of the others
                     layer.keep_rows(index)
                 return
             group = self.layers[0].group if self.layers else 1
             rows = torch.arange(index.shape[0], device=index.device)
-            within_slide = bool((torch.div(index, group, rounding_mode="floor")
-                                 == torch.div(rows, group, rounding_mode="floor")).all())
+            within_slide = bool(
+                (
+                    torch.div(index, group, rounding_mode="floor")
+                    == torch.div(rows, group, rounding_mode="floor")
+                ).all()
+            )
             for layer in self.layers:
                 layer.reorder_rows(index, within_slide)
 
     return BeamPrefixCache
 
 
-# -- the generator -----------------------------------------------------------------------------------
+# -- the generator ---------------------------------------------------------------------------------
 @register_generator(
     "slide_llm",
     config=SlideLLMConfig,
-    smoke={"lm_hidden": 16, "lm_layers": 2, "lm_heads": 2, "lm_kv_heads": 1, "lm_intermediate": 24,
-           "num_slide_tokens": 3, "resampler_dim": 8, "resampler_layers": 1, "resampler_heads": 2,
-           "tokenizer_vocab_size": 300},
+    smoke={
+        "lm_hidden": 16,
+        "lm_layers": 2,
+        "lm_heads": 2,
+        "lm_kv_heads": 1,
+        "lm_intermediate": 24,
+        "num_slide_tokens": 3,
+        "resampler_dim": 8,
+        "resampler_layers": 1,
+        "resampler_heads": 2,
+        "tokenizer_vocab_size": 300,
+    },
     paper="WSI-LLaVA (ICCV 2025), SlideChat (CVPR 2025), PRISM (arXiv:2405.10254)",
     upstream="https://github.com/XinhengLyu/WSI-LLaVA",
     licence="Apache-2.0 (upstream); written for this benchmark, no upstream code",
@@ -336,8 +398,14 @@ class SlideLLM(ReportGenerator):
         d_lm = self.lm.get_input_embeddings().embedding_dim
         k = cfg.num_slide_tokens
         if cfg.pooling == "resampler":
-            self.pool = PerceiverResampler(ctx.feature_dim, cfg.resampler_dim, k, cfg.resampler_layers,
-                                           cfg.resampler_heads, cfg.dropout)
+            self.pool = PerceiverResampler(
+                ctx.feature_dim,
+                cfg.resampler_dim,
+                k,
+                cfg.resampler_layers,
+                cfg.resampler_heads,
+                cfg.dropout,
+            )
             d_pooled = cfg.resampler_dim
         elif cfg.pooling == "attention":
             self.pool = GatedAttentionPooling(ctx.feature_dim, cfg.resampler_dim, k)
@@ -350,19 +418,29 @@ class SlideLLM(ReportGenerator):
             {name: projector(ctx.stream_dims[name], d_lm) for name in cfg.prefix_streams}
         )
         before, after = self._prompt_ids(cfg, ctx)
-        self.register_buffer("prompt_before", torch.tensor(before, dtype=torch.long), persistent=False)
-        self.register_buffer("prompt_after", torch.tensor(after, dtype=torch.long), persistent=False)
+        self.register_buffer(
+            "prompt_before", torch.tensor(before, dtype=torch.long), persistent=False
+        )
+        self.register_buffer(
+            "prompt_after", torch.tensor(after, dtype=torch.long), persistent=False
+        )
         accepted = inspect.signature(self._base_lm().forward).parameters
-        self._cache_arg = "cache" if "cache" in accepted else "past_key_values"  # transformers 5 / 4
+        self._cache_arg = (
+            "cache" if "cache" in accepted else "past_key_values"
+        )  # transformers 5 / 4
         self._keep_arg = "logits_to_keep" in accepted
-        # A pretrained LM whose own weights are not trained is read again from ``lm``: keep it out of
-        # checkpoints (a 7B model would otherwise be copied into every one). Embeddings that grew for
-        # added tokens are saved: their new rows are random, not in the files.
+        # A pretrained LM whose own weights are not trained is read again from ``lm``: keep it out
+        # of checkpoints (a 7B model would otherwise be copied into every one). Embeddings that grew
+        # for added tokens are saved: their new rows are random, not in the files.
         grown = getattr(self.lm, "_slide_llm_grown", False)
-        embeddings = {id(m.weight) for m in (self.lm.get_input_embeddings(), self.lm.get_output_embeddings())
-                      if m is not None}
+        embeddings = {
+            id(m.weight)
+            for m in (self.lm.get_input_embeddings(), self.lm.get_output_embeddings())
+            if m is not None
+        }
         self._unsaved = {
-            f"lm.{n}" for n, p in self.lm.named_parameters()
+            f"lm.{n}"
+            for n, p in self.lm.named_parameters()
             if cfg.lm and not p.requires_grad and not (grown and id(p) in embeddings)
         }
         if self._unsaved:
@@ -381,34 +459,44 @@ class SlideLLM(ReportGenerator):
         if cfg.lm:
             return SubwordTokenizer.from_pretrained(cfg.lm, style=style)
         prompt_text = cfg.prompt.split(SLIDE_PLACEHOLDER)
-        return SubwordTokenizer.train(train_reports, style=style, vocab_size=cfg.tokenizer_vocab_size,
-                                      extra_text=prompt_text)
+        return SubwordTokenizer.train(
+            train_reports, style=style, vocab_size=cfg.tokenizer_vocab_size, extra_text=prompt_text
+        )
 
     @staticmethod
     def _build_lm(cfg: SlideLLMConfig, ctx: GeneratorContext) -> nn.Module:
         try:
             import transformers
         except ImportError as err:
-            raise ImportError("model=slide_llm needs transformers and peft: pip install 'pathreport[llm]'") from err
+            raise ImportError(
+                "model=slide_llm needs transformers and peft: pip install 'pathreport[llm]'"
+            ) from err
         dtype = LM_DTYPES[cfg.lm_dtype]
         if cfg.lm:
             try:
                 lm = transformers.AutoModelForCausalLM.from_pretrained(cfg.lm, dtype=dtype)
             except (OSError, ValueError) as err:
                 raise ConfigError(
-                    f"model.lm={cfg.lm}: cannot load the language model ({err}). Give a local folder "
-                    "(config.json + weights) or a hub name reachable from this machine; or leave model.lm "
-                    "empty to build a small Llama from the model.lm_* settings."
+                    f"model.lm={cfg.lm}: cannot load the language model ({err}). Give a local "
+                    "folder (config.json + weights) or a hub name reachable from this machine; "
+                    "or leave model.lm empty to build a small Llama from the model.lm_* "
+                    "settings."
                 ) from None
             if lm.get_input_embeddings().num_embeddings < ctx.vocab_size:
                 lm.resize_token_embeddings(ctx.vocab_size)
                 lm._slide_llm_grown = True
         else:
             config = transformers.LlamaConfig(
-                vocab_size=ctx.vocab_size, hidden_size=cfg.lm_hidden, intermediate_size=cfg.lm_intermediate,
-                num_hidden_layers=cfg.lm_layers, num_attention_heads=cfg.lm_heads,
-                num_key_value_heads=cfg.lm_kv_heads, max_position_embeddings=4096,
-                pad_token_id=ctx.pad_id, bos_token_id=ctx.bos_id, eos_token_id=ctx.eos_id,
+                vocab_size=ctx.vocab_size,
+                hidden_size=cfg.lm_hidden,
+                intermediate_size=cfg.lm_intermediate,
+                num_hidden_layers=cfg.lm_layers,
+                num_attention_heads=cfg.lm_heads,
+                num_key_value_heads=cfg.lm_kv_heads,
+                max_position_embeddings=4096,
+                pad_token_id=ctx.pad_id,
+                bos_token_id=ctx.bos_id,
+                eos_token_id=ctx.eos_id,
                 tie_word_embeddings=False,
             )
             config._attn_implementation = "sdpa"
@@ -417,19 +505,31 @@ class SlideLLM(ReportGenerator):
             lm.requires_grad_(False)
         if cfg.gradient_checkpointing:
             if hasattr(lm, "activation_checkpointing_enable"):  # transformers >= 5.x
-                lm.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
+                lm.activation_checkpointing_enable(
+                    activation_checkpointing_kwargs={"use_reentrant": False}
+                )
             else:
-                lm.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+                lm.gradient_checkpointing_enable(
+                    gradient_checkpointing_kwargs={"use_reentrant": False}
+                )
         if cfg.adapter == "lora":
             try:
                 import peft
             except ImportError as err:
-                raise ImportError("model.adapter=lora needs peft: pip install 'pathreport[llm]'") from err
+                raise ImportError(
+                    "model.adapter=lora needs peft: pip install 'pathreport[llm]'"
+                ) from err
             targets: Any = cfg.lora_targets
             if targets != "all-linear":
                 targets = [t.strip() for t in targets.split(",") if t.strip()]
-            lora = peft.LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=cfg.lora_dropout,
-                                   target_modules=targets, bias="none", task_type="CAUSAL_LM")
+            lora = peft.LoraConfig(
+                r=cfg.lora_r,
+                lora_alpha=cfg.lora_alpha,
+                lora_dropout=cfg.lora_dropout,
+                target_modules=targets,
+                bias="none",
+                task_type="CAUSAL_LM",
+            )
             lm = peft.get_peft_model(lm, lora)
         return lm
 
@@ -469,7 +569,9 @@ class SlideLLM(ReportGenerator):
         slide = torch.cat(parts, dim=1).to(before.dtype)
         return {"prefix": torch.cat([before, slide, after], dim=1)}
 
-    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
+    def decode(
+        self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None
+    ) -> Tensor:
         prefix = state["prefix"]
         rows, t = tokens.shape
         k = rows // prefix.shape[0]
@@ -479,7 +581,9 @@ class SlideLLM(ReportGenerator):
             logits = self._run(inputs, None, keep=t)
         else:
             lm_cache = cache.external.get("lm")
-            if lm_cache is None:  # first step: the prefix, once per slide, then shared by its hypotheses
+            if (
+                lm_cache is None
+            ):  # first step: the prefix, once per slide, then shared by its hypotheses
                 lm_cache = cache.external_state("lm", _cache_classes())
                 self._run(prefix, lm_cache, keep=1)
                 if k > 1:
@@ -497,16 +601,22 @@ class SlideLLM(ReportGenerator):
         return self.lm(**kwargs).logits[:, -keep:]
 
 
-def _drop_unsaved(module: SlideLLM, state_dict: dict[str, Any], prefix: str, local_metadata: Any) -> None:
+def _drop_unsaved(
+    module: SlideLLM, state_dict: dict[str, Any], prefix: str, local_metadata: Any
+) -> None:
     for name in module._unsaved:
         state_dict.pop(prefix + name, None)
 
 
 def _allow_unsaved_missing(module: SlideLLM, incompatible: Any) -> None:
     def own_name(key: str) -> str:
-        return key if key.startswith("lm.") else key[key.find(".lm.") + 1 :] if ".lm." in key else key
+        return (
+            key if key.startswith("lm.") else key[key.find(".lm.") + 1 :] if ".lm." in key else key
+        )
 
-    incompatible.missing_keys[:] = [k for k in incompatible.missing_keys if own_name(k) not in module._unsaved]
+    incompatible.missing_keys[:] = [
+        k for k in incompatible.missing_keys if own_name(k) not in module._unsaved
+    ]
 
 
 __all__ = ["DEFAULT_PROMPT", "SlideLLM", "SlideLLMConfig", "adaptive_mean"]

@@ -5,9 +5,9 @@ A plug-in imports everything it needs from ``pathreport`` alone::
     from pathreport import GeneratorConfig, ReportGenerator, SlideBatch, register_generator
 
 The registries, the error classes and discovery are loaded at once (they are the kernel and cost
-nothing). The generator API (``ReportGenerator``, the shared layers, ``SlideBatch``, ...) needs torch,
-so it is imported on first use, from the layer that defines it: importing ``pathreport`` stays fast
-and the kernel never imports the layers above it.
+nothing). The generator API (``ReportGenerator``, the shared layers, ``SlideBatch``, ...) needs
+torch, so it is imported on first use, from the layer that defines it: importing ``pathreport``
+stays fast and the kernel never imports the layers above it.
 """
 
 from __future__ import annotations
@@ -45,16 +45,40 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("StreamSpec",), "pathreport.data.streams"),
     **dict.fromkeys(("DatasetInfo",), "pathreport.data.resources"),
     **dict.fromkeys(
-        ("GeneratorConfig", "GeneratorContext", "R2GenGenerator", "ReportGenerator",
-         "RetrievalBaseline", "TransformerGeneratorConfig", "R2GEN_UNUSED_REFERENCE_MODULES",
-         "masked_mean", "register_generator", "token_cross_entropy"),
+        (
+            "GeneratorConfig",
+            "GeneratorContext",
+            "R2GenGenerator",
+            "ReportGenerator",
+            "RetrievalBaseline",
+            "TransformerGeneratorConfig",
+            "R2GEN_UNUSED_REFERENCE_MODULES",
+            "masked_mean",
+            "register_generator",
+            "token_cross_entropy",
+        ),
         "pathreport.generation.generator",
     ),
     **dict.fromkeys(
-        ("DecoderCache", "DecoderLayer", "EncoderLayer", "FeedForward", "GatedSourceFusion",
-         "MultiHeadAttention", "PositionalConvMixer", "SinusoidalPositions", "TextDecoder",
-         "causal_self_attention", "count_parameters", "fold_rows", "memory_kv", "sinusoidal_table",
-         "square_grid_index", "unfold_rows", "xavier_init_"),
+        (
+            "DecoderCache",
+            "DecoderLayer",
+            "EncoderLayer",
+            "FeedForward",
+            "GatedSourceFusion",
+            "MultiHeadAttention",
+            "PositionalConvMixer",
+            "SinusoidalPositions",
+            "TextDecoder",
+            "causal_self_attention",
+            "count_parameters",
+            "fold_rows",
+            "memory_kv",
+            "sinusoidal_table",
+            "square_grid_index",
+            "unfold_rows",
+            "xavier_init_",
+        ),
         "pathreport.generation.nn",
     ),
     **dict.fromkeys(("EvaluationResult",), "pathreport.evaluation.base"),

@@ -40,7 +40,7 @@ def new_name(old: str) -> str | None:
     """Where the module ``old`` lives now, or None when it has not moved."""
     for before, after in MOVED.items():
         if old == before or old.startswith(before + "."):
-            return after + old[len(before):]
+            return after + old[len(before) :]
     return None
 
 
@@ -49,8 +49,12 @@ class _Alias(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        warnings.warn(f"{spec.name} has moved to {self.target}; import it from there (or, in a plug-in, "
-                      "from pathreport).", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"{spec.name} has moved to {self.target}; import it from there (or, in a plug-in, "
+            "from pathreport).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return importlib.import_module(self.target)
 
     def exec_module(self, module: ModuleType) -> None:

@@ -87,15 +87,22 @@ def _store_generator_config(entry: Entry) -> None:
     store = ConfigStore.instance()
     store.store(group="model", name=entry.name, node=node, provider="pathreport")
     for dataset, values in entry.metadata.get("dataset_presets", {}).items():
-        store.store(group=MODEL_PRESET_GROUP, name=f"{dataset}-{entry.name}", node=dict(values),
-                    package="model", provider="pathreport")
+        store.store(
+            group=MODEL_PRESET_GROUP,
+            name=f"{dataset}-{entry.name}",
+            node=dict(values),
+            package="model",
+            provider="pathreport",
+        )
 
 
 def _store_encoder(entry: Entry) -> None:
     """Put an encoder spec into Hydra's ConfigStore as option ``encoder=<name>``."""
     from hydra.core.config_store import ConfigStore
 
-    ConfigStore.instance().store(group="encoder", name=entry.name, node=entry.obj, provider="pathreport")
+    ConfigStore.instance().store(
+        group="encoder", name=entry.name, node=entry.obj, provider="pathreport"
+    )
 
 
 GENERATORS.set_hooks(on_register=_store_generator_config)
@@ -119,7 +126,7 @@ def discover() -> None:
 
 
 def _import_package_tree(package: str) -> None:
-    """Import ``package`` and every public module below it (sorted: registration order is stable)."""
+    """Import ``package`` and each public module below it (sorted: registration order is stable)."""
     root = importlib.import_module(package)
     infos = pkgutil.walk_packages(root.__path__, prefix=f"{package}.")
     for info in sorted(infos, key=lambda i: i.name):
@@ -132,7 +139,9 @@ def load_plugin_folder(folder: Path) -> None:
     folder = Path(folder)
     if not folder.is_dir():
         if folder != paths.MODELS_DIR:
-            log.warning("Plug-in folder %s (from %s) does not exist.", folder, paths.PLUGIN_PATH_ENV)
+            log.warning(
+                "Plug-in folder %s (from %s) does not exist.", folder, paths.PLUGIN_PATH_ENV
+            )
         return
     for path in sorted(folder.glob("*.py")):
         if not path.name.startswith("_"):
@@ -169,7 +178,7 @@ def load_plugin_file(path: Path) -> str:
     if Registry.registrations == before:
         raise PluginError(
             f"Plug-in file {path} registered nothing. Register its plug-in where it is defined "
-            "(e.g. @GENERATORS.register(\"<name>\", config=...)), or, if the file only helps other "
+            '(e.g. @GENERATORS.register("<name>", config=...)), or, if the file only helps other '
             "plug-ins, rename it to start with '_'."
         )
     return module_name
@@ -241,12 +250,15 @@ def _load_entry_points() -> None:
             if isinstance(obj, type(sys)):  # a module: importing it registers its plug-ins
                 if Registry.registrations == before and not already_imported:
                     raise PluginError(
-                        f"Entry point '{ep.name} = {ep.value}' (group {registry.group}, from {provider}) "
-                        f"registered nothing: its module must register a plug-in when imported, or the "
-                        f"entry point must name the object to register as '{ep.name}'."
+                        f"Entry point '{ep.name} = {ep.value}' (group {registry.group}, "
+                        f"from {provider}) registered nothing: its module must register a "
+                        "plug-in when imported, or the entry point must name the object to "
+                        f"register as '{ep.name}'."
                     )
                 continue
-            registry.register(ep.name, config=getattr(obj, "config_class", None), provider=provider)(obj)
+            registry.register(
+                ep.name, config=getattr(obj, "config_class", None), provider=provider
+            )(obj)
 
 
 for _registry in REGISTRIES.values():

@@ -26,7 +26,8 @@ class EncoderSpec:
         name: pathreport's name (``encoder=<name>``), e.g. ``uni2``.
         trident_name: TRIDENT's encoder name, the suffix of ``features_<trident_name>``.
         embedding_dim: feature dimension D of ``features`` (N x D, or D for slide encoders).
-        patch_size: patch side in pixels at ``magnification`` (patch encoders; 0 for slide encoders).
+        patch_size: patch side in pixels at ``magnification`` (patch encoders; 0 for slide
+            encoders).
         magnification: target magnification of the patches, e.g. 20.
         kind: ``patch`` (one vector per patch) or ``slide`` (one vector per slide).
         model: the model's published name.
@@ -75,7 +76,9 @@ class EncoderSpec:
             )
         raw.setdefault("name", Path(path).stem)
         if raw["name"] != Path(path).stem:
-            raise ValueError(f"{path}: name {raw['name']!r} differs from the file name; make them equal.")
+            raise ValueError(
+                f"{path}: name {raw['name']!r} differs from the file name; make them equal."
+            )
         return cls(**raw)
 
     @property
@@ -91,7 +94,7 @@ class EncoderSpec:
 
 
 def format_magnification(mag: float) -> str:
-    """TRIDENT writes an integral magnification as an int (``20x``), otherwise compactly (``2.5x``)."""
+    """TRIDENT writes an integral magnification as an int (``20x``), else compactly (``2.5x``)."""
     mag = float(mag)
     return str(int(mag)) if mag.is_integer() else f"{mag:g}"
 

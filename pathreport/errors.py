@@ -21,7 +21,7 @@ class PathreportError(Exception):
 
 
 class UserError(PathreportError):
-    """A wrong command-line argument or input file; the ``pathreport`` command exits with status 2."""
+    """A wrong command-line argument or input file; ``pathreport`` exits with status 2."""
 
     exit_code = 2
 

@@ -57,8 +57,9 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp",
-                                     newline="") as f:
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp", newline=""
+    ) as f:
         f.write(text)
         tmp = f.name
     try:
@@ -132,7 +133,9 @@ def write_jsonl(path: str | os.PathLike, rows: list[Any]) -> Path:
 
 
 @contextmanager
-def replaced_folder(out: str | os.PathLike, *, overwrite: bool, option: str = "--out") -> Iterator[Path]:
+def replaced_folder(
+    out: str | os.PathLike, *, overwrite: bool, option: str = "--out"
+) -> Iterator[Path]:
     """Build an output folder anew beside ``out``, then put it in ``out``'s place.
 
     Yields a temporary sibling folder to write into; when the block ends without an error, it
@@ -147,20 +150,25 @@ def replaced_folder(out: str | os.PathLike, *, overwrite: bool, option: str = "-
     """
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise RunFolderError(f"{option} {out} is a file, not a folder; choose a folder with {option}.")
+        raise RunFolderError(
+            f"{option} {out} is a file, not a folder; choose a folder with {option}."
+        )
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         held = sorted(p.name for p in out.iterdir())
         raise RunFolderError(
-            f"{option} {out} already holds files ({', '.join(held[:6])}{', ...' if len(held) > 6 else ''}); "
-            f"writing into it would mix two evaluations. Choose another {option}, or pass --overwrite to "
-            "replace the folder."
+            f"{option} {out} already holds files "
+            f"({', '.join(held[:6])}{', ...' if len(held) > 6 else ''}); writing into it would "
+            f"mix two evaluations. Choose another {option}, or pass --overwrite to replace the "
+            "folder."
         )
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     except OSError as err:
-        raise RunFolderError(f"Cannot write to {out.parent} ({err.strerror or err}); choose a writable "
-                             f"folder with {option}.") from None
+        raise RunFolderError(
+            f"Cannot write to {out.parent} ({err.strerror or err}); choose a writable "
+            f"folder with {option}."
+        ) from None
     try:
         os.chmod(tmp, 0o777 & ~current_umask())
         yield tmp

@@ -126,8 +126,16 @@ class Registry(Generic[T]):
 
         return decorate
 
-    def _store(self, name: str, obj: T, *, config: type | None, smoke: dict[str, Any] | None,
-               provider: str | None, metadata: dict[str, Any]) -> Entry[T]:
+    def _store(
+        self,
+        name: str,
+        obj: T,
+        *,
+        config: type | None,
+        smoke: dict[str, Any] | None,
+        provider: str | None,
+        metadata: dict[str, Any],
+    ) -> Entry[T]:
         if not isinstance(name, str) or not NAME_PATTERN.match(name):
             raise RegistryError(
                 f"Invalid {self.kind[:-1]} name {name!r}: names must match {NAME_PATTERN.pattern} "
@@ -140,8 +148,14 @@ class Registry(Generic[T]):
                 f"Duplicate {self.kind[:-1]} name '{name}': registered by {other.provider} and "
                 f"again by {provider}. Rename one of them."
             )
-        entry: Entry[T] = Entry(name=name, obj=obj, config=config, provider=provider,
-                                smoke=dict(smoke or {}), metadata=dict(metadata))
+        entry: Entry[T] = Entry(
+            name=name,
+            obj=obj,
+            config=config,
+            provider=provider,
+            smoke=dict(smoke or {}),
+            metadata=dict(metadata),
+        )
         if self._prepare is not None:
             entry = self._prepare(entry)
         self._entries[name] = entry
@@ -185,7 +199,7 @@ class Registry(Generic[T]):
             loader()
 
     def get(self, name: str) -> Entry[T]:
-        """The entry called ``name``; an unknown name raises with close matches and the full list."""
+        """The entry named ``name``; an unknown name raises with close matches and the full list."""
         self._ensure_loaded()
         try:
             return self._entries[name]
@@ -247,6 +261,16 @@ JUDGE_BACKENDS: Registry = Registry("judge_backends", "pathreport.judge_backends
 #: Every registry by its kind (the argument of ``pathreport list``).
 REGISTRIES: dict[str, Registry] = {
     r.kind: r
-    for r in (GENERATORS, ENCODERS, DATASETS, EVALUATORS, EXTRACTORS, TEXT_ENCODERS, COMMANDS, VLMS,
-              GENERATIVE_VLMS, JUDGE_BACKENDS)
+    for r in (
+        GENERATORS,
+        ENCODERS,
+        DATASETS,
+        EVALUATORS,
+        EXTRACTORS,
+        TEXT_ENCODERS,
+        COMMANDS,
+        VLMS,
+        GENERATIVE_VLMS,
+        JUDGE_BACKENDS,
+    )
 }

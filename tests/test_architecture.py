@@ -1,4 +1,4 @@
-"""The package's layers: imports run only downward, and no modules or sub-packages import in a circle.
+"""The package's layers: imports run only downward; no module or sub-package imports in a circle.
 
 Layers, bottom to top: kernel (registry, errors, io, paths, encoders, discovery) -> data ->
 generation -> evaluation (every report metric, PathLang, PathBind) -> results -> app (the
@@ -146,13 +146,15 @@ def test_imports_run_only_downward():
             if (module, target) in ALLOWED_UPWARD:
                 continue
             if LAYERS.index(layer_of(target)) > LAYERS.index(layer_of(module)):
-                upward.append(f"{MODULES[module].relative_to(PACKAGE.parent)}:{line} ({layer_of(module)}) "
-                              f"imports {target} ({layer_of(target)})")
+                upward.append(
+                    f"{MODULES[module].relative_to(PACKAGE.parent)}:{line} ({layer_of(module)}) "
+                    f"imports {target} ({layer_of(target)})"
+                )
     assert not upward, "Imports that run up the layers:\n" + "\n".join(upward)
 
 
 def test_allowed_upward_imports_still_exist():
-    """An exception that is no longer needed is removed from the list, so it cannot hide a new one."""
+    """An exception no longer needed is removed from the list, so it cannot hide a new one."""
     edges = {(m, t) for m, targets in GRAPH.items() for t, _ in targets}
     assert edges >= ALLOWED_UPWARD, f"no longer imported: {sorted(ALLOWED_UPWARD - edges)}"
 
@@ -160,7 +162,8 @@ def test_allowed_upward_imports_still_exist():
 def test_no_module_imports_in_a_circle():
     graph = {m: {t for t, _ in targets} for m, targets in GRAPH.items()}
     assert not _cycles(graph), "Modules that import each other in a circle: " + "; ".join(
-        " <-> ".join(c) for c in _cycles(graph))
+        " <-> ".join(c) for c in _cycles(graph)
+    )
 
 
 def test_no_subpackages_import_in_a_circle():
@@ -169,7 +172,8 @@ def test_no_subpackages_import_in_a_circle():
         graph[_unit(module)] |= {_unit(t) for t, _ in targets if _unit(t) != _unit(module)}
     cycles = _cycles(dict(graph))
     assert not cycles, "Sub-packages that import each other in a circle: " + "; ".join(
-        " <-> ".join(c) for c in cycles)
+        " <-> ".join(c) for c in cycles
+    )
 
 
 def test_the_package_imports_no_plugin_code():
@@ -178,9 +182,18 @@ def test_the_package_imports_no_plugin_code():
     found = []
     for module, path in MODULES.items():
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
-            found += [f"{module}:{node.lineno} {n}" for n in names if n.split(".")[0] in ("models", "pathreport_plugins")]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+            found += [
+                f"{module}:{node.lineno} {n}"
+                for n in names
+                if n.split(".")[0] in ("models", "pathreport_plugins")
+            ]
     assert not found, "The package imports plug-in code:\n" + "\n".join(found)
 
 
@@ -199,12 +212,17 @@ def test_the_kernel_facade_imports_only_the_kernel():
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "pathreport"))
 def test_no_module_takes_upper_layer_names_from_the_facade(module):
-    """Inside the package, ``from pathreport import ReportGenerator`` would hide an upward import."""
+    """In the package, ``from pathreport import ReportGenerator`` would hide an upward import."""
     import pathreport
 
     tree = ast.parse(MODULES[module].read_text())
-    hidden = [a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "pathreport"
-              and not node.level for a in node.names if a.name in pathreport._LAZY]
+    hidden = [
+        a.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "pathreport" and not node.level
+        for a in node.names
+        if a.name in pathreport._LAZY
+    ]
     assert not hidden
 
 
@@ -212,7 +230,9 @@ def test_the_check_finds_a_cycle_and_an_upward_import():
     """The checks themselves can fail (so a green run means something)."""
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert layer_of("pathreport.app.run") == "app" and layer_of("pathreport.data.batch") == "data"
-    assert LAYERS.index(layer_of("pathreport.results.collect")) > LAYERS.index(layer_of("pathreport.evaluation.nlg"))
+    assert LAYERS.index(layer_of("pathreport.results.collect")) > LAYERS.index(
+        layer_of("pathreport.evaluation.nlg")
+    )
 
 
 def test_nothing_in_the_repository_imports_a_moved_module_by_its_old_path():
@@ -222,12 +242,25 @@ def test_nothing_in_the_repository_imports_a_moved_module_by_its_old_path():
 
     root = PACKAGE.parent
     old = []
-    for path in sorted([*PACKAGE.rglob("*.py"), *(root / "models").rglob("*.py"), *(root / "benchmarks").glob("*.py"),
-                        *(root / "tests").rglob("*.py"), root / "train.py", root / "eval.py"]):
+    for path in sorted(
+        [
+            *PACKAGE.rglob("*.py"),
+            *(root / "models").rglob("*.py"),
+            *(root / "benchmarks").glob("*.py"),
+            *(root / "tests").rglob("*.py"),
+            root / "train.py",
+            root / "eval.py",
+        ]
+    ):
         if path.name == "test_moved_modules.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
             old += [f"{path.relative_to(root)}:{node.lineno} {n}" for n in names if new_name(n)]
     assert not old, "Imports of old module paths:\n" + "\n".join(old)

@@ -9,14 +9,23 @@ from pathreport.encoders import EncoderSpec, coords_folder
 
 @pytest.mark.parametrize(
     ("name", "trident", "dim", "patch"),
-    [("conch15", "conch_v15", 768, 512), ("uni2", "uni_v2", 1536, 256), ("hoptimus1", "hoptimus1", 1536, 224),
-     ("conch1", "conch_v1", 512, 512)],
+    [
+        ("conch15", "conch_v15", 768, 512),
+        ("uni2", "uni_v2", 1536, 256),
+        ("hoptimus1", "hoptimus1", 1536, 224),
+        ("conch1", "conch_v1", 512, 512),
+    ],
 )
 def test_encoders_key_specs_match_trident(name, trident, dim, patch):
     from pathreport.registry import ENCODERS
 
     spec = ENCODERS[name]
-    assert (spec.trident_name, spec.embedding_dim, spec.patch_size, spec.magnification) == (trident, dim, patch, 20.0)
+    assert (spec.trident_name, spec.embedding_dim, spec.patch_size, spec.magnification) == (
+        trident,
+        dim,
+        patch,
+        20.0,
+    )
     assert spec.feature_folder == f"features_{trident}"
 
 
@@ -37,7 +46,9 @@ def test_encoders_every_spec_has_licence_and_gated_flag():
 
 def test_encoders_spec_file_with_unknown_key_is_rejected(tmp_path):
     path = tmp_path / "mine.yaml"
-    path.write_text("name: mine\ntrident_name: mine\nembedding_dim: 8\npatch_size: 224\nembeding: 3\n")
+    path.write_text(
+        "name: mine\ntrident_name: mine\nembedding_dim: 8\npatch_size: 224\nembeding: 3\n"
+    )
     with pytest.raises(ValueError, match="unknown key"):
         EncoderSpec.from_yaml(path)
 

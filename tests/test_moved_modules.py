@@ -42,13 +42,11 @@ def test_a_plugin_file_written_against_the_old_paths_still_registers(tmp_path):
 
     plugin = tmp_path / "old_style.py"
     plugin.write_text(
-        "from dataclasses import dataclass\n"
-        "from pathreport.generator import GeneratorConfig, RetrievalBaseline, register_generator\n\n"
-        "@dataclass\nclass OldStyleConfig(GeneratorConfig):\n    pass\n\n"
-        "@register_generator('old_style', config=OldStyleConfig, paper='none')\n"
-        "class OldStyle(RetrievalBaseline):\n"
-        "    def fit(self, batches): pass\n"
-        "    def predict(self, batch): return ['x'] * len(batch)\n"
+        "from dataclasses import dataclass\nfrom pathreport.generator import GeneratorConfig, "
+        "RetrievalBaseline, register_generator\n\n@dataclass\nclass "
+        "OldStyleConfig(GeneratorConfig):\n    pass\n\n@register_generator('old_style', "
+        "config=OldStyleConfig, paper='none')\nclass OldStyle(RetrievalBaseline):\n    def "
+        "fit(self, batches): pass\n    def predict(self, batch): return ['x'] * len(batch)\n"
     )
     try:
         with warnings.catch_warnings():
@@ -65,7 +63,9 @@ def test_a_trusted_checkpoint_that_names_a_class_by_its_old_module_loads(tmp_pat
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         monkeypatch.setattr(DecodingConfig, "__module__", "pathreport.decoding")
-        torch.save({"state_dict": {}, "hyper_parameters": {"decoding": DecodingConfig(beam_size=2)}}, ckpt)
+        torch.save(
+            {"state_dict": {}, "hyper_parameters": {"decoding": DecodingConfig(beam_size=2)}}, ckpt
+        )
         monkeypatch.undo()
         assert "pathreport.decoding.DecodingConfig" in checkpoint_globals(ckpt)
         loaded = load_checkpoint(ckpt, trust=True)["hyper_parameters"]["decoding"]

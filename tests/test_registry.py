@@ -62,7 +62,8 @@ def test_registry_third_party_entry_point_is_loaded(tmp_path, monkeypatch):
 
     pkg = tmp_path / "acme_reports"
     pkg.mkdir()
-    (pkg / "__init__.py").write_text(textwrap.dedent('''
+    (pkg / "__init__.py").write_text(
+        textwrap.dedent("""
         from dataclasses import dataclass
         from pathreport.generation.generator import GeneratorConfig, RetrievalBaseline
 
@@ -74,11 +75,14 @@ def test_registry_third_party_entry_point_is_loaded(tmp_path, monkeypatch):
             config_class = EchoConfig
             def fit(self, batches): pass
             def predict(self, batch): return ["echo"] * len(batch)
-    '''))
+    """)
+    )
     dist = tmp_path / "acme_reports-1.0.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-reports\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[pathreport.generators]\nacme_echo = acme_reports:Echo\n")
+    (dist / "entry_points.txt").write_text(
+        "[pathreport.generators]\nacme_echo = acme_reports:Echo\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         discovery._load_entry_points()
@@ -101,14 +105,18 @@ def test_registry_register_generator_rejects_non_generator_classes():
         register_generator("not_a_generator", config=Cfg)(dict)
 
 
-def _install_fake_distribution(tmp_path, monkeypatch, module: str, source: str, entry_points: str) -> None:
-    """A package ``module`` (one ``__init__.py``) with the given ``entry_points.txt``, importable."""
+def _install_fake_distribution(
+    tmp_path, monkeypatch, module: str, source: str, entry_points: str
+) -> None:
+    """A package ``module`` (one ``__init__.py``) with given ``entry_points.txt``, importable."""
     pkg = tmp_path / module
     pkg.mkdir()
     (pkg / "__init__.py").write_text(textwrap.dedent(source))
     dist = tmp_path / f"{module}-1.0.dist-info"
     dist.mkdir()
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module.replace('_', '-')}\nVersion: 1.0\n")
+    (dist / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {module.replace('_', '-')}\nVersion: 1.0\n"
+    )
     (dist / "entry_points.txt").write_text(entry_points)
     monkeypatch.syspath_prepend(str(tmp_path))
 
@@ -118,10 +126,17 @@ def test_registry_entry_point_module_that_registers_nothing_is_an_error(tmp_path
     from pathreport import discovery
     from pathreport.errors import PluginError
 
-    _install_fake_distribution(tmp_path, monkeypatch, "acme_empty", "X = 1\n",
-                               "[pathreport.evaluators]\nacme = acme_empty\n")
+    _install_fake_distribution(
+        tmp_path,
+        monkeypatch,
+        "acme_empty",
+        "X = 1\n",
+        "[pathreport.evaluators]\nacme = acme_empty\n",
+    )
     try:
-        with pytest.raises(PluginError, match=r"acme = acme_empty.*acme-empty 1.0.*registered nothing"):
+        with pytest.raises(
+            PluginError, match=r"acme = acme_empty.*acme-empty 1.0.*registered nothing"
+        ):
             discovery._load_entry_points()
     finally:
         sys.modules.pop("acme_empty", None)
@@ -132,8 +147,13 @@ def test_registry_entry_point_duplicating_a_builtin_names_both_providers(tmp_pat
     from pathreport.registry import EVALUATORS
 
     EVALUATORS.get("nlg")  # built-ins first
-    _install_fake_distribution(tmp_path, monkeypatch, "acme_nlg", "def nlg(records, **kw): return None\n",
-                               "[pathreport.evaluators]\nnlg = acme_nlg:nlg\n")
+    _install_fake_distribution(
+        tmp_path,
+        monkeypatch,
+        "acme_nlg",
+        "def nlg(records, **kw): return None\n",
+        "[pathreport.evaluators]\nnlg = acme_nlg:nlg\n",
+    )
     try:
         with pytest.raises(RegistryError) as err:
             discovery._load_entry_points()
@@ -153,15 +173,17 @@ def test_registry_plugin_file_that_registers_nothing_is_an_error(tmp_path):
 
 
 def test_registry_every_kind_registers_with_the_same_decorator(tmp_path):
-    """One form for every kind: ``@<REGISTRY>.register(name, **metadata)``, also from a plug-in file."""
+    """One form for all kinds: ``@<REGISTRY>.register(name, **metadata)``, also in plug-in files."""
     from pathreport.discovery import load_plugin_file
     from pathreport.registry import REGISTRIES
 
     plugin = tmp_path / "every_kind.py"
-    plugin.write_text("from pathreport import REGISTRIES\n\n"
-                      "for kind, registry in REGISTRIES.items():\n"
-                      "    if kind not in ('models', 'encoders'):\n"
-                      "        registry.register(f'probe_{kind}', paper='none')(lambda *a, **k: None)\n")
+    plugin.write_text(
+        "from pathreport import REGISTRIES\n\n"
+        "for kind, registry in REGISTRIES.items():\n"
+        "    if kind not in ('models', 'encoders'):\n"
+        "        registry.register(f'probe_{kind}', paper='none')(lambda *a, **k: None)\n"
+    )
     try:
         load_plugin_file(plugin)
         for kind, registry in REGISTRIES.items():
@@ -186,7 +208,8 @@ def test_plugin_file_imports_its_helper_package_and_adds_a_command(tmp_path, cap
     (folder / "_echo" / "__init__.py").write_text("")
     (folder / "_echo" / "words.py").write_text("WORD = 'echoed'\n")
     (folder / "_broken.py").write_text("raise RuntimeError('a helper file is not a plug-in')\n")
-    (folder / "echo_cmd.py").write_text(textwrap.dedent('''
+    (folder / "echo_cmd.py").write_text(
+        textwrap.dedent("""
         from pathreport import COMMANDS
 
         from ._echo.words import WORD
@@ -195,7 +218,8 @@ def test_plugin_file_imports_its_helper_package_and_adds_a_command(tmp_path, cap
         def add(parser):
             parser.add_argument("--times", type=int, default=1)
             parser.set_defaults(func=lambda args: print(" ".join([WORD] * args.times)))
-    '''))
+    """)
+    )
     try:
         load_plugin_folder(folder)
         assert cli.main(["echo_words", "--times", "2"]) == 0
@@ -229,8 +253,10 @@ def test_plugin_folders_of_the_same_name_keep_their_own_helpers(tmp_path):
             folder = tmp_path / owner / "models"
             (folder / "_shared").mkdir(parents=True)
             (folder / "_shared" / "__init__.py").write_text(f"OWNER = {owner!r}\n")
-            (folder / "gen.py").write_text("from pathreport import COMMANDS\n\nfrom ._shared import OWNER\n\n"
-                                           "COMMANDS.register(f'probe_{OWNER}')(lambda parser: None)\n")
+            (folder / "gen.py").write_text(
+                "from pathreport import COMMANDS\n\nfrom ._shared import OWNER\n\n"
+                "COMMANDS.register(f'probe_{OWNER}')(lambda parser: None)\n"
+            )
             values.append(sys.modules[load_plugin_file(folder / "gen.py")].OWNER)
     finally:
         COMMANDS.remove("probe_alice")

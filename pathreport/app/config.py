@@ -133,7 +133,7 @@ class OptimConfig:
 
 @dataclass
 class CheckpointConfig:
-    """Keep the best checkpoint by ``optimized_metric`` (validation loss), and the last one for resuming."""
+    """Keep the best checkpoint by ``optimized_metric`` (val loss) and the last one for resuming."""
 
     save_top_k: int = 1
     save_last: bool = True
@@ -141,7 +141,7 @@ class CheckpointConfig:
 
 @dataclass
 class EarlyStoppingConfig:
-    """Stop when ``optimized_metric`` (validation loss) has not improved for ``patience`` epochs (paper: 7)."""
+    """Stop when ``optimized_metric`` (validation loss) stalls for ``patience`` epochs (paper 7)."""
 
     enabled: bool = True
     patience: int = 7
@@ -235,7 +235,9 @@ def _trainer_fields() -> list[tuple[str, Any, Any]]:
 
 
 TrainerConfig = dataclasses.make_dataclass("TrainerConfig", _trainer_fields())
-TrainerConfig.__doc__ = "Lightning Trainer arguments (every one of them, generated from its signature)."
+TrainerConfig.__doc__ = (
+    "Lightning Trainer arguments (every one of them, generated from its signature)."
+)
 
 
 @dataclass
@@ -331,12 +333,15 @@ def overrides_of(cls: type) -> type:
     hints = typing.get_type_hints(cls)
     return dataclasses.make_dataclass(
         f"{cls.__name__}Overrides",
-        [(f.name, typing.Optional[hints[f.name]], dataclasses.field(default=None))  # noqa: UP045 (runtime type)
-         for f in dataclasses.fields(cls)],
+        [
+            (f.name, typing.Optional[hints[f.name]], dataclasses.field(default=None))  # noqa: UP045 (runtime type)
+            for f in dataclasses.fields(cls)
+        ],
     )
 
 
-#: ``eval.py``'s ``decoding.*``: settings that replace the checkpoint's (None keeps the checkpoint's).
+#: ``eval.py``'s ``decoding.*``: settings that replace the checkpoint's (None keeps the
+#: checkpoint's).
 DecodingOverrides = overrides_of(DecodingConfig)
 
 
@@ -347,7 +352,8 @@ class EvalConfig:
     Attributes:
         ckpt_path: checkpoint written by ``train.py`` (it carries config and vocabulary).
         split: which split to decode and score.
-        data: overrides merged into the checkpoint's data settings (e.g. ``+data.splits=other.json``).
+        data: overrides merged into the checkpoint's data settings (e.g.
+            ``+data.splits=other.json``).
         decoding: decoder settings that replace the checkpoint's (e.g. ``decoding.beam_size=1``);
             the fields of :class:`DecodingConfig`, checked by name and type.
         features_dir: TRIDENT job directory, if the features moved since training.

@@ -20,9 +20,16 @@ from pathreport.registry import GENERATORS, did_you_mean
 log = logging.getLogger("pathreport")
 
 # Config groups whose options are user-facing names, and the noun used in messages.
-GROUP_NOUNS = {"model": "model", "encoder": "encoder", "data": "dataset", "trainer": "trainer config",
-               "logger": "logger", "experiment": "experiment", "hparams_search": "search space",
-               "debug": "debug preset"}
+GROUP_NOUNS = {
+    "model": "model",
+    "encoder": "encoder",
+    "data": "dataset",
+    "trainer": "trainer config",
+    "logger": "logger",
+    "experiment": "experiment",
+    "hparams_search": "search space",
+    "debug": "debug preset",
+}
 
 
 def prepare() -> None:
@@ -59,13 +66,18 @@ def check_overrides(overrides: list[str], config_name: str) -> str | None:
                 continue
             if key in groups:
                 options = loader.get_group_options(key)
-                values = [ov.value()] if not ov.is_sweep_override() else list(ov.sweep_string_iterator())
+                values = (
+                    [ov.value()] if not ov.is_sweep_override() else list(ov.sweep_string_iterator())
+                )
                 for value in values:
                     if isinstance(value, str) and value not in options and value != "null":
                         noun = GROUP_NOUNS.get(key, f"'{key}' option")
                         hint = did_you_mean(value, options)
-                        return (f"Unknown {noun} '{value}' ({key}={value}). {hint + ' ' if hint else ''}"
-                                f"Available: {', '.join(sorted(options))}.")
+                        available = ", ".join(sorted(options))
+                        return (
+                            f"Unknown {noun} '{value}' "
+                            f"({key}={value}). {hint + ' ' if hint else ''}Available: {available}."
+                        )
                 first = values[0] if values else None
                 if isinstance(first, str):
                     group_choices.append(f"{key}={first}")
@@ -89,8 +101,10 @@ def check_overrides(overrides: list[str], config_name: str) -> str | None:
                 return moved
             hint = did_you_mean(leaf, known)
             where = f"'{parent_key}'" if parent_key else "the top level"
-            return (f"Unknown config key '{key}'. {hint + ' ' if hint else ''}Keys under {where}: "
-                    f"{', '.join(sorted(known))}. (To add a key that does not exist, write +{key}=...)")
+            return (
+                f"Unknown config key '{key}'. {hint + ' ' if hint else ''}Keys under {where}: "
+                f"{', '.join(sorted(known))}. (To add a key that does not exist, write +{key}=...)"
+            )
     return None
 
 
@@ -100,8 +114,10 @@ def moved_key(key: str) -> str | None:
     for entry in GENERATORS.entries():
         new = entry.metadata.get("moved_keys", {}).get(key)
         if new:
-            return (f"'{key}' was removed: it is now the {entry.name} setting '{new}'. Write {new}=... "
-                    f"(with model={entry.name}) instead.")
+            return (
+                f"'{key}' was removed: it is now the {entry.name} setting '{new}'. Write {new}=... "
+                f"(with model={entry.name}) instead."
+            )
     return None
 
 
@@ -165,7 +181,9 @@ def report_error(err: BaseException) -> None:
     print(f"Error: {message}", file=sys.stderr, flush=True)
     for handler in logging.getLogger().handlers:
         if isinstance(handler, logging.FileHandler):
-            handler.handle(log.makeRecord(log.name, logging.ERROR, __file__, 0, "%s", (message,), None))
+            handler.handle(
+                log.makeRecord(log.name, logging.ERROR, __file__, 0, "%s", (message,), None)
+            )
 
 
 def _quiet_third_party_logs() -> None:

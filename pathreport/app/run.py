@@ -46,7 +46,11 @@ def run_dir(cfg: DictConfig) -> Path:
 
 
 def build_datamodule(
-    cfg: DictConfig, generator_cls: type, tokenizer: TextTokenizer | None = None, *, resources: bool = True
+    cfg: DictConfig,
+    generator_cls: type,
+    tokenizer: TextTokenizer | None = None,
+    *,
+    resources: bool = True,
 ) -> ReportDataModule:
     """The data module for ``generator_cls`` under ``cfg``: the streams, tokenizer and dataset
     resources come from the generator's hooks (see
@@ -96,15 +100,29 @@ def build_callbacks(cfg: DictConfig, out: Path, trainable: bool) -> list[pl.Call
     if trainable:
         metric, mode = cfg.optimized_metric, cfg.optimized_mode
         if mode not in ("min", "max"):
-            raise ConfigError(f"optimized_mode must be min or max, found {mode!r} (optimized_metric={metric}).")
-        callbacks.append(ModelCheckpoint(
-            dirpath=out / "checkpoints", filename=f"best-{{epoch:03d}}-{{{metric}:.4f}}", monitor=metric,
-            mode=mode, save_top_k=cb.checkpoint.save_top_k, save_last=cb.checkpoint.save_last,
-            auto_insert_metric_name=False,
-        ))
+            raise ConfigError(
+                f"optimized_mode must be min or max, found {mode!r} (optimized_metric={metric})."
+            )
+        callbacks.append(
+            ModelCheckpoint(
+                dirpath=out / "checkpoints",
+                filename=f"best-{{epoch:03d}}-{{{metric}:.4f}}",
+                monitor=metric,
+                mode=mode,
+                save_top_k=cb.checkpoint.save_top_k,
+                save_last=cb.checkpoint.save_last,
+                auto_insert_metric_name=False,
+            )
+        )
         if cb.early_stopping.enabled:
-            callbacks.append(EarlyStopping(monitor=metric, mode=mode, patience=cb.early_stopping.patience,
-                                           min_delta=cb.early_stopping.min_delta))
+            callbacks.append(
+                EarlyStopping(
+                    monitor=metric,
+                    mode=mode,
+                    patience=cb.early_stopping.patience,
+                    min_delta=cb.early_stopping.min_delta,
+                )
+            )
         if cb.lr_monitor and cfg.logger.kind != "none":
             callbacks.append(LearningRateMonitor(logging_interval="epoch"))
     if cb.progress_bar == "rich":
@@ -112,7 +130,9 @@ def build_callbacks(cfg: DictConfig, out: Path, trainable: bool) -> list[pl.Call
     elif cb.progress_bar == "tqdm":
         callbacks.append(TQDMProgressBar(refresh_rate=1))
     elif cb.progress_bar != "none":
-        raise ValueError(f"callbacks.progress_bar must be tqdm, rich or none, found {cb.progress_bar!r}.")
+        raise ValueError(
+            f"callbacks.progress_bar must be tqdm, rich or none, found {cb.progress_bar!r}."
+        )
     for name, node in (cb.extra or {}).items():
         if node is not None:
             log.info("Adding callback %s", name)
@@ -139,14 +159,27 @@ def build_logger(cfg: DictConfig, out: Path) -> Any:
             raise ImportError("logger=wandb needs wandb: pip install 'pathreport[wandb]'") from err
         run = run_identity(cfg)
         name = f"{run['dataset']}-{run['model']}-{run['encoder']}-s{cfg.seed}"
-        return WandbLogger(project=lg.project, entity=lg.entity, group=lg.group, tags=list(lg.tags), name=name,
-                           save_dir=str(out), config=OmegaConf.to_container(cfg, resolve=True))
+        return WandbLogger(
+            project=lg.project,
+            entity=lg.entity,
+            group=lg.group,
+            tags=list(lg.tags),
+            name=name,
+            save_dir=str(out),
+            config=OmegaConf.to_container(cfg, resolve=True),
+        )
     raise ValueError(f"logger.kind must be csv, wandb, tensorboard or none, found {lg.kind!r}.")
 
 
-def build_trainer(cfg: DictConfig, out: Path, callbacks: list[pl.Callback], logger: Any) -> pl.Trainer:
-    kwargs = {k: v for k, v in OmegaConf.to_container(cfg.trainer, resolve=True).items() if v is not None}
-    kwargs.setdefault("enable_checkpointing", any(type(c).__name__ == "ModelCheckpoint" for c in callbacks))
+def build_trainer(
+    cfg: DictConfig, out: Path, callbacks: list[pl.Callback], logger: Any
+) -> pl.Trainer:
+    kwargs = {
+        k: v for k, v in OmegaConf.to_container(cfg.trainer, resolve=True).items() if v is not None
+    }
+    kwargs.setdefault(
+        "enable_checkpointing", any(type(c).__name__ == "ModelCheckpoint" for c in callbacks)
+    )
     if cfg.get("callbacks", {}).get("progress_bar") == "none":
         kwargs["enable_progress_bar"] = False
     if kwargs.get("enable_progress_bar") is False:  # trainer.enable_progress_bar=false wins
@@ -223,8 +256,13 @@ def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, An
             write_json(out / "manifest.json", dm.manifest)
             OmegaConf.save(cfg, out / "config.yaml", resolve=True)
         n_params = sum(p.numel() for p in module.generator.parameters())
-        log.info("Generator %s: %.2fM parameters; vocabulary %d; train/val/test slides %d/%d/%d", cfg.model.name,
-                 n_params / 1e6, len(dm.tokenizer), *(len(dm.datasets[s]) for s in ("train", "val", "test")))
+        log.info(
+            "Generator %s: %.2fM parameters; vocabulary %d; train/val/test slides %d/%d/%d",
+            cfg.model.name,
+            n_params / 1e6,
+            len(dm.tokenizer),
+            *(len(dm.datasets[s]) for s in ("train", "val", "test")),
+        )
 
         callbacks = build_callbacks(cfg, out, trainable)
         logger = build_logger(cfg, out)
@@ -232,7 +270,9 @@ def _train(cfg: DictConfig, out: Path, folder: RunFolder | None) -> dict[str, An
         best_path: str | None = None
         best_score = None
         if trainable and cfg.train:
-            trainer.fit(module, datamodule=dm, ckpt_path=cfg.ckpt_path, weights_only=not cfg.ckpt_trust)
+            trainer.fit(
+                module, datamodule=dm, ckpt_path=cfg.ckpt_path, weights_only=not cfg.ckpt_trust
+            )
             ckpt_cb = trainer.checkpoint_callback
             best_path = getattr(ckpt_cb, "best_model_path", "") or None
             if best_path is None:
@@ -270,15 +310,19 @@ def evaluator_options(cfg: DictConfig) -> dict[str, dict[str, Any]]:
     options = cfg.eval.get("options")
     if not options:
         return {}
-    if not OmegaConf.is_dict(options) or not all(v is None or OmegaConf.is_dict(v) for v in options.values()):
+    if not OmegaConf.is_dict(options) or not all(
+        v is None or OmegaConf.is_dict(v) for v in options.values()
+    ):
         from pathreport.errors import ConfigError
 
         raise ConfigError(
             f"eval.options must map evaluator -> {{option: value}}, found {options!r:.80}; "
             "e.g. eval.options={rouge: {stemming: false}}."
         )
-    return {name: dict(OmegaConf.to_container(values, resolve=True) or {}) if values is not None else {}
-            for name, values in options.items()}
+    return {
+        name: dict(OmegaConf.to_container(values, resolve=True) or {}) if values is not None else {}
+        for name, values in options.items()
+    }
 
 
 def check_evaluation(cfg: DictConfig) -> None:
@@ -290,46 +334,77 @@ def check_evaluation(cfg: DictConfig) -> None:
 
 def _identity(cfg: DictConfig) -> dict[str, Any]:
     """What ``run.json`` says about the run before it has results."""
-    return {"pathreport_version": __version__, "task": cfg.task_name,
-            "model": cfg.get("model", {}).get("name"), "encoder": cfg.get("encoder", {}).get("name"),
-            "dataset": cfg.get("data", {}).get("name"), "seed": cfg.seed}
+    return {
+        "pathreport_version": __version__,
+        "task": cfg.task_name,
+        "model": cfg.get("model", {}).get("name"),
+        "encoder": cfg.get("encoder", {}).get("name"),
+        "dataset": cfg.get("data", {}).get("name"),
+        "seed": cfg.seed,
+    }
 
 
-def _interrupted(folder: RunFolder | None, out: Path, trainer: Any, stop: BaseException) -> RunInterrupted:
+def _interrupted(
+    folder: RunFolder | None, out: Path, trainer: Any, stop: BaseException
+) -> RunInterrupted:
     """Record an interruption in ``run.json`` and build the error that ends the process non-zero."""
     from pytorch_lightning.utilities.exceptions import SIGTERMException
 
     sigterm = isinstance(stop, SIGTERMException) or getattr(trainer, "received_sigterm", False)
-    signal_name = "SIGTERM" if sigterm else "Ctrl-C" if isinstance(stop, KeyboardInterrupt) else type(stop).__name__
+    signal_name = (
+        "SIGTERM"
+        if sigterm
+        else "Ctrl-C"
+        if isinstance(stop, KeyboardInterrupt)
+        else type(stop).__name__
+    )
     last = out / "checkpoints" / "last.ckpt"
     epoch = getattr(trainer, "current_epoch", None)
     if folder is not None:
-        folder.finish("interrupted", stopped_by=signal_name, epoch=epoch,
-                      last_checkpoint=str(last) if last.is_file() else None)
+        folder.finish(
+            "interrupted",
+            stopped_by=signal_name,
+            epoch=epoch,
+            last_checkpoint=str(last) if last.is_file() else None,
+        )
     if trainer is None:  # eval.py: nothing to resume, the checkpoint is untouched
         return RunInterrupted(f"Evaluation stopped by {signal_name} in {out}; run it again.")
-    kept = (f"{last} is kept; resume with ckpt_path=last hydra.run.dir={out}" if last.is_file()
-            else "no checkpoint had been written yet; run again")
+    kept = (
+        f"{last} is kept; resume with ckpt_path=last hydra.run.dir={out}"
+        if last.is_file()
+        else "no checkpoint had been written yet; run again"
+    )
     return RunInterrupted(f"Run stopped by {signal_name} during epoch {epoch} in {out}: {kept}.")
 
 
 def _pathreport_hparams(checkpoint: dict[str, Any], path: Path) -> dict[str, Any]:
     hparams = checkpoint.get("hyper_parameters") if isinstance(checkpoint, dict) else None
     if not isinstance(hparams, dict) or not {"config", "vocab", "context"} <= set(hparams):
-        raise CheckpointError(f"{path} is not a pathreport checkpoint: it has no config, vocabulary and generator "
-                              "context. Use a .ckpt file written by train.py.")
+        raise CheckpointError(
+            f"{path} is not a pathreport checkpoint: it has no config, vocabulary and generator "
+            "context. Use a .ckpt file written by train.py."
+        )
     return hparams
 
 
 def _check_same_model(hparams: dict[str, Any], model: str, path: Path) -> None:
     saved = (hparams.get("config", {}).get("model") or {}).get("name")
     if saved and saved != model:
-        raise CheckpointError(f"{path}: this checkpoint is a {saved} model, the config asks for {model}. "
-                              f"Pass model={saved}, or a {model} checkpoint.")
+        raise CheckpointError(
+            f"{path}: this checkpoint is a {saved} model, the config asks for {model}. "
+            f"Pass model={saved}, or a {model} checkpoint."
+        )
 
 
-def test_and_score(cfg: DictConfig, module: ReportModule, dm: ReportDataModule, trainer: pl.Trainer, out: Path,
-                   logger: Any = None, split: str = "test") -> dict[str, Any]:
+def test_and_score(
+    cfg: DictConfig,
+    module: ReportModule,
+    dm: ReportDataModule,
+    trainer: pl.Trainer,
+    out: Path,
+    logger: Any = None,
+    split: str = "test",
+) -> dict[str, Any]:
     """Decode ``split``, write ``predictions/<split>.jsonl``, then score it into ``metrics/``."""
     dm.eval_split = split
     module.predictions_path = out / "predictions" / f"{split}.jsonl"
@@ -337,11 +412,27 @@ def test_and_score(cfg: DictConfig, module: ReportModule, dm: ReportDataModule, 
     trainer.test(module, datamodule=dm, verbose=False)
     if not trainer.is_global_zero:
         return {}
-    result = evaluate_records(module.records, dataset=cfg.data.crqs_schema or cfg.data.name,
-                              metrics=list(cfg.eval.metrics), options=evaluator_options(cfg))
-    result.summary.update({**run_identity(cfg), "split": split, "seed": int(cfg.seed), "decoding": OmegaConf.to_container(cfg.decoding)})
-    write_evaluation(result, out / "metrics", summary_name=f"{split}.json", per_case_name=f"{split}_per_case.jsonl",
-                     table_prefix=f"{split}_")
+    result = evaluate_records(
+        module.records,
+        dataset=cfg.data.crqs_schema or cfg.data.name,
+        metrics=list(cfg.eval.metrics),
+        options=evaluator_options(cfg),
+    )
+    result.summary.update(
+        {
+            **run_identity(cfg),
+            "split": split,
+            "seed": int(cfg.seed),
+            "decoding": OmegaConf.to_container(cfg.decoding),
+        }
+    )
+    write_evaluation(
+        result,
+        out / "metrics",
+        summary_name=f"{split}.json",
+        per_case_name=f"{split}_per_case.jsonl",
+        table_prefix=f"{split}_",
+    )
     _log_results(logger, result, module.records, split)
     shown = {k: v for k, v in result.summary.items() if isinstance(v, float)}
     log.info("%s metrics: %s", split, json.dumps({k: round(v, 4) for k, v in shown.items()}))
@@ -354,15 +445,34 @@ def _log_results(logger: Any, result: Any, records: list, split: str) -> None:
     """Send the summary (and, for W&B, predictions and per-case scores as tables) to the logger."""
     if not logger:
         return
-    metrics = {f"{split}/{k}": v for k, v in result.summary.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    metrics = {
+        f"{split}/{k}": v
+        for k, v in result.summary.items()
+        if isinstance(v, (int, float)) and not isinstance(v, bool)
+    }
     logger.log_metrics(metrics)
     if type(logger).__name__ == "WandbLogger":
         columns = ["id", "reference", "prediction"]
-        logger.log_table(key=f"{split}/predictions", columns=columns,
-                         data=[[r.id, r.reference, r.prediction] for r in records])
-        keys = sorted({k for case in result.per_case.values() for k, v in case.items() if isinstance(v, (int, float))})
-        logger.log_table(key=f"{split}/per_case", columns=["id", *keys],
-                         data=[[cid, *(case.get(k) for k in keys)] for cid, case in sorted(result.per_case.items())])
+        logger.log_table(
+            key=f"{split}/predictions",
+            columns=columns,
+            data=[[r.id, r.reference, r.prediction] for r in records],
+        )
+        keys = sorted(
+            {
+                k
+                for case in result.per_case.values()
+                for k, v in case.items()
+                if isinstance(v, (int, float))
+            }
+        )
+        logger.log_table(
+            key=f"{split}/per_case",
+            columns=["id", *keys],
+            data=[
+                [cid, *(case.get(k) for k in keys)] for cid, case in sorted(result.per_case.items())
+            ],
+        )
 
 
 def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
@@ -376,8 +486,15 @@ def evaluate_checkpoint(cfg: DictConfig) -> dict[str, Any]:
     try:
         module = module_from_checkpoint(cfg.ckpt_path, trust=cfg.ckpt_trust)
         if folder is not None:
-            folder.claim(overwrite=cfg.overwrite, resuming=False,
-                         what={**_identity(module.cfg), "task": cfg.task_name, "checkpoint": str(cfg.ckpt_path)})
+            folder.claim(
+                overwrite=cfg.overwrite,
+                resuming=False,
+                what={
+                    **_identity(module.cfg),
+                    "task": cfg.task_name,
+                    "checkpoint": str(cfg.ckpt_path),
+                },
+            )
         try:
             summary = _evaluate_checkpoint(cfg, out, module)
         except (SystemExit, KeyboardInterrupt) as stop:
@@ -436,12 +553,18 @@ def _resolve_ckpt(value: str, out: Path, seed: int) -> Path:
     (same dataset, model, encoder and seed under the default run-folder layout)."""
     if value == "last":
         own = out / "checkpoints" / "last.ckpt"
-        candidates = [own] if own.is_file() else sorted(
-            out.parent.glob(f"seed{seed}_*/checkpoints/last.ckpt"), key=os.path.getmtime)
+        candidates = (
+            [own]
+            if own.is_file()
+            else sorted(
+                out.parent.glob(f"seed{seed}_*/checkpoints/last.ckpt"), key=os.path.getmtime
+            )
+        )
         if not candidates:
             raise FileNotFoundError(
-                f"ckpt_path=last: no checkpoints/last.ckpt in {out} or in {out.parent}/seed{seed}_*/; "
-                "give the checkpoint's path instead.")
+                f"ckpt_path=last: no checkpoints/last.ckpt in {out} or "
+                f"in {out.parent}/seed{seed}_*/; give the checkpoint's path instead."
+            )
         return candidates[-1]
     path = Path(value).expanduser()
     if not path.is_file():
@@ -452,12 +575,20 @@ def _resolve_ckpt(value: str, out: Path, seed: int) -> Path:
 def _save_baseline_checkpoint(module: ReportModule, path: str) -> None:
     """Write a checkpoint Lightning can load, for a baseline that never went through ``fit``."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": module.state_dict(), "hyper_parameters": dict(module.hparams),
-                "pytorch-lightning_version": pl.__version__, "epoch": 0, "global_step": 0}, path)
+    torch.save(
+        {
+            "state_dict": module.state_dict(),
+            "hyper_parameters": dict(module.hparams),
+            "pytorch-lightning_version": pl.__version__,
+            "epoch": 0,
+            "global_step": 0,
+        },
+        path,
+    )
 
 
 def _is_rank_zero() -> bool:
-    """True in the process of global rank 0 (Lightning reads the rank from the launcher's environment)."""
+    """True in the global-rank-0 process (Lightning reads it from the launcher's environment)."""
     from pytorch_lightning.utilities.rank_zero import rank_zero_only
 
     return getattr(rank_zero_only, "rank", 0) == 0

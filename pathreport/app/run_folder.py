@@ -34,8 +34,17 @@ log = logging.getLogger("pathreport")
 LOCK_NAME = ".pathreport.lock"
 RUN_FILE = "run.json"
 # What a train/eval run writes into its folder; ``overwrite=true`` removes exactly these.
-RUN_OUTPUTS = ("checkpoints", "predictions", "metrics", "csv", "tensorboard", "wandb", RUN_FILE,
-               "manifest.json", "config.yaml")
+RUN_OUTPUTS = (
+    "checkpoints",
+    "predictions",
+    "metrics",
+    "csv",
+    "tensorboard",
+    "wandb",
+    RUN_FILE,
+    "manifest.json",
+    "config.yaml",
+)
 
 
 def check_writable(folder: Path, *, option: str) -> None:
@@ -47,7 +56,8 @@ def check_writable(folder: Path, *, option: str) -> None:
         probe.unlink()
     except OSError as err:
         raise RunFolderError(
-            f"Cannot write to {folder} ({err.strerror or err}). Choose a writable folder with {option}."
+            f"Cannot write to {folder} ({err.strerror or err}). Choose a writable folder "
+            f"with {option}."
         ) from None
 
 
@@ -63,7 +73,9 @@ def check_creatable(folder: Path, *, option: str) -> None:
     elif not os.access(ancestor, os.W_OK | os.X_OK):
         problem = f"{ancestor} is not writable"
     if problem:
-        raise RunFolderError(f"Cannot write to {folder} ({problem}). Choose a writable folder with {option}.")
+        raise RunFolderError(
+            f"Cannot write to {folder} ({problem}). Choose a writable folder with {option}."
+        )
 
 
 def pid_alive(pid: int) -> bool:
@@ -125,8 +137,10 @@ class RunFolder:
                 json.dump(owner, f)
             self._locked = True
             return
-        raise RunFolderError(f"{self.lock_file}: another run took this folder at the same moment; "
-                             f"choose another folder with {self.option}.")
+        raise RunFolderError(
+            f"{self.lock_file}: another run took this folder at the same moment; "
+            f"choose another folder with {self.option}."
+        )
 
     def _handle_existing_lock(self) -> None:
         try:
@@ -137,14 +151,19 @@ class RunFolder:
             holder = {}
         pid, host = int(holder.get("pid") or 0), str(holder.get("host") or "?")
         if host == socket.gethostname() and not pid_alive(pid):
-            log.warning("Taking over the stale lock %s of run pid %d (no longer running).", self.lock_file, pid)
+            log.warning(
+                "Taking over the stale lock %s of run pid %d (no longer running).",
+                self.lock_file,
+                pid,
+            )
             self.lock_file.unlink(missing_ok=True)
             return
         where = "this host" if host == socket.gethostname() else f"host {host}"
         raise RunFolderError(
-            f"{self.path} is in use by another run (pid {pid} on {where}, since {holder.get('started', '?')}); "
-            f"two runs in one folder would overwrite each other's results. Wait for it to finish or choose "
-            f"another folder with {self.option}. If that run no longer exists, delete {self.lock_file}."
+            f"{self.path} is in use by another run (pid {pid} on {where}, "
+            f"since {holder.get('started', '?')}); two runs in one folder would overwrite each "
+            "other's results. Wait for it to finish or choose another folder "
+            f"with {self.option}. If that run no longer exists, delete {self.lock_file}."
         )
 
     def release(self) -> None:
@@ -173,15 +192,17 @@ class RunFolder:
             status = previous.get("status", "completed")
             if status == "completed":
                 raise RunFolderError(
-                    f"{self.path} already holds a finished run ({_describe(previous)}); a new run here would "
-                    f"mix its results with that run's. Choose another folder with {self.option}, or pass "
-                    "overwrite=true to delete that run's results and start again."
+                    f"{self.path} already holds a finished run ({_describe(previous)}); a new "
+                    "run here would mix its results with that run's. Choose another folder "
+                    f"with {self.option}, or pass overwrite=true to delete that run's results "
+                    "and start again."
                 )
             if not resuming:
                 raise RunFolderError(
-                    f"{self.path} holds an unfinished run (status {status}, {_describe(previous)}). Resume it "
-                    f"with ckpt_path=last, choose another folder with {self.option}, or pass overwrite=true "
-                    "to delete its results and start again."
+                    f"{self.path} holds an unfinished run "
+                    f"(status {status}, {_describe(previous)}). Resume it with ckpt_path=last, "
+                    f"choose another folder with {self.option}, or pass overwrite=true to delete "
+                    "its results and start again."
                 )
         if previous is not None and overwrite:
             log.warning("overwrite=true: removing the earlier run's results in %s.", self.path)
@@ -191,8 +212,13 @@ class RunFolder:
                     shutil.rmtree(target)
                 elif target.exists():
                     target.unlink()
-        self.info = {**what, "status": "running", "pid": os.getpid(), "host": socket.gethostname(),
-                     "started": _now()}
+        self.info = {
+            **what,
+            "status": "running",
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "started": _now(),
+        }
         write_json(self.run_file, self.info)
 
     def finish(self, status: str, **details: Any) -> None:
@@ -202,7 +228,9 @@ class RunFolder:
 
 
 def _describe(run: dict[str, Any]) -> str:
-    parts = [f"{k} {run[k]}" for k in ("model", "encoder", "dataset", "seed") if run.get(k) is not None]
+    parts = [
+        f"{k} {run[k]}" for k in ("model", "encoder", "dataset", "seed") if run.get(k) is not None
+    ]
     if run.get("finished"):
         parts.append(f"finished {run['finished']}")
     return ", ".join(parts) or "no details recorded"

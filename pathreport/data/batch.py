@@ -19,10 +19,10 @@ class SlideBatch:
         mask: (B, N) bool, True for real patches. Every slide has at least one real patch.
         coords: (B, N, 2) int64 level-0 patch coordinates (zeros where the file had none).
         streams: extra inputs declared by the generator. Patch-level streams are (B, N, D_s) and
-            share ``mask`` (their files are checked to have the same patch count as the main stream);
-            slide-level streams are (B, D_s).
-        tokens: (B, T) report token ids ``<bos> ... <eos>`` padded with ``<pad>``; None when decoding
-            slides without references.
+            share ``mask`` (their files are checked to have the same patch count as the main
+            stream); slide-level streams are (B, D_s).
+        tokens: (B, T) report token ids ``<bos> ... <eos>`` padded with ``<pad>``; None when
+            decoding slides without references.
         references: raw reference reports (never cleaned), for writing predictions.
     """
 
@@ -69,7 +69,9 @@ class SlideBatch:
             features=self.features[idx, :n_max],
             mask=self.mask[idx, :n_max],
             coords=self.coords[idx, :n_max],
-            streams={k: (v[idx, :n_max] if v.dim() == 3 else v[idx]) for k, v in self.streams.items()},
+            streams={
+                k: (v[idx, :n_max] if v.dim() == 3 else v[idx]) for k, v in self.streams.items()
+            },
             tokens=tokens,
             references=[self.references[i] for i in index] if self.references else [],
         )

@@ -98,7 +98,9 @@ class ReportDataModule(pl.LightningDataModule):
         self._synthetic: SyntheticDataset | None = None
         for option in ("on_missing", "on_empty_bag"):
             if data.get(option, "error") not in ("error", "skip"):
-                raise ConfigError(f"data.{option} must be error or skip, found {data.get(option)!r}.")
+                raise ConfigError(
+                    f"data.{option} must be error or skip, found {data.get(option)!r}."
+                )
         if data.synthetic is None and data.splits is None:
             raise ValueError(
                 f"Dataset '{data.name}' has no split file: set data.splits=<split JSON> "
@@ -118,9 +120,11 @@ class ReportDataModule(pl.LightningDataModule):
         return self._synthetic
 
     def prepare_data(self) -> None:
-        """Generate the synthetic dataset's files if needed (Lightning calls this on one process)."""
+        """Write the synthetic dataset's files if needed (Lightning calls this on one process)."""
         if self.synthetic is not None:
-            encoders = [self.encoder] + [self._stream_encoder(n, s) for n, s in self.stream_specs.items() if s.encoder]
+            encoders = [self.encoder] + [
+                self._stream_encoder(n, s) for n, s in self.stream_specs.items() if s.encoder
+            ]
             needs_concepts = any(s.kind == "concept" for s in self.stream_specs.values())
             self.synthetic.ensure(encoders, concepts=needs_concepts)
 
@@ -129,7 +133,9 @@ class ReportDataModule(pl.LightningDataModule):
         if self.splits is not None:
             return
         self.prepare_data()  # idempotent; makes the module usable without a Trainer
-        split_path = self.synthetic.split_file if self.synthetic else Path(self.cfg.splits).expanduser()
+        split_path = (
+            self.synthetic.split_file if self.synthetic else Path(self.cfg.splits).expanduser()
+        )
         self.splits = load_splits(split_path, patient_id_pattern=self.cfg.patient_id_pattern)
         self.sources = self._resolve_sources()
         skipped = self._check_files()
@@ -137,17 +143,28 @@ class ReportDataModule(pl.LightningDataModule):
             self.tokenizer = self.tokenizer_factory([e.report for e in self.splits.train])
         if self.tokenizer is None:
             self.tokenizer = Tokenizer.build(
-                [e.report for e in self.splits.train], style=self.cfg.cleaning, min_count=self.cfg.tokenizer.min_count
+                [e.report for e in self.splits.train],
+                style=self.cfg.cleaning,
+                min_count=self.cfg.tokenizer.min_count,
             )
         bag = BagPolicy(self.cfg.max_patches, self.cfg.patch_sampling)
         for name in SPLIT_NAMES:
             entries = [e for e in self.splits[name] if e.id not in skipped]
             self.datasets[name] = SlideReportDataset(
-                entries, self.sources, self.tokenizer, max_report_tokens=self.cfg.max_report_tokens,
-                bag=bag, train=name == "train", seed=self.seed, caches=self._feature_caches(name, entries),
+                entries,
+                self.sources,
+                self.tokenizer,
+                max_report_tokens=self.cfg.max_report_tokens,
+                bag=bag,
+                train=name == "train",
+                seed=self.seed,
+                caches=self._feature_caches(name, entries),
             )
         if not self.datasets["train"].entries:
-            raise ValueError(f"The train split of '{self.cfg.name}' is empty after removing slides without features.")
+            raise ValueError(
+                f"The train split of '{self.cfg.name}' is empty after removing slides "
+                "without features."
+            )
         if self.resource_factory is not None:
             self.resources = dict(self.resource_factory(self._dataset_info(split_path)))
         self.manifest = self._manifest(split_path, skipped)
@@ -171,8 +188,10 @@ class ReportDataModule(pl.LightningDataModule):
             return self.cache_dir / "features"
         return Path(str(value)).expanduser()
 
-    def _feature_caches(self, split: str, entries: list[SplitEntry]) -> dict[str, SplitFeatureCache]:
-        """Each stream's float16 cache of ``split``, checked against the sources and built if needed."""
+    def _feature_caches(
+        self, split: str, entries: list[SplitEntry]
+    ) -> dict[str, SplitFeatureCache]:
+        """Each stream's float16 cache of ``split``: checked against the sources, made if needed."""
         root = self.feature_cache_root()
         if root is None or not entries:
             return {}
@@ -180,9 +199,14 @@ class ReportDataModule(pl.LightningDataModule):
         for source in self.sources:
             main = source.name == MAIN_STREAM
             cache = SplitFeatureCache(
-                folder=cache_folder(root, self.cfg.name, source.name, source.folder, source.key), split=split,
-                ids=[e.id for e in entries], sources=[source.path(e.id) for e in entries], key=source.key,
-                dim=source.dim, slide_level=not source.per_patch, with_coords=main,
+                folder=cache_folder(root, self.cfg.name, source.name, source.folder, source.key),
+                split=split,
+                ids=[e.id for e in entries],
+                sources=[source.path(e.id) for e in entries],
+                key=source.key,
+                dim=source.dim,
+                slide_level=not source.per_patch,
+                with_coords=main,
             )
             with cache_lock(cache.folder):
                 cache.ensure()
@@ -200,8 +224,9 @@ class ReportDataModule(pl.LightningDataModule):
             return self.synthetic.job_dir
         if not self.features_dir:
             raise ValueError(
-                f"Dataset '{self.cfg.name}' needs its TRIDENT job directory: set paths.features_dir=<dir> "
-                "(the folder that contains <mag>x_<patch>px_<overlap>px_overlap/)."
+                f"Dataset '{self.cfg.name}' needs its TRIDENT job directory: set "
+                "paths.features_dir=<dir> (the folder that contains "
+                "<mag>x_<patch>px_<overlap>px_overlap/)."
             )
         return Path(self.features_dir).expanduser()
 
@@ -212,7 +237,9 @@ class ReportDataModule(pl.LightningDataModule):
             return job / coords_folder(synthetic.MAGNIFICATION, synthetic.PATCH_SIZE, 0)
         return job / coords_folder(
             self.cfg.magnification if self.cfg.magnification is not None else spec.magnification,
-            self.cfg.patch_size if self.cfg.patch_size is not None else (spec.patch_size or self.encoder.patch_size),
+            self.cfg.patch_size
+            if self.cfg.patch_size is not None
+            else (spec.patch_size or self.encoder.patch_size),
             self.cfg.overlap,
         )
 
@@ -222,12 +249,24 @@ class ReportDataModule(pl.LightningDataModule):
             main_dir = job / self.cfg.feature_subdir
         else:
             main_dir = self._coords_dir(job, self.encoder) / self.encoder.feature_folder
-        sources = [FeatureSource(MAIN_STREAM, main_dir, "patch", "features", self.encoder.embedding_dim,
-                                 f"encoder {self.encoder.name}")]
+        sources = [
+            FeatureSource(
+                MAIN_STREAM,
+                main_dir,
+                "patch",
+                "features",
+                self.encoder.embedding_dim,
+                f"encoder {self.encoder.name}",
+            )
+        ]
         locations = self.cfg.streams or {}
         for name, spec in self.stream_specs.items():
             override = locations.get(name)
-            folder = Path(override.dir if not isinstance(override, dict) else override["dir"]) if override else None
+            folder = (
+                Path(override.dir if not isinstance(override, dict) else override["dir"])
+                if override
+                else None
+            )
             if folder is not None and not folder.is_absolute():
                 folder = job / folder
             dim = None
@@ -243,7 +282,9 @@ class ReportDataModule(pl.LightningDataModule):
                 folder = folder or job / CONCEPT_STREAM_DIR
                 dim = spec.dim
             else:
-                raise ValueError(f"Stream '{name}' has unknown kind {spec.kind!r} (patch, slide or concept).")
+                raise ValueError(
+                    f"Stream '{name}' has unknown kind {spec.kind!r} (patch, slide or concept)."
+                )
             sources.append(FeatureSource(name, folder, spec.kind, spec.key, dim, origin))
         return sources
 
@@ -255,10 +296,13 @@ class ReportDataModule(pl.LightningDataModule):
         skipped: dict[str, str] = {}
         for source in self.sources:
             if not source.folder.is_dir():
+                stream_dir = (
+                    f", or data.streams.{source.name}.dir" if source.name != MAIN_STREAM else ""
+                )
                 raise MissingFeaturesError(
                     f"Feature folder {source.folder} for {source.origin} does not exist. Check "
-                    "paths.features_dir (the TRIDENT job directory), the encoder, and data.patch_size/"
-                    f"magnification/overlap{', or data.streams.' + source.name + '.dir' if source.name != MAIN_STREAM else ''}."
+                    "paths.features_dir (the TRIDENT job directory), the encoder, and "
+                    f"data.patch_size/magnification/overlap{stream_dir}."
                 )
             present = {p.stem for p in source.folder.glob("*.h5")}
             for name in SPLIT_NAMES:
@@ -270,11 +314,14 @@ class ReportDataModule(pl.LightningDataModule):
             lines = []
             for stream, ids in missing.items():
                 folder = next(s.folder for s in self.sources if s.name == stream)
-                lines.append(f"  {stream} ({folder}): {len(ids)} missing, e.g. {', '.join(ids[:10])}")
+                lines.append(
+                    f"  {stream} ({folder}): {len(ids)} missing, e.g. {', '.join(ids[:10])}"
+                )
             raise MissingFeaturesError(
-                "Slides listed in the split have no feature file:\n" + "\n".join(lines) +
-                "\nExtract their features with TRIDENT, fix paths.features_dir, or set data.on_missing=skip "
-                "to drop them (they are then listed in the run's manifest)."
+                "Slides listed in the split have no feature file:\n"
+                + "\n".join(lines)
+                + "\nExtract their features with TRIDENT, fix paths.features_dir, or set "
+                "data.on_missing=skip to drop them (they are then listed in the run's manifest)."
             )
         ids = [e.id for name in SPLIT_NAMES for e in self.splits[name] if e.id not in skipped]
         self._n_patches = self._check_shapes(ids)
@@ -282,10 +329,11 @@ class ReportDataModule(pl.LightningDataModule):
         if empty and self.cfg.on_empty_bag != "skip":
             main = self.sources[0]
             raise FeatureFileError(
-                f"{len(empty)} slide(s) have no tissue patches (N = 0 in {main.folder}), e.g. "
-                f"{', '.join(empty[:10])}: a report generated from no patches is a guess. Re-run TRIDENT's "
-                "segmentation for them, remove them from the split, or set data.on_empty_bag=skip to drop "
-                "them (they are then listed in the run's manifest)."
+                f"{len(empty)} slide(s) have no tissue patches (N = 0 in {main.folder}), "
+                f"e.g. {', '.join(empty[:10])}: a report generated from no patches is a guess. "
+                "Re-run TRIDENT's segmentation for them, remove them from the split, or set "
+                "data.on_empty_bag=skip to drop them (they are then listed in the run's "
+                "manifest)."
             )
         for slide_id in empty:
             skipped[slide_id] = f"no tissue patches (N = 0) in {self.sources[0].folder}"
@@ -295,18 +343,25 @@ class ReportDataModule(pl.LightningDataModule):
         """Read every file's shapes from its metadata (cheap: no features are loaded) and check the
         dimension of every stream and the patch count of per-patch streams; returns id -> N."""
         main = self.sources[0]
-        n_patches = {i: read_shape(main.path(i), expected_dim=main.dim, key=main.key)[0] for i in ids}
+        n_patches = {
+            i: read_shape(main.path(i), expected_dim=main.dim, key=main.key)[0] for i in ids
+        }
         for source in self.sources[1:]:
             for slide_id in ids:
-                shape = read_shape(source.path(slide_id), expected_dim=source.dim, key=source.key,
-                                   slide_level=not source.per_patch)
+                shape = read_shape(
+                    source.path(slide_id),
+                    expected_dim=source.dim,
+                    key=source.key,
+                    slide_level=not source.per_patch,
+                )
                 if source.dim is None:  # a concept stream learns its dimension from the first file
                     source.dim = shape[-1]
                 if source.per_patch and shape[0] != n_patches[slide_id]:
                     raise FeatureFileError(
-                        f"{source.path(slide_id)}: stream '{source.name}' has {shape[0]} patches but the main "
-                        f"features ({main.path(slide_id)}) have {n_patches[slide_id]}; both must come from the "
-                        "same patch coordinates."
+                        f"{source.path(slide_id)}: stream '{source.name}' has {shape[0]} patches "
+                        f"but the main features ({main.path(slide_id)}) "
+                        f"have {n_patches[slide_id]}; both must come from the same patch "
+                        "coordinates."
                     )
         return n_patches
 
@@ -317,8 +372,13 @@ class ReportDataModule(pl.LightningDataModule):
         if record and record.get("sha256"):
             matches = record["sha256"] == self.splits.sha256
             if not matches:
-                log.warning("%s is not the benchmark's fixed %s split (%s); results are not comparable with "
-                            "the benchmark's tables.", split_path, self.cfg.name, record.get("source"))
+                log.warning(
+                    "%s is not the benchmark's fixed %s split (%s); results are not comparable "
+                    "with the benchmark's tables.",
+                    split_path,
+                    self.cfg.name,
+                    record.get("source"),
+                )
         out: dict[str, Any] = {
             "dataset": self.cfg.name,
             "split_file": str(split_path),
@@ -326,11 +386,18 @@ class ReportDataModule(pl.LightningDataModule):
             "split_is_benchmark_split": matches,
             "encoder": self.encoder.name,
             "feature_dirs": {s.name: str(s.folder) for s in self.sources},
-            "feature_cache": {name: str(c.folder) for name, c in self.datasets["train"].caches.items()} or None,
+            "feature_cache": {
+                name: str(c.folder) for name, c in self.datasets["train"].caches.items()
+            }
+            or None,
             "stream_dims": self.stream_dims,
-            "tokenizer": {"size": len(self.tokenizer), "style": self.tokenizer.style,
-                          "kind": getattr(self.tokenizer, "kind", "word"),
-                          "min_count": self.cfg.tokenizer.min_count, "built_from": "train"},
+            "tokenizer": {
+                "size": len(self.tokenizer),
+                "style": self.tokenizer.style,
+                "kind": getattr(self.tokenizer, "kind", "word"),
+                "min_count": self.cfg.tokenizer.min_count,
+                "built_from": "train",
+            },
             "max_report_tokens": self.cfg.max_report_tokens,
             "splits": {},
         }
@@ -365,8 +432,8 @@ class ReportDataModule(pl.LightningDataModule):
         return trainer.strategy.root_device.type == "cuda"
 
     def num_workers(self) -> int:
-        """Loader worker processes: ``data.num_workers``, or for ``auto`` none when the model runs on
-        the CPU (workers would compete with it for the cores) and otherwise up to 4 per GPU
+        """Loader worker processes: ``data.num_workers``, or for ``auto`` none when the model runs
+        on the CPU (workers would compete with it for the cores) and otherwise up to 4 per GPU
         process, keeping one core of the process's share free for the training loop."""
         value = str(self.cfg.num_workers).strip().lower()
         if value != "auto":
@@ -375,21 +442,30 @@ class ReportDataModule(pl.LightningDataModule):
             except ValueError:
                 workers = -1
             if workers < 0:
-                raise ConfigError(f"data.num_workers must be a number of worker processes (0 or more) or auto, "
-                                  f"found {self.cfg.num_workers!r}.")
+                raise ConfigError(
+                    f"data.num_workers must be a number of worker processes (0 or more) or auto, "
+                    f"found {self.cfg.num_workers!r}."
+                )
             return workers
         if not self._on_gpu():
             return 0
         trainer = getattr(self, "trainer", None)
-        processes = max(1, int(getattr(trainer, "num_devices", 1) or 1)) if trainer is not None else 1
+        processes = (
+            max(1, int(getattr(trainer, "num_devices", 1) or 1)) if trainer is not None else 1
+        )
         return max(0, min(4, (os.cpu_count() or 1) // processes - 1))
 
     def _loader(self, split: str, *, shuffle: bool, batch_size: int) -> DataLoader:
         workers = self.num_workers()
-        common: dict[str, Any] = {"collate_fn": Collator(self.sources, self.tokenizer.pad_id), "num_workers": workers,
-                                  "pin_memory": self._on_gpu()}
+        common: dict[str, Any] = {
+            "collate_fn": Collator(self.sources, self.tokenizer.pad_id),
+            "num_workers": workers,
+            "pin_memory": self._on_gpu(),
+        }
         if workers:
-            common.update(persistent_workers=True, prefetch_factor=int(self.cfg.get("prefetch_factor", 2)))
+            common.update(
+                persistent_workers=True, prefetch_factor=int(self.cfg.get("prefetch_factor", 2))
+            )
         trainer = getattr(self, "trainer", None)
         distributed = trainer is not None and trainer.world_size > 1
         if self.cfg.bucket_by_size and not distributed:

@@ -17,7 +17,8 @@ from pathreport.data.text import TextTokenizer, Tokenizer
 from pathreport.data.trident import FeatureFileError, read_features
 
 #: Longest report in tokens (without <bos>/<eos>) when a dataset config does not say: the reference
-#: implementation's ``max_seq_length``. The training target is cut there and the decoder stops there.
+#: implementation's ``max_seq_length``. The training target is cut there and the decoder stops
+#: there.
 DEFAULT_MAX_REPORT_TOKENS = 320
 
 PATCH_SAMPLING = ("first", "random", "all")
@@ -68,7 +69,9 @@ class BagPolicy:
 
     def __post_init__(self) -> None:
         if self.sampling not in PATCH_SAMPLING:
-            raise ValueError(f"data.patch_sampling must be one of {PATCH_SAMPLING}, found {self.sampling!r}.")
+            raise ValueError(
+                f"data.patch_sampling must be one of {PATCH_SAMPLING}, found {self.sampling!r}."
+            )
         if self.max_patches is not None and self.max_patches < 1:
             raise ValueError(f"data.max_patches must be >= 1 or null, found {self.max_patches}.")
 
@@ -151,9 +154,9 @@ class SlideReportDataset(Dataset):
             extra, _ = self._read(source, index)
             if source.per_patch and extra.shape[0] != feats.shape[0]:
                 raise FeatureFileError(
-                    f"{source.path(entry.id)}: stream '{source.name}' has {extra.shape[0]} patches but the main "
-                    f"features ({main.path(entry.id)}) have {feats.shape[0]}; both must come from the same patch "
-                    "coordinates."
+                    f"{source.path(entry.id)}: stream '{source.name}' has {extra.shape[0]} "
+                    f"patches but the main features ({main.path(entry.id)}) "
+                    f"have {feats.shape[0]}; both must come from the same patch coordinates."
                 )
             streams[source.name] = extra
         keep = self.bag.select(feats.shape[0], train=self.train, seed=self.seed, index=index)
@@ -169,20 +172,27 @@ class SlideReportDataset(Dataset):
             "tokens": self.tokens[index],
         }
 
-
     def _read(self, source: FeatureSource, index: int) -> tuple[np.ndarray, np.ndarray | None]:
         """One stream of slide ``index``: from its cache if it has one, else from its HDF5 file."""
         cache = self.caches.get(source.name)
         if cache is not None:
             return cache.read(index)
         main = source is self.sources[0]
-        data = read_features(source.path(self.entries[index].id), expected_dim=source.dim, key=source.key,
-                             slide_level=not source.per_patch, with_coords=main)
+        data = read_features(
+            source.path(self.entries[index].id),
+            expected_dim=source.dim,
+            key=source.key,
+            slide_level=not source.per_patch,
+            with_coords=main,
+        )
         return data.features, data.coords
 
 
-def collate_slides(items: list[dict[str, Any]], per_patch_streams: frozenset[str] = frozenset(),
-                   pad_id: int = Tokenizer.PAD) -> SlideBatch:
+def collate_slides(
+    items: list[dict[str, Any]],
+    per_patch_streams: frozenset[str] = frozenset(),
+    pad_id: int = Tokenizer.PAD,
+) -> SlideBatch:
     """Pad bags to the longest in the batch (with a mask) and reports to the longest report.
 
     A slide without tissue (N = 0) is refused or skipped when the data is set up
@@ -250,7 +260,9 @@ class SizeBucketBatchSampler:
     depend on its batch-mates (generators mask padding), so this only changes speed.
     """
 
-    def __init__(self, sizes: list[int], batch_size: int, *, shuffle: bool, bucket_batches: int = 50) -> None:
+    def __init__(
+        self, sizes: list[int], batch_size: int, *, shuffle: bool, bucket_batches: int = 50
+    ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch size must be >= 1, found {batch_size}.")
         self.sizes = list(sizes)

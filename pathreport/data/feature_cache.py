@@ -154,13 +154,17 @@ class SplitFeatureCache:
         self._build(fingerprint)
         problem = self._problem(fingerprint)
         if problem is not None:  # pragma: no cover (a disk that loses what was just written)
-            raise FeatureFileError(f"The feature cache {self.folder} could not be written: {problem}.")
+            raise FeatureFileError(
+                f"The feature cache {self.folder} could not be written: {problem}."
+            )
         return True
 
     def _problem(self, fingerprint: str) -> str | None:
         """Why the cache on disk cannot be used (None: it can), checked without reading features."""
         if not self.index_path.is_file():
-            return "absent" if not self.features_path.exists() else "no index (an interrupted build)"
+            return (
+                "absent" if not self.features_path.exists() else "no index (an interrupted build)"
+            )
         try:
             index = json.loads(self.index_path.read_text())
             offsets = np.asarray(index["offsets"], dtype=np.int64)
@@ -186,7 +190,10 @@ class SplitFeatureCache:
             except (OSError, ValueError, EOFError) as err:
                 return f"{path.name} cannot be read ({err}): a truncated or partial file"
             if array.dtype != dtype or array.shape != shape:
-                return f"{path.name} holds {array.dtype} {array.shape}, the index says {np.dtype(dtype)} {shape}"
+                return (
+                    f"{path.name} holds {array.dtype} {array.shape}, the index "
+                    f"says {np.dtype(dtype)} {shape}"
+                )
         self.offsets = offsets
         self.dim = dim
         return None
@@ -203,15 +210,31 @@ class SplitFeatureCache:
         offsets = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(np.int64)
         total = int(offsets[-1])
         started = time.perf_counter()
-        log.info("Building the %s feature cache in %s: %d slides, %d rows x %d (%.1f GB float16).",
-                 self.split, self.folder, len(self.ids), total, dim, total * dim * 2 / 1e9)
+        log.info(
+            "Building the %s feature cache in %s: %d slides, %d rows x %d (%.1f GB float16).",
+            self.split,
+            self.folder,
+            len(self.ids),
+            total,
+            dim,
+            total * dim * 2 / 1e9,
+        )
         tmp_features = self.features_path.with_suffix(".tmp.npy")
         tmp_coords = self.coords_path.with_suffix(".tmp.npy")
         features = open_memmap(tmp_features, mode="w+", dtype=np.float16, shape=(total, dim))
-        coords = open_memmap(tmp_coords, mode="w+", dtype=np.int64, shape=(total, 2)) if self.with_coords else None
+        coords = (
+            open_memmap(tmp_coords, mode="w+", dtype=np.int64, shape=(total, 2))
+            if self.with_coords
+            else None
+        )
         for i, path in enumerate(self.sources):
-            data = read_features(path, expected_dim=self.dim, key=self.key, slide_level=self.slide_level,
-                                 with_coords=self.with_coords)
+            data = read_features(
+                path,
+                expected_dim=self.dim,
+                key=self.key,
+                slide_level=self.slide_level,
+                with_coords=self.with_coords,
+            )
             rows = data.features.reshape(counts[i], dim)
             peak = float(np.abs(rows).max()) if rows.size else 0.0
             if peak > FLOAT16_MAX:
@@ -219,8 +242,9 @@ class SplitFeatureCache:
                 tmp_features.unlink(missing_ok=True)
                 tmp_coords.unlink(missing_ok=True)
                 raise FeatureFileError(
-                    f"{path}: a feature value of magnitude {peak:.4g} does not fit float16 (at most {FLOAT16_MAX:.0f}); "
-                    "this encoder's features cannot be cached: set data.feature_cache=null."
+                    f"{path}: a feature value of magnitude {peak:.4g} does not fit float16 (at "
+                    f"most {FLOAT16_MAX:.0f}); this encoder's features cannot be cached: set "
+                    "data.feature_cache=null."
                 )
             features[offsets[i] : offsets[i + 1]] = rows
             if coords is not None:
@@ -232,12 +256,21 @@ class SplitFeatureCache:
             coords.flush()
             del coords
             os.replace(tmp_coords, self.coords_path)
-        index = {"version": CACHE_VERSION, "ids": self.ids, "offsets": offsets.tolist(), "dim": int(dim),
-                 "key": self.key, "fingerprint": fingerprint, "sources": str(self.sources[0].parent) if self.sources else ""}
+        index = {
+            "version": CACHE_VERSION,
+            "ids": self.ids,
+            "offsets": offsets.tolist(),
+            "dim": int(dim),
+            "key": self.key,
+            "fingerprint": fingerprint,
+            "sources": str(self.sources[0].parent) if self.sources else "",
+        }
         tmp_index = self.index_path.with_suffix(".json.tmp")
         tmp_index.write_text(json.dumps(index))
         os.replace(tmp_index, self.index_path)
-        log.info("Feature cache %s built in %.1f s.", self.features_path, time.perf_counter() - started)
+        log.info(
+            "Feature cache %s built in %.1f s.", self.features_path, time.perf_counter() - started
+        )
 
     def _shape(self, path: Path) -> tuple[int, ...]:
         from pathreport.data.trident import read_shape

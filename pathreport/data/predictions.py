@@ -34,11 +34,15 @@ class PredictionRecord:
     dataset: str | None = None
 
     def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None or k in ("id", "reference", "prediction")}
+        return {
+            k: v
+            for k, v in asdict(self).items()
+            if v is not None or k in ("id", "reference", "prediction")
+        }
 
 
 def evaluated_set_digest(ids: Sequence[str]) -> str:
-    """A short fingerprint of the evaluated slide set, so tables can prove models saw the same slides."""
+    """Short fingerprint of the evaluated slides, so tables can prove models saw the same slides."""
     return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
 
 
@@ -46,7 +50,11 @@ def run_identity(cfg: Any) -> dict[str, str]:
     """What a run's predictions and summaries are tagged with: ``{"model", "encoder", "dataset"}``
     (the :data:`OPTIONAL_FIELDS`), read from a train config (``model.name``, ``encoder.name``,
     ``data.name``), so every file a run writes names the same three."""
-    return {"model": cfg["model"]["name"], "encoder": cfg["encoder"]["name"], "dataset": cfg["data"]["name"]}
+    return {
+        "model": cfg["model"]["name"],
+        "encoder": cfg["encoder"]["name"],
+        "dataset": cfg["data"]["name"],
+    }
 
 
 class PredictionsFormatError(PathreportError, ValueError):
@@ -61,7 +69,9 @@ def read_predictions(path: str | os.PathLike) -> list[PredictionRecord]:
     text = read_utf8(path)
     stripped = text.lstrip()
     if not stripped:
-        raise PredictionsFormatError(f"{path} is empty: expected JSON Lines with id, reference, prediction.")
+        raise PredictionsFormatError(
+            f"{path} is empty: expected JSON Lines with id, reference, prediction."
+        )
     if stripped.startswith("{"):
         # Either one JSON object (reference-implementation format) or JSON Lines.
         try:
@@ -82,18 +92,25 @@ def read_utf8(path: Path) -> str:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise PredictionsFormatError(
-            f"{path}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}). Save the file as "
-            "UTF-8, e.g. `iconv -f latin1 -t utf-8 old > new` for a Latin-1 file."
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}). "
+            "Save the file as UTF-8, e.g. `iconv -f latin1 -t utf-8 old > new` for a Latin-1 "
+            "file."
         ) from None
 
 
 def _from_jsonl(text: str, path: Path) -> list[PredictionRecord]:
     records: list[PredictionRecord] = []
     seen: dict[str, int] = {}
-    for lineno, obj in read_jsonl(path, text, error=PredictionsFormatError,
-                                  hint='write one {"id", "reference", "prediction"} object per line'):
+    for lineno, obj in read_jsonl(
+        path,
+        text,
+        error=PredictionsFormatError,
+        hint='write one {"id", "reference", "prediction"} object per line',
+    ):
         if not isinstance(obj, dict):
-            raise PredictionsFormatError(f"{path}:{lineno}: expected a JSON object, found {type(obj).__name__}.")
+            raise PredictionsFormatError(
+                f"{path}:{lineno}: expected a JSON object, found {type(obj).__name__}."
+            )
         missing = [k for k in ("id", "reference", "prediction") if k not in obj]
         if missing:
             raise PredictionsFormatError(
@@ -103,8 +120,8 @@ def _from_jsonl(text: str, path: Path) -> list[PredictionRecord]:
         record = _make_record(obj, f"{path}:{lineno}")
         if record.id in seen:
             raise PredictionsFormatError(
-                f"{path}:{lineno}: slide id {record.id!r} already appeared on line {seen[record.id]}; "
-                "each slide must be predicted once."
+                f"{path}:{lineno}: slide id {record.id!r} already appeared on "
+                f"line {seen[record.id]}; each slide must be predicted once."
             )
         seen[record.id] = lineno
         records.append(record)
@@ -116,11 +133,15 @@ def _from_reference_format(obj: dict, path: Path) -> list[PredictionRecord]:
     for slide_id, value in obj.items():
         if not isinstance(value, dict) or "pred" not in value or "target" not in value:
             raise PredictionsFormatError(
-                f"{path}: entry {slide_id!r} must be an object with 'pred' and 'target' (the reference "
-                'implementation\'s format) or the file must be JSON Lines {"id", "reference", "prediction"}.'
+                f"{path}: entry {slide_id!r} must be an object with 'pred' and 'target' (the "
+                "reference implementation's format) or the file must be JSON Lines "
+                '{"id", "reference", "prediction"}.'
             )
         records.append(
-            _make_record({"id": slide_id, "reference": value["target"], "prediction": value["pred"]}, f"{path}[{slide_id!r}]")
+            _make_record(
+                {"id": slide_id, "reference": value["target"], "prediction": value["pred"]},
+                f"{path}[{slide_id!r}]",
+            )
         )
     return records
 
@@ -129,10 +150,13 @@ def _make_record(obj: dict, where: str) -> PredictionRecord:
     for key in ("id", "reference", "prediction"):
         if not isinstance(obj[key], str):
             raise PredictionsFormatError(
-                f"{where}: field {key!r} must be a string, found {type(obj[key]).__name__} ({obj[key]!r})."
+                f"{where}: field {key!r} must be a string, found {type(obj[key]).__name__} "
+                f"({obj[key]!r})."
             )
     extra = {k: obj.get(k) for k in OPTIONAL_FIELDS if obj.get(k) is not None}
-    return PredictionRecord(id=obj["id"], reference=obj["reference"], prediction=obj["prediction"], **extra)
+    return PredictionRecord(
+        id=obj["id"], reference=obj["reference"], prediction=obj["prediction"], **extra
+    )
 
 
 def write_predictions(path: str | os.PathLike, records: Iterable[PredictionRecord]) -> Path:

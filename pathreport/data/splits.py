@@ -85,12 +85,16 @@ def load_splits(path: str | os.PathLike, *, patient_id_pattern: str | None = Non
     return splits
 
 
-def parse_splits(raw: object, source: str = "<splits>", *, patient_id_pattern: str | None = None) -> Splits:
+def parse_splits(
+    raw: object, source: str = "<splits>", *, patient_id_pattern: str | None = None
+) -> Splits:
     """Build :class:`Splits` from parsed JSON and check integrity."""
     grouped: dict[str, list[SplitEntry]] = {name: [] for name in SPLIT_NAMES}
     if isinstance(raw, list):  # a flat HistGen-style list with a "split" per entry
         for i, item in enumerate(raw):
-            split = _split_name(item.get("split") if isinstance(item, dict) else None, f"{source}[{i}]")
+            split = _split_name(
+                item.get("split") if isinstance(item, dict) else None, f"{source}[{i}]"
+            )
             grouped[split].append(_entry(item, f"{source}[{i}]", patient_id_pattern))
     elif isinstance(raw, dict):
         unknown = [k for k in raw if _SPLIT_ALIASES.get(k, k) not in SPLIT_NAMES]
@@ -101,14 +105,22 @@ def parse_splits(raw: object, source: str = "<splits>", *, patient_id_pattern: s
         for key, items in raw.items():
             split = _SPLIT_ALIASES.get(key, key)
             if not isinstance(items, list):
-                raise SplitError(f"{source}: '{key}' must be a list of {{id, report}} objects, found {type(items).__name__}.")
+                raise SplitError(
+                    f"{source}: '{key}' must be a list of {{id, report}} objects, "
+                    f"found {type(items).__name__}."
+                )
             for i, item in enumerate(items):
                 where = f"{source}['{key}'][{i}]"
                 if isinstance(item, dict) and item.get("split") not in (None, key, split):
-                    raise SplitError(f"{where}: entry says split={item['split']!r} but is listed under '{key}'.")
+                    raise SplitError(
+                        f"{where}: entry says split={item['split']!r} but is listed under '{key}'."
+                    )
                 grouped[split].append(_entry(item, where, patient_id_pattern))
     else:
-        raise SplitError(f"{source}: expected a JSON object with train/val/test lists, found {type(raw).__name__}.")
+        raise SplitError(
+            f"{source}: expected a JSON object with train/val/test lists, "
+            f"found {type(raw).__name__}."
+        )
     splits = Splits(**grouped, source=source)
     check_integrity(splits)
     return splits
@@ -127,18 +139,27 @@ def _entry(item: object, where: str, patient_id_pattern: str | None) -> SplitEnt
     slide_id = item.get("id")
     report = item.get("report")
     if not isinstance(slide_id, str) or not slide_id.strip():
-        raise SplitError(f"{where}: 'id' must be a non-empty string (the slide file's stem), found {slide_id!r}.")
+        raise SplitError(
+            f"{where}: 'id' must be a non-empty string (the slide file's stem), found {slide_id!r}."
+        )
     if not isinstance(report, str):
-        raise SplitError(f"{where} (slide {slide_id}): 'report' must be a string, found {type(report).__name__}.")
+        raise SplitError(
+            f"{where} (slide {slide_id}): 'report' must be a string, found {type(report).__name__}."
+        )
     if not report.strip():
         raise SplitError(
-            f"{where}: slide {slide_id} has an empty report. Remove the slide from the split or supply its report."
+            f"{where}: slide {slide_id} has an empty report. Remove the slide from the split "
+            "or supply its report."
         )
     patient = item.get("patient_id") or item.get("patient")
     if patient is None and patient_id_pattern:
         match = re.match(patient_id_pattern, slide_id)
-        patient = match.group(1) if match and match.groups() else (match.group(0) if match else None)
-    return SplitEntry(id=slide_id, report=report, patient_id=str(patient) if patient is not None else None)
+        patient = (
+            match.group(1) if match and match.groups() else (match.group(0) if match else None)
+        )
+    return SplitEntry(
+        id=slide_id, report=report, patient_id=str(patient) if patient is not None else None
+    )
 
 
 def check_integrity(splits: Splits) -> None:
@@ -149,12 +170,17 @@ def check_integrity(splits: Splits) -> None:
     for name in SPLIT_NAMES:
         for entry in splits[name]:
             if entry.id in where_slide:
-                problems.append(f"slide {entry.id} is in '{where_slide[entry.id]}' and again in '{name}'")
+                problems.append(
+                    f"slide {entry.id} is in '{where_slide[entry.id]}' and again in '{name}'"
+                )
             where_slide.setdefault(entry.id, name)
             if entry.patient_id is not None:
                 first = where_patient.setdefault(entry.patient_id, name)
                 if first != name:
-                    problems.append(f"patient {entry.patient_id} has slides in '{first}' and '{name}' (e.g. {entry.id})")
+                    problems.append(
+                        f"patient {entry.patient_id} has slides in '{first}' and '{name}' "
+                        f"(e.g. {entry.id})"
+                    )
     if problems:
         shown = "; ".join(list(dict.fromkeys(problems))[:10])
         more = f" (and {len(problems) - 10} more)" if len(problems) > 10 else ""

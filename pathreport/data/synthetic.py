@@ -113,17 +113,26 @@ ORGANS: dict[str, dict[str, Any]] = {
 
 # Wordings of each diagnosis (one is picked at random per report).
 DIAGNOSIS_WORDING: dict[str, list[str]] = {
-    "invasive_nst": ["Invasive carcinoma of no special type", "Invasive ductal carcinoma, no special type"],
+    "invasive_nst": [
+        "Invasive carcinoma of no special type",
+        "Invasive ductal carcinoma, no special type",
+    ],
     "dcis": ["Ductal carcinoma in situ", "Ductal carcinoma in situ (DCIS)"],
     "fibroadenoma": ["Fibroadenoma", "Fibroadenoma, benign"],
     "tubular_adenocarcinoma": ["Tubular adenocarcinoma", "Adenocarcinoma, tubular type"],
-    "chronic_gastritis": ["Chronic gastritis", "Chronic inflammation of gastric mucosa (chronic gastritis)"],
+    "chronic_gastritis": [
+        "Chronic gastritis",
+        "Chronic inflammation of gastric mucosa (chronic gastritis)",
+    ],
     "tubular_adenoma": ["Tubular adenoma", "Adenoma, tubular type"],
     "acinar_adenocarcinoma": ["Acinar adenocarcinoma", "Adenocarcinoma, acinar type"],
     "benign_prostate": ["Benign prostatic tissue", "No tumor (benign prostatic tissue)"],
     "colon_adenocarcinoma": ["Adenocarcinoma", "Invasive adenocarcinoma"],
     "invasive_urothelial": ["Invasive urothelial carcinoma", "Urothelial carcinoma, invasive"],
-    "papillary_urothelial": ["Non-invasive papillary urothelial carcinoma", "Papillary urothelial carcinoma, non-invasive"],
+    "papillary_urothelial": [
+        "Non-invasive papillary urothelial carcinoma",
+        "Papillary urothelial carcinoma, non-invasive",
+    ],
 }
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -169,7 +178,9 @@ def sample_attributes(rng: np.random.Generator) -> dict[str, Any]:
 
 
 def _split_total(total: int, rng: np.random.Generator) -> tuple[int, int, int]:
-    options = [(a, b, c) for a in (1, 2, 3) for b in (1, 2, 3) for c in (1, 2, 3) if a + b + c == total]
+    options = [
+        (a, b, c) for a in (1, 2, 3) for b in (1, 2, 3) for c in (1, 2, 3) if a + b + c == total
+    ]
     return options[int(rng.integers(len(options)))]
 
 
@@ -183,8 +194,10 @@ def write_report(attrs: dict[str, Any], rng: np.random.Generator) -> str:
     if d == "invasive_nst":
         grade = attrs["grade"]
         grade_text = rng.choice([f"grade {ROMAN[grade]}", f"histologic grade {grade}"])
-        detail = (f"Tubule formation: {attrs['tubule_score']}, Nuclear grade: {attrs['nuclear_grade']}, "
-                  f"Mitoses: {attrs['mitotic_score']}")
+        detail = (
+            f"Tubule formation: {attrs['tubule_score']}, Nuclear grade: {attrs['nuclear_grade']}, "
+            f"Mitoses: {attrs['mitotic_score']}"
+        )
         parts = [f"{dx}, {grade_text} ({detail})"]
         parts.append(_finding("lymphovascular invasion", attrs["lymphovascular_invasion"], rng))
     elif d == "dcis":
@@ -193,7 +206,16 @@ def write_report(attrs: dict[str, Any], rng: np.random.Generator) -> str:
         parts.append(_finding("microcalcification", attrs["calcification"], rng))
     elif d in ("tubular_adenocarcinoma", "colon_adenocarcinoma"):
         diff = attrs["differentiation"]
-        parts = [str(rng.choice([f"{dx}, {diff} differentiated", f"{diff.capitalize()} differentiated {dx[0].lower() + dx[1:]}"]))]
+        parts = [
+            str(
+                rng.choice(
+                    [
+                        f"{dx}, {diff} differentiated",
+                        f"{diff.capitalize()} differentiated {dx[0].lower() + dx[1:]}",
+                    ]
+                )
+            )
+        ]
         parts.append(_finding("lymphovascular invasion", attrs["lymphovascular_invasion"], rng))
     elif d == "chronic_gastritis":
         parts.append(_finding("Helicobacter pylori", attrs["hpylori"], rng))
@@ -202,13 +224,21 @@ def write_report(attrs: dict[str, Any], rng: np.random.Generator) -> str:
         parts = [f"{dx} with {attrs['dysplasia']} grade dysplasia"]
     elif d == "acinar_adenocarcinoma":
         p, s = attrs["gleason_primary"], attrs["gleason_secondary"]
-        gleason = rng.choice([f"Gleason's score {p + s} ({p}+{s})", f"Gleason score {p}+{s}={p + s}"])
-        parts = [f"{dx}, {gleason}, grade group {GLEASON_GROUP[(p, s)]}, tumor volume: {attrs['tumor_volume']}%"]
+        gleason = rng.choice(
+            [f"Gleason's score {p + s} ({p}+{s})", f"Gleason score {p}+{s}={p + s}"]
+        )
+        parts = [
+            f"{dx}, {gleason}, grade group {GLEASON_GROUP[(p, s)]}, tumor "
+            f"volume: {attrs['tumor_volume']}%"
+        ]
     elif d == "invasive_urothelial":
         if attrs["muscle_proper"]:
             parts = [f"{dx}, high grade, with involvement of muscle proper"]
         else:
-            parts = [f"{dx}, high grade, invading subepithelial connective tissue", "Muscle proper is free of tumor"]
+            parts = [
+                f"{dx}, high grade, invading subepithelial connective tissue",
+                "Muscle proper is free of tumor",
+            ]
     elif d == "papillary_urothelial":
         parts = [f"{dx}, {attrs['urothelial_grade']} grade"]
     body = "\n  ".join(p for p in parts if p)
@@ -218,7 +248,9 @@ def write_report(attrs: dict[str, Any], rng: np.random.Generator) -> str:
 def _finding(name: str, present: bool, rng: np.random.Generator) -> str:
     if present:
         return str(rng.choice([f"{name[0].upper() + name[1:]}: present", f"With {name}"]))
-    return str(rng.choice([f"{name[0].upper() + name[1:]}: absent", f"No {name}", f"Negative for {name}"]))
+    return str(
+        rng.choice([f"{name[0].upper() + name[1:]}: absent", f"No {name}", f"Negative for {name}"])
+    )
 
 
 def generate_cases(n: int, seed: int = 0) -> list[tuple[str, dict[str, Any]]]:
@@ -266,9 +298,14 @@ class SyntheticDataset:
     def __init__(self, root: str | os.PathLike, cfg: SyntheticConfig | None = None) -> None:
         self.cfg = cfg or SyntheticConfig()
         if self.cfg.n_slides < 10:
-            raise ValueError(f"synthetic.n_slides must be at least 10 to fill three splits, found {self.cfg.n_slides}.")
+            raise ValueError(
+                "synthetic.n_slides must be at least 10 to fill three splits, "
+                f"found {self.cfg.n_slides}."
+            )
         if not 0 < self.cfg.signal_fraction <= 1:
-            raise ValueError(f"synthetic.signal_fraction must be in (0, 1], found {self.cfg.signal_fraction}.")
+            raise ValueError(
+                f"synthetic.signal_fraction must be in (0, 1], found {self.cfg.signal_fraction}."
+            )
         if not 1 <= self.cfg.min_patches <= self.cfg.max_patches:
             raise ValueError("synthetic.min_patches must be >= 1 and <= synthetic.max_patches.")
         self.dir = Path(root).expanduser() / self.cfg.fingerprint()
@@ -302,8 +339,15 @@ class SyntheticDataset:
                 attrs = sample_attributes(rng)
                 report = write_report(attrs, rng)
                 n_patches = int(rng.integers(self.cfg.min_patches, self.cfg.max_patches + 1))
-                cases.append({"id": f"SYN_{i:05d}", "split": splits[i], "attributes": attrs,
-                              "report": report, "n_patches": n_patches})
+                cases.append(
+                    {
+                        "id": f"SYN_{i:05d}",
+                        "split": splits[i],
+                        "attributes": attrs,
+                        "report": report,
+                        "n_patches": n_patches,
+                    }
+                )
             self._cases = cases
         return self._cases
 
@@ -316,8 +360,10 @@ class SyntheticDataset:
         return self._concepts
 
     # -- building ------------------------------------------------------------------------------
-    def ensure(self, encoders: list[EncoderSpec] = (), *, concepts: bool = False) -> SyntheticDataset:
-        """Write the split file and, if missing, the features of ``encoders`` (and concept files)."""
+    def ensure(
+        self, encoders: list[EncoderSpec] = (), *, concepts: bool = False
+    ) -> SyntheticDataset:
+        """Write the split file and, if missing, ``encoders``' features (and concept files)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         if not self.split_file.exists():
             self._write_json_files()
@@ -337,23 +383,36 @@ class SyntheticDataset:
         for case in cases:
             splits[case["split"]].append({"id": case["id"], "report": case["report"]})
         write_json(self.split_file, splits, indent=1)
-        write_json(self.dir / "attributes.json", {c["id"]: c["attributes"] for c in sorted(cases, key=lambda c: c["id"])},
-                   indent=1)
-        write_json(self.dir / "config.json", {"generator_version": GENERATOR_VERSION, **asdict(self.cfg)}, indent=1)
+        write_json(
+            self.dir / "attributes.json",
+            {c["id"]: c["attributes"] for c in sorted(cases, key=lambda c: c["id"])},
+            indent=1,
+        )
+        write_json(
+            self.dir / "config.json",
+            {"generator_version": GENERATOR_VERSION, **asdict(self.cfg)},
+            indent=1,
+        )
 
     def latent_bag(self, index: int) -> tuple[np.ndarray, np.ndarray]:
-        """(N, latent_dim) latent patch vectors and (N, 2) level-0 coordinates of slide ``index``."""
+        """(N, latent_dim) latent patch vectors and (N, 2) level-0 coords of slide ``index``."""
         case = self.cases()[index]
         cfg = self.cfg
         rng = np.random.default_rng(_stable_seed(cfg.seed, "bag", index))
         n = case["n_patches"]
         attrs = case["attributes"]
         organ = _prototype(f"organ={attrs['organ']}", cfg)
-        lesion = sum((_prototype(t, cfg) for t in _attribute_tokens(attrs)), np.zeros(cfg.latent_dim))
+        lesion = sum(
+            (_prototype(t, cfg) for t in _attribute_tokens(attrs)), np.zeros(cfg.latent_dim)
+        )
         generic = np.stack([_prototype(f"tissue={k}", cfg) for k in range(cfg.tissue_types)])
         composition = rng.dirichlet(np.full(cfg.tissue_types, 0.5))  # this slide's tissue mix
         kinds = rng.choice(cfg.tissue_types, size=n, p=composition)
-        z = 0.7 * organ[None, :] + cfg.tissue_strength * generic[kinds] + 0.25 * rng.standard_normal((n, cfg.latent_dim))
+        z = (
+            0.7 * organ[None, :]
+            + cfg.tissue_strength * generic[kinds]
+            + 0.25 * rng.standard_normal((n, cfg.latent_dim))
+        )
         n_signal = max(1, int(round(cfg.signal_fraction * n)))
         signal_idx = rng.choice(n, size=n_signal, replace=False)
         z[signal_idx] += 1.5 * lesion - cfg.tissue_strength * generic[kinds[signal_idx]]
@@ -364,7 +423,9 @@ class SyntheticDataset:
 
     def _projection(self, name: str, dim: int) -> np.ndarray:
         rng = np.random.default_rng(_stable_seed(self.cfg.seed, "projection", name))
-        return (rng.standard_normal((self.cfg.latent_dim, dim)) / np.sqrt(self.cfg.latent_dim)).astype(np.float32)
+        return (
+            rng.standard_normal((self.cfg.latent_dim, dim)) / np.sqrt(self.cfg.latent_dim)
+        ).astype(np.float32)
 
     def _write_encoder(self, folder: Path, spec: EncoderSpec) -> None:
         w = self._projection(spec.trident_name, spec.embedding_dim)
@@ -374,13 +435,24 @@ class SyntheticDataset:
             if spec.kind == "slide":
                 x = z.mean(0) @ w * 4.0
                 x = x + self.cfg.noise * rng.standard_normal(x.shape)
-                write_features(folder / f"{case['id']}.h5", x.astype(np.float32), encoder=spec.trident_name)
+                write_features(
+                    folder / f"{case['id']}.h5", x.astype(np.float32), encoder=spec.trident_name
+                )
             else:
                 x = z @ w
                 x = x + self.cfg.noise * rng.standard_normal(x.shape) * float(np.abs(x).mean())
-                write_features(folder / f"{case['id']}.h5", x, coords, encoder=spec.trident_name,
-                               patch_size=PATCH_SIZE, magnification=MAGNIFICATION,
-                               level0_size=(int(coords[:, 0].max()) + 2 * PATCH_SIZE, int(coords[:, 1].max()) + 2 * PATCH_SIZE))
+                write_features(
+                    folder / f"{case['id']}.h5",
+                    x,
+                    coords,
+                    encoder=spec.trident_name,
+                    patch_size=PATCH_SIZE,
+                    magnification=MAGNIFICATION,
+                    level0_size=(
+                        int(coords[:, 0].max()) + 2 * PATCH_SIZE,
+                        int(coords[:, 1].max()) + 2 * PATCH_SIZE,
+                    ),
+                )
 
     def _write_concepts(self, folder: Path) -> None:
         protos = np.stack([_prototype(c, self.cfg) for c in self.concepts()])  # (C, latent)
@@ -389,8 +461,13 @@ class SyntheticDataset:
             z, _ = self.latent_bag(i)
             scores = (z @ protos.T).max(axis=0).astype(np.float32)  # strongest patch per concept
             deep = (z.mean(0) @ w).astype(np.float32)
-            write_features(folder / f"{case['id']}.h5", deep, extra={"bag_feats": scores},
-                           encoder="gecko", features_key="bag_feats_deep")
+            write_features(
+                folder / f"{case['id']}.h5",
+                deep,
+                extra={"bag_feats": scores},
+                encoder="gecko",
+                features_key="bag_feats_deep",
+            )
 
     def _atomic_folder(self, folder: Path, build) -> None:
         """Build into a temporary sibling folder, then move it in place (safe across processes)."""

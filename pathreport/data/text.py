@@ -26,7 +26,9 @@ CLEANING_STYLES = ("reg", "pathology", "none")
 # "+", "%", "/"). Keeping alphanumeric words whole keeps stages and grades readable in predictions.
 _TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:'[^\W_]+)*|[^\w\s]|_")
 # List numbering at the start of the text, a line, or after a sentence end: "1. ", "2) ", "(3) ".
-_NUMBERING = re.compile(r"(?:(?<=^)|(?<=\n)|(?<=[.;:!?]\s))[ \t]*\(?\d{1,2}[.)](?=\s+[^\W\d_])", re.MULTILINE)
+_NUMBERING = re.compile(
+    r"(?:(?<=^)|(?<=\n)|(?<=[.;:!?]\s))[ \t]*\(?\d{1,2}[.)](?=\s+[^\W\d_])", re.MULTILINE
+)
 _STRIP_CHARS = re.compile(r"[#*^_\[\]{}\\|~`\"<>]")
 _SPACES = re.compile(r"\s+")
 
@@ -62,7 +64,7 @@ def split_tokens(text: str) -> list[str]:
 
 
 def join_tokens(tokens: Sequence[str]) -> str:
-    """Readable text from tokens: "grade II ( tubule formation : 3 )" -> "grade II (tubule formation: 3)"."""
+    """Readable text from tokens: "( tubule formation : 3 )" -> "(tubule formation: 3)"."""
     out: list[str] = []
     glue_next = False
     for tok in tokens:
@@ -101,28 +103,38 @@ class Tokenizer:
 
     def __post_init__(self) -> None:
         if tuple(self.vocab[:4]) != self.SPECIALS:
-            raise ValueError(f"A vocabulary must start with {self.SPECIALS}, found {self.vocab[:4]}.")
+            raise ValueError(
+                f"A vocabulary must start with {self.SPECIALS}, found {self.vocab[:4]}."
+            )
         if len(set(self.vocab)) != len(self.vocab):
             raise ValueError("The vocabulary has duplicate tokens.")
         if self.style not in CLEANING_STYLES:
-            raise ValueError(f"Unknown cleaning style {self.style!r}; choose from {CLEANING_STYLES}.")
+            raise ValueError(
+                f"Unknown cleaning style {self.style!r}; choose from {CLEANING_STYLES}."
+            )
         self._index = {tok: i for i, tok in enumerate(self.vocab)}
 
     @classmethod
     def build(cls, reports: Iterable[str], *, style: str, min_count: int = 1) -> Tokenizer:
-        """Vocabulary of tokens seen at least ``min_count`` times in ``reports`` (the training split)."""
+        """Vocabulary of tokens seen at least ``min_count`` times in the training ``reports``."""
         if min_count < 1:
             raise ValueError(f"min_count must be >= 1, found {min_count}.")
-        counts = Counter(tok for report in reports for tok in split_tokens(clean_report(report, style)))
-        words = sorted(tok for tok, n in counts.items() if n >= min_count and tok not in cls.SPECIALS)
+        counts = Counter(
+            tok for report in reports for tok in split_tokens(clean_report(report, style))
+        )
+        words = sorted(
+            tok for tok, n in counts.items() if n >= min_count and tok not in cls.SPECIALS
+        )
         return cls(list(cls.SPECIALS) + words, style)
 
     def __len__(self) -> int:
         return len(self.vocab)
 
     def encode(self, report: str, max_tokens: int | None = None) -> tuple[list[int], bool]:
-        """Token ids of a report, without specials; and whether it was truncated to ``max_tokens``."""
-        ids = [self._index.get(tok, self.UNK) for tok in split_tokens(clean_report(report, self.style))]
+        """Token ids of a report (no specials) and whether it was truncated to ``max_tokens``."""
+        ids = [
+            self._index.get(tok, self.UNK) for tok in split_tokens(clean_report(report, self.style))
+        ]
         if max_tokens is not None and len(ids) > max_tokens:
             return ids[:max_tokens], True
         return ids, False

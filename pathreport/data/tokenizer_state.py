@@ -29,5 +29,7 @@ def tokenizer_from_state(state: list[str] | dict[str, Any], style: str) -> TextT
         kind = state.get("kind")
         if kind == "subword":
             return SubwordTokenizer.from_dict(state)
-        raise ValueError(f"Unknown tokenizer kind {kind!r} in the checkpoint (known: word list, 'subword').")
+        raise ValueError(
+            f"Unknown tokenizer kind {kind!r} in the checkpoint (known: word list, 'subword')."
+        )
     return Tokenizer(list(state), style=style)

@@ -10,7 +10,8 @@ TRIDENT (mahmoodlab/TRIDENT) writes one HDF5 file per slide::
 
 Older CLAM-style files have int32 coords and no attributes at all, so every attribute is optional
 here. Bad files stop the run with a message that names the file, what was expected and what was
-found, because a silently skipped or zero-filled slide changes the benchmark without anyone noticing.
+found, because a silently skipped or zero-filled slide changes the benchmark without anyone
+noticing.
 """
 
 from __future__ import annotations
@@ -46,8 +47,14 @@ class SlideFeatures:
         return int(self.features.shape[0]) if self.features.ndim == 2 else 1
 
 
-def feature_dir(job_dir: str | os.PathLike, encoder: EncoderSpec, *, overlap: int = 0, patch_size: int | None = None,
-                magnification: float | None = None) -> Path:
+def feature_dir(
+    job_dir: str | os.PathLike,
+    encoder: EncoderSpec,
+    *,
+    overlap: int = 0,
+    patch_size: int | None = None,
+    magnification: float | None = None,
+) -> Path:
     """Folder where TRIDENT puts ``encoder``'s features under ``job_dir``.
 
     ``patch_size`` and ``magnification`` default to the encoder's own, but may differ: the REG 2025
@@ -75,8 +82,9 @@ def open_h5(path: Path) -> Iterator[Any]:
         raise
     except (OSError, KeyError, TypeError, ValueError, RuntimeError) as err:
         raise FeatureFileError(
-            f"{path} could not be read as HDF5 ({err}). The file is corrupt or incomplete (e.g. truncated "
-            "by a full disk or an interrupted copy); re-run TRIDENT's feature extraction for this slide."
+            f"{path} could not be read as HDF5 ({err}). The file is corrupt or incomplete (e.g. "
+            "truncated by a full disk or an interrupted copy); re-run TRIDENT's feature "
+            "extraction for this slide."
         ) from None
 
 
@@ -90,7 +98,11 @@ def _dataset(f: Any, path: Path, key: str) -> Any:
 
 
 def read_shape(
-    path: str | os.PathLike, *, expected_dim: int | None = None, key: str = "features", slide_level: bool = False,
+    path: str | os.PathLike,
+    *,
+    expected_dim: int | None = None,
+    key: str = "features",
+    slide_level: bool = False,
 ) -> tuple[int, ...]:
     """Check one feature file from its HDF5 metadata alone (no feature is read) and return the
     shape of ``key``: ``(N, D)`` for patch files, ``(D,)`` for slide files.
@@ -101,17 +113,30 @@ def read_shape(
     path = Path(path)
     with open_h5(path) as f:
         shape = tuple(int(n) for n in _dataset(f, path, key).shape)
-        coords = tuple(int(n) for n in f["coords"].shape) if "coords" in f and not slide_level else None
-    return _checked_shape(path, shape, coords, key=key, expected_dim=expected_dim, slide_level=slide_level)
+        coords = (
+            tuple(int(n) for n in f["coords"].shape) if "coords" in f and not slide_level else None
+        )
+    return _checked_shape(
+        path, shape, coords, key=key, expected_dim=expected_dim, slide_level=slide_level
+    )
 
 
-def _checked_shape(path: Path, shape: tuple[int, ...], coords: tuple[int, ...] | None, *, key: str,
-                   expected_dim: int | None, slide_level: bool) -> tuple[int, ...]:
+def _checked_shape(
+    path: Path,
+    shape: tuple[int, ...],
+    coords: tuple[int, ...] | None,
+    *,
+    key: str,
+    expected_dim: int | None,
+    slide_level: bool,
+) -> tuple[int, ...]:
     if slide_level:
         if len(shape) == 2 and shape[0] == 1:
             shape = shape[1:]
         if len(shape) != 1:
-            raise FeatureFileError(f"{path}: '{key}' should be one slide vector (D,), found shape {shape}.")
+            raise FeatureFileError(
+                f"{path}: '{key}' should be one slide vector (D,), found shape {shape}."
+            )
     else:
         if shape == (0,):
             shape = (0, expected_dim or 0)
@@ -128,8 +153,9 @@ def _checked_shape(path: Path, shape: tuple[int, ...], coords: tuple[int, ...] |
     empty = shape[0] == 0 if not slide_level else dim == 0
     if expected_dim is not None and dim != expected_dim and not (empty and dim == 0):
         raise FeatureFileError(
-            f"{path}: feature dimension is {dim}, expected {expected_dim}. The file was probably written "
-            "by another encoder: choose the matching encoder=<name> or point to the right features_<encoder> folder."
+            f"{path}: feature dimension is {dim}, expected {expected_dim}. The file was probably "
+            "written by another encoder: choose the matching encoder=<name> or point to the "
+            "right features_<encoder> folder."
         )
     return shape
 
@@ -162,14 +188,20 @@ def read_features(
         if with_coords and "coords" in f and not slide_level:
             coords = np.asarray(f["coords"][()], dtype=np.int64)
             attrs.update({f"coords.{k}": _plain(v) for k, v in f["coords"].attrs.items()})
-    shape = _checked_shape(path, feats.shape, None if coords is None else coords.shape, key=key,
-                           expected_dim=expected_dim, slide_level=slide_level)
+    shape = _checked_shape(
+        path,
+        feats.shape,
+        None if coords is None else coords.shape,
+        key=key,
+        expected_dim=expected_dim,
+        slide_level=slide_level,
+    )
     feats = feats.reshape(shape)
     if not allow_nonfinite and feats.size and not np.isfinite(feats).all():
         bad = int((~np.isfinite(feats)).any(axis=-1).sum()) if feats.ndim == 2 else 1
         raise FeatureFileError(
-            f"{path}: '{key}' contains NaN or Inf values ({bad} row(s)). Re-extract this slide, or exclude it "
-            "from the split."
+            f"{path}: '{key}' contains NaN or Inf values ({bad} row(s)). Re-extract this slide, "
+            "or exclude it from the split."
         )
     return SlideFeatures(path=path, features=feats, coords=coords, attrs=attrs)
 
@@ -201,21 +233,31 @@ def write_features(
     name = path.stem
     tmp = path.with_suffix(".h5.tmp")
     with h5py.File(tmp, "w") as f:
-        _save(f, features_key, features, {"name": name, "savetodir": str(path.parent), "encoder": encoder})
+        _save(
+            f,
+            features_key,
+            features,
+            {"name": name, "savetodir": str(path.parent), "encoder": encoder},
+        )
         if coords is not None:
             coords = np.asarray(coords, dtype=np.int64)
             ps0 = int(patch_size * level0_magnification // magnification)
-            _save(f, "coords", coords, {
-                "patch_size": int(patch_size),
-                "patch_size_level0": ps0,
-                "level0_magnification": float(level0_magnification),
-                "target_magnification": float(magnification),
-                "overlap": int(overlap),
-                "name": name,
-                "savetodir": str(path.parent),
-                "level0_width": int(level0_size[0]),
-                "level0_height": int(level0_size[1]),
-            })
+            _save(
+                f,
+                "coords",
+                coords,
+                {
+                    "patch_size": int(patch_size),
+                    "patch_size_level0": ps0,
+                    "level0_magnification": float(level0_magnification),
+                    "target_magnification": float(magnification),
+                    "overlap": int(overlap),
+                    "name": name,
+                    "savetodir": str(path.parent),
+                    "level0_width": int(level0_size[0]),
+                    "level0_height": int(level0_size[1]),
+                },
+            )
         for key, value in (extra or {}).items():
             _save(f, key, np.asarray(value), {})
     os.replace(tmp, path)
@@ -224,7 +266,9 @@ def write_features(
 
 def _save(f: Any, key: str, data: np.ndarray, attrs: dict[str, Any]) -> None:
     chunks = (1, *data.shape[1:]) if data.ndim >= 1 and data.shape[0] > 0 else None
-    dset = f.create_dataset(key, data=data, chunks=chunks, maxshape=(None, *data.shape[1:]) if chunks else None)
+    dset = f.create_dataset(
+        key, data=data, chunks=chunks, maxshape=(None, *data.shape[1:]) if chunks else None
+    )
     for k, v in attrs.items():
         dset.attrs[k] = "None" if v is None else v
 

@@ -37,7 +37,10 @@ class EvaluationResult:
         if clash:
             raise ValueError(f"Two evaluators both report {sorted(clash)}; rename one metric.")
         summary = {**self.summary, **other.summary}
-        settings = {**self.summary.get(COMPARABILITY_KEY, {}), **other.summary.get(COMPARABILITY_KEY, {})}
+        settings = {
+            **self.summary.get(COMPARABILITY_KEY, {}),
+            **other.summary.get(COMPARABILITY_KEY, {}),
+        }
         if settings:
             summary[COMPARABILITY_KEY] = settings
         per_case = {k: dict(v) for k, v in self.per_case.items()}

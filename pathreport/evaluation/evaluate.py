@@ -18,6 +18,7 @@ from typing import Any
 
 from pathreport.data.predictions import PredictionRecord, evaluated_set_digest
 from pathreport.evaluation.base import EvaluationResult
+from pathreport.evaluation.options import check_selection
 from pathreport.io import atomic_write_text, jsonable, write_json, write_jsonl
 from pathreport.registry import EVALUATORS
 
@@ -40,7 +41,6 @@ def evaluate_records(
         options: per-evaluator keyword options, e.g. ``{"crqs": {"formula": "eq6"}}``; an unknown
             evaluator or option is a :class:`~pathreport.errors.ConfigError` before any scoring.
     """
-    from pathreport.evaluation.options import check_selection
     if not records:
         raise ValueError("Nothing to evaluate: the predictions are empty.")
     check_selection(metrics, options)
@@ -58,7 +58,9 @@ def evaluate_records(
         }
     )
     for name in metrics:
-        result = result.merge(EVALUATORS[name](records, dataset=dataset, **(options.get(name) or {})))
+        result = result.merge(
+            EVALUATORS[name](records, dataset=dataset, **(options.get(name) or {}))
+        )
     return result
 
 
@@ -81,14 +83,15 @@ def align_to_references(
     extra = sorted(set(by_id) - set(references))
     if extra:
         raise ValueError(
-            f"{len(extra)} prediction(s) are for slides that are not in {source} (ids {extra[:5]}); "
-            "check that the predictions and the references come from the same split."
+            f"{len(extra)} prediction(s) are for slides that are not in {source} "
+            f"(ids {extra[:5]}); check that the predictions and the references come from the "
+            "same split."
         )
     missing = [i for i in references if i not in by_id]
     if missing and not missing_as_empty:
         raise ValueError(
-            f"{len(missing)} slide(s) of {source} have no prediction (ids {missing[:5]}); decode them, "
-            "or pass --missing-as-empty to score them as empty reports."
+            f"{len(missing)} slide(s) of {source} have no prediction (ids {missing[:5]}); decode "
+            "them, or pass --missing-as-empty to score them as empty reports."
         )
     out = []
     for slide_id, reference in references.items():

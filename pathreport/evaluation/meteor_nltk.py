@@ -25,10 +25,10 @@ from pathreport.registry import EVALUATORS
 
 METRIC = "METEOR_NLTK"
 WORDNET_HELP = (
-    "NLTK's WordNet data is missing. Get it from Debian's packages: `apt-get download wordnet-base "
-    "wordnet-sense-index`, `dpkg -x` both into a folder, copy (not link) its usr/share/wordnet/* into "
-    "$NLTK_DATA/corpora/wordnet/ and add the lexnames file (docs/evaluators.md); or use the nlg "
-    "evaluator's METEOR 1.5 with Java"
+    "NLTK's WordNet data is missing. Get it from Debian's packages: `apt-get download "
+    "wordnet-base wordnet-sense-index`, `dpkg -x` both into a folder, copy (not link) its "
+    "usr/share/wordnet/* into $NLTK_DATA/corpora/wordnet/ and add the lexnames file "
+    "(docs/evaluators.md); or use the nlg evaluator's METEOR 1.5 with Java"
 )
 
 
@@ -47,12 +47,15 @@ def load_wordnet() -> tuple[Any, str]:
     "meteor_nltk",
     kind="report",
     metrics=[METRIC],
-    description="METEOR from NLTK (Java-free fallback; NOT METEOR 1.5, separate column METEOR_NLTK)",
+    description=(
+        "METEOR from NLTK (Java-free fallback; NOT METEOR 1.5, separate column METEOR_NLTK)"
+    ),
     needs="nltk and WordNet data (Debian wordnet-base); otherwise reported unavailable",
     paper="Banerjee & Lavie (2005); NLTK nltk.translate.meteor_score",
 )
-def evaluate_meteor_nltk(records: Sequence[PredictionRecord], *, dataset: str | None = None,
-                         wordnet: Any = None) -> EvaluationResult:
+def evaluate_meteor_nltk(
+    records: Sequence[PredictionRecord], *, dataset: str | None = None, wordnet: Any = None
+) -> EvaluationResult:
     """Report evaluator: mean NLTK METEOR over reports.
 
     Args:
@@ -62,7 +65,9 @@ def evaluate_meteor_nltk(records: Sequence[PredictionRecord], *, dataset: str | 
     try:
         from nltk.translate.meteor_score import meteor_score
     except ImportError:
-        return _unavailable("nltk is not installed: pip install nltk (or pip install 'pathreport[metrics]')")
+        return _unavailable(
+            "nltk is not installed: pip install nltk (or pip install 'pathreport[metrics]')"
+        )
     source = "injected"
     if wordnet is None:
         try:
@@ -74,13 +79,20 @@ def evaluate_meteor_nltk(records: Sequence[PredictionRecord], *, dataset: str | 
     for record in records:
         reference = simple_tokenize(record.reference).split()
         hypothesis = simple_tokenize(record.prediction).split()
-        per_case[record.id] = {METRIC: float(meteor_score([reference], hypothesis, wordnet=wordnet))}
+        per_case[record.id] = {
+            METRIC: float(meteor_score([reference], hypothesis, wordnet=wordnet))
+        }
     values = [c[METRIC] for c in per_case.values()]
     import nltk
 
-    settings = f"nltk {nltk.__version__} meteor_score, {source}, simple tokens, mean of sentence scores"
-    summary = {METRIC: sum(values) / len(values) if values else None, "meteor_nltk_settings": settings,
-               COMPARABILITY_KEY: {METRIC: settings}}
+    settings = (
+        f"nltk {nltk.__version__} meteor_score, {source}, simple tokens, mean of sentence scores"
+    )
+    summary = {
+        METRIC: sum(values) / len(values) if values else None,
+        "meteor_nltk_settings": settings,
+        COMPARABILITY_KEY: {METRIC: settings},
+    }
     return EvaluationResult(summary=summary, per_case=per_case)
 
 

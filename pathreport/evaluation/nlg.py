@@ -16,8 +16,8 @@ what the reference implementation left implicit:
   allowed word). METEOR's alignment and ROUGE-L's LCS grow faster than linearly with length: one
   runaway 5 MB prediction would stall a whole evaluation for hours. Generators decode at most a
   few hundred tokens, so the bound only touches pathological input; the summary records the bound
-  and how many predictions it cut (``n_nlg_truncated_predictions``), and the per-case rows flag them.
-  References are never cut: they are the dataset's.
+  and how many predictions it cut (``n_nlg_truncated_predictions``), and the per-case rows flag
+  them. References are never cut: they are the dataset's.
 """
 
 from __future__ import annotations
@@ -41,7 +41,25 @@ MAX_WORDS = 1000
 MAX_CHARS_PER_WORD = 20
 
 # Tokens the COCO protocol drops after PTB tokenisation (same list as pycocoevalcap's tokenizer).
-_PUNCTUATION = {"''", "'", "``", "`", "-lrb-", "-rrb-", "-lcb-", "-rcb-", ".", "?", "!", ",", ":", "-", "--", "...", ";"}
+_PUNCTUATION = {
+    "''",
+    "'",
+    "``",
+    "`",
+    "-lrb-",
+    "-rrb-",
+    "-lcb-",
+    "-rcb-",
+    ".",
+    "?",
+    "!",
+    ",",
+    ":",
+    "-",
+    "--",
+    "...",
+    ";",
+}
 _SIMPLE_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*|[^\sa-z\d]")
 
 
@@ -95,7 +113,10 @@ class _MeteorProcess:
         with cls._lock:
             if cls._instance is None and cls._failure is None:
                 if not java_available():
-                    cls._failure = "java was not found on PATH (METEOR 1.5 is a Java program); install a JRE, e.g. `apt-get install default-jre-headless`"
+                    cls._failure = (
+                        "java was not found on PATH (METEOR 1.5 is a Java program); install "
+                        "a JRE, e.g. `apt-get install default-jre-headless`"
+                    )
                 else:
                     from pycocoevalcap.meteor.meteor import Meteor
 
@@ -166,7 +187,9 @@ def compute_nlg(
     if len(references) != len(predictions):
         raise ValueError(f"{len(references)} references but {len(predictions)} predictions.")
     if normalization not in NORMALISATIONS:
-        raise ValueError(f"Unknown text normalisation {normalization!r}; choose from {NORMALISATIONS}.")
+        raise ValueError(
+            f"Unknown text normalisation {normalization!r}; choose from {NORMALISATIONS}."
+        )
     if max_words < 1:
         raise ValueError(f"The NLG length bound must be >= 1 word, found {max_words}.")
     bounded = [bound_length(p, max_words) for p in predictions]
@@ -175,7 +198,9 @@ def compute_nlg(
     used = normalization
     if normalization == "ptb" and not java_available():
         used = "simple"
-        unavailable["PTB"] = "java not found; text normalised with the pure-Python tokenizer instead"
+        unavailable["PTB"] = (
+            "java not found; text normalised with the pure-Python tokenizer instead"
+        )
     if used == "ptb":
         tokenized = ptb_tokenize(list(references) + list(predictions))
         refs, hyps = tokenized[: len(references)], tokenized[len(references) :]
@@ -234,7 +259,10 @@ def compute_nlg(
     kind="report",
     description="BLEU-1..4, METEOR, ROUGE-L, CIDEr (pycocoevalcap, COCO caption protocol)",
     metrics=list(NLG_METRICS),
-    needs="Java for METEOR 1.5 and the PTB tokenizer (without it: METEOR unavailable, pure-Python tokens)",
+    needs=(
+        "Java for METEOR 1.5 and the PTB tokenizer (without it: METEOR unavailable, "
+        "pure-Python tokens)"
+    ),
 )
 def evaluate_nlg(
     records: Sequence[PredictionRecord],
@@ -253,7 +281,10 @@ def evaluate_nlg(
             "remove these slides from the evaluated split or fix their reports."
         )
     summary, cases, unavailable = compute_nlg(
-        [r.reference for r in records], [r.prediction for r in records], normalization=normalization, meteor=meteor,
+        [r.reference for r in records],
+        [r.prediction for r in records],
+        normalization=normalization,
+        meteor=meteor,
         max_words=max_words,
     )
     return EvaluationResult(

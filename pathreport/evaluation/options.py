@@ -28,7 +28,8 @@ def option_parameters(func: Any) -> dict[str, inspect.Parameter]:
     """The user options of an evaluator: its keyword parameters other than ``dataset``.
 
     An evaluator that takes ``**options`` declares them instead as a dataclass in its attribute
-    ``options_class`` (the judge evaluators share :class:`~pathreport.evaluation.judging.judge.JudgeOptions`).
+    ``options_class`` (the judge evaluators share
+    :class:`~pathreport.evaluation.judging.judge.JudgeOptions`).
     """
     options_class = getattr(func, "options_class", None)
     if options_class is not None and dataclasses.is_dataclass(options_class):
@@ -63,7 +64,9 @@ def describe_options(func: Any) -> str:
     return ", ".join(parts)
 
 
-def check_selection(metrics: Iterable[str], options: Mapping[str, Mapping[str, Any]] | None) -> None:
+def check_selection(
+    metrics: Iterable[str], options: Mapping[str, Mapping[str, Any]] | None
+) -> None:
     """Raise a :class:`ConfigError` for an unknown or non-report evaluator or an unknown option.
 
     Every problem is named at once, with the accepted names, so one correction suffices.
@@ -77,8 +80,15 @@ def check_selection(metrics: Iterable[str], options: Mapping[str, Mapping[str, A
     for name in metrics:
         if name not in reports:
             hint = did_you_mean(name, reports)
-            what = "is not a report evaluator" if name in EVALUATORS else "is not a registered evaluator"
-            problems.append(f"'{name}' {what}. {hint + ' ' if hint else ''}Report evaluators: {', '.join(reports)}")
+            what = (
+                "is not a report evaluator"
+                if name in EVALUATORS
+                else "is not a registered evaluator"
+            )
+            problems.append(
+                f"'{name}' {what}. {hint + ' ' if hint else ''}Report "
+                f"evaluators: {', '.join(reports)}"
+            )
     for name, given in options.items():
         if name not in metrics:
             if given:
@@ -122,10 +132,14 @@ def parse_option_args(items: Iterable[str]) -> dict[str, dict[str, Any]]:
             value = raw
         target = out.setdefault(evaluator, {})
         *parents, leaf = option.split(".")
-        for parent in parents:  # backend_options.base_url=... -> {"backend_options": {"base_url": ...}}
+        for (
+            parent
+        ) in parents:  # backend_options.base_url=... -> {"backend_options": {"base_url": ...}}
             target = target.setdefault(parent, {})
             if not isinstance(target, dict):
-                raise ConfigError(f"--option {item!r}: '{parent}' is set both as a value and as a group.")
+                raise ConfigError(
+                    f"--option {item!r}: '{parent}' is set both as a value and as a group."
+                )
         target[leaf] = value
     return out
 

@@ -46,27 +46,43 @@ def case_counts(value: dict[str, Any], categories: Sequence[str]) -> dict[str, A
     significant = sum(counts[f"{PREFIX}_{c}"] for c in categories)
     minor = sum(counts[f"{PREFIX}_{c}_minor"] for c in categories)
     score = matched / (matched + significant) if matched + significant else None
-    return {PREFIX: score, f"{PREFIX}_matched": matched, f"{PREFIX}_significant": significant,
-            f"{PREFIX}_minor": minor, **counts}
+    return {
+        PREFIX: score,
+        f"{PREFIX}_matched": matched,
+        f"{PREFIX}_significant": significant,
+        f"{PREFIX}_minor": minor,
+        **counts,
+    }
 
 
 @EVALUATORS.register(
     "path_errors",
     kind="report",
     metrics=[PREFIX],
-    description="pathology error counts by an LLM judge (GREEN-style): matched / (matched + significant errors)",
-    needs="a judge: --option path_errors.backend=openai|transformers --option path_errors.model=<id>",
+    description=(
+        "pathology error counts by an LLM judge (GREEN-style): matched / (matched + "
+        "significant errors)"
+    ),
+    needs=(
+        "a judge: --option path_errors.backend=openai|transformers --option path_errors.model=<id>"
+    ),
     paper="GREEN (Ostmeier et al., 2024) / CRIMSON design, adapted to pathology; unvalidated",
 )
-def evaluate_path_errors(records: Sequence[PredictionRecord], *, dataset: str | None = None,
-                         **options: Any) -> EvaluationResult:
+def evaluate_path_errors(
+    records: Sequence[PredictionRecord], *, dataset: str | None = None, **options: Any
+) -> EvaluationResult:
     """Report evaluator: error counts per category and the matched-over-errors score."""
     judge = Judge.from_options(JudgeOptions(**options), PROMPTS)
     categories = judge.prompts.data["categories"]
     ids = [c["id"] for c in categories]
     listing = "\n".join(f"- {c['id']}: {c['name']}: {c['definition']}" for c in categories)
-    answers = judge.ask("find_errors", [{"categories": listing, "reference": r.reference, "prediction": r.prediction}
-                                        for r in records])
+    answers = judge.ask(
+        "find_errors",
+        [
+            {"categories": listing, "reference": r.reference, "prediction": r.prediction}
+            for r in records
+        ],
+    )
     per_case: dict[str, dict[str, Any]] = {}
     count_keys: list[str] = []
     for record, answer in zip(records, answers):
@@ -75,16 +91,33 @@ def evaluate_path_errors(records: Sequence[PredictionRecord], *, dataset: str | 
             continue
         counts = case_counts(answer.value, ids)
         count_keys = [k for k in counts if k != PREFIX]
-        per_case[record.id] = {**counts, f"{PREFIX}_findings": answer.value["matched_findings"],
-                               f"{PREFIX}_errors": answer.value["errors"], f"{PREFIX}_judge_error": None}
+        per_case[record.id] = {
+            **counts,
+            f"{PREFIX}_findings": answer.value["matched_findings"],
+            f"{PREFIX}_errors": answer.value["errors"],
+            f"{PREFIX}_judge_error": None,
+        }
     judged = [c for c in per_case.values() if c.get(f"{PREFIX}_judge_error") is None]
     failures = len(records) - len(judged)
     scored = [c[PREFIX] for c in judged if c[PREFIX] is not None]
-    means = {f"{k}_per_case": sum(c[k] for c in judged) / len(judged) for k in count_keys} if judged else {}
-    extra = {f"{PREFIX}_n_undefined": len(judged) - len(scored), **means, f"{PREFIX}_categories": ids}
-    unavailable = {} if scored else {PREFIX: f"the judge scored no case ({failures} judge failure(s))"}
-    return EvaluationResult(summary=judge_summary(PREFIX, judge, failures, scored, extra), per_case=per_case,
-                            unavailable=unavailable)
+    means = (
+        {f"{k}_per_case": sum(c[k] for c in judged) / len(judged) for k in count_keys}
+        if judged
+        else {}
+    )
+    extra = {
+        f"{PREFIX}_n_undefined": len(judged) - len(scored),
+        **means,
+        f"{PREFIX}_categories": ids,
+    }
+    unavailable = (
+        {} if scored else {PREFIX: f"the judge scored no case ({failures} judge failure(s))"}
+    )
+    return EvaluationResult(
+        summary=judge_summary(PREFIX, judge, failures, scored, extra),
+        per_case=per_case,
+        unavailable=unavailable,
+    )
 
 
 evaluate_path_errors.options_class = JudgeOptions  # type: ignore[attr-defined]

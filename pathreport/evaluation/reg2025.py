@@ -57,7 +57,7 @@ Embedder = Callable[[list[str]], np.ndarray]
 
 # -- the four components -------------------------------------------------------------------------
 def clipped_4gram_precision(reference: str, hypothesis: str) -> float:
-    """Clipped 4-gram precision of ``hypothesis`` on raw ``str.split()`` tokens (0 below 4 tokens)."""
+    """Clipped 4-gram precision of ``hypothesis`` on raw ``str.split()`` tokens (0 below 4)."""
     hyp, ref = hypothesis.split(), reference.split()
     if len(hyp) < 4:
         return 0.0
@@ -114,7 +114,12 @@ def rescaled_cosine(u: np.ndarray, v: np.ndarray) -> float:
 
 def ranking_score(bleu: float, rouge: float, key: float, emb: float) -> float:
     """0.15 (ROUGE + BLEU) + 0.4 KEY + 0.3 EMB."""
-    return WEIGHTS["ROUGE"] * rouge + WEIGHTS["BLEU"] * bleu + WEIGHTS["KEY"] * key + WEIGHTS["EMB"] * emb
+    return (
+        WEIGHTS["ROUGE"] * rouge
+        + WEIGHTS["BLEU"] * bleu
+        + WEIGHTS["KEY"] * key
+        + WEIGHTS["EMB"] * emb
+    )
 
 
 # -- the two models ------------------------------------------------------------------------------
@@ -131,16 +136,17 @@ class SpacyEntityExtractor:
             import spacy
         except ImportError:
             raise ConfigError(
-                "reg2025_score needs spaCy for its KEY component: pip install 'pathreport[reg2025]' "
-                f"(spaCy), then the challenge's pipeline: {SPACY_INSTALL}"
+                "reg2025_score needs spaCy for its KEY component: pip install "
+                f"'pathreport[reg2025]' (spaCy), then the challenge's pipeline: {SPACY_INSTALL}"
             ) from None
         try:
             self.nlp = spacy.load(pipeline)
         except OSError as err:
             raise ConfigError(
-                f"reg2025_score: the spaCy pipeline '{pipeline}' cannot be loaded ({str(err).splitlines()[0][:160]}). "
-                f"Install the challenge's pipeline: {SPACY_INSTALL}; or pass a pipeline folder with "
-                "--option reg2025_score.spacy_pipeline=<folder>."
+                f"reg2025_score: the spaCy pipeline '{pipeline}' cannot be loaded "
+                f"({str(err).splitlines()[0][:160]}). Install the challenge's "
+                f"pipeline: {SPACY_INSTALL}; or pass a pipeline folder with --option "
+                "reg2025_score.spacy_pipeline=<folder>."
             ) from None
         self.pipeline = pipeline
         self.spacy_version = spacy.__version__
@@ -152,7 +158,9 @@ class SpacyEntityExtractor:
         meta = self.nlp.meta
         return {
             "spacy_pipeline": self.pipeline,
-            "spacy_pipeline_id": f"{meta.get('lang', '?')}_{meta.get('name', '?')}@{meta.get('version', '?')}",
+            "spacy_pipeline_id": (
+                f"{meta.get('lang', '?')}_{meta.get('name', '?')}@{meta.get('version', '?')}"
+            ),
             "spacy_version": self.spacy_version,
         }
 
@@ -173,15 +181,19 @@ class MeanPooledEmbedder:
             import torch
             from transformers import AutoModel, AutoTokenizer
         except ImportError:
-            raise ConfigError("reg2025_score needs transformers for EMB: pip install 'pathreport[text]'.") from None
+            raise ConfigError(
+                "reg2025_score needs transformers for EMB: pip install 'pathreport[text]'."
+            ) from None
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model)
             self.model = AutoModel.from_pretrained(model).float().to(device).eval()
         except (OSError, ValueError) as err:
             raise ConfigError(
-                f"reg2025_score: the embedding model '{model}' cannot be loaded ({str(err).splitlines()[0][:160]}). "
-                f"Download it where the model hub is reachable (`hf download {DEFAULT_EMBEDDING_MODEL} --local-dir "
-                f"<folder>`, or `huggingface-cli download ...`), then pass --option reg2025_score.embedding_model=<folder>."
+                f"reg2025_score: the embedding model '{model}' cannot be loaded "
+                f"({str(err).splitlines()[0][:160]}). Download it where the model hub is "
+                f"reachable (`hf download {DEFAULT_EMBEDDING_MODEL} --local-dir <folder>`, or "
+                "`huggingface-cli download ...`), then pass --option "
+                "reg2025_score.embedding_model=<folder>."
             ) from None
         self.name = model
         self.device = device
@@ -191,10 +203,16 @@ class MeanPooledEmbedder:
         rows = []
         with self._torch.no_grad():
             for text in texts:
-                inputs = self.tokenizer(text, return_tensors="pt", truncation=True, max_length=MAX_EMBEDDING_TOKENS)
+                inputs = self.tokenizer(
+                    text, return_tensors="pt", truncation=True, max_length=MAX_EMBEDDING_TOKENS
+                )
                 inputs = {k: v.to(self.device) for k, v in inputs.items()}
                 hidden = self.model(**inputs).last_hidden_state[0].float()
-                rows.append(hidden.mean(dim=0).cpu().numpy() if hidden.shape[0] else np.zeros(hidden.shape[-1]))
+                rows.append(
+                    hidden.mean(dim=0).cpu().numpy()
+                    if hidden.shape[0]
+                    else np.zeros(hidden.shape[-1])
+                )
         return np.stack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
 
     def describe(self) -> dict[str, Any]:
@@ -238,7 +256,11 @@ def score_pairs(
 
 def _describe(obj: Any, fallback: str) -> dict[str, Any]:
     describe = getattr(obj, "describe", None)
-    return describe() if callable(describe) else {fallback: getattr(obj, "__name__", type(obj).__name__)}
+    return (
+        describe()
+        if callable(describe)
+        else {fallback: getattr(obj, "__name__", type(obj).__name__)}
+    )
 
 
 @EVALUATORS.register(
@@ -246,7 +268,10 @@ def _describe(obj: Any, fallback: str) -> dict[str, Any]:
     kind="report",
     description="REG 2025 challenge ranking: 0.15(ROUGE+BLEU)+0.4 KEY+0.3 EMB per report, averaged",
     metrics=list(METRICS),
-    needs=f"spaCy + scispaCy '{DEFAULT_SPACY_PIPELINE}' (KEY) and '{DEFAULT_EMBEDDING_MODEL}' (EMB), or local paths",
+    needs=(
+        f"spaCy + scispaCy '{DEFAULT_SPACY_PIPELINE}' (KEY) and '{DEFAULT_EMBEDDING_MODEL}' "
+        "(EMB), or local paths"
+    ),
     paper="REG 2025 challenge (MICCAI 2025) evaluation code, REG_Evaluator",
 )
 def evaluate_reg2025(
@@ -270,7 +295,9 @@ def evaluate_reg2025(
     """
     extractor = entity_extractor or SpacyEntityExtractor(spacy_pipeline)
     embed = embedder or MeanPooledEmbedder(embedding_model, device=device)
-    cases = score_pairs([r.reference for r in records], [r.prediction for r in records], extractor, embed)
+    cases = score_pairs(
+        [r.reference for r in records], [r.prediction for r in records], extractor, embed
+    )
     settings = {**_describe(extractor, "entity_extractor"), **_describe(embed, "embedder")}
     pinned = settings.get("spacy_pipeline") == DEFAULT_SPACY_PIPELINE and (
         settings.get("embedding_model") == DEFAULT_EMBEDDING_MODEL
@@ -279,18 +306,27 @@ def evaluate_reg2025(
     settings["challenge_models"] = pinned
     if not pinned:
         settings["note"] = (
-            f"not the challenge's models ({DEFAULT_SPACY_PIPELINE}, {DEFAULT_EMBEDDING_MODEL}): KEY and EMB, "
-            "hence REG2025, are not comparable to the leaderboard or to runs with other models"
+            f"not the challenge's models ({DEFAULT_SPACY_PIPELINE}, {DEFAULT_EMBEDDING_MODEL}): "
+            "KEY and EMB, hence REG2025, are not comparable to the leaderboard or to runs with "
+            "other models"
         )
     summary: dict[str, Any] = {m: _mean([c[m] for c in cases]) for m in METRICS}
     summary["reg2025_settings"] = settings
     fingerprint = " ".join(
         str(settings.get(k))
-        for k in ("spacy_pipeline", "spacy_pipeline_id", "entity_extractor", "embedding_model", "embedder")
+        for k in (
+            "spacy_pipeline",
+            "spacy_pipeline_id",
+            "entity_extractor",
+            "embedding_model",
+            "embedder",
+        )
         if k in settings
     )
     summary[COMPARABILITY_KEY] = {"REG2025": fingerprint}
-    return EvaluationResult(summary=summary, per_case={r.id: c for r, c in zip(records, cases, strict=True)})
+    return EvaluationResult(
+        summary=summary, per_case={r.id: c for r, c in zip(records, cases, strict=True)}
+    )
 
 
 def _mean(values: list[float]) -> float | None:

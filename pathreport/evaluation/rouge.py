@@ -27,12 +27,15 @@ INSTALL = "pip install rouge-score (or pip install 'pathreport[metrics]')"
     "rouge",
     kind="report",
     metrics=list(METRICS.values()),
-    description="ROUGE-1/2/L F1 from rouge-score with Porter stemming (ROUGE_L_RS is not the COCO ROUGE_L)",
+    description=(
+        "ROUGE-1/2/L F1 from rouge-score with Porter stemming (ROUGE_L_RS is not the COCO ROUGE_L)"
+    ),
     needs="the rouge-score package",
     paper="Lin (2004), ROUGE; google-research rouge-score",
 )
-def evaluate_rouge(records: Sequence[PredictionRecord], *, dataset: str | None = None,
-                   stemming: bool = True) -> EvaluationResult:
+def evaluate_rouge(
+    records: Sequence[PredictionRecord], *, dataset: str | None = None, stemming: bool = True
+) -> EvaluationResult:
     """Report evaluator: mean per-report F1 of ROUGE-1, ROUGE-2 and ROUGE-L.
 
     Args:
@@ -42,16 +45,20 @@ def evaluate_rouge(records: Sequence[PredictionRecord], *, dataset: str | None =
         from rouge_score import rouge_scorer
     except ImportError:
         reason = f"rouge-score is not installed: {INSTALL}"
-        return EvaluationResult(summary=dict.fromkeys(METRICS.values()),
-                                unavailable=dict.fromkeys(METRICS.values(), reason))
+        return EvaluationResult(
+            summary=dict.fromkeys(METRICS.values()),
+            unavailable=dict.fromkeys(METRICS.values(), reason),
+        )
     scorer = rouge_scorer.RougeScorer(list(METRICS), use_stemmer=stemming)
     per_case: dict[str, dict[str, Any]] = {}
     for record in records:
         scores = scorer.score(record.reference, record.prediction)
         per_case[record.id] = {name: float(scores[key].fmeasure) for key, name in METRICS.items()}
     n = len(per_case)
-    summary: dict[str, Any] = {name: sum(c[name] for c in per_case.values()) / n if n else None
-                               for name in METRICS.values()}
+    summary: dict[str, Any] = {
+        name: sum(c[name] for c in per_case.values()) / n if n else None
+        for name in METRICS.values()
+    }
     try:
         package = f"rouge-score {version('rouge-score')}"
     except PackageNotFoundError:  # pragma: no cover - imported but without metadata

@@ -37,7 +37,9 @@ PAPER = "WSI-LLaVA (arXiv 2412.02141), Sec. 3.3 and App. 4"
 NEEDS = "a judge: --option <name>.backend=openai|transformers --option <name>.model=<id>"
 
 
-def score_claims(judge: Judge, sources: Sequence[str], againsts: Sequence[str], task: str) -> list[dict[str, Any]]:
+def score_claims(
+    judge: Judge, sources: Sequence[str], againsts: Sequence[str], task: str
+) -> list[dict[str, Any]]:
     """Per case: claims of ``sources[i]`` scored against ``againsts[i]``.
 
     Returns dicts with ``score`` (mean over claims, or None), ``claims`` (claim, score,
@@ -51,35 +53,63 @@ def score_claims(judge: Judge, sources: Sequence[str], againsts: Sequence[str], 
     for i, source in enumerate(sources):
         answer = extracted.get(source)
         if answer is not None and not answer.ok:
-            cases[i] = {"score": None, "claims": None, "error": f"claims extraction: {answer.error}"}
+            cases[i] = {
+                "score": None,
+                "claims": None,
+                "error": f"claims extraction: {answer.error}",
+            }
             continue
         claims = [c.strip() for c in (answer.value["claims"] if answer else []) if c.strip()]
         if not claims:
             cases[i] = {"score": None, "claims": [], "error": None}
             continue
         cases[i] = {"claims": claims}
-        requests.append({"rubric": rubric, "claims": json.dumps(claims, ensure_ascii=False), "against": againsts[i]})
+        requests.append(
+            {
+                "rubric": rubric,
+                "claims": json.dumps(claims, ensure_ascii=False),
+                "against": againsts[i],
+            }
+        )
         owners.append(i)
 
-    def one_score_per_claim(value: dict[str, Any], variables: dict[str, str]) -> list[dict[str, Any]]:
+    def one_score_per_claim(
+        value: dict[str, Any], variables: dict[str, str]
+    ) -> list[dict[str, Any]]:
         expected = len(json.loads(variables["claims"]))
         if len(value["scores"]) != expected:
-            raise JudgeOutputError(f"'scores' has {len(value['scores'])} entries for {expected} claims")
+            raise JudgeOutputError(
+                f"'scores' has {len(value['scores'])} entries for {expected} claims"
+            )
         return value["scores"]
 
     for i, answer in zip(owners, judge.ask(task, requests, check=one_score_per_claim)):
         if not answer.ok:
-            cases[i] = {"score": None, "claims": cases[i]["claims"], "error": f"claim scoring: {answer.error}"}
+            cases[i] = {
+                "score": None,
+                "claims": cases[i]["claims"],
+                "error": f"claim scoring: {answer.error}",
+            }
             continue
         scored = [
-            {"claim": claim, "score": float(item["score"]), "explanation": item.get("explanation", "")}
+            {
+                "claim": claim,
+                "score": float(item["score"]),
+                "explanation": item.get("explanation", ""),
+            }
             for claim, item in zip(cases[i]["claims"], answer.value)
         ]
-        cases[i] = {"score": sum(s["score"] for s in scored) / len(scored), "claims": scored, "error": None}
+        cases[i] = {
+            "score": sum(s["score"] for s in scored) / len(scored),
+            "claims": scored,
+            "error": None,
+        }
     return cases
 
 
-def _evaluate(records: Sequence[PredictionRecord], options: dict[str, Any], *, prefix: str, precision: bool) -> EvaluationResult:
+def _evaluate(
+    records: Sequence[PredictionRecord], options: dict[str, Any], *, prefix: str, precision: bool
+) -> EvaluationResult:
     judge = Judge.from_options(JudgeOptions(**options), PROMPTS)
     references = [r.reference for r in records]
     predictions = [r.prediction for r in records]
@@ -102,28 +132,54 @@ def _evaluate(records: Sequence[PredictionRecord], options: dict[str, Any], *, p
         }
     failures = sum(1 for c in cases if c["error"])
     scored = [c["score"] for c in cases if c["score"] is not None]
-    policy = ("ground truth without claims: case unscored" if precision
-              else "response without claims: scored 0")
-    summary = judge_summary(prefix, judge, failures, scored, {f"{prefix}_n_no_claims": no_claims,
-                                                              f"{prefix}_no_claims_policy": policy})
+    policy = (
+        "ground truth without claims: case unscored"
+        if precision
+        else "response without claims: scored 0"
+    )
+    summary = judge_summary(
+        prefix,
+        judge,
+        failures,
+        scored,
+        {f"{prefix}_n_no_claims": no_claims, f"{prefix}_no_claims_policy": policy},
+    )
     unavailable = {}
     if not scored:
-        unavailable[prefix] = f"the judge scored no case ({failures} judge failure(s), {no_claims} without claims)"
+        unavailable[prefix] = (
+            f"the judge scored no case ({failures} judge failure(s), {no_claims} without claims)"
+        )
     return EvaluationResult(summary=summary, per_case=per_case, unavailable=unavailable)
 
 
-@EVALUATORS.register("wsi_precision", kind="report", metrics=["WSI_P"], needs=NEEDS, paper=PAPER,
-                     description="WSI-Precision: ground-truth claims scored against the report by an LLM judge")
-def evaluate_wsi_precision(records: Sequence[PredictionRecord], *, dataset: str | None = None,
-                           **options: Any) -> EvaluationResult:
+@EVALUATORS.register(
+    "wsi_precision",
+    kind="report",
+    metrics=["WSI_P"],
+    needs=NEEDS,
+    paper=PAPER,
+    description="WSI-Precision: ground-truth claims scored against the report by an LLM judge",
+)
+def evaluate_wsi_precision(
+    records: Sequence[PredictionRecord], *, dataset: str | None = None, **options: Any
+) -> EvaluationResult:
     """Report evaluator: WSI-Precision (options: :class:`JudgeOptions`)."""
     return _evaluate(records, options, prefix="WSI_P", precision=True)
 
 
-@EVALUATORS.register("wsi_relevance", kind="report", metrics=["WSI_R"], needs=NEEDS, paper=PAPER,
-                     description="WSI-Relevance: the report's claims scored against the ground truth by an LLM judge")
-def evaluate_wsi_relevance(records: Sequence[PredictionRecord], *, dataset: str | None = None,
-                           **options: Any) -> EvaluationResult:
+@EVALUATORS.register(
+    "wsi_relevance",
+    kind="report",
+    metrics=["WSI_R"],
+    needs=NEEDS,
+    paper=PAPER,
+    description=(
+        "WSI-Relevance: the report's claims scored against the ground truth by an LLM judge"
+    ),
+)
+def evaluate_wsi_relevance(
+    records: Sequence[PredictionRecord], *, dataset: str | None = None, **options: Any
+) -> EvaluationResult:
     """Report evaluator: WSI-Relevance (options: :class:`JudgeOptions`)."""
     return _evaluate(records, options, prefix="WSI_R", precision=False)
 

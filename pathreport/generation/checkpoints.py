@@ -29,14 +29,28 @@ from pathreport.errors import CheckpointError
 
 log = logging.getLogger("pathreport")
 
-_STORAGES = ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool",
-             "ComplexFloat", "ComplexDouble")
-ALLOWED_GLOBALS: frozenset[str] = frozenset({
-    "collections.OrderedDict",
-    "torch._utils._rebuild_tensor_v2",
-    "torch._utils._rebuild_parameter",
-    *(f"torch.{kind}Storage" for kind in _STORAGES),
-})
+_STORAGES = (
+    "Float",
+    "Double",
+    "Half",
+    "BFloat16",
+    "Long",
+    "Int",
+    "Short",
+    "Char",
+    "Byte",
+    "Bool",
+    "ComplexFloat",
+    "ComplexDouble",
+)
+ALLOWED_GLOBALS: frozenset[str] = frozenset(
+    {
+        "collections.OrderedDict",
+        "torch._utils._rebuild_tensor_v2",
+        "torch._utils._rebuild_parameter",
+        *(f"torch.{kind}Storage" for kind in _STORAGES),
+    }
+)
 TRUST_HINT = "ckpt_trust=true"
 
 
@@ -51,13 +65,16 @@ def checkpoint_globals(path: Path) -> list[str]:
         with zipfile.ZipFile(path) as archive:
             pickles = [n for n in archive.namelist() if n.endswith("data.pkl")]
             if len(pickles) != 1:
-                raise CheckpointError(f"{path}: not a torch checkpoint (found {len(pickles)} data.pkl entries, "
-                                      "expected 1). Use a .ckpt file written by train.py.")
+                raise CheckpointError(
+                    f"{path}: not a torch checkpoint (found {len(pickles)} data.pkl entries, "
+                    "expected 1). Use a .ckpt file written by train.py."
+                )
             data = archive.read(pickles[0])
     except (zipfile.BadZipFile, OSError) as err:
         raise CheckpointError(
-            f"{path}: not a readable torch checkpoint ({err}). The file is corrupt or incomplete, or was "
-            f"written in torch's legacy format; if you trust its author, load it with {TRUST_HINT}."
+            f"{path}: not a readable torch checkpoint ({err}). The file is corrupt or "
+            "incomplete, or was written in torch's legacy format; if you trust its author, load "
+            f"it with {TRUST_HINT}."
         ) from None
     found: list[str] = []
     recent: list[tuple[str, Any]] = []  # the last opcodes that push a value (memo stores skipped)
@@ -72,8 +89,9 @@ def checkpoint_globals(path: Path) -> list[str]:
                 last = recent[-2:]
                 if len(last) < 2 or not all("UNICODE" in op for op, _ in last):
                     raise CheckpointError(
-                        f"{path}: its pickle imports a global whose name is not stored in plain text, so it "
-                        f"cannot be checked. If you trust the file's author, load it with {TRUST_HINT}."
+                        f"{path}: its pickle imports a global whose name is not stored in plain "
+                        "text, so it cannot be checked. If you trust the file's author, load it "
+                        f"with {TRUST_HINT}."
                     )
                 found.append(f"{last[0][1]}.{last[1][1]}")
             if opcode.name not in ("MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT"):
@@ -92,7 +110,9 @@ def _python3_name(module: str, name: str) -> str:
     return f"{_compat_pickle.IMPORT_MAPPING.get(module, module)}.{name}"
 
 
-def load_checkpoint(path: str | Path, *, trust: bool = False, map_location: Any = "cpu") -> dict[str, Any]:
+def load_checkpoint(
+    path: str | Path, *, trust: bool = False, map_location: Any = "cpu"
+) -> dict[str, Any]:
     """Load a checkpoint dict, refusing one that imports anything outside :data:`ALLOWED_GLOBALS`.
 
     Args:
@@ -113,21 +133,27 @@ def load_checkpoint(path: str | Path, *, trust: bool = False, map_location: Any 
     if not path.is_file():
         raise FileNotFoundError(f"Checkpoint {path} does not exist.")
     if trust:
-        log.warning("Loading %s with the full unpickler (%s): it may run code stored in the file.",
-                    path, TRUST_HINT)
+        log.warning(
+            "Loading %s with the full unpickler (%s): it may run code stored in the file.",
+            path,
+            TRUST_HINT,
+        )
         return torch.load(path, map_location=map_location, weights_only=False)
     unexpected = sorted(set(checkpoint_globals(path)) - ALLOWED_GLOBALS)
     if unexpected:
         raise CheckpointError(
-            f"{path}: refused to load: the checkpoint holds the type(s) {', '.join(unexpected)}, which a "
-            "pathreport checkpoint never holds, and unpickling them can run code. If you trust the "
-            f"file's author, load it with {TRUST_HINT}."
+            f"{path}: refused to load: the checkpoint holds the type(s) {', '.join(unexpected)}, "
+            "which a pathreport checkpoint never holds, and unpickling them can run code. If "
+            f"you trust the file's author, load it with {TRUST_HINT}."
         )
     try:
         return torch.load(path, map_location=map_location, weights_only=True)
     except pickle.UnpicklingError as err:
-        raise CheckpointError(f"{path}: refused to load ({str(err).splitlines()[0]}). If you trust the "
-                              f"file's author, load it with {TRUST_HINT}.") from None
+        raise CheckpointError(
+            f"{path}: refused to load ({str(err).splitlines()[0]}). If you trust the "
+            f"file's author, load it with {TRUST_HINT}."
+        ) from None
     except (RuntimeError, EOFError, OSError) as err:
-        raise CheckpointError(f"{path}: not a readable torch checkpoint ({err}); the file is corrupt or "
-                              "incomplete.") from None
+        raise CheckpointError(
+            f"{path}: not a readable torch checkpoint ({err}); the file is corrupt or incomplete."
+        ) from None

@@ -8,12 +8,12 @@ place that turns logits into reports.
 How it is fast: all slides of a batch and all K beams of each slide advance together as R = B x K
 rows; the slide is encoded once; memory keys/values are projected once per slide (see
 :mod:`pathreport.generation.nn`); self-attention keys/values live in preallocated buffers written in
-place, and beam selection moves only the rows it changes. A slide is settled as soon as it cannot change
-its answer (every beam has ended, or, without a length penalty, the best ended beam already beats
-every live beam, whose scores can only fall); settled slides leave the batch, so a short report
-does not wait for the longest one, and the loop ends when none is left. On an accelerator the
-settled flags are read only every few steps (:data:`SETTLED_CHECK_EVERY`; reading one waits for
-the device); in between a settled slide is frozen in place, so its answer is the same.
+place, and beam selection moves only the rows it changes. A slide is settled as soon as it cannot
+change its answer (every beam has ended, or, without a length penalty, the best ended beam already
+beats every live beam, whose scores can only fall); settled slides leave the batch, so a short
+report does not wait for the longest one, and the loop ends when none is left. On an accelerator the
+settled flags are read only every few steps (:data:`SETTLED_CHECK_EVERY`; reading one waits for the
+device); in between a settled slide is frozen in place, so its answer is the same.
 
 Beam bookkeeping: a beam that emits ``<eos>`` is frozen (it may only continue with ``<pad>`` at no
 cost), so ended and live hypotheses compete for the K slots on their accumulated log-probability.
@@ -111,8 +111,9 @@ def generate(
     device = batch.features.device
     b = len(batch)
     cache = DecoderCache(capacity=max_len + 1)
-    history = RowBuffer(torch.full((b * k, 1), bos_id, dtype=torch.long, device=device), dim=1,
-                        capacity=max_len + 2)
+    history = RowBuffer(
+        torch.full((b * k, 1), bos_id, dtype=torch.long, device=device), dim=1, capacity=max_len + 2
+    )
     scores = torch.zeros(b, k, device=device, dtype=torch.float32)
     scores[:, 1:] = float("-inf")  # all beams start identical: keep one until they diverge
     ended = torch.zeros(b, k, dtype=torch.bool, device=device)
@@ -132,8 +133,18 @@ def generate(
         logits = model.decode(state, history.view()[:, -1:], cache)[:, -1].float()
         logp = F.log_softmax(logits / cfg.temperature, dim=-1)
         vocab = logp.shape[-1]
-        _constrain(logp, history.view(), step, cfg, bos_id=bos_id, eos_id=eos_id, pad_id=pad_id,
-                   unk_id=unk_id, force_eos=step == max_len, repeatable=repeatable)
+        _constrain(
+            logp,
+            history.view(),
+            step,
+            cfg,
+            bos_id=bos_id,
+            eos_id=eos_id,
+            pad_id=pad_id,
+            unk_id=unk_id,
+            force_eos=step == max_len,
+            repeatable=repeatable,
+        )
         # Frozen beams continue with <pad> at no cost.
         flat_ended = ended.view(rows, 1)
         logp.masked_fill_(flat_ended, float("-inf"))
@@ -160,22 +171,45 @@ def generate(
         flags = settled.tolist() if step < max_len else [True] * b  # out of length: all answered
         if not any(flags):
             continue
-        _take_answers(out, active, flags, history.view(), scores, lengths, cfg.length_penalty,
-                      eos_id=eos_id, pad_id=pad_id)
+        _take_answers(
+            out,
+            active,
+            flags,
+            history.view(),
+            scores,
+            lengths,
+            cfg.length_penalty,
+            eos_id=eos_id,
+            pad_id=pad_id,
+        )
         if all(flags):
             break
         keep = torch.tensor([i for i, done in enumerate(flags) if not done], device=device)
         keep_rows = (keep.unsqueeze(1) * k + beams).view(-1)
-        state = {name: slide_rows(value, keep, b, f"state['{name}']") for name, value in state.items()}
+        state = {
+            name: slide_rows(value, keep, b, f"state['{name}']") for name, value in state.items()
+        }
         cache.keep_slides(keep, keep_rows, b)
         history.keep(keep_rows)
-        scores, ended, lengths, settled = (t.index_select(0, keep) for t in (scores, ended, lengths, settled))
+        scores, ended, lengths, settled = (
+            t.index_select(0, keep) for t in (scores, ended, lengths, settled)
+        )
         active = [slide for slide, done in zip(active, flags, strict=True) if not done]
     return out
 
 
-def _take_answers(out: list[list[int]], active: list[int], settled: list[bool], history: Tensor, scores: Tensor,
-                  lengths: Tensor, alpha: float, *, eos_id: int, pad_id: int) -> None:
+def _take_answers(
+    out: list[list[int]],
+    active: list[int],
+    settled: list[bool],
+    history: Tensor,
+    scores: Tensor,
+    lengths: Tensor,
+    alpha: float,
+    *,
+    eos_id: int,
+    pad_id: int,
+) -> None:
     """Write the best hypothesis of every settled slide into ``out`` (by its batch position)."""
     k = scores.shape[1]
     best = (scores / _length_norm(lengths, alpha)).argmax(dim=-1).tolist()
@@ -190,8 +224,19 @@ def _take_answers(out: list[list[int]], active: list[int], settled: list[bool], 
         out[slide] = seq
 
 
-def _constrain(logp: Tensor, history: Tensor, step: int, cfg: DecodingConfig, *, bos_id: int, eos_id: int,
-               pad_id: int, unk_id: int | None, force_eos: bool, repeatable: Tensor | None = None) -> None:
+def _constrain(
+    logp: Tensor,
+    history: Tensor,
+    step: int,
+    cfg: DecodingConfig,
+    *,
+    bos_id: int,
+    eos_id: int,
+    pad_id: int,
+    unk_id: int | None,
+    force_eos: bool,
+    repeatable: Tensor | None = None,
+) -> None:
     """Apply the decoding constraints in place to (R, V) log-probabilities."""
     neg_inf = float("-inf")
     logp[:, pad_id] = neg_inf
@@ -225,7 +270,9 @@ def _block_trigrams(logp: Tensor, seq: Tensor) -> None:
     last2 = seq[:, -2:]  # (R, 2)
     firsts, seconds, thirds = seq[:, :-2], seq[:, 1:-1], seq[:, 2:]
     hits = (firsts == last2[:, :1]) & (seconds == last2[:, 1:])  # (R, T-2)
-    counts = torch.zeros(logp.shape, dtype=torch.long, device=logp.device).scatter_add_(1, thirds, hits.long())
+    counts = torch.zeros(logp.shape, dtype=torch.long, device=logp.device).scatter_add_(
+        1, thirds, hits.long()
+    )
     logp.masked_fill_(counts > 0, float("-inf"))
 
 

@@ -128,7 +128,8 @@ class GeneratorContext:
 class ReportGenerator(nn.Module, metaclass=ABCMeta):
     """Base class of trainable generators.
 
-    Row conventions (see :mod:`pathreport.generation.nn`): ``encode`` returns per-slide state with B rows;
+    Row conventions (see :mod:`pathreport.generation.nn`): ``encode`` returns per-slide state with B
+    rows;
     ``decode`` gets R = B x K token rows (K hypotheses per slide, slide-major) and must treat state
     tensors as shared by the K rows of a slide (``pathreport.generation.nn.fold_rows`` does that for
     attention).
@@ -169,7 +170,8 @@ class ReportGenerator(nn.Module, metaclass=ABCMeta):
 
         Only a generator that cannot read the shared vocabulary (one built on a pretrained language
         model) overrides this; the result must satisfy :class:`pathreport.data.text.TextTokenizer`
-        and have a ``to_dict`` that :func:`pathreport.data.tokenizer_state.tokenizer_from_state` restores.
+        and have a ``to_dict`` that :func:`pathreport.data.tokenizer_state.tokenizer_from_state`
+        restores.
         """
         return None
 
@@ -223,20 +225,27 @@ class R2GenGenerator(ReportGenerator):
     cfg: TransformerGeneratorConfig
 
     def build_patch_embedding(self, in_dim: int, *, prompt: bool) -> None:
-        """``wsi_mapping`` Linear(in_dim, d_vf), the ``prompt`` token (or none) and ``att_embed``."""
+        """``wsi_mapping`` Linear(in_dim, d_vf), the ``prompt`` token (or none), ``att_embed``."""
         cfg = self.cfg
         self.wsi_mapping = nn.Linear(in_dim, cfg.d_vf)
         if prompt:
             self.prompt = nn.Parameter(torch.randn(1, 1, cfg.d_vf))
         else:
             self.register_parameter("prompt", None)
-        self.att_embed = nn.Sequential(nn.Linear(cfg.d_vf, cfg.d_model), nn.ReLU(), nn.Dropout(cfg.drop_prob_lm))
+        self.att_embed = nn.Sequential(
+            nn.Linear(cfg.d_vf, cfg.d_model), nn.ReLU(), nn.Dropout(cfg.drop_prob_lm)
+        )
 
     def build_decoder(self) -> None:
         """The report decoder: ``num_layers`` layers of width ``d_model`` over the slide memory."""
         cfg, ctx = self.cfg, self.ctx
         self.decoder = TextDecoder(
-            ctx.vocab_size, cfg.d_model, cfg.num_heads, cfg.d_ff, cfg.num_layers, cfg.dropout,
+            ctx.vocab_size,
+            cfg.d_model,
+            cfg.num_heads,
+            cfg.d_ff,
+            cfg.num_layers,
+            cfg.dropout,
             max_len=ctx.max_positions,
         )
 
@@ -250,7 +259,9 @@ class R2GenGenerator(ReportGenerator):
             mask = torch.cat([mask.new_ones(b, 1), mask], dim=1)
         return self.att_embed(x), mask
 
-    def decode(self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None) -> Tensor:
+    def decode(
+        self, state: dict[str, Tensor], tokens: Tensor, cache: DecoderCache | None = None
+    ) -> Tensor:
         return self.decoder(tokens, state["memory"], state.get("memory_mask"), cache)
 
 
@@ -288,7 +299,10 @@ def token_cross_entropy(logits: Tensor, targets: Tensor, pad_id: int) -> Tensor:
     if logits.dtype in (torch.float16, torch.bfloat16):
         logits = logits.float()
     return F.cross_entropy(
-        logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=pad_id, reduction="mean"
+        logits.reshape(-1, logits.shape[-1]),
+        targets.reshape(-1),
+        ignore_index=pad_id,
+        reduction="mean",
     )
 
 
@@ -307,14 +321,18 @@ def _check_generator(entry: Entry) -> Entry:
     """
     name, cls, config = entry.name, entry.obj, entry.config
     if not (isinstance(config, type) and issubclass(config, GeneratorConfig)):
-        raise TypeError(f"Generator '{name}': config must be a GeneratorConfig dataclass, got {config!r}.")
+        raise TypeError(
+            f"Generator '{name}': config must be a GeneratorConfig dataclass, got {config!r}."
+        )
     fields = set(config.__dataclass_fields__)
     presets = entry.metadata.get("dataset_presets") or {}
     for dataset, values in presets.items():
         unknown = sorted(set(values) - fields)
         if unknown:
-            raise TypeError(f"Generator '{name}': dataset preset '{dataset}' sets {unknown}, which are not fields "
-                            f"of {config.__name__} ({sorted(fields)}).")
+            raise TypeError(
+                f"Generator '{name}': dataset preset '{dataset}' sets {unknown}, which are not "
+                f"fields of {config.__name__} ({sorted(fields)})."
+            )
     if not (isinstance(cls, type) and issubclass(cls, (ReportGenerator, RetrievalBaseline))):
         raise TypeError(f"Generator '{name}' must subclass ReportGenerator or RetrievalBaseline.")
     cls.config_class = config
@@ -334,9 +352,9 @@ GENERATORS.set_hooks(prepare=_check_generator)
 #: (``{dataset: {field: value}}``) holds sizes that fit a dataset better than the config's defaults
 #: (the paper's sizes): ``python train.py data=<dataset> model=<name>`` starts from them (Hydra
 #: option ``model_preset=<dataset>-<name>``, below any ``model.<field>=...`` on the command line);
-#: ``moved_keys`` (``{old key: new key}``) names the settings that moved into this config, so the old
-#: command-line key fails with a message that names the new one; other metadata: paper, upstream,
-#: licence, kind (``generator`` or ``baseline``).
+#: ``moved_keys`` (``{old key: new key}``) names the settings that moved into this config, so the
+#: old command-line key fails with a message that names the new one; other metadata: paper,
+#: upstream, licence, kind (``generator`` or ``baseline``).
 register_generator = GENERATORS.register
 
 
@@ -348,7 +366,10 @@ def typed_generator_config(cfg: Any) -> GeneratorConfig:
     config_cls = entry.config or GeneratorConfig
     if not isinstance(cfg, config_cls):
         base = OmegaConf.structured(config_cls)
-        merged = OmegaConf.merge(base, OmegaConf.create(OmegaConf.to_container(cfg) if not isinstance(cfg, dict) else cfg))
+        merged = OmegaConf.merge(
+            base,
+            OmegaConf.create(OmegaConf.to_container(cfg) if not isinstance(cfg, dict) else cfg),
+        )
         cfg = OmegaConf.to_object(merged)
     return cfg
 

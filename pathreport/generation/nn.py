@@ -146,7 +146,9 @@ class DecoderCache:
         for buf in self.rows.values():
             buf.keep(rows)
         for key, tensors in self.per_slide.items():
-            self.per_slide[key] = tuple(slide_rows(t, slides, batch, f"cache.slide_tensors('{key}')") for t in tensors)
+            self.per_slide[key] = tuple(
+                slide_rows(t, slides, batch, f"cache.slide_tensors('{key}')") for t in tensors
+            )
         for state in self.external.values():
             state.reorder(rows)
 
@@ -166,14 +168,16 @@ class DecoderCache:
             self.per_slide[key] = make()
         return self.per_slide[key]
 
-    def shared_tensors(self, key: str, make: Callable[[], tuple[Tensor, ...]]) -> tuple[Tensor, ...]:
+    def shared_tensors(
+        self, key: str, make: Callable[[], tuple[Tensor, ...]]
+    ) -> tuple[Tensor, ...]:
         """Tensors that every slide shares (no slide axis), computed by ``make`` on first use."""
         if key not in self.shared:
             self.shared[key] = make()
         return self.shared[key]
 
     def append(self, key: str, value: Tensor, dim: int = 2) -> Tensor:
-        """Append ``value`` to the per-row tensor ``key`` along ``dim``; returns all positions so far."""
+        """Append ``value`` to per-row tensor ``key`` on ``dim``; returns all positions so far."""
         buf = self.rows.get(key)
         if buf is None:
             self.rows[key] = RowBuffer(value, dim, self.capacity)
@@ -191,12 +195,17 @@ def moved_rows(index: Tensor) -> Tensor | None:
 
 def slide_rows(tensor: Tensor, slides: Tensor, batch: int, what: str) -> Tensor:
     """Rows ``slides`` of a per-slide tensor, which must have one row per slide of the batch (the
-    decoder drops finished slides from every per-slide tensor, so it must know which row is whose)."""
+    decoder drops finished slides from every per-slide tensor, so it must know which row is
+    whose)."""
     if not isinstance(tensor, Tensor) or tensor.dim() == 0 or tensor.shape[0] != batch:
-        found = f"shape {tuple(tensor.shape)}" if isinstance(tensor, Tensor) else type(tensor).__name__
-        raise ValueError(f"{what}: expected a tensor with one row per slide of the batch ({batch}), found {found}; "
-                         "a generator's state and cache.slide_tensors hold per-slide tensors only, and tensors "
-                         "that do not depend on the slide belong in cache.shared_tensors.")
+        found = (
+            f"shape {tuple(tensor.shape)}" if isinstance(tensor, Tensor) else type(tensor).__name__
+        )
+        raise ValueError(
+            f"{what}: expected a tensor with one row per slide of the batch ({batch}), "
+            f"found {found}; a generator's state and cache.slide_tensors hold per-slide tensors "
+            "only, and tensors that do not depend on the slide belong in cache.shared_tensors."
+        )
     return tensor.index_select(0, slides)
 
 
@@ -223,7 +232,9 @@ def unfold_rows(x: Tensor, rows: int) -> Tensor:
 ATTENTION_BLOCK_SCORES: int | None = 1 << 24
 
 
-def attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float) -> Tensor:
+def attention(
+    q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float
+) -> Tensor:
     """Scaled dot-product attention that never holds a whole score matrix for a long bag.
 
     ``F.scaled_dot_product_attention`` runs a fused kernel that never materialises the
@@ -248,8 +259,9 @@ def attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout
     return blocked_attention(q, k, v, attn_mask, dropout_p, rows=max(1, limit // (b * h * tk)))
 
 
-def blocked_attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float, *,
-                      rows: int) -> Tensor:
+def blocked_attention(
+    q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float, *, rows: int
+) -> Tensor:
     """:func:`attention` over blocks of ``rows`` queries, each checkpointed when gradients flow."""
     tq = q.shape[2]
     track = torch.is_grad_enabled() and any(t.requires_grad for t in (q, k, v))
@@ -259,11 +271,17 @@ def blocked_attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None,
         if attn_mask is not None and attn_mask.dim() >= 2 and attn_mask.shape[-2] != 1:
             block_mask = attn_mask[..., start : start + rows, :]
         args = (q[:, :, start : start + rows], k, v, block_mask, dropout_p)
-        blocks.append(checkpoint(_attention_block, *args, use_reentrant=False) if track else _attention_block(*args))
+        blocks.append(
+            checkpoint(_attention_block, *args, use_reentrant=False)
+            if track
+            else _attention_block(*args)
+        )
     return torch.cat(blocks, dim=2)
 
 
-def _attention_block(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float) -> Tensor:
+def _attention_block(
+    q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None, dropout_p: float
+) -> Tensor:
     return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p)
 
 
@@ -295,7 +313,9 @@ class MultiHeadAttention(nn.Module):
         """Keys and values of ``memory`` (B, T, D), split into heads: 2 x (B, H, T, Dh)."""
         return self.split_heads(self.k_proj(memory)), self.split_heads(self.v_proj(memory))
 
-    def attend(self, query: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None, causal: bool = False) -> Tensor:
+    def attend(
+        self, query: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None, causal: bool = False
+    ) -> Tensor:
         """Attend with pre-projected keys/values.
 
         Args:
@@ -309,16 +329,24 @@ class MultiHeadAttention(nn.Module):
         q = self.split_heads(self.q_proj(fold_rows(query, batch)))
         attn_mask = None
         if mask is not None:
-            attn_mask = mask[:, None, None, :] if mask.dim() == 2 else (mask[:, None] if mask.dim() == 3 else mask)
+            attn_mask = (
+                mask[:, None, None, :]
+                if mask.dim() == 2
+                else (mask[:, None] if mask.dim() == 3 else mask)
+            )
         if causal:
             tq, tk = q.shape[2], k.shape[2]
-            causal_mask = torch.ones(tq, tk, dtype=torch.bool, device=q.device).tril(diagonal=tk - tq)
+            causal_mask = torch.ones(tq, tk, dtype=torch.bool, device=q.device).tril(
+                diagonal=tk - tq
+            )
             attn_mask = causal_mask if attn_mask is None else (attn_mask & causal_mask)
         out = attention(q, k, v, attn_mask, self.dropout if self.training else 0.0)
         out = out.transpose(1, 2).reshape(batch, -1, self.heads * self.d_head)
         return self.out_proj(unfold_rows(out, rows))
 
-    def forward(self, query: Tensor, memory: Tensor, mask: Tensor | None = None, causal: bool = False) -> Tensor:
+    def forward(
+        self, query: Tensor, memory: Tensor, mask: Tensor | None = None, causal: bool = False
+    ) -> Tensor:
         k, v = self.project_kv(memory)
         return self.attend(query, k, v, mask=mask, causal=causal)
 
@@ -326,7 +354,9 @@ class MultiHeadAttention(nn.Module):
 class FeedForward(nn.Module):
     """Position-wise feed-forward block (Linear, activation, dropout, Linear)."""
 
-    def __init__(self, d_model: int, d_ff: int, dropout: float = 0.1, activation: str = "relu") -> None:
+    def __init__(
+        self, d_model: int, d_ff: int, dropout: float = 0.1, activation: str = "relu"
+    ) -> None:
         super().__init__()
         self.w_1 = nn.Linear(d_model, d_ff)
         self.w_2 = nn.Linear(d_ff, d_model)
@@ -357,7 +387,9 @@ class SinusoidalPositions(nn.Module):
     def forward(self, x: Tensor, offset: int = 0) -> Tensor:
         t = x.shape[1]
         if offset + t > self.table.shape[0]:
-            raise ValueError(f"Sequence of {offset + t} positions exceeds the table's {self.table.shape[0]}.")
+            raise ValueError(
+                f"Sequence of {offset + t} positions exceeds the table's {self.table.shape[0]}."
+            )
         return x + self.table[offset : offset + t].to(x.dtype)
 
 
@@ -450,7 +482,9 @@ class TextDecoder(nn.Module):
         self.d_model = d_model
         self.embed = nn.Embedding(vocab_size, d_model)
         self.positions = SinusoidalPositions(d_model, max_len)
-        self.layers = nn.ModuleList(DecoderLayer(d_model, heads, d_ff, dropout) for _ in range(num_layers))
+        self.layers = nn.ModuleList(
+            DecoderLayer(d_model, heads, d_ff, dropout) for _ in range(num_layers)
+        )
         self.norm = nn.LayerNorm(d_model, eps=1e-6)
         self.logit = nn.Linear(d_model, vocab_size)
         self.drop = nn.Dropout(dropout)
@@ -466,7 +500,7 @@ class TextDecoder(nn.Module):
         cache: DecoderCache | None = None,
         embed_hook: Callable[[Tensor], Tensor] | None = None,
     ) -> Tensor:
-        """Logits (R, T, V) for ``tokens`` (R, T); with a cache, ``tokens`` are only the new ones."""
+        """Logits (R, T, V) of ``tokens`` (R, T); with a cache ``tokens`` are only the new ones."""
         offset = cache.length if cache is not None else 0
         x = self.embed_tokens(tokens, offset)
         if embed_hook is not None:
@@ -582,7 +616,10 @@ class GatedSourceFusion(nn.Module):
         self.out_proj = nn.Linear(d_model, d_model)
         self.norm = nn.LayerNorm(d_model)
         self.ffn = nn.Sequential(
-            nn.Linear(d_model, 4 * d_model), nn.GELU(), nn.Linear(4 * d_model, d_model), nn.Dropout(dropout)
+            nn.Linear(d_model, 4 * d_model),
+            nn.GELU(),
+            nn.Linear(4 * d_model, d_model),
+            nn.Dropout(dropout),
         )
 
     def forward(self, x: Tensor, sources: list[Tensor]) -> tuple[Tensor, Tensor]:
@@ -593,7 +630,11 @@ class GatedSourceFusion(nn.Module):
         gates = self.gate_net(torch.cat([x, *sources], dim=-1)).view(r, t, h, s, d // h)
         weights = F.softmax(gates / self.temperature, dim=3)
         projected = torch.stack(
-            [proj(src).view(r, t, h, d // h) for proj, src in zip(self.source_proj, sources, strict=True)], dim=3
+            [
+                proj(src).view(r, t, h, d // h)
+                for proj, src in zip(self.source_proj, sources, strict=True)
+            ],
+            dim=3,
         )
         fused = (weights * projected).sum(3).reshape(r, t, d)
         out = self.norm(x + self.out_proj(fused))

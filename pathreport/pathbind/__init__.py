@@ -10,7 +10,8 @@ no public code). Two protocols:
 
 Importing this package registers the evaluator ``pathbind`` (``kind="vlm-generative"``) in
 ``pathreport.registry.EVALUATORS``; discovery imports the model adapters of ``adapters/``, which
-register in ``GENERATIVE_VLMS``. It stays cheap: transformers and Pillow are imported only when a model or an image is used.
+register in ``GENERATIVE_VLMS``. It stays cheap: transformers and Pillow are imported only when a
+model or an image is used.
 Documentation: ``docs/pathbind.md``.
 """
 
@@ -36,7 +37,10 @@ EVALUATORS.register(
     "pathbind",
     kind="vlm-generative",
     protocols=list(PathBind.protocols),
-    description="visual dependence (VQA with/without image, Multimodal Gain) and attention grounding of generative VLMs",
+    description=(
+        "visual dependence (VQA with/without image, Multimodal Gain) and attention grounding "
+        "of generative VLMs"
+    ),
     paper="arXiv:2607.21065 (PathBind)",
 )(PathBind())
 

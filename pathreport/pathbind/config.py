@@ -1,10 +1,10 @@
 """Settings of the PathBind protocols, one dataclass per concern.
 
 The paper fixes only part of the protocol (the attention prompt, head mean, middle-third layer mean,
-token max, Gaussian sigma 3, min-max, bilinear upsampling, top-20% quantile mask). Everything it leaves
-open is a field here with a documented default, and every field is written into the results, so a
-reported number always says which choices produced it. Values marked "[paper]" come from the paper;
-"[proposal]" marks our default for something the paper does not state.
+token max, Gaussian sigma 3, min-max, bilinear upsampling, top-20% quantile mask). Everything it
+leaves open is a field here with a documented default, and every field is written into the results,
+so a reported number always says which choices produced it. Values marked "[paper]" come from the
+paper; "[proposal]" marks our default for something the paper does not state.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _choice(owner: str, name: str, value: str, allowed: tuple[str, ...]) -> None
 
 @dataclass
 class VLMDecodingConfig:
-    """How a generative VLM's answers are generated. The paper says only "fixed decoding configuration".
+    """How a generative VLM generates answers. The paper says only "fixed decoding configuration".
 
     Not the report decoder's :class:`pathreport.generation.decoding.DecodingConfig`: that one is
     pathreport's own beam search over the run's tokenizer; this one drives a VLM's own ``generate``
@@ -53,9 +53,13 @@ class VLMDecodingConfig:
 
     def __post_init__(self) -> None:
         if self.max_new_tokens < 1:
-            raise ValueError(f"VLMDecodingConfig.max_new_tokens must be >= 1, got {self.max_new_tokens}.")
+            raise ValueError(
+                f"VLMDecodingConfig.max_new_tokens must be >= 1, got {self.max_new_tokens}."
+            )
         if self.do_sample and self.temperature <= 0:
-            raise ValueError("VLMDecodingConfig: sampling needs temperature > 0; set do_sample=False for greedy.")
+            raise ValueError(
+                "VLMDecodingConfig: sampling needs temperature > 0; set do_sample=False for greedy."
+            )
 
 
 @dataclass
@@ -79,7 +83,8 @@ class PromptConfig:
         _choice("PromptConfig", "yes_no_case", self.yes_no_case, ("lower", "title"))
         if "{letter}" not in self.option_format or "{text}" not in self.option_format:
             raise ValueError(
-                f"PromptConfig.option_format {self.option_format!r} must contain {{letter}} and {{text}}."
+                f"PromptConfig.option_format {self.option_format!r} must contain {{letter}} "
+                "and {text}."
             )
 
 
@@ -118,13 +123,17 @@ class VQAConfig:
         for condition in self.conditions:
             _choice("VQAConfig", "conditions", condition, BASE_CONDITIONS + PERTURBATIONS)
         if len(set(self.conditions)) != len(self.conditions):
-            raise ValueError(f"VQAConfig.conditions lists a condition twice: {list(self.conditions)}.")
+            raise ValueError(
+                f"VQAConfig.conditions lists a condition twice: {list(self.conditions)}."
+            )
         _choice("VQAConfig", "columns", self.columns, ("dimension", "source"))
         _choice("VQAConfig", "unparsed", self.unparsed, ("wrong", "exclude"))
         if any(r <= 0 for r in self.blur_radii):
             raise ValueError(f"VQAConfig.blur_radii must be positive, got {list(self.blur_radii)}.")
         if len(self.blank_color) != 3 or any(not 0 <= c <= 255 for c in self.blank_color):
-            raise ValueError(f"VQAConfig.blank_color must be three values in 0..255, got {self.blank_color}.")
+            raise ValueError(
+                f"VQAConfig.blank_color must be three values in 0..255, got {self.blank_color}."
+            )
         if self.blank_size != "original":
             parse_size(self.blank_size, "VQAConfig.blank_size")
 
@@ -196,9 +205,14 @@ class AttentionConfig:
         _choice("AttentionConfig", "upsample", self.upsample, ("bilinear", "nearest"))
         _choice("AttentionConfig", "geometry", self.geometry, ("model_view", "stretch"))
         if self.sigma < 0 or self.truncate <= 0:
-            raise ValueError(f"AttentionConfig: sigma must be >= 0 and truncate > 0, got {self.sigma}, {self.truncate}.")
+            raise ValueError(
+                "AttentionConfig: sigma must be >= 0 and truncate > 0, "
+                f"got {self.sigma}, {self.truncate}."
+            )
         if self.prompt.count("{entity}") != 1:
-            raise ValueError(f"AttentionConfig.prompt must contain {{entity}} exactly once, got {self.prompt!r}.")
+            raise ValueError(
+                f"AttentionConfig.prompt must contain {{entity}} exactly once, got {self.prompt!r}."
+            )
 
 
 @dataclass
@@ -245,9 +259,16 @@ class GroundingConfig:
     def __post_init__(self) -> None:
         for value in (self.q, *self.sweep):
             if not 0 < value < 1:
-                raise ValueError(f"GroundingConfig: quantile fractions must lie in (0, 1), got {value}.")
+                raise ValueError(
+                    f"GroundingConfig: quantile fractions must lie in (0, 1), got {value}."
+                )
         _choice("GroundingConfig", "ties", self.ties, ("ge", "top_k"))
-        _choice("GroundingConfig", "quantile_method", self.quantile_method, ("linear", "lower", "higher", "nearest", "midpoint"))
+        _choice(
+            "GroundingConfig",
+            "quantile_method",
+            self.quantile_method,
+            ("linear", "lower", "higher", "nearest", "midpoint"),
+        )
         for layers in self.layer_ablation:
             _choice("GroundingConfig", "layer_ablation", layers, LAYER_SETS)
         _choice("GroundingConfig", "neff_map", self.neff_map, ("raw", "smoothed"))

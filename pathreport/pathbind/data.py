@@ -16,7 +16,8 @@ replacement images; defaults to ``source``) are optional.
 
 Grounding line::
 
-    {"id": "g1", "image": "img/g1.png", "expression": "...", "box": [x1, y1, x2, y2], "split": "testA"}
+    {"id": "g1", "image": "img/g1.png", "expression": "...", "box": [x1, y1, x2, y2],
+     "split": "testA"}
 """
 
 from __future__ import annotations
@@ -103,7 +104,10 @@ class _Problems:
         more = len(self.messages) - len(shown)
         tail = f"\n  ... and {more} more" if more > 0 else ""
         raise DataFormatError(
-            f"{len(self.messages)} problem(s) in the {what} file {self.path} (format: docs/pathbind.md):\n  "
+            (
+                f"{len(self.messages)} problem(s) in the {what} file {self.path} (format: "
+                "docs/pathbind.md):\n  "
+            )
             + "\n  ".join(shown)
             + tail
         )
@@ -114,14 +118,27 @@ def _json_lines(path: Path, problems: _Problems) -> Iterator[tuple[int, dict[str
         raise FileNotFoundError(f"{path} does not exist; pass the JSON Lines file of your data.")
     for number, row in jsonl_values(path.read_text(encoding="utf-8")):
         if isinstance(row, json.JSONDecodeError):
-            problems.add(number, None, f"not valid JSON ({row.msg} at column {row.colno}); write one JSON object per line.")
+            problems.add(
+                number,
+                None,
+                f"not valid JSON ({row.msg} at column {row.colno}); write one JSON object "
+                "per line.",
+            )
         elif not isinstance(row, dict):
             problems.add(number, None, f"expected a JSON object, found {type(row).__name__}.")
         else:
             yield number, row
 
 
-def _text(row: dict[str, Any], key: str, line: int, item_id: str | None, problems: _Problems, *, required: bool = True) -> str | None:
+def _text(
+    row: dict[str, Any],
+    key: str,
+    line: int,
+    item_id: str | None,
+    problems: _Problems,
+    *,
+    required: bool = True,
+) -> str | None:
     value = row.get(key)
     if value is None:
         if required:
@@ -133,7 +150,9 @@ def _text(row: dict[str, Any], key: str, line: int, item_id: str | None, problem
     return value.strip()
 
 
-def _item_id(row: dict[str, Any], line: int, problems: _Problems, seen: dict[str, int]) -> str | None:
+def _item_id(
+    row: dict[str, Any], line: int, problems: _Problems, seen: dict[str, int]
+) -> str | None:
     value = row.get("id")
     if value is None or (isinstance(value, str) and not value.strip()) or isinstance(value, bool):
         problems.add(line, None, "field 'id' is missing or empty; give every line a unique id.")
@@ -143,13 +162,19 @@ def _item_id(row: dict[str, Any], line: int, problems: _Problems, seen: dict[str
         return None
     item_id = str(value)
     if item_id in seen:
-        problems.add(line, item_id, f"id is not unique: line {seen[item_id]} has the same id; rename one of them.")
+        problems.add(
+            line,
+            item_id,
+            f"id is not unique: line {seen[item_id]} has the same id; rename one of them.",
+        )
         return None
     seen[item_id] = line
     return item_id
 
 
-def _image_path(row: dict[str, Any], line: int, item_id: str | None, root: Path, problems: _Problems) -> Path | None:
+def _image_path(
+    row: dict[str, Any], line: int, item_id: str | None, root: Path, problems: _Problems
+) -> Path | None:
     key = "image_path" if "image_path" in row and "image" not in row else "image"
     relative = _text(row, key, line, item_id, problems)
     if relative is None:
@@ -161,15 +186,15 @@ def _image_path(row: dict[str, Any], line: int, item_id: str | None, root: Path,
         problems.add(
             line,
             item_id,
-            f"field '{key}' is {relative!r} but {path} does not exist; fix the path or pass --images "
-            "with the folder the image paths are relative to.",
+            f"field '{key}' is {relative!r} but {path} does not exist; fix the path or pass "
+            "--images with the folder the image paths are relative to.",
         )
         return None
     return path
 
 
 class _Reader:
-    """Lines of a data file with the checks every format shares: JSON, a unique id, an existing image."""
+    """Lines of a data file, with checks all formats share: JSON, a unique id, an existing image."""
 
     def __init__(self, path: str | Path, images_root: str | Path | None) -> None:
         self.path = Path(path)
@@ -184,23 +209,38 @@ class _Reader:
             yield line, row, item_id, _image_path(row, line, item_id, self.root, self.problems)
 
 
-def _options(row: dict[str, Any], line: int, item_id: str | None, problems: _Problems) -> tuple[bool, dict[str, str] | None]:
+def _options(
+    row: dict[str, Any], line: int, item_id: str | None, problems: _Problems
+) -> tuple[bool, dict[str, str] | None]:
     raw = row.get("options")
     if raw is None:
         return True, None
     if isinstance(raw, list):
         if len(raw) > 26:
-            problems.add(line, item_id, f"field 'options' has {len(raw)} entries; at most 26 (A-Z) are allowed.")
+            problems.add(
+                line,
+                item_id,
+                f"field 'options' has {len(raw)} entries; at most 26 (A-Z) are allowed.",
+            )
             return False, None
         raw = dict(zip(string.ascii_uppercase[: len(raw)], raw, strict=True))
     if not isinstance(raw, dict) or len(raw) < 2:
-        problems.add(line, item_id, f"field 'options' must map letters to texts (at least two), found {row.get('options')!r}.")
+        problems.add(
+            line,
+            item_id,
+            "field 'options' must map letters to texts (at least two), "
+            f"found {row.get('options')!r}.",
+        )
         return False, None
     options: dict[str, str] = {}
     for letter, text in raw.items():
         key = str(letter).strip().upper()
         if not re.fullmatch(r"[A-Z]", key):
-            problems.add(line, item_id, f"option key {letter!r} is not a single letter A-Z; use keys 'A', 'B', ...")
+            problems.add(
+                line,
+                item_id,
+                f"option key {letter!r} is not a single letter A-Z; use keys 'A', 'B', ...",
+            )
             return False, None
         if not isinstance(text, str) or not text.strip():
             problems.add(line, item_id, f"option {key} must be a non-empty string, found {text!r}.")
@@ -209,10 +249,18 @@ def _options(row: dict[str, Any], line: int, item_id: str | None, problems: _Pro
     return True, dict(sorted(options.items()))
 
 
-def _answer(row: dict[str, Any], options: dict[str, str] | None, line: int, item_id: str | None, problems: _Problems) -> str | None:
+def _answer(
+    row: dict[str, Any],
+    options: dict[str, str] | None,
+    line: int,
+    item_id: str | None,
+    problems: _Problems,
+) -> str | None:
     value = row.get("answer")
     if not isinstance(value, str) or not value.strip():
-        problems.add(line, item_id, f"field 'answer' must be an option letter (or yes/no), found {value!r}.")
+        problems.add(
+            line, item_id, f"field 'answer' must be an option letter (or yes/no), found {value!r}."
+        )
         return None
     answer = value.strip()
     if options is None:
@@ -220,8 +268,8 @@ def _answer(row: dict[str, Any], options: dict[str, str] | None, line: int, item
             problems.add(
                 line,
                 item_id,
-                f"field 'answer' is {answer!r} but the item has no 'options', so it must be 'yes' or 'no'; "
-                "add the options or fix the answer.",
+                f"field 'answer' is {answer!r} but the item has no 'options', so it must be "
+                "'yes' or 'no'; add the options or fix the answer.",
             )
             return None
         return answer.lower()
@@ -237,7 +285,9 @@ def _answer(row: dict[str, Any], options: dict[str, str] | None, line: int, item
     return letter
 
 
-def _dimension(row: dict[str, Any], line: int, item_id: str | None, problems: _Problems) -> str | None:
+def _dimension(
+    row: dict[str, Any], line: int, item_id: str | None, problems: _Problems
+) -> str | None:
     value = row.get("dimension")
     if value is None:
         return None
@@ -272,25 +322,54 @@ def read_vqa(path: str | Path, images_root: str | Path | None = None) -> list[VQ
         subset = _text(row, "subset", line, item_id, problems, required=False)
         if None in (item_id, image, question, answer, source):
             continue
-        items.append(VQAItem(item_id, image, question, options, answer, source, dimension, component, subset))
+        items.append(
+            VQAItem(item_id, image, question, options, answer, source, dimension, component, subset)
+        )
     problems.raise_if_any("VQA")
     if not items:
         raise DataFormatError(f"The VQA file {reader.path} holds no questions.")
     return items
 
 
-def _box(row: dict[str, Any], box_format: str, size: tuple[int, int] | None, line: int, item_id: str | None, problems: _Problems) -> tuple[float, float, float, float] | None:
+def _box(
+    row: dict[str, Any],
+    box_format: str,
+    size: tuple[int, int] | None,
+    line: int,
+    item_id: str | None,
+    problems: _Problems,
+) -> tuple[float, float, float, float] | None:
     raw = row.get("box")
-    if not isinstance(raw, (list, tuple)) or len(raw) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw):
-        problems.add(line, item_id, f"field 'box' must be four numbers [{'x1, y1, x2, y2' if box_format == 'xyxy' else 'x, y, w, h'}] in pixels, found {raw!r}.")
+    if (
+        not isinstance(raw, (list, tuple))
+        or len(raw) != 4
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw)
+    ):
+        problems.add(
+            line,
+            item_id,
+            "field 'box' must be four numbers "
+            f"[{'x1, y1, x2, y2' if box_format == 'xyxy' else 'x, y, w, h'}] in pixels, "
+            f"found {raw!r}.",
+        )
         return None
     a, b, c, d = (float(v) for v in raw)
     x1, y1, x2, y2 = (a, b, c, d) if box_format == "xyxy" else (a, b, a + c, b + d)
     if not (x2 > x1 and y2 > y1):
-        problems.add(line, item_id, f"field 'box' {list(raw)} ({box_format}) has no area; x2 must exceed x1 and y2 exceed y1 (is --box-format right?).")
+        problems.add(
+            line,
+            item_id,
+            f"field 'box' {list(raw)} ({box_format}) has no area; x2 must exceed x1 and y2 "
+            "exceed y1 (is --box-format right?).",
+        )
         return None
     if not _covers_a_pixel_centre(x1, x2) or not _covers_a_pixel_centre(y1, y2):
-        problems.add(line, item_id, f"field 'box' {list(raw)} covers no pixel centre (pixel i spans [i, i+1)); widen the box.")
+        problems.add(
+            line,
+            item_id,
+            f"field 'box' {list(raw)} covers no pixel centre (pixel i spans [i, i+1)); widen "
+            "the box.",
+        )
         return None
     if size is None:
         return None
@@ -300,19 +379,22 @@ def _box(row: dict[str, Any], box_format: str, size: tuple[int, int] | None, lin
             line,
             item_id,
             f"field 'box' {list(raw)} ({box_format}) reaches outside the {width}x{height} image "
-            f"(x must lie in [0, {width}], y in [0, {height}]); fix the box or its format (--box-format).",
+            f"(x must lie in [0, {width}], y in [0, {height}]); fix the box or its format "
+            "(--box-format).",
         )
         return None
     return x1, y1, x2, y2
 
 
 def _covers_a_pixel_centre(low: float, high: float) -> bool:
-    """True when some centre i + 0.5 lies in [low, high) (the rasterisation of ``metrics.box_mask``)."""
+    """True when some centre i + 0.5 lies in [low, high) (as ``metrics.box_mask`` rasterises)."""
     first = math.ceil(low - 0.5)
     return first + 0.5 < high
 
 
-def read_grounding(path: str | Path, images_root: str | Path | None = None, box_format: str = "xyxy") -> list[GroundingItem]:
+def read_grounding(
+    path: str | Path, images_root: str | Path | None = None, box_format: str = "xyxy"
+) -> list[GroundingItem]:
     """Read and validate a grounding JSON Lines file (boxes are checked against the image size)."""
     reader = _Reader(path, images_root)
     problems = reader.problems

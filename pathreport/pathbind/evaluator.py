@@ -54,7 +54,8 @@ class PathBind:
 
     Paper: "Can pathology vision-language models really 'see' pathological features?"
     (arXiv:2607.21065). The protocol decisions the paper leaves open are the fields of
-    :class:`~pathreport.pathbind.config.VQAConfig` and :class:`~pathreport.pathbind.config.GroundingConfig`.
+    :class:`~pathreport.pathbind.config.VQAConfig` and
+    :class:`~pathreport.pathbind.config.GroundingConfig`.
     """
 
     protocols = ("vqa", "grounding")
@@ -62,7 +63,9 @@ class PathBind:
     def __call__(self, protocol: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """Run ``protocol`` (``vqa`` or ``grounding``): the registry's callable interface."""
         if protocol not in self.protocols:
-            raise ValueError(f"Unknown PathBind protocol {protocol!r}; choose from {', '.join(self.protocols)}.")
+            raise ValueError(
+                f"Unknown PathBind protocol {protocol!r}; choose from {', '.join(self.protocols)}."
+            )
         return getattr(self, protocol)(*args, **kwargs)
 
     def vqa(
@@ -86,13 +89,23 @@ class PathBind:
         config = config or VQAConfig()
         out = Path(out_dir)
         label = name or vlm.name
-        answers = vqa_protocol.run_vqa(vlm, items, config, out, questions_file=questions_file, resume=resume, progress=progress)
+        answers = vqa_protocol.run_vqa(
+            vlm, items, config, out, questions_file=questions_file, resume=resume, progress=progress
+        )
         summary = vqa_protocol.summarize(answers, items, config)
-        doc = {"protocol": "vqa", "model": label, "vlm": vlm.name, "base_model": vlm.base_model, **summary,
-               "settings": _settings(out)}
+        doc = {
+            "protocol": "vqa",
+            "model": label,
+            "vlm": vlm.name,
+            "base_model": vlm.base_model,
+            **summary,
+            "settings": _settings(out),
+        }
         per_item: dict[str, dict[str, Any]] = {}
         for answer in answers:
-            entry = per_item.setdefault(answer["id"], {"column": answer["column"], "answer": answer["answer"]})
+            entry = per_item.setdefault(
+                answer["id"], {"column": answer["column"], "answer": answer["answer"]}
+            )
             entry[answer["condition"]] = answer["parsed"]
             entry[f"{answer['condition']}_correct"] = answer["correct"]
         rows = [
@@ -100,8 +113,14 @@ class PathBind:
             for condition, by_column in summary["cells"].items()
             for column, cell in by_column.items()
         ]
-        write_evaluation(EvaluationResult(summary=doc, per_case=per_item, tables={"accuracy": rows}), out, per_case_name="per_item.jsonl")
-        _write_single_model_tables(out, [table_layouts.vqa_table([doc]), table_layouts.vqa_conditions_table([doc])])
+        write_evaluation(
+            EvaluationResult(summary=doc, per_case=per_item, tables={"accuracy": rows}),
+            out,
+            per_case_name="per_item.jsonl",
+        )
+        _write_single_model_tables(
+            out, [table_layouts.vqa_table([doc]), table_layouts.vqa_conditions_table([doc])]
+        )
         return doc
 
     def grounding(
@@ -126,36 +145,62 @@ class PathBind:
         if from_maps is not None:
             samples = grounding_protocol.rescore(from_maps, items, config)
             source = Path(from_maps).parent / "run.json"
-            original = json.loads(source.read_text(encoding="utf-8"))["model"] if source.exists() else {}
+            original = (
+                json.loads(source.read_text(encoding="utf-8"))["model"] if source.exists() else {}
+            )
             name = model_name or original.get("name") or "unknown"
             info = {**original, "name": name, "rescored_from": str(from_maps)}
             out.mkdir(parents=True, exist_ok=True)
-            write_json(out / "run.json", grounding_protocol.run_settings(info, items, config, samples_file))
+            write_json(
+                out / "run.json", grounding_protocol.run_settings(info, items, config, samples_file)
+            )
             base_model, registered = original.get("base_model"), original.get("name")
         else:
             if vlm is None:
-                raise ValueError("A model is needed unless the maps of an earlier run are given (from_maps).")
-            samples = grounding_protocol.run_grounding(vlm, items, config, out, samples_file=samples_file, resume=resume, progress=progress)
+                raise ValueError(
+                    "A model is needed unless the maps of an earlier run are given (from_maps)."
+                )
+            samples = grounding_protocol.run_grounding(
+                vlm, items, config, out, samples_file=samples_file, resume=resume, progress=progress
+            )
             name, base_model, registered = model_name or vlm.name, vlm.base_model, vlm.name
         summary = grounding_protocol.summarize(samples, config)
-        doc = {"protocol": "grounding", "model": name, "vlm": registered, "base_model": base_model, **summary,
-               "settings": _settings(out)}
-        rows = [{"model": name, "split": split, **summary["counts"][split], **metrics} for split, metrics in summary["metrics"].items()]
+        doc = {
+            "protocol": "grounding",
+            "model": name,
+            "vlm": registered,
+            "base_model": base_model,
+            **summary,
+            "settings": _settings(out),
+        }
+        rows = [
+            {"model": name, "split": split, **summary["counts"][split], **metrics}
+            for split, metrics in summary["metrics"].items()
+        ]
         write_evaluation(
-            EvaluationResult(summary=doc, per_case={s["id"]: {k: v for k, v in s.items() if k != "id"} for s in samples}, tables={"metrics": rows}),
+            EvaluationResult(
+                summary=doc,
+                per_case={s["id"]: {k: v for k, v in s.items() if k != "id"} for s in samples},
+                tables={"metrics": rows},
+            ),
             out,
             per_case_name=grounding_protocol.SAMPLES_FILE,
         )
-        _write_single_model_tables(out, [
-            table_layouts.grounding_table([doc]),
-            table_layouts.grounding_sweep_table([doc]),
-            table_layouts.grounding_layers_table([doc]),
-            table_layouts.grounding_diagnostics_table([doc]),
-        ])
+        _write_single_model_tables(
+            out,
+            [
+                table_layouts.grounding_table([doc]),
+                table_layouts.grounding_sweep_table([doc]),
+                table_layouts.grounding_layers_table([doc]),
+                table_layouts.grounding_diagnostics_table([doc]),
+            ],
+        )
         return doc
 
 
-def load_summaries(results: Sequence[str | Path]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def load_summaries(
+    results: Sequence[str | Path],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(VQA summaries, grounding summaries) found under result folders (searched recursively)."""
     vqa_docs: list[dict[str, Any]] = []
     grounding_docs: list[dict[str, Any]] = []
@@ -177,11 +222,15 @@ def load_summaries(results: Sequence[str | Path]) -> tuple[list[dict[str, Any]],
             key = (protocol, str(doc.get("model")))
             if key in seen:  # one label, two runs: a table would silently keep one of them
                 raise DuplicateRunError(
-                    f"Two PathBind {protocol} results are labelled '{key[1]}': {seen[key]} and {path}. Give each run "
-                    "its own --name (it labels the results), or pass only one of them to --results."
+                    f"Two PathBind {protocol} results are labelled '{key[1]}': {seen[key]} "
+                    f"and {path}. Give each run its own --name (it labels the results), or pass "
+                    "only one of them to --results."
                 )
             seen[key] = path
             (vqa_docs if protocol == "vqa" else grounding_docs).append(doc)
     if not vqa_docs and not grounding_docs:
-        raise FileNotFoundError(f"No PathBind summary.json under {', '.join(map(str, results))}; run `pathreport pathbind vqa` or `grounding` first.")
+        raise FileNotFoundError(
+            f"No PathBind summary.json under {', '.join(map(str, results))}; run `pathreport "
+            "pathbind vqa` or `grounding` first."
+        )
     return vqa_docs, grounding_docs

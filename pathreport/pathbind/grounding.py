@@ -1,10 +1,10 @@
 """The grounding protocol: does the model's attention to an entity fall on the entity's box?
 
-Per sample: one forward pass with ``Look at the image and locate: {expression}``, the entity-to-image
-attention turned into a heat map and a top-q mask (``maps.py``), then IoU / precision / recall
-against the box, the threshold sweep, pixel AP, the layer ablation, N_eff/N, and the cross-query
-correlation with alternative expressions from the same split (App. C). Scores are per sample and
-averaged per split and over all samples.
+Per sample: one forward pass with ``Look at the image and locate: {expression}``, the
+entity-to-image attention turned into a heat map and a top-q mask (``maps.py``), then IoU /
+precision / recall against the box, the threshold sweep, pixel AP, the layer ablation, N_eff/N, and
+the cross-query correlation with alternative expressions from the same split (App. C). Scores are
+per sample and averaged per split and over all samples.
 
 Extraction and scoring are separate: with ``save_maps`` every per-layer, per-token map is written to
 ``maps/``, and :func:`rescore` recomputes every number from those files with other settings (other
@@ -42,7 +42,9 @@ MAPS_DIR = "maps"
 ALL = "all"
 
 
-def entity_span(prompt_template: str, expression: str, strip_punctuation: bool) -> tuple[str, tuple[int, int]]:
+def entity_span(
+    prompt_template: str, expression: str, strip_punctuation: bool
+) -> tuple[str, tuple[int, int]]:
     """The attention prompt for an expression and the character span of the entity in it."""
     start = prompt_template.index("{entity}")
     prompt = prompt_template.replace("{entity}", expression)
@@ -58,7 +60,9 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def alternative_expressions(items: Sequence[GroundingItem], count: int, seed: int) -> dict[str, list[str]]:
+def alternative_expressions(
+    items: Sequence[GroundingItem], count: int, seed: int
+) -> dict[str, list[str]]:
     """For each sample, ``count`` other expressions of its split (different text), drawn with a
     generator seeded by (seed, sample id), so every model gets the same alternatives (App. C.4)."""
     by_split: dict[str, list[str]] = {}
@@ -85,7 +89,7 @@ def score_sample(
     alternatives: Sequence[EntityAttention],
     config: GroundingConfig,
 ) -> dict[str, Any]:
-    """Every per-sample number of the protocol from the sample's attention (and its alternatives')."""
+    """Each per-sample protocol number from the sample's attention (and its alternatives')."""
     heat = build_heatmap(attention, config.attention)
     gt = box_mask(item.box, item.image_size)
     mask = quantile_mask(heat.heat, config.q, config.ties, config.quantile_method)
@@ -100,15 +104,27 @@ def score_sample(
         "entity_tokens": attention.entity_tokens,
     }
     for q in config.sweep:
-        scores[f"iou@{q:g}"] = region_scores(quantile_mask(heat.heat, q, config.ties, config.quantile_method), gt)["iou"]
+        scores[f"iou@{q:g}"] = region_scores(
+            quantile_mask(heat.heat, q, config.ties, config.quantile_method), gt
+        )["iou"]
     if config.pixel_ap:
         scores["pixel_ap"] = average_precision(heat.heat, gt)
     for layers in config.layer_ablation:
-        layer_heat = heat if layers == config.attention.layers else build_heatmap(attention, config.attention, layers)
-        scores[f"iou_{layers}"] = region_scores(quantile_mask(layer_heat.heat, config.q, config.ties, config.quantile_method), gt)["iou"]
-    scores["neff_ratio"] = effective_support_ratio(heat.raw if config.neff_map == "raw" else heat.smoothed)
+        layer_heat = (
+            heat
+            if layers == config.attention.layers
+            else build_heatmap(attention, config.attention, layers)
+        )
+        scores[f"iou_{layers}"] = region_scores(
+            quantile_mask(layer_heat.heat, config.q, config.ties, config.quantile_method), gt
+        )["iou"]
+    scores["neff_ratio"] = effective_support_ratio(
+        heat.raw if config.neff_map == "raw" else heat.smoothed
+    )
     if config.specificity:
-        maps = [_specificity_map(heat, config)] + [_specificity_map(build_heatmap(a, config.attention), config) for a in alternatives]
+        maps = [_specificity_map(heat, config)] + [
+            _specificity_map(build_heatmap(a, config.attention), config) for a in alternatives
+        ]
         scores["specificity"] = mean_pairwise_pearson(maps) if len(maps) > 1 else float("nan")
         scores["n_queries"] = len(maps)
     return scores
@@ -124,7 +140,9 @@ METRICS = ("iou", "precision", "recall", "pixel_ap", "neff_ratio", "specificity"
 def summarize(samples: Sequence[dict[str, Any]], config: GroundingConfig) -> dict[str, Any]:
     """Means per split and over all samples (the paper averages per sample, not per pixel)."""
     keys = [k for k in METRICS if any(k in s for s in samples)]
-    keys += [f"iou@{q:g}" for q in config.sweep] + [f"iou_{layers}" for layers in config.layer_ablation]
+    keys += [f"iou@{q:g}" for q in config.sweep] + [
+        f"iou_{layers}" for layers in config.layer_ablation
+    ]
     splits = list(dict.fromkeys(s["split"] for s in samples)) + [ALL]
     summary: dict[str, Any] = {"splits": splits, "metrics": {}, "counts": {}}
     for split in splits:
@@ -133,18 +151,30 @@ def summarize(samples: Sequence[dict[str, Any]], config: GroundingConfig) -> dic
         summary["counts"][split] = {
             "n": len(rows),
             "degenerate_maps": sum(1 for r in rows if r.get("degenerate_map")),
-            "undefined_specificity": sum(1 for r in rows if "specificity" in r and not math.isfinite(r["specificity"])),
-            "undefined_pixel_ap": sum(1 for r in rows if "pixel_ap" in r and not math.isfinite(r["pixel_ap"])),
+            "undefined_specificity": sum(
+                1 for r in rows if "specificity" in r and not math.isfinite(r["specificity"])
+            ),
+            "undefined_pixel_ap": sum(
+                1 for r in rows if "pixel_ap" in r and not math.isfinite(r["pixel_ap"])
+            ),
         }
     summary["notes"] = {
-        "units": "IoU, precision, recall, pixel AP in percent; neff_ratio and specificity as fractions",
+        "units": (
+            "IoU, precision, recall, pixel AP in percent; neff_ratio and specificity as fractions"
+        ),
         "aggregation": "mean over samples per split; 'all' is the mean over every sample",
     }
     return summary
 
 
 # -- saved maps ------------------------------------------------------------------------------------
-def save_maps(folder: Path, index: int, item: GroundingItem, queries: Sequence[str], attentions: Sequence[EntityAttention]) -> None:
+def save_maps(
+    folder: Path,
+    index: int,
+    item: GroundingItem,
+    queries: Sequence[str],
+    attentions: Sequence[EntityAttention],
+) -> None:
     """Write one sample's attention (every query) to ``maps/<index>.npz`` in float16."""
     folder.mkdir(parents=True, exist_ok=True)
     arrays: dict[str, Any] = {}
@@ -152,12 +182,14 @@ def save_maps(folder: Path, index: int, item: GroundingItem, queries: Sequence[s
     for j, attention in enumerate(attentions):
         arrays[f"maps_{j}"] = attention.layer_token_maps.astype(np.float16)
         arrays[f"grid_{j}"] = attention.token_grid.astype(np.int32)
-        meta["entries"].append({
-            "view_box": list(attention.view_box),
-            "image_size": list(attention.image_size),
-            "entity_tokens": attention.entity_tokens,
-            "num_heads": attention.num_heads,
-        })
+        meta["entries"].append(
+            {
+                "view_box": list(attention.view_box),
+                "image_size": list(attention.image_size),
+                "entity_tokens": attention.entity_tokens,
+                "num_heads": attention.num_heads,
+            }
+        )
     arrays["meta"] = np.array(json.dumps(meta))
     np.savez_compressed(folder / f"{index:06d}.npz", **arrays)
 
@@ -181,7 +213,12 @@ def load_maps(path: Path) -> tuple[str, list[str], list[EntityAttention]]:
 
 
 # -- runs ------------------------------------------------------------------------------------------
-def run_settings(vlm_info: dict[str, Any], items: Sequence[GroundingItem], config: GroundingConfig, samples_file: Path | None) -> dict[str, Any]:
+def run_settings(
+    vlm_info: dict[str, Any],
+    items: Sequence[GroundingItem],
+    config: GroundingConfig,
+    samples_file: Path | None,
+) -> dict[str, Any]:
     return {
         "protocol": "grounding",
         "model": vlm_info,
@@ -190,7 +227,10 @@ def run_settings(vlm_info: dict[str, Any], items: Sequence[GroundingItem], confi
             "samples": str(samples_file) if samples_file else None,
             "sha256": file_sha256(samples_file) if samples_file else None,
             "n_samples": len(items),
-            "splits": {s: sum(1 for i in items if i.split == s) for s in dict.fromkeys(i.split for i in items)},
+            "splits": {
+                s: sum(1 for i in items if i.split == s)
+                for s in dict.fromkeys(i.split for i in items)
+            },
         },
         "versions": versions(),
     }
@@ -209,14 +249,18 @@ def run_grounding(
     """Extract and score every sample; per-sample scores are appended as they are produced."""
     if not vlm.supports_attention:
         raise ValueError(
-            f"Model '{vlm.name}' ({vlm.family}) exposes no attention weights; the grounding protocol needs an "
-            "open-weight model (see `pathreport list generative_vlms`)."
+            f"Model '{vlm.name}' ({vlm.family}) exposes no attention weights; the grounding "
+            "protocol needs an open-weight model (see `pathreport list generative_vlms`)."
         )
     out = Path(out_dir)
     start_run(out, run_settings(vlm.describe(), items, config, samples_file), SAMPLES_FILE, resume)
     samples_path = out / SAMPLES_FILE
     done = {r["id"]: r for r in read_jsonl(samples_path)} if samples_path.exists() else {}
-    alternatives = alternative_expressions(items, config.alternatives, config.seed) if config.specificity else {}
+    alternatives = (
+        alternative_expressions(items, config.alternatives, config.seed)
+        if config.specificity
+        else {}
+    )
     attention_config = config.attention
     for index, item in enumerate(items):
         if item.id in done:
@@ -225,11 +269,18 @@ def run_grounding(
         queries = [item.expression] + alternatives.get(item.id, [])
         attentions = []
         for query in queries:
-            prompt, span = entity_span(attention_config.prompt, query, attention_config.strip_entity_punctuation)
-            attentions.append(vlm.entity_attention(image, prompt, span, attention_config.system_prompt))
+            prompt, span = entity_span(
+                attention_config.prompt, query, attention_config.strip_entity_punctuation
+            )
+            attentions.append(
+                vlm.entity_attention(image, prompt, span, attention_config.system_prompt)
+            )
         if config.save_maps:
             save_maps(out / MAPS_DIR, index, item, queries, attentions)
-        record = {**score_sample(item, attentions[0], attentions[1:], config), "alternatives": queries[1:]}
+        record = {
+            **score_sample(item, attentions[0], attentions[1:], config),
+            "alternatives": queries[1:],
+        }
         append_jsonl(samples_path, [record])
         done[item.id] = record
         if progress is not None:
@@ -237,18 +288,27 @@ def run_grounding(
     return [done[item.id] for item in items]
 
 
-def rescore(maps_dir: str | Path, items: Sequence[GroundingItem], config: GroundingConfig) -> list[dict[str, Any]]:
+def rescore(
+    maps_dir: str | Path, items: Sequence[GroundingItem], config: GroundingConfig
+) -> list[dict[str, Any]]:
     """Recompute per-sample scores from saved maps with ``config`` (no model needed)."""
     folder = Path(maps_dir)
     files = sorted(folder.glob("*.npz"))
     if not files:
-        raise FileNotFoundError(f"No saved maps (*.npz) in {folder}; run the grounding protocol with map saving first.")
+        raise FileNotFoundError(
+            f"No saved maps (*.npz) in {folder}; run the grounding protocol with map saving first."
+        )
     by_id = {item.id: item for item in items}
     samples = []
     for path in files:
         sample_id, queries, attentions = load_maps(path)
         if sample_id not in by_id:
-            raise ValueError(f"{path} holds sample {sample_id!r}, which is not in the samples file; pass the file the maps came from.")
-        record = score_sample(by_id[sample_id], attentions[0], attentions[1: 1 + config.alternatives], config)
-        samples.append({**record, "alternatives": queries[1: 1 + config.alternatives]})
+            raise ValueError(
+                f"{path} holds sample {sample_id!r}, which is not in the samples file; pass "
+                "the file the maps came from."
+            )
+        record = score_sample(
+            by_id[sample_id], attentions[0], attentions[1 : 1 + config.alternatives], config
+        )
+        samples.append({**record, "alternatives": queries[1 : 1 + config.alternatives]})
     return samples

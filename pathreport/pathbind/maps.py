@@ -1,9 +1,9 @@
 """From entity-to-image attention to a heat map and a mask (App. C.1, Algorithm 1, Eqs. 1-5).
 
-Input: per decoder layer and per entity token, the head-averaged post-softmax attention over the image
-tokens (Eq. 1; adapters return it). The steps below are the paper's, in order: choose layers (Eq. 2),
-average them (Eq. 3), place tokens on the patch grid, take the max over entity tokens (Eq. 4),
-Gaussian-smooth on the grid (sigma in patch units), min-max normalise, upsample to the original
+Input: per decoder layer and per entity token, the head-averaged post-softmax attention over the
+image tokens (Eq. 1; adapters return it). The steps below are the paper's, in order: choose layers
+(Eq. 2), average them (Eq. 3), place tokens on the patch grid, take the max over entity tokens (Eq.
+4), Gaussian-smooth on the grid (sigma in patch units), min-max normalise, upsample to the original
 image, and keep the top ``q`` of pixels (Eq. 5). Everything is NumPy so that a map can be recomputed
 from saved attention without a model.
 """
@@ -29,7 +29,11 @@ def layer_indices(num_layers: int, which: str) -> list[int]:
         raise ValueError(f"Unknown layer set {which!r}; choose from {', '.join(ranges)}.")
     start, stop = ranges[which]
     if stop <= start:  # fewer than three layers: fall back to the closest non-empty choice
-        start, stop = (0, num_layers) if which == "all" else (min(start, num_layers - 1), min(start, num_layers - 1) + 1)
+        start, stop = (
+            (0, num_layers)
+            if which == "all"
+            else (min(start, num_layers - 1), min(start, num_layers - 1) + 1)
+        )
     return list(range(start, stop))
 
 
@@ -62,7 +66,9 @@ def gaussian_kernel(sigma: float, truncate: float) -> np.ndarray:
 _PAD_MODES = {"reflect": "symmetric", "nearest": "edge", "constant": "constant"}
 
 
-def gaussian_smooth(grid: np.ndarray, sigma: float, truncate: float = 4.0, border: str = "reflect") -> np.ndarray:
+def gaussian_smooth(
+    grid: np.ndarray, sigma: float, truncate: float = 4.0, border: str = "reflect"
+) -> np.ndarray:
     """Separable Gaussian filter on a 2-D grid; matches ``scipy.ndimage.gaussian_filter`` with the
     same ``truncate`` and ``mode`` (``reflect`` mirrors about the edge, repeating the edge cell)."""
     grid = np.asarray(grid, dtype=np.float64)
@@ -88,7 +94,9 @@ def min_max(grid: np.ndarray) -> tuple[np.ndarray, bool]:
     return (grid - lo) / (hi - lo), False
 
 
-def _axis_sampling(n_pixels: int, start: float, stop: float, n_cells: int, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _axis_sampling(
+    n_pixels: int, start: float, stop: float, n_cells: int, mode: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For each pixel centre along one axis: two grid indices, the weight of the second, and
     whether the pixel lies inside the model's view."""
     centres = np.arange(n_pixels, dtype=np.float64) + 0.5
@@ -113,8 +121,8 @@ def upsample(
     """Resample a grid map to the original image (``image_size`` = (W, H)).
 
     ``view_box`` (x0, y0, x1, y1) is the part of the original image, in its pixel coordinates, that
-    the grid covers; it may extend past the image (padding) or cover only part of it (a centre crop).
-    Pixels outside it get ``fill``. With the whole image as the view this equals
+    the grid covers; it may extend past the image (padding) or cover only part of it (a centre
+    crop). Pixels outside it get ``fill``. With the whole image as the view this equals
     ``torch.nn.functional.interpolate(..., align_corners=False)``.
     """
     width, height = image_size
@@ -130,7 +138,9 @@ def upsample(
     return out
 
 
-def quantile_mask(heat: np.ndarray, q: float, ties: str = "ge", method: str = "linear") -> np.ndarray:
+def quantile_mask(
+    heat: np.ndarray, q: float, ties: str = "ge", method: str = "linear"
+) -> np.ndarray:
     """The top-``q`` mask of a heat map (Eq. 5).
 
     ``ge`` keeps every pixel >= the (1 - q) quantile, so ties can push the mask above q (the paper's
@@ -168,13 +178,19 @@ class HeatMap:
     degenerate: bool
 
 
-def build_heatmap(attention: EntityAttention, config: AttentionConfig, layers: str | None = None) -> HeatMap:
+def build_heatmap(
+    attention: EntityAttention, config: AttentionConfig, layers: str | None = None
+) -> HeatMap:
     """Run Algorithm 1 on one entity's attention; ``layers`` overrides ``config.layers``."""
     chosen = layer_indices(attention.num_layers, layers or config.layers)
     # Placing tokens on the grid is a gather, so it commutes with the token max of Eq. 4.
-    raw = to_grid(entity_map(attention.layer_token_maps, chosen, config.order), attention.token_grid)
+    raw = to_grid(
+        entity_map(attention.layer_token_maps, chosen, config.order), attention.token_grid
+    )
     smoothed = gaussian_smooth(raw, config.sigma, config.truncate, config.border)
     normalised, degenerate = min_max(smoothed)
     view = None if config.geometry == "stretch" else attention.view_box
     heat = upsample(normalised, attention.image_size, view, config.upsample)
-    return HeatMap(raw=raw, smoothed=smoothed, normalised=normalised, heat=heat, degenerate=degenerate)
+    return HeatMap(
+        raw=raw, smoothed=smoothed, normalised=normalised, heat=heat, degenerate=degenerate
+    )

@@ -15,7 +15,8 @@ import numpy as np
 
 def box_mask(box: tuple[float, float, float, float], image_size: tuple[int, int]) -> np.ndarray:
     """The filled GT box: pixel (row v, column u) is inside when its centre (u + 0.5, v + 0.5) lies
-    in [x1, x2) x [y1, y2), so an integer box [x1, y1, x2, y2] covers (x2 - x1) x (y2 - y1) pixels."""
+    in [x1, x2) x [y1, y2), so an integer box [x1, y1, x2, y2] covers (x2 - x1) x (y2 - y1)
+    pixels."""
     width, height = image_size
     x1, y1, x2, y2 = box
     cols = np.arange(width) + 0.5
@@ -57,7 +58,7 @@ def average_precision(scores: np.ndarray, labels: np.ndarray) -> float:
 
 
 def effective_support_ratio(grid_map: np.ndarray) -> float:
-    """N_eff / N = exp(H(p)) / N with p the map normalised to sum 1 over the N grid cells (Eqs. 7-9).
+    """N_eff / N = exp(H(p)) / N with p the map normalised to sum 1 over the N grid cells (Eq. 7-9).
 
     1 means uniform attention; 1/N means all mass on one cell.
     """
@@ -101,7 +102,10 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     a = np.asarray(x, dtype=np.float64)
     b = np.asarray(y, dtype=np.float64)
     if a.shape != b.shape or a.size < 2:
-        raise ValueError(f"Kendall's tau needs two equally long lists of at least two values, got {a.size} and {b.size}.")
+        raise ValueError(
+            "Kendall's tau needs two equally long lists of at least two values, "
+            f"got {a.size} and {b.size}."
+        )
     i, j = np.triu_indices(a.size, k=1)
     da = np.sign(a[i] - a[j])
     db = np.sign(b[i] - b[j])

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.IGNORECASE | re.DOTALL)
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.DOTALL)
 _OPEN_ANSWER = re.compile(r"<answer>(.*)$", re.IGNORECASE | re.DOTALL)
-_BARE_LETTER = re.compile(r"^[\s*_`'\"]*(?:option\s+)?[(\[]?([A-Za-z])[)\]]?[\s.:,;*_`'\"]*$", re.IGNORECASE)
+_BARE_LETTER = re.compile(
+    r"^[\s*_`'\"]*(?:option\s+)?[(\[]?([A-Za-z])[)\]]?[\s.:,;*_`'\"]*$", re.IGNORECASE
+)
 _LEADING_LETTER = re.compile(r"^[\s*_`'\"]*[(\[]?([A-Z])[)\].:]\s+\S")
 _PHRASE = re.compile(
     r"\b(?:answer|option|choice)\b(?:\s+is)?(?:\s*[:\-]\s*|\s+)(?:option\s+|choice\s+)?[(\[]?([A-Z])\b[)\]]?(?![\w'-])",
@@ -76,11 +78,20 @@ def _by_option_text(text: str, options: dict[str, str]) -> str | None:
     if len(exact) == 1:
         return exact[0]
     padded = f" {norm} "
-    contained = [letter for letter, option in options.items() if _normalise(option) and f" {_normalise(option)} " in padded]
+    contained = [
+        letter
+        for letter, option in options.items()
+        if _normalise(option) and f" {_normalise(option)} " in padded
+    ]
     if len(contained) > 1:  # drop options that are part of a longer matching option
-        longest = {letter for letter in contained if not any(
-            other != letter and _normalise(options[letter]) in _normalise(options[other]) for other in contained
-        )}
+        longest = {
+            letter
+            for letter in contained
+            if not any(
+                other != letter and _normalise(options[letter]) in _normalise(options[other])
+                for other in contained
+            )
+        }
         contained = sorted(longest)
     return contained[0] if len(contained) == 1 else None
 
@@ -115,7 +126,9 @@ def parse_choice(raw: str, options: dict[str, str]) -> ParsedAnswer:
     if field_text is not None:
         letter, method, reason = _letter_in(field_text, options)
         if letter is not None:
-            return ParsedAnswer(letter, "answer_tag" if method == "bare_letter" else f"answer_tag+{method}")
+            return ParsedAnswer(
+                letter, "answer_tag" if method == "bare_letter" else f"answer_tag+{method}"
+            )
         return ParsedAnswer(None, "failed", f"<answer> field {field_text[:40]!r}: {reason}")
     if not text:
         return ParsedAnswer(None, "failed", "empty output (or reasoning without a final answer)")
@@ -142,7 +155,9 @@ def parse_yes_no(raw: str) -> ParsedAnswer:
         value = _yes_no_in(field_text)
         if value is not None:
             return ParsedAnswer(value, "answer_tag")
-        return ParsedAnswer(None, "failed", f"<answer> field {field_text[:40]!r} is neither yes nor no")
+        return ParsedAnswer(
+            None, "failed", f"<answer> field {field_text[:40]!r} is neither yes nor no"
+        )
     value = _yes_no_in(text)
     if value is not None:
         return ParsedAnswer(value, "yes_no")

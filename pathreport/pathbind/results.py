@@ -1,8 +1,8 @@
 """Small file helpers shared by the two protocols: run records, JSON Lines, versions, checksums.
 
 Final summaries and tables go through ``pathreport.evaluation.evaluate.write_evaluation`` like every
-other evaluator; this module holds only what is specific to long model runs (answers appended as they
-are produced, so an interrupted run resumes where it stopped).
+other evaluator; this module holds only what is specific to long model runs (answers appended as
+they are produced, so an interrupted run resumes where it stopped).
 """
 
 from __future__ import annotations
@@ -33,8 +33,12 @@ def versions() -> dict[str, str | None]:
 
     from pathreport import __version__
 
-    found: dict[str, str | None] = {"pathreport": __version__, "python": platform.python_version(),
-                                    "numpy": numpy.__version__, "torch": torch.__version__}
+    found: dict[str, str | None] = {
+        "pathreport": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "torch": torch.__version__,
+    }
     for name in ("transformers", "PIL"):
         try:
             module = __import__(name)
@@ -53,7 +57,12 @@ def append_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """Rows of a JSON Lines file; a truncated last line (an interrupted write) is ignored."""
-    rows = read_json_lines(path, error=ValueError, hint="the file is damaged, delete it and rerun", truncated_tail_ok=True)
+    rows = read_json_lines(
+        path,
+        error=ValueError,
+        hint="the file is damaged, delete it and rerun",
+        truncated_tail_ok=True,
+    )
     return iter([row for _, row in rows])
 
 
@@ -68,14 +77,20 @@ def start_run(out_dir: Path, settings: dict[str, Any], records: str, resume: boo
     if (out_dir / records).exists():
         if not resume:
             raise ValueError(
-                f"{out_dir / records} already exists; pass --resume to continue that run, or choose another --out."
+                f"{out_dir / records} already exists; pass --resume to continue that run, or "
+                "choose another --out."
             )
         previous = json.loads(run_file.read_text(encoding="utf-8")) if run_file.exists() else {}
         fresh = json.loads(json.dumps(jsonable(settings)))
-        differing = sorted(k for k in set(previous) | set(fresh) if k != "versions" and previous.get(k) != fresh.get(k))
+        differing = sorted(
+            k
+            for k in set(previous) | set(fresh)
+            if k != "versions" and previous.get(k) != fresh.get(k)
+        )
         if differing:
             raise ValueError(
-                f"Cannot resume {out_dir}: its settings differ in {differing}; rerun with the original settings or use another --out."
+                f"Cannot resume {out_dir}: its settings differ in {differing}; rerun with "
+                "the original settings or use another --out."
             )
         return
     write_json(run_file, settings)

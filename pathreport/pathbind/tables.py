@@ -40,7 +40,12 @@ class Table:
     values: list[list[Any]]
 
     def to_markdown(self) -> str:
-        lines = [f"### {self.title}", "", "| " + " | ".join(self.columns) + " |", "|" + "---|" * len(self.columns)]
+        lines = [
+            f"### {self.title}",
+            "",
+            "| " + " | ".join(self.columns) + " |",
+            "|" + "---|" * len(self.columns),
+        ]
         lines += ["| " + " | ".join(row) + " |" for row in self.cells]
         return "\n".join(lines) + "\n"
 
@@ -49,7 +54,14 @@ class Table:
             writer = csv.writer(f)
             writer.writerow(self.csv_columns)
             for row in self.values:
-                writer.writerow(["" if isinstance(v, float) and not math.isfinite(v) else (round(v, 4) if isinstance(v, float) else v) for v in row])
+                writer.writerow(
+                    [
+                        ""
+                        if isinstance(v, float) and not math.isfinite(v)
+                        else (round(v, 4) if isinstance(v, float) else v)
+                        for v in row
+                    ]
+                )
         return path
 
 
@@ -77,25 +89,50 @@ def vqa_table(docs: Sequence[dict[str, Any]]) -> Table:
     """Model x column: with image / without image (+MG), and the unweighted Avg."""
     columns = _union([d["columns"] for d in docs])
     header = ["Model", *columns, "Avg (MG)"]
-    csv_header = ["model"] + [f"{c} {part}" for c in [*columns, "Avg"] for part in ("image", "text", "gain")] + ["unparsed image", "unparsed text"]
+    csv_header = (
+        ["model"]
+        + [f"{c} {part}" for c in [*columns, "Avg"] for part in ("image", "text", "gain")]
+        + ["unparsed image", "unparsed text"]
+    )
     random_row = docs[0].get("random", {}) if docs else {}
     cells = [["Random", *[_fmt(random_row.get(c)) for c in columns], _fmt(random_row.get("Avg"))]]
-    values: list[list[Any]] = [["Random"] + [v for c in [*columns, "Avg"] for v in (_num(random_row.get(c)), float("nan"), float("nan"))] + [float("nan"), float("nan")]]
+    values: list[list[Any]] = [
+        ["Random"]
+        + [
+            v
+            for c in [*columns, "Avg"]
+            for v in (_num(random_row.get(c)), float("nan"), float("nan"))
+        ]
+        + [float("nan"), float("nan")]
+    ]
     for doc in docs:
         row, numbers = [doc["model"]], [doc["model"]]
         for column in [*columns, "Avg"]:
             if column == "Avg":
-                image, text = _num(doc.get("avg", {}).get("image")), _num(doc.get("avg", {}).get("text"))
+                image, text = (
+                    _num(doc.get("avg", {}).get("image")),
+                    _num(doc.get("avg", {}).get("text")),
+                )
             else:
                 image, text = _cell(doc, "image", column), _cell(doc, "text", column)
             gain = image - text
             row.append(f"{_fmt(image)} / {_fmt(text)} ({_fmt(gain, signed=True)})")
             numbers += [image, text, gain]
         unparsed = doc.get("unparsed", {})
-        numbers += [unparsed.get("image", {}).get("count", float("nan")), unparsed.get("text", {}).get("count", float("nan"))]
+        numbers += [
+            unparsed.get("image", {}).get("count", float("nan")),
+            unparsed.get("text", {}).get("count", float("nan")),
+        ]
         cells.append(row)
         values.append(numbers)
-    return Table("vqa", "Accuracy (%) with image / without image (Multimodal Gain, pp)", header, cells, csv_header, values)
+    return Table(
+        "vqa",
+        "Accuracy (%) with image / without image (Multimodal Gain, pp)",
+        header,
+        cells,
+        csv_header,
+        values,
+    )
 
 
 def vqa_conditions_table(docs: Sequence[dict[str, Any]]) -> Table:
@@ -112,7 +149,14 @@ def vqa_conditions_table(docs: Sequence[dict[str, Any]]) -> Table:
             numbers.append(sum(chosen) / len(chosen))
         cells.append([doc["model"], *[_fmt(v) for v in numbers]])
         values.append([doc["model"], *numbers])
-    return Table("vqa_conditions", "Avg accuracy (%) per input condition", header, cells, ["model", *conditions, *extra], values)
+    return Table(
+        "vqa_conditions",
+        "Avg accuracy (%) per input condition",
+        header,
+        cells,
+        ["model", *conditions, *extra],
+        values,
+    )
 
 
 def _metric(doc: dict[str, Any], split: str, key: str) -> float:
@@ -122,17 +166,30 @@ def _metric(doc: dict[str, Any], split: str, key: str) -> float:
 def grounding_table(docs: Sequence[dict[str, Any]]) -> Table:
     """Model x split: attention IoU / precision / recall (%), then all samples."""
     splits = [s for s in _union([d["splits"] for d in docs]) if s != "all"]
-    parts = [(s, k) for s in splits for k in ("iou", "precision", "recall")] + [("all", "iou"), ("all", "precision"), ("all", "recall")]
+    parts = [(s, k) for s in splits for k in ("iou", "precision", "recall")] + [
+        ("all", "iou"),
+        ("all", "precision"),
+        ("all", "recall"),
+    ]
     names = {"iou": "IoU", "precision": "Prec", "recall": "Rec"}
     header = ["Model", *[f"{s} {names[k]}" for s, k in parts]]
     cells = [[d["model"], *[_fmt(_metric(d, s, k)) for s, k in parts]] for d in docs]
     values = [[d["model"], *[_metric(d, s, k) for s, k in parts]] for d in docs]
-    return Table("grounding", "Attention grounding (%): top-q mask vs box", header, cells, ["model", *[f"{s} {k}" for s, k in parts]], values)
+    return Table(
+        "grounding",
+        "Attention grounding (%): top-q mask vs box",
+        header,
+        cells,
+        ["model", *[f"{s} {k}" for s, k in parts]],
+        values,
+    )
 
 
 def _sweep_keys(docs: Sequence[dict[str, Any]]) -> list[str]:
     keys = _union([list(d.get("metrics", {}).get("all", {})) for d in docs])
-    return sorted((k for k in keys if k.startswith("iou@")), key=lambda k: float(k[4:])) + (["pixel_ap"] if "pixel_ap" in keys else [])
+    return sorted((k for k in keys if k.startswith("iou@")), key=lambda k: float(k[4:])) + (
+        ["pixel_ap"] if "pixel_ap" in keys else []
+    )
 
 
 def grounding_sweep_table(docs: Sequence[dict[str, Any]]) -> Table:
@@ -141,16 +198,34 @@ def grounding_sweep_table(docs: Sequence[dict[str, Any]]) -> Table:
     header = ["Model", *[f"IoU q={k[4:]}" if k.startswith("iou@") else "Pixel AP" for k in keys]]
     cells = [[d["model"], *[_fmt(_metric(d, "all", k)) for k in keys]] for d in docs]
     values = [[d["model"], *[_metric(d, "all", k) for k in keys]] for d in docs]
-    return Table("grounding_sweep", "Threshold sensitivity: IoU (%) per q and pixel AP (%)", header, cells, ["model", *keys], values)
+    return Table(
+        "grounding_sweep",
+        "Threshold sensitivity: IoU (%) per q and pixel AP (%)",
+        header,
+        cells,
+        ["model", *keys],
+        values,
+    )
 
 
 def grounding_layers_table(docs: Sequence[dict[str, Any]]) -> Table:
     """Model x layer set: mean IoU (%) at the default q (all samples)."""
-    keys = [k for k in _union([list(d.get("metrics", {}).get("all", {})) for d in docs]) if k.startswith("iou_")]
+    keys = [
+        k
+        for k in _union([list(d.get("metrics", {}).get("all", {})) for d in docs])
+        if k.startswith("iou_")
+    ]
     header = ["Model", *[k[4:] for k in keys]]
     cells = [[d["model"], *[_fmt(_metric(d, "all", k)) for k in keys]] for d in docs]
     values = [[d["model"], *[_metric(d, "all", k) for k in keys]] for d in docs]
-    return Table("grounding_layers", "Layer aggregation: IoU (%) per decoder-layer set", header, cells, ["model", *keys], values)
+    return Table(
+        "grounding_layers",
+        "Layer aggregation: IoU (%) per decoder-layer set",
+        header,
+        cells,
+        ["model", *keys],
+        values,
+    )
 
 
 def grounding_diagnostics_table(docs: Sequence[dict[str, Any]]) -> Table:
@@ -161,11 +236,18 @@ def grounding_diagnostics_table(docs: Sequence[dict[str, Any]]) -> Table:
     header = ["Model", *[f"{s} {names[k]}" for s, k in parts]]
     cells = [[d["model"], *[_fmt(100 * _metric(d, s, k)) for s, k in parts]] for d in docs]
     values = [[d["model"], *[100 * _metric(d, s, k) for s, k in parts]] for d in docs]
-    return Table("grounding_diagnostics", "Diffuseness (N_eff/N, %) and query specificity (mean pairwise Pearson, %)", header, cells, ["model", *[f"{s} {k}" for s, k in parts]], values)
+    return Table(
+        "grounding_diagnostics",
+        "Diffuseness (N_eff/N, %) and query specificity (mean pairwise Pearson, %)",
+        header,
+        cells,
+        ["model", *[f"{s} {k}" for s, k in parts]],
+        values,
+    )
 
 
 def kendall_table(docs: Sequence[dict[str, Any]]) -> Table | None:
-    """Kendall's tau between the model rankings of each pair of sweep columns; None for < 2 models."""
+    """Kendall's tau between model rankings of each pair of sweep columns; None for < 2 models."""
     if len(docs) < 2:
         return None
     keys = _sweep_keys(docs)
@@ -175,10 +257,19 @@ def kendall_table(docs: Sequence[dict[str, Any]]) -> Table | None:
         row = [kendall_tau(scores[a], scores[b]) for b in keys]
         cells.append([a, *[f"{v:.2f}" if math.isfinite(v) else "n/a" for v in row]])
         values.append([a, *row])
-    return Table("kendall", f"Kendall's tau between model rankings ({len(docs)} models)", ["", *keys], cells, ["setting", *keys], values)
+    return Table(
+        "kendall",
+        f"Kendall's tau between model rankings ({len(docs)} models)",
+        ["", *keys],
+        cells,
+        ["setting", *keys],
+        values,
+    )
 
 
-def pairs_table(vqa_docs: Sequence[dict[str, Any]], grounding_docs: Sequence[dict[str, Any]]) -> Table | None:
+def pairs_table(
+    vqa_docs: Sequence[dict[str, Any]], grounding_docs: Sequence[dict[str, Any]]
+) -> Table | None:
     """Fine-tuned minus base deltas for every model whose ``base_model`` has results too."""
     vqa = {d["model"]: d for d in vqa_docs}
     grounding = {d["model"]: d for d in grounding_docs}
@@ -195,17 +286,30 @@ def pairs_table(vqa_docs: Sequence[dict[str, Any]], grounding_docs: Sequence[dic
             numbers[1] = _num(a.get("text")) - _num(b.get("text"))
             numbers[2] = numbers[0] - numbers[1]
         if model in grounding and base in grounding:
-            numbers[3] = _metric(grounding[model], "all", "iou") - _metric(grounding[base], "all", "iou")
-            numbers[4] = _metric(grounding[model], "all", "recall") - _metric(grounding[base], "all", "recall")
+            numbers[3] = _metric(grounding[model], "all", "iou") - _metric(
+                grounding[base], "all", "iou"
+            )
+            numbers[4] = _metric(grounding[model], "all", "recall") - _metric(
+                grounding[base], "all", "recall"
+            )
         label = f"{model} <- {base}"
         cells.append([label, *[_fmt(v, signed=True) for v in numbers]])
         values.append([label, *numbers])
     if not cells:
         return None
-    return Table("pairs", "Paired deltas, fine-tuned minus base (pp)", header, cells, ["pair", "d_acc_image", "d_acc_text", "d_mg", "d_iou", "d_recall"], values)
+    return Table(
+        "pairs",
+        "Paired deltas, fine-tuned minus base (pp)",
+        header,
+        cells,
+        ["pair", "d_acc_image", "d_acc_text", "d_mg", "d_iou", "d_recall"],
+        values,
+    )
 
 
-def build_tables(vqa_docs: Sequence[dict[str, Any]], grounding_docs: Sequence[dict[str, Any]]) -> list[Table]:
+def build_tables(
+    vqa_docs: Sequence[dict[str, Any]], grounding_docs: Sequence[dict[str, Any]]
+) -> list[Table]:
     """Every table the given results support."""
     tables: list[Table | None] = []
     if vqa_docs:

@@ -56,12 +56,16 @@ class EntityAttention:
     def __post_init__(self) -> None:
         maps = np.asarray(self.layer_token_maps)
         if maps.ndim != 3 or 0 in maps.shape:
-            raise ValueError(f"layer_token_maps must be a non-empty [layers, entity tokens, image tokens] array, got shape {maps.shape}.")
+            raise ValueError(
+                "layer_token_maps must be a non-empty [layers, entity tokens, image tokens] "
+                f"array, got shape {maps.shape}."
+            )
         grid = np.asarray(self.token_grid)
         if grid.ndim != 2 or grid.size == 0 or grid.min() < 0 or grid.max() >= maps.shape[2]:
             raise ValueError(
-                f"token_grid must be a 2-D array of image-token indices in [0, {maps.shape[2]}), got shape "
-                f"{grid.shape}" + (f" and range [{grid.min()}, {grid.max()}]." if grid.size else ".")
+                f"token_grid must be a 2-D array of image-token indices in [0, {maps.shape[2]}), "
+                f"got shape {grid.shape}"
+                + (f" and range [{grid.min()}, {grid.max()}]." if grid.size else ".")
             )
         x0, y0, x1, y1 = self.view_box
         if not (x1 > x0 and y1 > y0):
@@ -94,23 +98,32 @@ class GenerativeVLM(ABC):
     is_api: bool = False
 
     @abstractmethod
-    def generate(self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig) -> str:
+    def generate(
+        self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig
+    ) -> str:
         """Answer ``user`` under ``system``; ``image`` is a PIL image or None (text-only)."""
 
     @property
     def supports_attention(self) -> bool:
         return False
 
-    def entity_attention(self, image: Any, prompt: str, entity_span: tuple[int, int], system: str | None = None) -> EntityAttention:
+    def entity_attention(
+        self, image: Any, prompt: str, entity_span: tuple[int, int], system: str | None = None
+    ) -> EntityAttention:
         """Attention from the characters ``prompt[entity_span[0]:entity_span[1]]`` to the image."""
         raise NotImplementedError(
-            f"{self.name} ({self.family}) gives no attention weights: the grounding protocol needs an "
-            "open-weight model whose adapter implements entity_attention."
+            f"{self.name} ({self.family}) gives no attention weights: the grounding protocol "
+            "needs an open-weight model whose adapter implements entity_attention."
         )
 
     def describe(self) -> dict[str, Any]:
         """Everything about the model a results file must record (checkpoint, revision, ...)."""
-        return {"name": self.name, "family": self.family, "base_model": self.base_model, "is_api": self.is_api}
+        return {
+            "name": self.name,
+            "family": self.family,
+            "base_model": self.base_model,
+            "is_api": self.is_api,
+        }
 
 
 class AttentionVLM(GenerativeVLM):
@@ -121,7 +134,9 @@ class AttentionVLM(GenerativeVLM):
         return True
 
     @abstractmethod
-    def entity_attention(self, image: Any, prompt: str, entity_span: tuple[int, int], system: str | None = None) -> EntityAttention:
+    def entity_attention(
+        self, image: Any, prompt: str, entity_span: tuple[int, int], system: str | None = None
+    ) -> EntityAttention:
         """See :meth:`GenerativeVLM.entity_attention`."""
 
 
@@ -156,7 +171,8 @@ def _wrap_adapter(entry: Entry) -> Entry:
     and the listing shows the preset checkpoint. Adapter files register each named model with::
 
         GENERATIVE_VLMS.register("llava_1_5_7b", config=LlavaOptions,
-                                 presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"}, family=...)(LlavaVLM)
+                                 presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
+                                 family=...)(LlavaVLM)
 
     Any other entry (a plain factory returning a :class:`GenerativeVLM`) is stored as given.
     """
@@ -168,22 +184,26 @@ def _wrap_adapter(entry: Entry) -> Entry:
     if "description" not in metadata and shown:
         base = f"; fine-tuned from {shown['base_model']}" if "base_model" in shown else ""
         metadata["description"] = f"{shown.get('checkpoint', '')}{base}"
-    return dataclasses.replace(entry, obj=VLMFactory(entry.obj, entry.config, presets),
-                               metadata={**shown, **metadata})
+    return dataclasses.replace(
+        entry, obj=VLMFactory(entry.obj, entry.config, presets), metadata={**shown, **metadata}
+    )
 
 
 GENERATIVE_VLMS.set_hooks(prepare=_wrap_adapter)
 
 
 def build_vlm(name: str, **options: Any) -> GenerativeVLM:
-    """Build the registered model ``name`` with adapter options (``checkpoint``, ``device``, ...)."""
+    """Build registered model ``name`` with adapter options (``checkpoint``, ``device``, ...)."""
     entry = GENERATIVE_VLMS.get(name)
     factory = entry.obj
     if isinstance(factory, VLMFactory):
         return factory(name, **options)
     model = factory(**options) if callable(factory) else factory
     if not isinstance(model, GenerativeVLM):
-        raise TypeError(f"Generative VLM '{name}' ({entry.provider}) did not build a GenerativeVLM, got {type(model).__name__}.")
+        raise TypeError(
+            f"Generative VLM '{name}' ({entry.provider}) did not build a GenerativeVLM, "
+            f"got {type(model).__name__}."
+        )
     if model.name == GenerativeVLM.name:
         model.name = name
     return model

@@ -59,7 +59,10 @@ def ordered_columns(items: Sequence[VQAItem], columns: str) -> list[str]:
         return list(dict.fromkeys(item.source for item in items))
     components = list(dict.fromkeys(item.component for item in items))
     keys = {(components.index(item.component), item.dimension or "") for item in items}
-    by_key = {(components.index(item.component), item.dimension or ""): column_of(item, columns) for item in items}
+    by_key = {
+        (components.index(item.component), item.dimension or ""): column_of(item, columns)
+        for item in items
+    }
     return [by_key[k] for k in sorted(keys)]
 
 
@@ -77,8 +80,9 @@ def plan_images(items: Sequence[VQAItem], config: VQAConfig) -> dict[tuple[str, 
     for condition in config.conditions:
         if condition == "cross_subset" and len(pools) < 2:
             raise ValueError(
-                f"The cross_subset condition needs items from at least two subsets; all items are in {list(pools)}. "
-                "Set 'subset' (or 'source') per item, or drop the condition."
+                "The cross_subset condition needs items from at least two subsets; all items "
+                f"are in {list(pools)}. Set 'subset' (or 'source') per item, or drop the "
+                "condition."
             )
     for item in items:
         for condition in config.condition_names():
@@ -89,17 +93,21 @@ def plan_images(items: Sequence[VQAItem], config: VQAConfig) -> dict[tuple[str, 
             elif condition == "blank":
                 choice = ImageChoice("blank")
             elif condition.startswith("blur_"):
-                choice = ImageChoice("blur", radius=float(condition[len("blur_"):]))
+                choice = ImageChoice("blur", radius=float(condition[len("blur_") :]))
             else:
                 same = condition == "same_subset"
                 candidates = [
-                    other for pool, members in sorted(pools.items()) if (pool == item.pool) == same
-                    for other in members if other.image != item.image
+                    other
+                    for pool, members in sorted(pools.items())
+                    if (pool == item.pool) == same
+                    for other in members
+                    if other.image != item.image
                 ]
                 if not candidates:
                     raise ValueError(
-                        f"Item {item.id!r}: no other image in {'its' if same else 'another'} subset "
-                        f"({item.pool!r}) to draw for the {condition} condition; add items or drop the condition."
+                        f"Item {item.id!r}: no other image in {'its' if same else 'another'} "
+                        f"subset ({item.pool!r}) to draw for the {condition} condition; add "
+                        "items or drop the condition."
                     )
                 rng = random.Random(f"{config.seed}:{condition}:{item.id}")
                 choice = ImageChoice("replacement", source=rng.choice(candidates).id)
@@ -126,7 +134,11 @@ class _ImageSource:
         if choice.kind == "original":
             return self._load(item.image)
         if choice.kind == "blank":
-            size = self._load(item.image).size if self.config.blank_size == "original" else parse_size(self.config.blank_size, "blank_size")
+            size = (
+                self._load(item.image).size
+                if self.config.blank_size == "original"
+                else parse_size(self.config.blank_size, "blank_size")
+            )
             return blank_image(size, self.config.blank_color)
         if choice.kind == "blur":
             assert choice.radius is not None
@@ -168,7 +180,11 @@ def run_vqa(
     settings = run_settings(vlm, items, config, questions_file)
     start_run(out, settings, ANSWERS_FILE, resume)
     answers_path = out / ANSWERS_FILE
-    done = {(r["id"], r["condition"]): r for r in read_jsonl(answers_path)} if answers_path.exists() else {}
+    done = (
+        {(r["id"], r["condition"]): r for r in read_jsonl(answers_path)}
+        if answers_path.exists()
+        else {}
+    )
     images = _ImageSource(items, config)
     conditions = config.condition_names()
     total, count = len(items) * len(conditions), 0
@@ -180,7 +196,9 @@ def run_vqa(
                 continue
             choice = plan[(item.id, condition)]
             started = time.perf_counter()
-            raw = vlm.generate(prompt.system, prompt.user, images.picture(item, choice), config.decoding)
+            raw = vlm.generate(
+                prompt.system, prompt.user, images.picture(item, choice), config.decoding
+            )
             record = {
                 "id": item.id,
                 "model": vlm.name,
@@ -201,7 +219,9 @@ def run_vqa(
     return [done[(item.id, c)] for item in items for c in conditions]
 
 
-def run_settings(vlm: GenerativeVLM, items: Sequence[VQAItem], config: VQAConfig, questions_file: Path | None) -> dict[str, Any]:
+def run_settings(
+    vlm: GenerativeVLM, items: Sequence[VQAItem], config: VQAConfig, questions_file: Path | None
+) -> dict[str, Any]:
     """Everything that determines the answers; written to ``run.json`` and the summary."""
     qtypes = sorted({item.qtype for item in items})
     return {
@@ -225,7 +245,9 @@ def random_baseline(items: Sequence[VQAItem]) -> float:
     return 100.0 * float(np.mean([1.0 / (len(i.options) if i.options else 2) for i in items]))
 
 
-def summarize(answers: Sequence[dict[str, Any]], items: Sequence[VQAItem], config: VQAConfig) -> dict[str, Any]:
+def summarize(
+    answers: Sequence[dict[str, Any]], items: Sequence[VQAItem], config: VQAConfig
+) -> dict[str, Any]:
     """Accuracy per condition and column, unweighted Avg, MG and parse failures.
 
     Unparsed answers are always counted (``n_unparsed``); with ``unparsed=wrong`` they stay in the
@@ -251,17 +273,31 @@ def summarize(answers: Sequence[dict[str, Any]], items: Sequence[VQAItem], confi
                 "n_unparsed": unparsed,
                 "accuracy": 100.0 * correct / scored if scored else float("nan"),
             }
-    summary: dict[str, Any] = {"columns": columns, "conditions": conditions, "cells": cells, "avg": {}, "pooled_accuracy": {}, "unparsed": {}}
+    summary: dict[str, Any] = {
+        "columns": columns,
+        "conditions": conditions,
+        "cells": cells,
+        "avg": {},
+        "pooled_accuracy": {},
+        "unparsed": {},
+    }
     for condition in conditions:
         accuracies = [cells[condition][c]["accuracy"] for c in columns]
         summary["avg"][condition] = float(np.mean(accuracies)) if accuracies else float("nan")
         rows = [a for a in answers if a["condition"] == condition]
         unparsed = sum(1 for a in rows if a["parse_failed"])
         scored = len(rows) - (unparsed if config.unparsed == "exclude" else 0)
-        summary["pooled_accuracy"][condition] = 100.0 * sum(a["correct"] for a in rows) / scored if scored else float("nan")
-        summary["unparsed"][condition] = {"count": unparsed, "rate": 100.0 * unparsed / len(rows) if rows else 0.0}
+        summary["pooled_accuracy"][condition] = (
+            100.0 * sum(a["correct"] for a in rows) / scored if scored else float("nan")
+        )
+        summary["unparsed"][condition] = {
+            "count": unparsed,
+            "rate": 100.0 * unparsed / len(rows) if rows else 0.0,
+        }
     if IMAGE in cells and TEXT in cells:
-        summary["gain"] = {c: cells[IMAGE][c]["accuracy"] - cells[TEXT][c]["accuracy"] for c in columns}
+        summary["gain"] = {
+            c: cells[IMAGE][c]["accuracy"] - cells[TEXT][c]["accuracy"] for c in columns
+        }
         summary["gain"]["Avg"] = summary["avg"][IMAGE] - summary["avg"][TEXT]
     summary["random"] = {c: random_baseline(by_column[c]) for c in columns}
     summary["random"]["Avg"] = float(np.mean([summary["random"][c] for c in columns]))
@@ -270,6 +306,8 @@ def summarize(answers: Sequence[dict[str, Any]], items: Sequence[VQAItem], confi
         "pooled_accuracy": "accuracy over all items of a condition; not a number the paper reports",
         "gain": "Multimodal Gain: image minus text accuracy, in percentage points",
         "random": "analytic chance level, mean of 1/#options (the paper does not state its method)",
-        "blur_conditions": [blur_condition(r) for r in config.blur_radii] if "blur" in config.conditions else [],
+        "blur_conditions": [blur_condition(r) for r in config.blur_radii]
+        if "blur" in config.conditions
+        else [],
     }
     return summary

@@ -29,8 +29,10 @@ EVALUATORS.register(
     "pathlang",
     config=PathLangConfig,
     kind="vlm-dual-encoder",
-    description="PathLang language robustness of dual-encoder VLMs: T1 zero-shot classification, T2 retrieval, "
-                "T3 paraphrase robustness, T4 open-vocabulary retrieval",
+    description=(
+        "PathLang language robustness of dual-encoder VLMs: T1 zero-shot classification, T2 "
+        "retrieval, T3 paraphrase robustness, T4 open-vocabulary retrieval"
+    ),
     paper="Gong et al., PathLang, arXiv 2610.11329",
     tasks=list(TASKS),
 )(evaluate_pathlang)

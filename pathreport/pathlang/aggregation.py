@@ -1,8 +1,8 @@
 """Patch-to-slide aggregation: Hybrid Top-K and mean pooling, as slide x query score tables.
 
 PathLang (paper Eq. 1) turns a slide's tile embeddings into a slide embedding per text query: rank
-the tiles by cosine similarity to the query, average the top ``K = max(K_min, ceil(r * N))`` of them,
-L2-normalise, and take the cosine with the query. Mean pooling averages all tiles whatever the
+the tiles by cosine similarity to the query, average the top ``K = max(K_min, ceil(r * N))`` of
+them, L2-normalise, and take the cosine with the query. Mean pooling averages all tiles whatever the
 query. So the basic unit of the whole benchmark is a score per (slide, query) and per setting, and
 every task reads its numbers from one table of such scores.
 
@@ -45,7 +45,7 @@ _CHUNK_ELEMENTS = 1 << 25
 
 @dataclass(frozen=True)
 class Setting:
-    """One aggregation setting: Hybrid Top-K with ratio ``ratio``, or mean pooling (``ratio=None``)."""
+    """One aggregation setting: Hybrid Top-K with ``ratio``, or mean pooling (``ratio=None``)."""
 
     name: str
     ratio: float | None
@@ -67,11 +67,15 @@ def setting_name(ratio: float | None) -> str:
     return "top" + f"{ratio * 100:g}".replace(".", "p")
 
 
-def settings_grid(ratios: Sequence[float] = DEFAULT_RATIOS, include_mean: bool = True) -> tuple[Setting, ...]:
+def settings_grid(
+    ratios: Sequence[float] = DEFAULT_RATIOS, include_mean: bool = True
+) -> tuple[Setting, ...]:
     """The settings every task is run under (the paper's five by default)."""
     for r in ratios:
         if not 0 < r <= 1:
-            raise ValueError(f"Top-K ratio {r} is outside (0, 1]; ratios are fractions of a slide's tiles.")
+            raise ValueError(
+                f"Top-K ratio {r} is outside (0, 1]; ratios are fractions of a slide's tiles."
+            )
     if len(set(ratios)) != len(ratios):
         raise ValueError(f"Top-K ratios {list(ratios)} contain duplicates.")
     grid = [Setting(setting_name(r), float(r)) for r in ratios]
@@ -145,12 +149,21 @@ class Aggregator:
         device: str = "cpu",
     ) -> None:
         if texts.ndim != 2 or texts.shape[0] == 0:
-            raise ValueError(f"Text embeddings must be a non-empty (T, D) matrix, found shape {texts.shape}.")
+            raise ValueError(
+                f"Text embeddings must be a non-empty (T, D) matrix, found shape {texts.shape}."
+            )
         self.device = torch.device(device)
-        self.texts = torch.as_tensor(np.ascontiguousarray(texts, dtype=np.float32), device=self.device)
+        self.texts = torch.as_tensor(
+            np.ascontiguousarray(texts, dtype=np.float32), device=self.device
+        )
         if combination is not None and combination.shape[1] != texts.shape[0]:
-            raise ValueError(f"The combination matrix has {combination.shape[1]} columns for {texts.shape[0]} texts.")
-        self._combination = None if combination is None else np.asarray(combination, dtype=np.float32)
+            raise ValueError(
+                f"The combination matrix has {combination.shape[1]} columns "
+                f"for {texts.shape[0]} texts."
+            )
+        self._combination = (
+            None if combination is None else np.asarray(combination, dtype=np.float32)
+        )
         self._chunks: dict[int, list[tuple[int, int, torch.Tensor | None]]] = {}
         self.n_queries = int(texts.shape[0] if combination is None else combination.shape[0])
         self.settings = tuple(settings)
@@ -163,7 +176,7 @@ class Aggregator:
         return int(self.texts.shape[1])
 
     def _query_chunks(self, rows: int) -> list[tuple[int, int, torch.Tensor | None]]:
-        """Row blocks of the query set with their sparse combination block (cached per block size)."""
+        """Row blocks of the query set, each with its sparse combination block (cached by size)."""
         if rows not in self._chunks:
             blocks = []
             for start in range(0, self.n_queries, rows):
@@ -172,7 +185,9 @@ class Aggregator:
                 if self._combination is not None:
                     with warnings.catch_warnings():  # "sparse CSR support is in beta"
                         warnings.simplefilter("ignore", UserWarning)
-                        weights = torch.as_tensor(self._combination[start:stop], device=self.device).to_sparse_csr()
+                        weights = torch.as_tensor(
+                            self._combination[start:stop], device=self.device
+                        ).to_sparse_csr()
                 blocks.append((start, stop, weights))
             self._chunks[rows] = blocks
         return self._chunks[rows]
@@ -183,11 +198,14 @@ class Aggregator:
         unit mean-pooled embedding ``(D,)``."""
         P = torch.as_tensor(np.ascontiguousarray(tiles, dtype=np.float32), device=self.device)
         if P.ndim != 2 or P.shape[0] == 0:
-            raise ValueError(f"Tiles must be a non-empty (N, D) matrix, found shape {tuple(P.shape)}.")
+            raise ValueError(
+                f"Tiles must be a non-empty (N, D) matrix, found shape {tuple(P.shape)}."
+            )
         if P.shape[1] != self.dim:
             raise ValueError(
-                f"tile embeddings have dimension {P.shape[1]} but the text embeddings have {self.dim}. The slides "
-                "must hold the same VLM's joint image-text embeddings: check --slides and --vlm."
+                f"tile embeddings have dimension {P.shape[1]} but the text embeddings "
+                f"have {self.dim}. The slides must hold the same VLM's joint image-text "
+                "embeddings: check --slides and --vlm."
             )
         n = int(P.shape[0])
         norms = P.norm(dim=1)
@@ -196,11 +214,16 @@ class Aggregator:
         scores = torch.empty(len(self.settings), self.n_queries, device=self.device)
         embeddings = (
             torch.empty(len(self.settings), len(self.embed_queries), self.dim, device=self.device)
-            if self.embed_queries else None
+            if self.embed_queries
+            else None
         )
         total = summed.sum(0)
         mean_embedding = total / total.norm().clamp_min(_EPS)
-        ks = {i: hybrid_k(n, s.ratio, self.k_min) for i, s in enumerate(self.settings) if s.ratio is not None}
+        ks = {
+            i: hybrid_k(n, s.ratio, self.k_min)
+            for i, s in enumerate(self.settings)
+            if s.ratio is not None
+        }
         if ks:
             text_cosines = self.texts @ unit.T  # (T, N)
             # Rows per block: a power of two (so that few block layouts are ever cached) that keeps
@@ -215,17 +238,31 @@ class Aggregator:
                 scores[i] = self._mean_scores(mean_embedding)
                 if embeddings is not None:
                     embeddings[i] = mean_embedding
-        return (scores.cpu().numpy(), embeddings.cpu().numpy() if embeddings is not None else None,
-                mean_embedding.cpu().numpy())
+        return (
+            scores.cpu().numpy(),
+            embeddings.cpu().numpy() if embeddings is not None else None,
+            mean_embedding.cpu().numpy(),
+        )
 
     def _mean_scores(self, mean_embedding: torch.Tensor) -> torch.Tensor:
         text_scores = self.texts @ mean_embedding
         if self._combination is None:
             return text_scores
-        return torch.cat([w @ text_scores[:, None] for _, _, w in self._query_chunks(self.n_queries)])[:, 0]
+        return torch.cat(
+            [w @ text_scores[:, None] for _, _, w in self._query_chunks(self.n_queries)]
+        )[:, 0]
 
-    def _top_k(self, cosines: torch.Tensor, summed: torch.Tensor, norms: torch.Tensor, ks: dict[int, int],
-               start: int, stop: int, scores: torch.Tensor, embeddings: torch.Tensor | None) -> None:
+    def _top_k(
+        self,
+        cosines: torch.Tensor,
+        summed: torch.Tensor,
+        norms: torch.Tensor,
+        ks: dict[int, int],
+        start: int,
+        stop: int,
+        scores: torch.Tensor,
+        embeddings: torch.Tensor | None,
+    ) -> None:
         """Nested top-K selections, largest K first, each a partial sort of the previous one."""
         values, order = None, None
         for k in sorted(set(ks.values()), reverse=True):
@@ -269,8 +306,12 @@ def score_slides(
     """
     scores = np.empty((n_slides, len(aggregator.settings), aggregator.n_queries), dtype=np.float32)
     embeddings = (
-        np.empty((n_slides, len(aggregator.settings), len(aggregator.embed_queries), aggregator.dim), dtype=np.float32)
-        if aggregator.embed_queries else None
+        np.empty(
+            (n_slides, len(aggregator.settings), len(aggregator.embed_queries), aggregator.dim),
+            dtype=np.float32,
+        )
+        if aggregator.embed_queries
+        else None
     )
     mean_embeddings = np.empty((n_slides, aggregator.dim), dtype=np.float32)
     n_tiles = np.zeros(n_slides, dtype=np.int64)
@@ -311,5 +352,10 @@ def score_slides(
         count = sum(1 for _ in map(score, enumerate(slides)))
     if count != n_slides:
         raise ValueError(f"Expected {n_slides} slides, received {count}.")
-    return ScoreTable(settings=aggregator.settings, scores=scores, embeddings=embeddings,
-                      mean_embeddings=mean_embeddings, n_tiles=n_tiles)
+    return ScoreTable(
+        settings=aggregator.settings,
+        scores=scores,
+        embeddings=embeddings,
+        mean_embeddings=mean_embeddings,
+        n_tiles=n_tiles,
+    )

@@ -92,7 +92,9 @@ class PathLangConfig:
         problems = []
         unknown = [t for t in self.tasks if t not in TASKS]
         if unknown or not self.tasks:
-            problems.append(f"tasks must be a non-empty subset of {list(TASKS)}, found {list(self.tasks)}")
+            problems.append(
+                f"tasks must be a non-empty subset of {list(TASKS)}, found {list(self.tasks)}"
+            )
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
@@ -109,4 +111,7 @@ class PathLangConfig:
 
     def as_dict(self) -> dict[str, Any]:
         """The options as plain JSON values (recorded in ``summary.json``)."""
-        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v) for f in fields(self)}
+        return {
+            f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
+            for f in fields(self)
+        }

@@ -14,9 +14,11 @@ A prompts file has one section per resource, each keyed by dataset then class::
     T3_V2_length_style  {dataset: {class: {style: str}}}             same styles for every class
     T4_set1             {"shared_pool": [str], "gt": {dataset: {class: str}}}
     T4_set2             {dataset: {class: {"gt": str, "pool": [str]}}}
-    T4_set3             {dataset: {"shared_pool": [str], "labels": {class: {"gt": str, "label_specific": str}}}}
+    T4_set3             {dataset: {"shared_pool": [str],
+                                   "labels": {class: {"gt": str, "label_specific": str}}}}
     T4_set4             {"shared_pool": [str], "gt": {dataset: {class: str}}}
-    _datasets           {dataset: {"name": str, "positive_class": str|null, "aliases": {alias: class}}}
+    _datasets           {dataset: {"name": str, "positive_class": str|null,
+                                   "aliases": {alias: class}}}
 
 ``T1_canonical`` defines a dataset and the order of its classes; every other section is optional
 per dataset (a task whose prompts are missing cannot run on that dataset and says so). A user file
@@ -45,7 +47,14 @@ from pathreport.registry import did_you_mean
 PROMPTS_RESOURCE = "pathlang_prompts.json"
 DATASETS_RESOURCE = "pathlang_datasets.json"
 
-PER_DATASET_SECTIONS = ("T1_canonical", "T2_positive_bank", "T3_V1_paraphrases", "T3_V2_length_style", "T4_set2", "T4_set3")
+PER_DATASET_SECTIONS = (
+    "T1_canonical",
+    "T2_positive_bank",
+    "T3_V1_paraphrases",
+    "T3_V2_length_style",
+    "T4_set2",
+    "T4_set3",
+)
 SHARED_POOL_SECTIONS = ("T4_set1", "T4_set4")
 SECTIONS = (*PER_DATASET_SECTIONS[:4], "T4_set1", "T4_set2", "T4_set3", "T4_set4")
 # The paper's tables print an en dash where a label has no label-specific Set 3 candidate.
@@ -58,7 +67,7 @@ class CorpusError(PathreportError, ValueError):
 
 @dataclass(frozen=True)
 class SharedPool:
-    """A candidate pool shared by every slide (T4 Sets 1 and 4): the pool and each class's target."""
+    """A candidate pool every slide shares (T4 Sets 1 and 4): the pool and each class's target."""
 
     pool: tuple[str, ...]
     targets: tuple[str, ...]
@@ -117,8 +126,8 @@ class DatasetPrompts:
         if getattr(self, attribute) is None:
             raise CorpusError(
                 f"Dataset '{self.key}' has no {section} prompts, which this task needs. Add a "
-                f"'{section}' section for '{self.key}' to your prompts file (--prompts), or leave the "
-                "task out (--tasks)."
+                f"'{section}' section for '{self.key}' to your prompts file (--prompts), or "
+                "leave the task out (--tasks)."
             )
 
 
@@ -153,8 +162,9 @@ class Corpus:
                 return ds
         hint = did_you_mean(wanted, self.names())
         raise CorpusError(
-            f"Unknown PathLang dataset '{name}'. {hint + ' ' if hint else ''}Datasets with prompts: "
-            f"{', '.join(self.names())}. A new dataset needs its prompts in a file given with --prompts."
+            f"Unknown PathLang dataset '{name}'. {hint + ' ' if hint else ''}Datasets with "
+            f"prompts: {', '.join(self.names())}. A new dataset needs its prompts in a file "
+            "given with --prompts."
         )
 
     def all_positives(self) -> list[tuple[str, str, str]]:
@@ -199,7 +209,9 @@ def builtin_prompts_path() -> Path:
     return Path(str(resources.files("pathreport") / "resources" / PROMPTS_RESOURCE))
 
 
-def load_corpus(prompts_file: str | os.PathLike | None = None, *, include_builtin: bool = True) -> Corpus:
+def load_corpus(
+    prompts_file: str | os.PathLike | None = None, *, include_builtin: bool = True
+) -> Corpus:
     """Load the shipped corpus, merged with a user's prompts file when one is given.
 
     Args:
@@ -214,7 +226,9 @@ def load_corpus(prompts_file: str | os.PathLike | None = None, *, include_builti
     files: list[tuple[Path, str]] = []
     if include_builtin:
         files.append((builtin_prompts_path(), "pathreport:resources/" + PROMPTS_RESOURCE))
-        meta.update(_read_json(Path(str(resources.files("pathreport") / "resources" / DATASETS_RESOURCE))))
+        meta.update(
+            _read_json(Path(str(resources.files("pathreport") / "resources" / DATASETS_RESOURCE)))
+        )
         meta.pop("_meta", None)
     if prompts_file is not None:
         files.append((Path(prompts_file), str(prompts_file)))
@@ -239,14 +253,24 @@ def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise CorpusError(f"{path} is not valid UTF-8 JSON ({err}); fix the file and retry.") from None
+        raise CorpusError(
+            f"{path} is not valid UTF-8 JSON ({err}); fix the file and retry."
+        ) from None
     if not isinstance(data, dict):
-        raise CorpusError(f"{path}: expected a JSON object with sections {list(SECTIONS)}, found {type(data).__name__}.")
+        raise CorpusError(
+            f"{path}: expected a JSON object with sections {list(SECTIONS)}, "
+            f"found {type(data).__name__}."
+        )
     return data
 
 
-def _merge(raw: dict[str, Any], meta: dict[str, Any], origin: dict[tuple[str, str], str],
-           data: dict[str, Any], label: str) -> None:
+def _merge(
+    raw: dict[str, Any],
+    meta: dict[str, Any],
+    origin: dict[tuple[str, str], str],
+    data: dict[str, Any],
+    label: str,
+) -> None:
     unknown = sorted(k for k in data if k not in SECTIONS and k not in ("_meta", "_datasets"))
     if unknown:
         hint = did_you_mean(unknown[0], list(SECTIONS))
@@ -256,7 +280,10 @@ def _merge(raw: dict[str, Any], meta: dict[str, Any], origin: dict[tuple[str, st
         )
     extra_meta = data.get("_datasets", {})
     if not isinstance(extra_meta, dict):
-        raise CorpusError(f"{label}: _datasets must map dataset keys to objects, found {type(extra_meta).__name__}.")
+        raise CorpusError(
+            f"{label}: _datasets must map dataset keys to objects, "
+            f"found {type(extra_meta).__name__}."
+        )
     for key, value in extra_meta.items():
         meta[key] = {**meta.get(key, {}), **_expect(value, dict, label, f"_datasets.{key}")}
     for section in PER_DATASET_SECTIONS:
@@ -267,7 +294,9 @@ def _merge(raw: dict[str, Any], meta: dict[str, Any], origin: dict[tuple[str, st
         block = _expect(data.get(section, {}), dict, label, section)
         stray = sorted(set(block) - {"shared_pool", "gt"})
         if stray:
-            raise CorpusError(f"{label}: {section} holds 'shared_pool' and 'gt' only, found also {stray}.")
+            raise CorpusError(
+                f"{label}: {section} holds 'shared_pool' and 'gt' only, found also {stray}."
+            )
         if "shared_pool" in block:
             raw[section]["shared_pool"] = block["shared_pool"]
             origin[(section, "shared_pool")] = label
@@ -280,7 +309,10 @@ def _merge(raw: dict[str, Any], meta: dict[str, Any], origin: dict[tuple[str, st
 def _expect(value: Any, kind: type, label: str, where: str) -> Any:
     if not isinstance(value, kind):
         expected = {dict: "an object", list: "a list", str: "a string"}[kind]
-        raise CorpusError(f"{label}: {where} should be {expected}, found {type(value).__name__} ({_short(value)}).")
+        raise CorpusError(
+            f"{label}: {where} should be {expected}, found {type(value).__name__} "
+            f"({_short(value)})."
+        )
     return value
 
 
@@ -308,33 +340,55 @@ def _text(value: Any, label: str, where: str) -> str:
 # -- building one dataset --------------------------------------------------------------------
 
 
-def _build_dataset(key: str, raw: dict[str, Any], meta: dict[str, Any], origin: dict[tuple[str, str], str]) -> DatasetPrompts:
+def _build_dataset(
+    key: str, raw: dict[str, Any], meta: dict[str, Any], origin: dict[tuple[str, str], str]
+) -> DatasetPrompts:
     t1_label = origin[("T1_canonical", key)]
     canonical_map = _expect(raw["T1_canonical"][key], dict, t1_label, f"T1_canonical.{key}")
     if len(canonical_map) < 2:
-        raise CorpusError(f"{t1_label}: T1_canonical.{key} defines {len(canonical_map)} class(es); a classification task needs at least 2.")
+        raise CorpusError(
+            f"{t1_label}: T1_canonical.{key} defines {len(canonical_map)} class(es); a "
+            "classification task needs at least 2."
+        )
     classes = tuple(canonical_map)
-    canonical = tuple(_text(v, t1_label, f"T1_canonical.{key}.{c}") for c, v in canonical_map.items())
-    aliases = {str(a): str(t) for a, t in _expect(meta.get("aliases", {}), dict, "_datasets", f"{key}.aliases").items()}
+    canonical = tuple(
+        _text(v, t1_label, f"T1_canonical.{key}.{c}") for c, v in canonical_map.items()
+    )
+    aliases = {
+        str(a): str(t)
+        for a, t in _expect(meta.get("aliases", {}), dict, "_datasets", f"{key}.aliases").items()
+    }
     for alias, target in aliases.items():
         if target not in classes:
             raise CorpusError(
-                f"_datasets.{key}.aliases maps '{alias}' to '{target}', which is not a class of {key} "
-                f"(classes: {list(classes)})."
+                f"_datasets.{key}.aliases maps '{alias}' to '{target}', which is not a class "
+                f"of {key} (classes: {list(classes)})."
             )
     folded = [c.casefold() for c in classes]
     if len(set(folded)) != len(folded):
-        raise CorpusError(f"{t1_label}: T1_canonical.{key} has classes that differ only in case: {list(classes)}.")
+        raise CorpusError(
+            f"{t1_label}: T1_canonical.{key} has classes that differ only in case: {list(classes)}."
+        )
     positive = meta.get("positive_class")
     if positive is not None and positive not in classes:
-        raise CorpusError(f"_datasets.{key}.positive_class is '{positive}', not one of {list(classes)}.")
+        raise CorpusError(
+            f"_datasets.{key}.positive_class is '{positive}', not one of {list(classes)}."
+        )
     builder = _ClassKeyed(key, classes, aliases, origin)
 
     positives = builder.section(raw, "T2_positive_bank", lambda v, lab, w: _strings(v, lab, w))
     paraphrases = builder.section(raw, "T3_V1_paraphrases", lambda v, lab, w: _strings(v, lab, w))
     if paraphrases is not None:
-        _same_length(paraphrases, classes, origin[("T3_V1_paraphrases", key)], f"T3_V1_paraphrases.{key}", "paraphrases")
-    style_maps = builder.section(raw, "T3_V2_length_style", lambda v, lab, w: _expect(v, dict, lab, w))
+        _same_length(
+            paraphrases,
+            classes,
+            origin[("T3_V1_paraphrases", key)],
+            f"T3_V1_paraphrases.{key}",
+            "paraphrases",
+        )
+    style_maps = builder.section(
+        raw, "T3_V2_length_style", lambda v, lab, w: _expect(v, dict, lab, w)
+    )
     style_names: tuple[str, ...] = ()
     styles = None
     if style_maps is not None:
@@ -343,11 +397,15 @@ def _build_dataset(key: str, raw: dict[str, Any], meta: dict[str, Any], origin: 
         for cls, styles_of in zip(classes, style_maps, strict=True):
             if tuple(styles_of) != style_names:
                 raise CorpusError(
-                    f"{style_label}: T3_V2_length_style.{key}.{cls} has styles {list(styles_of)}, expected "
-                    f"{list(style_names)} like the first class; every class needs the same styles in the same order."
+                    f"{style_label}: T3_V2_length_style.{key}.{cls} has "
+                    f"styles {list(styles_of)}, expected {list(style_names)} like the first "
+                    "class; every class needs the same styles in the same order."
                 )
         styles = tuple(
-            tuple(_text(s, style_label, f"T3_V2_length_style.{key}.{cls}.{name}") for name, s in m.items())
+            tuple(
+                _text(s, style_label, f"T3_V2_length_style.{key}.{cls}.{name}")
+                for name, s in m.items()
+            )
             for cls, m in zip(classes, style_maps, strict=True)
         )
     set2 = builder.section(raw, "T4_set2", _set2_entry)
@@ -387,32 +445,42 @@ class _ClassKeyed:
         block = _expect(raw[section][self.key], dict, label, f"{section}.{self.key}")
         return self.per_class(block, label, f"{section}.{self.key}", parse)
 
-    def per_class(self, block: dict[str, Any], label: str, where: str, parse: Any) -> tuple[Any, ...]:
+    def per_class(
+        self, block: dict[str, Any], label: str, where: str, parse: Any
+    ) -> tuple[Any, ...]:
         by_class: dict[str, Any] = {}
         for name, value in block.items():
             target = self.aliases.get(name, name)
             if target not in self.classes:
                 hint = did_you_mean(name, list(self.classes))
                 raise CorpusError(
-                    f"{label}: {where} has class '{name}', which T1_canonical.{self.key} does not define "
-                    f"(classes: {list(self.classes)}). {hint + ' ' if hint else ''}Rename it, or map it with "
-                    f"\"_datasets\": {{\"{self.key}\": {{\"aliases\": {{\"{name}\": \"<class>\"}}}}}}."
+                    f"{label}: {where} has class '{name}', which T1_canonical.{self.key} does not "
+                    f"define (classes: {list(self.classes)}). {hint + ' ' if hint else ''}Rename "
+                    "it, or map it with "
+                    f'"_datasets": {{"{self.key}": {{"aliases": {{"{name}": "<class>"}}}}}}.'
                 )
             if target in by_class:
-                raise CorpusError(f"{label}: {where} gives class '{target}' twice (once as '{name}').")
+                raise CorpusError(
+                    f"{label}: {where} gives class '{target}' twice (once as '{name}')."
+                )
             by_class[target] = parse(value, label, f"{where}.{name}")
         missing = [c for c in self.classes if c not in by_class]
         if missing:
-            raise CorpusError(f"{label}: {where} lacks class(es) {missing}; every class of T1_canonical.{self.key} needs an entry.")
+            raise CorpusError(
+                f"{label}: {where} lacks class(es) {missing}; every class of "
+                f"T1_canonical.{self.key} needs an entry."
+            )
         return tuple(by_class[c] for c in self.classes)
 
 
-def _same_length(groups: tuple[tuple[str, ...], ...], classes: tuple[str, ...], label: str, where: str, what: str) -> None:
+def _same_length(
+    groups: tuple[tuple[str, ...], ...], classes: tuple[str, ...], label: str, where: str, what: str
+) -> None:
     counts = {c: len(g) for c, g in zip(classes, groups, strict=True)}
     if len(set(counts.values())) != 1:
         raise CorpusError(
-            f"{label}: {where} has different numbers of {what} per class {counts}; variant k is one classifier "
-            "over all classes, so every class needs the same number."
+            f"{label}: {where} has different numbers of {what} per class {counts}; variant k is "
+            "one classifier over all classes, so every class needs the same number."
         )
 
 
@@ -421,33 +489,48 @@ def _set2_entry(value: Any, label: str, where: str) -> tuple[str, tuple[str, ...
     gt = _text(entry.get("gt"), label, f"{where}.gt")
     pool = _strings(entry.get("pool"), label, f"{where}.pool")
     if gt not in pool:
-        raise CorpusError(f"{label}: {where}.gt '{gt}' is not in its pool; the ground truth must be a candidate.")
+        raise CorpusError(
+            f"{label}: {where}.gt '{gt}' is not in its pool; the ground truth must be a candidate."
+        )
     return gt, pool
 
 
-def _shared_pool(key: str, raw: dict[str, Any], section: str, builder: _ClassKeyed,
-                 origin: dict[tuple[str, str], str]) -> SharedPool | None:
+def _shared_pool(
+    key: str,
+    raw: dict[str, Any],
+    section: str,
+    builder: _ClassKeyed,
+    origin: dict[tuple[str, str], str],
+) -> SharedPool | None:
     gts = raw[section].get("gt", {})
     if key not in gts:
         return None
     if "shared_pool" not in raw[section]:
-        raise CorpusError(f"{origin[(section, key)]}: {section} gives targets for {key} but no shared_pool.")
+        raise CorpusError(
+            f"{origin[(section, key)]}: {section} gives targets for {key} but no shared_pool."
+        )
     pool_label = origin[(section, "shared_pool")]
     pool = _strings(raw[section]["shared_pool"], pool_label, f"{section}.shared_pool")
     label = origin[(section, key)]
-    targets = builder.per_class(_expect(gts[key], dict, label, f"{section}.gt.{key}"), label,
-                                f"{section}.gt.{key}", lambda v, lab, w: _text(v, lab, w))
+    targets = builder.per_class(
+        _expect(gts[key], dict, label, f"{section}.gt.{key}"),
+        label,
+        f"{section}.gt.{key}",
+        lambda v, lab, w: _text(v, lab, w),
+    )
     for cls, target in zip(builder.classes, targets, strict=True):
         if target not in pool:
             raise CorpusError(
-                f"{label}: {section}.gt.{key}.{cls} is '{target}', which is not in {section}.shared_pool "
-                f"(from {pool_label}). Add it to the shared pool of your prompts file."
+                f"{label}: {section}.gt.{key}.{cls} is '{target}', which is not "
+                f"in {section}.shared_pool (from {pool_label}). Add it to the shared pool of "
+                "your prompts file."
             )
     return SharedPool(pool=pool, targets=targets)
 
 
-def _set3(key: str, raw: dict[str, Any], builder: _ClassKeyed,
-          origin: dict[tuple[str, str], str]) -> tuple[tuple[str, ...] | None, tuple[tuple[str, str], ...] | None]:
+def _set3(
+    key: str, raw: dict[str, Any], builder: _ClassKeyed, origin: dict[tuple[str, str], str]
+) -> tuple[tuple[str, ...] | None, tuple[tuple[str, str], ...] | None]:
     if key not in raw["T4_set3"]:
         return None, None
     label = origin[("T4_set3", key)]
@@ -460,8 +543,12 @@ def _set3(key: str, raw: dict[str, Any], builder: _ClassKeyed,
         specific = item.get("label_specific", NO_CANDIDATE)
         return gt, _text(specific, lab, f"{where}.label_specific")
 
-    labels = builder.per_class(_expect(block.get("labels"), dict, label, f"T4_set3.{key}.labels"), label,
-                               f"T4_set3.{key}.labels", entry)
+    labels = builder.per_class(
+        _expect(block.get("labels"), dict, label, f"T4_set3.{key}.labels"),
+        label,
+        f"T4_set3.{key}.labels",
+        entry,
+    )
     return pool, labels
 
 
@@ -471,4 +558,6 @@ def _check_unique_names(datasets: list[DatasetPrompts]) -> None:
         keys_by_name.setdefault(ds.name, []).append(ds.key)
     clash = {n: k for n, k in keys_by_name.items() if len(k) > 1}
     if clash:
-        raise CorpusError(f"Datasets {clash} share a command-line name; set a distinct _datasets.<key>.name.")
+        raise CorpusError(
+            f"Datasets {clash} share a command-line name; set a distinct _datasets.<key>.name."
+        )

@@ -28,15 +28,23 @@ class HFClipAdapter(VLMAdapter):
     """
 
     download_hint: ClassVar[str] = (
-        "Download the checkpoint where the hub is reachable (huggingface-cli download <id> --local-dir <dir>) "
-        "and pass the folder with --vlm-checkpoint."
+        "Download the checkpoint where the hub is reachable (huggingface-cli download <id> "
+        "--local-dir <dir>) and pass the folder with --vlm-checkpoint."
     )
 
-    def __init__(self, checkpoint: str | None = None, *, device: str = "cpu", batch_size: int = 64,
-                 max_length: int | None = None) -> None:
+    def __init__(
+        self,
+        checkpoint: str | None = None,
+        *,
+        device: str = "cpu",
+        batch_size: int = 64,
+        max_length: int | None = None,
+    ) -> None:
         super().__init__(checkpoint, device=device, batch_size=batch_size)
         if not self.checkpoint:
-            raise ValueError(f"The '{self.name}' adapter needs --vlm-checkpoint (a hub id or a local folder).")
+            raise ValueError(
+                f"The '{self.name}' adapter needs --vlm-checkpoint (a hub id or a local folder)."
+            )
         transformers = require("transformers", self.name, TRANSFORMERS_INSTALL)
         require("PIL", self.name, TRANSFORMERS_INSTALL)
         try:
@@ -45,17 +53,27 @@ class HFClipAdapter(VLMAdapter):
             self.processor = transformers.AutoImageProcessor.from_pretrained(self.checkpoint)
         except OSError as err:
             raise weights_error(self.name, self.checkpoint, err, self.download_hint) from None
-        self.context_length = int(max_length or self.model.config.text_config.max_position_embeddings)
+        self.context_length = int(
+            max_length or self.model.config.text_config.max_position_embeddings
+        )
 
     def _encode_text(self, texts: list[str]) -> np.ndarray:
         import torch
 
         lengths = [len(ids) for ids in self.tokenizer(texts, truncation=False)["input_ids"]]
         self.note_truncation(texts, lengths, self.context_length)
-        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=self.context_length, return_tensors="pt")
+        batch = self.tokenizer(
+            texts,
+            padding=True,
+            truncation=True,
+            max_length=self.context_length,
+            return_tensors="pt",
+        )
         with torch.inference_mode():
-            out = self.model.get_text_features(input_ids=batch["input_ids"].to(self.device),
-                                               attention_mask=batch["attention_mask"].to(self.device))
+            out = self.model.get_text_features(
+                input_ids=batch["input_ids"].to(self.device),
+                attention_mask=batch["attention_mask"].to(self.device),
+            )
         return _features(out)
 
     def _encode_image(self, images: list[Any]) -> np.ndarray:

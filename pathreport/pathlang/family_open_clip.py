@@ -16,8 +16,9 @@ import numpy as np
 from pathreport.pathlang.vlm import MissingDependency, VLMAdapter, require, weights_error
 
 OPEN_CLIP_INSTALL = (
-    "pip install open_clip_torch  (it imports timm and torchvision: install the torchvision build that "
-    "matches your torch, e.g. from https://download.pytorch.org/whl/cpu for a CPU-only torch)"
+    "pip install open_clip_torch  (it imports timm and torchvision: install the torchvision "
+    "build that matches your torch, e.g. from https://download.pytorch.org/whl/cpu for a "
+    "CPU-only torch)"
 )
 
 
@@ -35,16 +36,25 @@ class OpenClipAdapter(VLMAdapter):
     architecture: ClassVar[str] = ""
     weights_hint: ClassVar[str] = ""
 
-    def __init__(self, checkpoint: str | None = None, *, architecture: str | None = None, device: str = "cpu",
-                 batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        checkpoint: str | None = None,
+        *,
+        architecture: str | None = None,
+        device: str = "cpu",
+        batch_size: int = 64,
+    ) -> None:
         super().__init__(checkpoint, device=device, batch_size=batch_size)
         if not self.checkpoint:
-            raise MissingDependency(f"The '{self.name}' adapter needs its weights file: {self.weights_hint}")
+            raise MissingDependency(
+                f"The '{self.name}' adapter needs its weights file: {self.weights_hint}"
+            )
         arch = architecture or self.architecture
         on_hub = self.checkpoint.startswith(("hf-hub:", "local-dir:"))
         if not on_hub and not Path(self.checkpoint).is_file():
             raise MissingDependency(
-                f"The '{self.name}' adapter cannot find the weights file '{self.checkpoint}'. {self.weights_hint}"
+                f"The '{self.name}' adapter cannot find the weights file "
+                f"'{self.checkpoint}'. {self.weights_hint}"
             )
         open_clip = require("open_clip", self.name, OPEN_CLIP_INSTALL)
         try:
@@ -52,7 +62,9 @@ class OpenClipAdapter(VLMAdapter):
                 model, _, preprocess = open_clip.create_model_and_transforms(self.checkpoint)
                 tokenizer = open_clip.get_tokenizer(self.checkpoint)
             else:
-                model, _, preprocess = open_clip.create_model_and_transforms(arch, pretrained=self.checkpoint)
+                model, _, preprocess = open_clip.create_model_and_transforms(
+                    arch, pretrained=self.checkpoint
+                )
                 tokenizer = open_clip.get_tokenizer(arch)
         except (OSError, RuntimeError) as err:
             raise weights_error(self.name, self.checkpoint, err, self.weights_hint) from None

@@ -28,7 +28,9 @@ def accuracy(y: np.ndarray, pred: np.ndarray) -> float:
     return float(np.mean(y == pred)) if len(y) else math.nan
 
 
-def per_class_counts(y: np.ndarray, pred: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def per_class_counts(
+    y: np.ndarray, pred: np.ndarray, n_classes: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """True positives, false positives and false negatives per class."""
     tp = np.bincount(y[y == pred], minlength=n_classes)
     predicted = np.bincount(pred, minlength=n_classes)
@@ -172,7 +174,9 @@ def _alpha_terms(predictions: np.ndarray, n_classes: int) -> tuple[np.ndarray, n
     return agreement, counts, m
 
 
-def _alpha_from_totals(observed_agreement: np.ndarray, class_totals: np.ndarray, n_values: float) -> np.ndarray:
+def _alpha_from_totals(
+    observed_agreement: np.ndarray, class_totals: np.ndarray, n_values: float
+) -> np.ndarray:
     expected_pairs = (class_totals * (class_totals - 1)).sum(axis=-1)
     numerator = (n_values - 1) * observed_agreement - expected_pairs
     denominator = n_values * (n_values - 1) - expected_pairs
@@ -188,7 +192,9 @@ def krippendorff_alpha_nominal(predictions: np.ndarray, n_classes: int) -> float
     """
     predictions = np.asarray(predictions, dtype=np.int64)
     agreement, counts, m = _alpha_terms(predictions, n_classes)
-    return float(_alpha_from_totals(agreement.sum(), counts.sum(axis=0), float(len(predictions) * m)))
+    return float(
+        _alpha_from_totals(agreement.sum(), counts.sum(axis=0), float(len(predictions) * m))
+    )
 
 
 def bootstrap_weights(n_units: int, n_resamples: int = 1000, seed: int = 42) -> np.ndarray:
@@ -200,10 +206,16 @@ def bootstrap_weights(n_units: int, n_resamples: int = 1000, seed: int = 42) -> 
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, n_units, size=(n_resamples, n_units))
     offsets = (np.arange(n_resamples)[:, None] * n_units + draws).reshape(-1)
-    return np.bincount(offsets, minlength=n_resamples * n_units).reshape(n_resamples, n_units).astype(np.float64)
+    return (
+        np.bincount(offsets, minlength=n_resamples * n_units)
+        .reshape(n_resamples, n_units)
+        .astype(np.float64)
+    )
 
 
-def bootstrap_stability(predictions: np.ndarray, n_classes: int, weights: np.ndarray) -> dict[str, np.ndarray]:
+def bootstrap_stability(
+    predictions: np.ndarray, n_classes: int, weights: np.ndarray
+) -> dict[str, np.ndarray]:
     """Prediction consistency and alpha on each resample given by :func:`bootstrap_weights`.
 
     Each resample's statistics follow from per-slide terms weighted by how often the slide was
@@ -217,7 +229,9 @@ def bootstrap_stability(predictions: np.ndarray, n_classes: int, weights: np.nda
     return {"prediction_consistency": weights @ consistent / n_units, "pss": alpha}
 
 
-def percentile_interval(values: np.ndarray, low: float = 2.5, high: float = 97.5) -> tuple[float, float]:
+def percentile_interval(
+    values: np.ndarray, low: float = 2.5, high: float = 97.5
+) -> tuple[float, float]:
     values = np.asarray(values, dtype=np.float64)
     values = values[~np.isnan(values)]
     if not len(values):

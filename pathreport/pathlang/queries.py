@@ -16,7 +16,9 @@ def normalize_rows(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     norms = np.linalg.norm(x, axis=-1, keepdims=True)
     if np.any(norms == 0):
-        raise ValueError("A text embedding is the zero vector; it has no direction to compare with.")
+        raise ValueError(
+            "A text embedding is the zero vector; it has no direction to compare with."
+        )
     return x / norms
 
 
@@ -55,7 +57,9 @@ class QueryBank:
         """The distinct unit text embeddings ``(T, D)`` and the ``(M, T)`` weights that make each
         column's unit query vector from them (``1 / ||sum of its unit texts||`` per text)."""
         texts = self.required_texts()
-        unit = normalize_rows(np.stack([np.asarray(text_vectors[t], dtype=np.float64) for t in texts]))
+        unit = normalize_rows(
+            np.stack([np.asarray(text_vectors[t], dtype=np.float64) for t in texts])
+        )
         index = {t: i for i, t in enumerate(texts)}
         combination = np.zeros((len(self._columns), len(texts)), dtype=np.float64)
         for column, key in enumerate(self._columns):

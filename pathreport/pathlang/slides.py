@@ -52,18 +52,28 @@ class SlideSet:
             yield self.loader(slide)
 
     @classmethod
-    def from_arrays(cls, tiles: Mapping[str, np.ndarray], labels: Mapping[str, str], dataset: DatasetPrompts) -> SlideSet:
+    def from_arrays(
+        cls, tiles: Mapping[str, np.ndarray], labels: Mapping[str, str], dataset: DatasetPrompts
+    ) -> SlideSet:
         """Slides held in memory (``{slide_id: (N, D) array}``) with ``{slide_id: label}``."""
         rows = [(slide, label, i + 1) for i, (slide, label) in enumerate(labels.items())]
         ids, y = _resolve_labels(rows, dataset, "labels")
         missing = [s for s in ids if s not in tiles]
         if missing:
-            raise ValueError(f"{len(missing)} labelled slide(s) have no tiles, e.g. {missing[:_SHOWN]}.")
+            raise ValueError(
+                f"{len(missing)} labelled slide(s) have no tiles, e.g. {missing[:_SHOWN]}."
+            )
         for s in ids:
             if len(tiles[s]) == 0:
-                raise ValueError(f"Slide '{s}' has no tiles; PathLang needs at least one tile per slide.")
-        return cls(ids=ids, y=y, loader=lambda s: np.asarray(tiles[s], dtype=np.float32),
-                   n_tiles=[len(tiles[s]) for s in ids])
+                raise ValueError(
+                    f"Slide '{s}' has no tiles; PathLang needs at least one tile per slide."
+                )
+        return cls(
+            ids=ids,
+            y=y,
+            loader=lambda s: np.asarray(tiles[s], dtype=np.float32),
+            n_tiles=[len(tiles[s]) for s in ids],
+        )
 
 
 def read_labels(path: str | os.PathLike) -> list[tuple[str, str, int]]:
@@ -77,8 +87,8 @@ def read_labels(path: str | os.PathLike) -> list[tuple[str, str, int]]:
         missing = [c for c in ("slide_id", "label") if c not in header]
         if missing:
             raise ValueError(
-                f"{path}: the header is {header} but needs the columns 'slide_id' and 'label' (missing "
-                f"{missing}). Write the first line as: slide_id,label"
+                f"{path}: the header is {header} but needs the columns 'slide_id' and 'label' "
+                f"(missing {missing}). Write the first line as: slide_id,label"
             )
         rows, first_line = [], {}
         for row in reader:
@@ -86,16 +96,21 @@ def read_labels(path: str | os.PathLike) -> list[tuple[str, str, int]]:
             slide = (row.get("slide_id") or "").strip()
             label = (row.get("label") or "").strip()
             if not slide or not label:
-                raise ValueError(f"{path}, line {line}: empty slide_id or label (found {slide!r}, {label!r}); fill or delete the line.")
+                raise ValueError(
+                    f"{path}, line {line}: empty slide_id or label "
+                    f"(found {slide!r}, {label!r}); fill or delete the line."
+                )
             if slide in first_line:
                 raise ValueError(
-                    f"{path}, line {line}: slide '{slide}' already appears on line {first_line[slide]}; "
-                    "each slide needs exactly one label."
+                    f"{path}, line {line}: slide '{slide}' already appears on "
+                    f"line {first_line[slide]}; each slide needs exactly one label."
                 )
             first_line[slide] = line
             rows.append((slide, label, line))
     if not rows:
-        raise ValueError(f"{path} has a header but no slides; add one line per slide: <slide_id>,<label>.")
+        raise ValueError(
+            f"{path} has a header but no slides; add one line per slide: <slide_id>,<label>."
+        )
     return rows
 
 
@@ -123,7 +138,14 @@ def load_slide_set(
     ids, y = _resolve_labels(read_labels(labels_file), dataset, str(labels_file))
     if not any(folder.glob("*.h5")):
         nested = sorted(p.name for p in folder.iterdir() if p.is_dir())
-        hint = f" It has sub-folders {nested[:_SHOWN]}: point --slides at the folder that holds the .h5 files." if nested else ""
+        hint = (
+            (
+                f" It has sub-folders {nested[:_SHOWN]}: point --slides at the folder that "
+                "holds the .h5 files."
+            )
+            if nested
+            else ""
+        )
         raise FileNotFoundError(f"Slides folder {folder} holds no .h5 files.{hint}")
     kept, kept_y, counts, skipped = [], [], [], []
     problems: list[str] = []
@@ -145,19 +167,29 @@ def load_slide_set(
         else:
             problems.append(f"{slide} ({reason})")
     if problems:
+        shown = ", ".join(problems[:_SHOWN]) + (" ..." if len(problems) > _SHOWN else "")
         raise FileNotFoundError(
-            f"{len(problems)} slide(s) of {labels_file} cannot be evaluated from {folder}: "
-            f"{', '.join(problems[:_SHOWN])}{' ...' if len(problems) > _SHOWN else ''}. Fix the files or the "
-            "labels, or pass --skip-missing to leave them out (they are then listed in summary.json)."
+            f"{len(problems)} slide(s) of {labels_file} cannot be evaluated "
+            f"from {folder}: {shown}. "
+            "Fix the files or the labels, or pass --skip-missing to leave them out (they are "
+            "then listed in summary.json)."
         )
     if not kept:
         raise FileNotFoundError(f"None of the {len(ids)} labelled slides has tiles in {folder}.")
 
     def load(slide: str) -> np.ndarray:
-        return read_features(folder / f"{slide}.h5", expected_dim=expected_dim, with_coords=False).features
+        return read_features(
+            folder / f"{slide}.h5", expected_dim=expected_dim, with_coords=False
+        ).features
 
-    return SlideSet(ids=kept, y=np.asarray(kept_y, dtype=np.int64), loader=load, n_tiles=counts,
-                    skipped=skipped, source=str(folder))
+    return SlideSet(
+        ids=kept,
+        y=np.asarray(kept_y, dtype=np.int64),
+        loader=load,
+        n_tiles=counts,
+        skipped=skipped,
+        source=str(folder),
+    )
 
 
 def _tile_count(path: Path) -> int:
@@ -167,25 +199,35 @@ def _tile_count(path: Path) -> int:
     try:
         with h5py.File(path, "r") as f:
             if "features" not in f:
-                raise FeatureFileError(f"{path}: no dataset 'features' (found {sorted(f.keys())}); is this a TRIDENT features file?")
+                raise FeatureFileError(
+                    f"{path}: no dataset 'features' (found {sorted(f.keys())}); is this a "
+                    "TRIDENT features file?"
+                )
             shape = f["features"].shape
     except FeatureFileError:
         raise
     except (OSError, KeyError, TypeError, ValueError) as err:
-        raise FeatureFileError(f"{path} could not be read as HDF5 ({err}); re-extract this slide.") from None
+        raise FeatureFileError(
+            f"{path} could not be read as HDF5 ({err}); re-extract this slide."
+        ) from None
     if len(shape) == 2 or shape == (0,):
         return int(shape[0])
-    raise FeatureFileError(f"{path}: 'features' should be a (N, D) matrix of tile embeddings, found shape {shape}.")
+    raise FeatureFileError(
+        f"{path}: 'features' should be a (N, D) matrix of tile embeddings, found shape {shape}."
+    )
 
 
-def _resolve_labels(rows: Sequence[tuple[str, str, int]], dataset: DatasetPrompts, source: str) -> tuple[list[str], np.ndarray]:
+def _resolve_labels(
+    rows: Sequence[tuple[str, str, int]], dataset: DatasetPrompts, source: str
+) -> tuple[list[str], np.ndarray]:
     ids, y = [], []
     for slide, label, line in rows:
         index = dataset.class_index(label)
         if index is None:
             raise ValueError(
-                f"{source}, line {line}: slide '{slide}' has label '{label}', which is not a class of "
-                f"{dataset.key}. Accepted labels: {', '.join(dataset.accepted_labels())} (any case)."
+                f"{source}, line {line}: slide '{slide}' has label '{label}', which is not a "
+                f"class of {dataset.key}. Accepted "
+                f"labels: {', '.join(dataset.accepted_labels())} (any case)."
             )
         ids.append(slide)
         y.append(index)
@@ -197,5 +239,9 @@ def describe_tiles(counts: Sequence[int], k_min: int) -> dict[str, Any]:
     if not counts:
         return {}
     arr = np.asarray(counts)
-    return {"min": int(arr.min()), "median": float(np.median(arr)), "max": int(arr.max()),
-            "slides_with_fewer_than_k_min": int((arr < k_min).sum())}
+    return {
+        "min": int(arr.min()),
+        "median": float(np.median(arr)),
+        "max": int(arr.max()),
+        "slides_with_fewer_than_k_min": int((arr < k_min).sum()),
+    }

@@ -40,9 +40,10 @@ def class_directions(n_classes: int, dim: int, seed: int = 0) -> np.ndarray:
     return d / np.linalg.norm(d, axis=1, keepdims=True)
 
 
-def text_encoder(directions: np.ndarray, classes_of: dict[str, int], *, strength: float = 2.0,
-                 seed: int = 0) -> Callable[[Sequence[str]], np.ndarray]:
-    """A deterministic text encoder: a string's vector is seeded by its hash, plus its class direction."""
+def text_encoder(
+    directions: np.ndarray, classes_of: dict[str, int], *, strength: float = 2.0, seed: int = 0
+) -> Callable[[Sequence[str]], np.ndarray]:
+    """Deterministic text encoder: vector seeded by the string's hash, plus its class direction."""
     dim = directions.shape[1]
 
     def encode(texts: Sequence[str]) -> np.ndarray:
@@ -58,9 +59,18 @@ def text_encoder(directions: np.ndarray, classes_of: dict[str, int], *, strength
     return encode
 
 
-def slide_tiles(y: Sequence[int], directions: np.ndarray, *, n_tiles: int | Sequence[int] = 500,
-                signal_fraction: float = 0.05, strength: float = 1.5, seed: int = 0) -> list[np.ndarray]:
-    """Tiles per slide: Gaussian background, a ``signal_fraction`` of them shifted along the class direction."""
+def slide_tiles(
+    y: Sequence[int],
+    directions: np.ndarray,
+    *,
+    n_tiles: int | Sequence[int] = 500,
+    signal_fraction: float = 0.05,
+    strength: float = 1.5,
+    seed: int = 0,
+) -> list[np.ndarray]:
+    """Tiles per slide: Gaussian background, a ``signal_fraction`` of them shifted along the class
+    direction.
+    """
     rng = np.random.default_rng(seed)
     dim = directions.shape[1]
     counts = [n_tiles] * len(y) if isinstance(n_tiles, int) else list(n_tiles)

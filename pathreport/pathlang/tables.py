@@ -39,35 +39,74 @@ class Column:
 
 def _ensemble_columns() -> tuple[Column, ...]:
     first = Column("t3", "paraphrase", "v3.L1.mean", "L1")
-    return (first, *(Column("t3", "paraphrase", f"v3.L{n}.gain_pct", f"L{n} %", 1, True) for n in range(2, 10)))
+    return (
+        first,
+        *(
+            Column("t3", "paraphrase", f"v3.L{n}.gain_pct", f"L{n} %", 1, True)
+            for n in range(2, 10)
+        ),
+    )
 
 
 def _t4(unit: str) -> tuple[Column, ...]:
-    return (Column("t4", unit, "mean_recall", "mR"), Column("t4", unit, "recall@1", "R@1"), Column("t4", unit, "recall@5", "R@5"))
+    return (
+        Column("t4", unit, "mean_recall", "mR"),
+        Column("t4", unit, "recall@1", "R@1"),
+        Column("t4", unit, "recall@5", "R@5"),
+    )
 
 
 def _t3(group: str) -> tuple[Column, ...]:
-    return (Column("t3", "paraphrase", f"{group}.mean_accuracy", "Acc"),
-            Column("t3", "paraphrase", f"{group}.prediction_consistency", "P.C."),
-            Column("t3", "paraphrase", f"{group}.pss", "PSS"))
+    return (
+        Column("t3", "paraphrase", f"{group}.mean_accuracy", "Acc"),
+        Column("t3", "paraphrase", f"{group}.prediction_consistency", "P.C."),
+        Column("t3", "paraphrase", f"{group}.pss", "PSS"),
+    )
 
 
 TABLES: dict[str, tuple[str, tuple[Column, ...]]] = {
-    "t1": ("T1 zero-shot classification (paper Table 2)",
-           (Column("t1", "classification", "accuracy", "Acc"), Column("t1", "classification", "auc", "AUC"),
-            Column("t1", "classification", "macro_f1", "mF1"))),
-    "t1_alignment": ("T1 alignment score and similarity gap (paper Fig. 2, C.T1)",
-                     (Column("t1", "classification", "alignment_score", "Align"),
-                      Column("t1", "classification", "similarity_gap", "Gap"))),
-    "t2_i2i": ("T2 image-to-image retrieval (paper C.T2)",
-               tuple(Column("t2", "i2i", m, h) for m, h in (("recall@1", "R@1"), ("recall@5", "R@5"), ("mrr", "MRR"), ("ndcg", "nDCG")))),
-    "t2_i2t": ("T2 image-to-text retrieval (paper C.T3)",
-               tuple(Column("t2", "i2t", m, h) for m, h in (("recall@1", "R@1"), ("mrr", "MRR"), ("ndcg", "nDCG")))),
-    "t2_t2i": ("T2 text-to-image retrieval (paper C.T4)",
-               tuple(Column("t2", "t2i", m, h) for m, h in (("recall@1", "R@1"), ("recall@5", "R@5"), ("mrr", "MRR"), ("ndcg", "nDCG")))),
+    "t1": (
+        "T1 zero-shot classification (paper Table 2)",
+        (
+            Column("t1", "classification", "accuracy", "Acc"),
+            Column("t1", "classification", "auc", "AUC"),
+            Column("t1", "classification", "macro_f1", "mF1"),
+        ),
+    ),
+    "t1_alignment": (
+        "T1 alignment score and similarity gap (paper Fig. 2, C.T1)",
+        (
+            Column("t1", "classification", "alignment_score", "Align"),
+            Column("t1", "classification", "similarity_gap", "Gap"),
+        ),
+    ),
+    "t2_i2i": (
+        "T2 image-to-image retrieval (paper C.T2)",
+        tuple(
+            Column("t2", "i2i", m, h)
+            for m, h in (("recall@1", "R@1"), ("recall@5", "R@5"), ("mrr", "MRR"), ("ndcg", "nDCG"))
+        ),
+    ),
+    "t2_i2t": (
+        "T2 image-to-text retrieval (paper C.T3)",
+        tuple(
+            Column("t2", "i2t", m, h)
+            for m, h in (("recall@1", "R@1"), ("mrr", "MRR"), ("ndcg", "nDCG"))
+        ),
+    ),
+    "t2_t2i": (
+        "T2 text-to-image retrieval (paper C.T4)",
+        tuple(
+            Column("t2", "t2i", m, h)
+            for m, h in (("recall@1", "R@1"), ("recall@5", "R@5"), ("mrr", "MRR"), ("ndcg", "nDCG"))
+        ),
+    ),
     "t3_v1": ("T3 Variant 1, semantic-equivalence paraphrases (paper C.T5)", _t3("v1")),
     "t3_v2": ("T3 Variant 2, length and reporting style (paper C.T6)", _t3("v2")),
-    "t3_v3": ("T3 Variant 3, prompt ensembles: L1 accuracy, L2-L9 change vs L1 in % (paper Table 3)", _ensemble_columns()),
+    "t3_v3": (
+        "T3 Variant 3, prompt ensembles: L1 accuracy, L2-L9 change vs L1 in % (paper Table 3)",
+        _ensemble_columns(),
+    ),
     "t4_set1": ("T4 Set 1, open vocabulary (paper C.T12)", _t4("set1")),
     "t4_set2": ("T4 Set 2, label-specific mixture (paper C.T13)", _t4("set2")),
     "t4_set3": ("T4 Set 3, cross-organ (paper C.T14)", _t4("set3")),
@@ -80,9 +119,20 @@ SENSITIVITY: dict[str, tuple[str, str, str]] = {
     "t2_i2t_ndcg": ("t2.i2t", "ndcg", "T2 I2T nDCG (paper A.T3, A.T6)"),
     "t2_t2i_ndcg": ("t2.t2i", "ndcg", "T2 T2I nDCG (paper A.T4, A.T7)"),
     "t2_i2i_ndcg": ("t2.i2i", "ndcg", "T2 I2I nDCG (paper A.T5, A.T8)"),
-    "t3_v1_mean_accuracy": ("t3.paraphrase", "v1.mean_accuracy", "T3 V1 mean accuracy (paper A.T9, A.T10)"),
-    "t3_v2_mean_accuracy": ("t3.paraphrase", "v2.mean_accuracy", "T3 V2 mean accuracy (paper A.T11, A.T12)"),
-    **{f"t4_{s}_recall1": (f"t4.{s}", "recall@1", f"T4 {s} Recall@1 (paper A.T13-A.T15)") for s in ("set1", "set2", "set3", "set4")},
+    "t3_v1_mean_accuracy": (
+        "t3.paraphrase",
+        "v1.mean_accuracy",
+        "T3 V1 mean accuracy (paper A.T9, A.T10)",
+    ),
+    "t3_v2_mean_accuracy": (
+        "t3.paraphrase",
+        "v2.mean_accuracy",
+        "T3 V2 mean accuracy (paper A.T11, A.T12)",
+    ),
+    **{
+        f"t4_{s}_recall1": (f"t4.{s}", "recall@1", f"T4 {s} Recall@1 (paper A.T13-A.T15)")
+        for s in ("set1", "set2", "set3", "set4")
+    },
 }
 
 
@@ -104,8 +154,8 @@ def load_runs(paths: Sequence[str | os.PathLike]) -> list[dict[str, Any]]:
         key = (data["model"], data["dataset"])
         if key in seen:
             raise ValueError(
-                f"Two PathLang runs for model '{key[0]}' on dataset '{key[1]}': {seen[key]} and {f}. Keep one, or "
-                "give the runs distinct model names (--model-name)."
+                f"Two PathLang runs for model '{key[0]}' on dataset '{key[1]}': {seen[key]} "
+                f"and {f}. Keep one, or give the runs distinct model names (--model-name)."
             )
         seen[key] = f
         data["_path"] = str(f)
@@ -126,7 +176,9 @@ def _dig(values: dict[str, Any], dotted: str) -> Any:
 def _order(runs: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     models = list(dict.fromkeys(r["model"] for r in runs))
     present = list(dict.fromkeys(r["dataset"] for r in runs))
-    datasets = [d for d in PAPER_DATASET_ORDER if d in present] + [d for d in present if d not in PAPER_DATASET_ORDER]
+    datasets = [d for d in PAPER_DATASET_ORDER if d in present] + [
+        d for d in present if d not in PAPER_DATASET_ORDER
+    ]
     return models, datasets
 
 
@@ -142,13 +194,23 @@ class Table:
     formats: list[tuple[int, bool]]
 
     def markdown(self) -> str:
-        lines = [f"**{self.title}**", "", "| " + " | ".join(self.header) + " |",
-                 "|" + "|".join("---" if i == 0 else "---:" for i in range(len(self.header))) + "|"]
+        lines = [
+            f"**{self.title}**",
+            "",
+            "| " + " | ".join(self.header) + " |",
+            "|" + "|".join("---" if i == 0 else "---:" for i in range(len(self.header))) + "|",
+        ]
         for row, marks in zip(self.rows, self.marks, strict=True):
             cells = [str(row[0])]
             for value, mark, (digits, signed) in zip(row[1:], marks, self.formats, strict=True):
                 text = _fmt(value, digits, signed)
-                cells.append(f"**{text}**" if mark == "best" else f"<u>{text}</u>" if mark == "second" else text)
+                cells.append(
+                    f"**{text}**"
+                    if mark == "best"
+                    else f"<u>{text}</u>"
+                    if mark == "second"
+                    else text
+                )
             lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 
@@ -163,7 +225,9 @@ def _mark(columns: list[list[Any]]) -> list[list[str]]:
     """Best (bold) and second-best (underlined) per column; ties share the mark."""
     marks = [["" for _ in columns] for _ in columns[0]] if columns else []
     for j, col in enumerate(columns):
-        values = sorted({v for v in col if isinstance(v, (int, float)) and not math.isnan(v)}, reverse=True)
+        values = sorted(
+            {v for v in col if isinstance(v, (int, float)) and not math.isnan(v)}, reverse=True
+        )
         for i, v in enumerate(col):
             if values and v == values[0]:
                 marks[i][j] = "best"
@@ -172,7 +236,9 @@ def _mark(columns: list[list[Any]]) -> list[list[str]]:
     return marks
 
 
-def model_by_dataset(runs: list[dict[str, Any]], name: str, view: str = "oracle") -> tuple[Table, list[dict[str, Any]]]:
+def model_by_dataset(
+    runs: list[dict[str, Any]], name: str, view: str = "oracle"
+) -> tuple[Table, list[dict[str, Any]]]:
     """One paper-layout table and its CSV rows (values plus the setting of each value)."""
     title, columns = TABLES[name]
     models, datasets = _order(runs)
@@ -183,7 +249,10 @@ def model_by_dataset(runs: list[dict[str, Any]], name: str, view: str = "oracle"
         row: list[Any] = [m]
         csv_row: dict[str, Any] = {"model": m}
         for d in datasets:
-            unit_view = _dig(by_key.get((m, d), {}), f"results.{columns[0].task}.{columns[0].unit}.{view}") or {}
+            unit_view = (
+                _dig(by_key.get((m, d), {}), f"results.{columns[0].task}.{columns[0].unit}.{view}")
+                or {}
+            )
             for c in columns:
                 value = _dig(by_key.get((m, d), {}), f"results.{c.task}.{c.unit}.{view}.{c.metric}")
                 row.append(value)
@@ -193,22 +262,38 @@ def model_by_dataset(runs: list[dict[str, Any]], name: str, view: str = "oracle"
         csv_rows.append(csv_row)
     formats = [(c.digits, c.signed) for _ in datasets for c in columns]
     # Signed columns are changes (V3 gains), where "best" is not the point; they stay unmarked.
-    marks = _mark([[r[j] for r in rows] if not formats[j - 1][1] else [None] * len(rows) for j in range(1, len(header))])
+    marks = _mark(
+        [
+            [r[j] for r in rows] if not formats[j - 1][1] else [None] * len(rows)
+            for j in range(1, len(header))
+        ]
+    )
     chance = _chance_row(runs, columns, datasets)
     if chance:  # Set 1's uniform-random baseline, as the paper's C.T12 shows it (never marked)
         rows.append(["Chance", *chance.values()])
         marks.append([""] * len(chance))
         csv_rows.append({"model": "Chance", **chance})
-    view_note = "oracle setting per evaluation unit (upper bound)" if view == "oracle" else "fixed setting"
+    view_note = (
+        "oracle setting per evaluation unit (upper bound)" if view == "oracle" else "fixed setting"
+    )
     return Table(name, f"{title}: {view_note}", header, rows, marks, formats), csv_rows
 
 
-def _chance_row(runs: list[dict[str, Any]], columns: Sequence[Column], datasets: list[str]) -> dict[str, Any]:
+def _chance_row(
+    runs: list[dict[str, Any]], columns: Sequence[Column], datasets: list[str]
+) -> dict[str, Any]:
     """Chance values per (dataset, metric) when the runs report a chance level for this pool."""
     unit = columns[0].unit
     row: dict[str, Any] = {}
     for d in datasets:
-        chance = next((_dig(r, f"chance.t4.{unit}") for r in runs if r["dataset"] == d and _dig(r, f"chance.t4.{unit}")), None)
+        chance = next(
+            (
+                _dig(r, f"chance.t4.{unit}")
+                for r in runs
+                if r["dataset"] == d and _dig(r, f"chance.t4.{unit}")
+            ),
+            None,
+        )
         for c in columns:
             row[f"{d}/{c.header}"] = chance.get(c.metric) if chance else None
     return row if columns[0].task == "t4" and any(v is not None for v in row.values()) else {}
@@ -218,7 +303,9 @@ def _label(runs: list[dict[str, Any]], dataset: str) -> str:
     return next((r.get("dataset_key") or dataset for r in runs if r["dataset"] == dataset), dataset)
 
 
-def sensitivity(runs: list[dict[str, Any]], name: str) -> tuple[Table, Table | None, list[dict[str, Any]]]:
+def sensitivity(
+    runs: list[dict[str, Any]], name: str
+) -> tuple[Table, Table | None, list[dict[str, Any]]]:
     """Model x setting averages over datasets, and the Spearman matrix between settings."""
     key, metric, title = SENSITIVITY[name]
     models, _ = _order(runs)
@@ -228,23 +315,47 @@ def sensitivity(runs: list[dict[str, Any]], name: str) -> tuple[Table, Table | N
         row: list[Any] = [m]
         n_datasets = 0
         for s in settings:
-            values = [r.get("per_setting", {}).get(key, {}).get(s, {}).get(metric) for r in runs if r["model"] == m]
+            values = [
+                r.get("per_setting", {}).get(key, {}).get(s, {}).get(metric)
+                for r in runs
+                if r["model"] == m
+            ]
             values = [v for v in values if v is not None and not math.isnan(v)]
             n_datasets = max(n_datasets, len(values))
             row.append(sum(values) / len(values) if values else None)
         rows.append(row + [n_datasets])
-        csv_rows.append({"model": m, **dict(zip(settings, row[1:], strict=True)), "n_datasets": n_datasets})
+        csv_rows.append(
+            {"model": m, **dict(zip(settings, row[1:], strict=True)), "n_datasets": n_datasets}
+        )
     header = ["Model", *settings, "datasets"]
     marks = [m + [""] for m in _mark_rows([r[1:-1] for r in rows])]
-    table = Table(name, f"{title}: averaged over each model's datasets (best setting per model in bold)", header,
-                  rows, marks, [(3, False)] * len(settings) + [(0, False)])
+    table = Table(
+        name,
+        f"{title}: averaged over each model's datasets (best setting per model in bold)",
+        header,
+        rows,
+        marks,
+        [(3, False)] * len(settings) + [(0, False)],
+    )
     rho = None
     complete = [r for r in rows if all(isinstance(v, (int, float)) for v in r[1:-1])]
     if len(complete) >= 2 and len(settings) >= 2:
-        matrix = [[s] + [spearman_rho([r[1 + i] for r in complete], [r[1 + j] for r in complete]) for j in range(len(settings))]
-                  for i, s in enumerate(settings)]
-        rho = Table(f"{name}_spearman", f"{title}: Spearman rho between model rankings of settings ({len(complete)} models)",
-                    ["Setting", *settings], matrix, [[""] * len(settings) for _ in settings], [(3, False)] * len(settings))
+        matrix = [
+            [s]
+            + [
+                spearman_rho([r[1 + i] for r in complete], [r[1 + j] for r in complete])
+                for j in range(len(settings))
+            ]
+            for i, s in enumerate(settings)
+        ]
+        rho = Table(
+            f"{name}_spearman",
+            f"{title}: Spearman rho between model rankings of settings ({len(complete)} models)",
+            ["Setting", *settings],
+            matrix,
+            [[""] * len(settings) for _ in settings],
+            [(3, False)] * len(settings),
+        )
     return table, rho, csv_rows
 
 
@@ -258,8 +369,9 @@ def _mark_rows(rows: list[list[Any]]) -> list[list[str]]:
     return out
 
 
-def query_independent_baseline(runs: list[dict[str, Any]], group: str,
-                               settings: tuple[str, str] = ("top1", "mean")) -> tuple[Table, list[dict[str, Any]]] | None:
+def query_independent_baseline(
+    runs: list[dict[str, Any]], group: str, settings: tuple[str, str] = ("top1", "mean")
+) -> tuple[Table, list[dict[str, Any]]] | None:
     """P.C. and PSS of a T3 variant group under Hybrid Top-1% and mean pooling, averaged over each
     model's datasets, and how many model-dataset pairs have a negative PSS (paper A.T16, A.T17)."""
     models, _ = _order(runs)
@@ -269,7 +381,11 @@ def query_independent_baseline(runs: list[dict[str, Any]], group: str,
     header = ["Model"] + [f"{s} {m}" for s in settings for m in ("P.C.", "PSS")]
     rows, csv_rows, negative, pairs = [], [], dict.fromkeys(settings, 0), 0
     for m in models:
-        mine = [r["per_setting"][key] for r in runs if r["model"] == m and key in r.get("per_setting", {})]
+        mine = [
+            r["per_setting"][key]
+            for r in runs
+            if r["model"] == m and key in r.get("per_setting", {})
+        ]
         row: list[Any] = [m]
         for s in settings:
             for metric in ("prediction_consistency", "pss"):
@@ -281,15 +397,30 @@ def query_independent_baseline(runs: list[dict[str, Any]], group: str,
         rows.append(row)
         csv_rows.append({"model": m, **dict(zip(header[1:], row[1:], strict=True))})
     counts = ", ".join(f"{negative[s]}/{pairs} under {s}" for s in settings)
-    title = (f"T3 {group.upper()} query-independent baseline (paper A.T{16 if group == 'v1' else 17}): averaged over each "
-             f"model's datasets; model-dataset pairs with negative PSS: {counts}")
-    return Table(f"baseline_{group}", title, header, rows, [[""] * (len(header) - 1) for _ in rows],
-                 [(3, False)] * (len(header) - 1)), csv_rows
+    title = (
+        f"T3 {group.upper()} query-independent baseline (paper "
+        f"A.T{16 if group == 'v1' else 17}): averaged over each model's datasets; model-dataset "
+        f"pairs with negative PSS: {counts}"
+    )
+    return Table(
+        f"baseline_{group}",
+        title,
+        header,
+        rows,
+        [[""] * (len(header) - 1) for _ in rows],
+        [(3, False)] * (len(header) - 1),
+    ), csv_rows
 
 
-def write_tables(runs: list[dict[str, Any]], out_dir: str | os.PathLike, *, names: Sequence[str] | None = None,
-                 view: str = "oracle", with_sensitivity: bool = True) -> tuple[str, list[Path]]:
-    """Write every table as ``pathlang_<name>.md`` and ``.csv``; return all Markdown and the paths."""
+def write_tables(
+    runs: list[dict[str, Any]],
+    out_dir: str | os.PathLike,
+    *,
+    names: Sequence[str] | None = None,
+    view: str = "oracle",
+    with_sensitivity: bool = True,
+) -> tuple[str, list[Path]]:
+    """Write each table as ``pathlang_<name>.md`` and ``.csv``; return all Markdown and paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -311,8 +442,13 @@ def write_tables(runs: list[dict[str, Any]], out_dir: str | os.PathLike, *, name
             text = table.markdown() + ("\n" + rho.markdown() if rho else "")
             written += _write(out, f"sensitivity_{name}", text, csv_rows)
             if rho:  # the Spearman matrix as CSV too (its Markdown is part of the sensitivity page)
-                rho_rows = [{"setting": row[0], **dict(zip(rho.header[1:], row[1:], strict=True))} for row in rho.rows]
-                written.append(_write_csv(out / f"pathlang_sensitivity_{name}_spearman.csv", rho_rows))
+                rho_rows = [
+                    {"setting": row[0], **dict(zip(rho.header[1:], row[1:], strict=True))}
+                    for row in rho.rows
+                ]
+                written.append(
+                    _write_csv(out / f"pathlang_sensitivity_{name}_spearman.csv", rho_rows)
+                )
             parts.append(text)
         for group in ("v1", "v2") if "t3" in available else ():
             baseline = query_independent_baseline(runs, group)

@@ -26,7 +26,7 @@ Tiles = Any  # a sequence of PIL images, or a uint8 array (B, H, W, 3)
 
 
 class MissingDependency(ImportError):
-    """A library or a checkpoint an adapter needs is not available; the message says how to get it."""
+    """A library or checkpoint an adapter needs is not available; the message says how to get it."""
 
 
 def require(module: str, adapter: str, install: str) -> Any:
@@ -35,16 +35,16 @@ def require(module: str, adapter: str, install: str) -> Any:
         return importlib.import_module(module)
     except ImportError as err:
         raise MissingDependency(
-            f"The '{adapter}' VLM adapter needs the Python package '{module}', which cannot be imported "
-            f"({err}). Install it with: {install}"
+            f"The '{adapter}' VLM adapter needs the Python package '{module}', which cannot be "
+            f"imported ({err}). Install it with: {install}"
         ) from None
 
 
 def weights_error(adapter: str, source: str, err: BaseException, how: str) -> MissingDependency:
     """The error for weights that could not be loaded (gated, not downloaded, no network)."""
     return MissingDependency(
-        f"The '{adapter}' VLM adapter could not load its weights from '{source}' ({type(err).__name__}: "
-        f"{str(err).splitlines()[0] if str(err) else ''}). {how}"
+        f"The '{adapter}' VLM adapter could not load its weights from '{source}' "
+        f"({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}). {how}"
     )
 
 
@@ -65,7 +65,9 @@ class VLMAdapter(ABC):
     default_checkpoint: ClassVar[str | None] = None
     context_length: int | None = None
 
-    def __init__(self, checkpoint: str | None = None, *, device: str = "cpu", batch_size: int = 64) -> None:
+    def __init__(
+        self, checkpoint: str | None = None, *, device: str = "cpu", batch_size: int = 64
+    ) -> None:
         self.checkpoint = checkpoint or self.default_checkpoint
         self.device = device
         self.batch_size = int(batch_size)
@@ -106,16 +108,22 @@ class VLMAdapter(ABC):
     def _batched(self, items: list[Any], encode: Callable[[list[Any]], np.ndarray]) -> np.ndarray:
         if not items:
             raise ValueError("Nothing to encode: the input is empty.")
-        parts = [np.asarray(encode(items[i:i + self.batch_size]), dtype=np.float32)
-                 for i in range(0, len(items), self.batch_size)]
+        parts = [
+            np.asarray(encode(items[i : i + self.batch_size]), dtype=np.float32)
+            for i in range(0, len(items), self.batch_size)
+        ]
         out = np.concatenate(parts, axis=0)
         if out.ndim != 2 or out.shape[0] != len(items):
-            raise RuntimeError(f"The '{self.name}' adapter returned shape {out.shape} for {len(items)} inputs.")
+            raise RuntimeError(
+                f"The '{self.name}' adapter returned shape {out.shape} for {len(items)} inputs."
+            )
         return out
 
     def note_truncation(self, texts: Sequence[str], lengths: Sequence[int], limit: int) -> None:
         """Record prompts whose token count exceeds the text encoder's context length."""
-        self.truncated.extend(t for t, n in zip(texts, lengths, strict=True) if n > limit and t not in self.truncated)
+        self.truncated.extend(
+            t for t, n in zip(texts, lengths, strict=True) if n > limit and t not in self.truncated
+        )
 
 
 def as_pil_images(tiles: Tiles) -> list[Any]:
@@ -129,12 +137,15 @@ def as_pil_images(tiles: Tiles) -> list[Any]:
     images = list(tiles)
     for i, img in enumerate(images):
         if not isinstance(img, Image.Image):
-            raise TypeError(f"Tile {i} is a {type(img).__name__}; give PIL images or a uint8 array.")
+            raise TypeError(
+                f"Tile {i} is a {type(img).__name__}; give PIL images or a uint8 array."
+            )
     return [img.convert("RGB") for img in images]
 
 
-def resize_crop_normalize(images: list[Any], size: int, mean: Sequence[float], std: Sequence[float],
-                          *, crop: bool = True) -> np.ndarray:
+def resize_crop_normalize(
+    images: list[Any], size: int, mean: Sequence[float], std: Sequence[float], *, crop: bool = True
+) -> np.ndarray:
     """Bicubic resize of the shorter side to ``size``, centre crop, scale to [0, 1], normalise.
 
     The standard CLIP/timm evaluation transform, written with PIL and numpy so that adapters whose
@@ -146,7 +157,9 @@ def resize_crop_normalize(images: list[Any], size: int, mean: Sequence[float], s
     for img in images:
         w, h = img.size
         scale = size / min(w, h)
-        resized = img.resize((max(size, round(w * scale)), max(size, round(h * scale))), Image.Resampling.BICUBIC)
+        resized = img.resize(
+            (max(size, round(w * scale)), max(size, round(h * scale))), Image.Resampling.BICUBIC
+        )
         if crop:
             left = (resized.width - size) // 2
             top = (resized.height - size) // 2
@@ -169,9 +182,15 @@ def _check_adapter(entry: Entry) -> Entry:
         if not cls.name:
             cls.name = entry.name
         elif cls.name != entry.name:
-            raise TypeError(f"VLM adapter {cls.__name__} ({entry.provider}) is registered as '{entry.name}' "
-                            f"but its name attribute is '{cls.name}'; make them the same.")
-    metadata = {"kind": "dual-encoder", "description": entry.metadata.get("paper", ""), **entry.metadata}
+            raise TypeError(
+                f"VLM adapter {cls.__name__} ({entry.provider}) is registered as '{entry.name}' "
+                f"but its name attribute is '{cls.name}'; make them the same."
+            )
+    metadata = {
+        "kind": "dual-encoder",
+        "description": entry.metadata.get("paper", ""),
+        **entry.metadata,
+    }
     return dataclasses.replace(entry, metadata=metadata)
 
 

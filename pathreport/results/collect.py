@@ -6,8 +6,9 @@ What is read (never the folder names: runs may live anywhere, through ``hydra.ru
   in ``<split>_per_case.jsonl`` and the CRQS field table in ``<split>_fields.csv`` beside it;
 * ``<dir>/summary.json`` written by ``pathreport evaluate --out <dir>`` (with ``per_case.jsonl``
   and ``fields.csv``);
-* W&B run folders ``wandb/offline-run-*`` and ``wandb/run-*`` (see :mod:`pathreport.results.wandb_runs`);
-  one inside a run folder whose metrics files were found is the same run and is not counted twice.
+* W&B run folders ``wandb/offline-run-*`` and ``wandb/run-*`` (see
+  :mod:`pathreport.results.wandb_runs`); one inside a run folder whose metrics files were found is
+  the same run and is not counted twice.
 
 The dataset, model, encoder and seed come from the summary, else from the run folder's
 ``run.json`` or ``config.yaml``, else from the predictions file, else from values the user gives.
@@ -73,14 +74,18 @@ def collect_local(
         summaries, found_wandb = discover(path)
         wandb_dirs += found_wandb
         for summary_path, kind in summaries:
-            _collect_one(outcome, summary_path, kind, defaults, lambda p, k, d: [read_run_summary(p, k, d)])
+            _collect_one(
+                outcome, summary_path, kind, defaults, lambda p, k, d: [read_run_summary(p, k, d)]
+            )
     from_files = {run.run for run in outcome.runs}
     for wandb_dir in sorted(set(wandb_dirs)):
         owner = str(wandb_dir.parent.parent.resolve())
         if owner in from_files:
             outcome.duplicates.append((str(wandb_dir), f"same run as the metrics files of {owner}"))
             continue
-        _collect_one(outcome, wandb_dir, "wandb", defaults, lambda p, k, d: read_local_wandb_run(p, d))
+        _collect_one(
+            outcome, wandb_dir, "wandb", defaults, lambda p, k, d: read_local_wandb_run(p, d)
+        )
     _check_unique(outcome)
     if outcome.invalid and not skip_invalid:
         listing = "\n".join(f"  {path}: {message}" for path, message in outcome.invalid)
@@ -91,7 +96,9 @@ def collect_local(
     return outcome
 
 
-def _collect_one(outcome: CollectOutcome, path: Path, kind: str, defaults: Defaults, reader: Any) -> None:
+def _collect_one(
+    outcome: CollectOutcome, path: Path, kind: str, defaults: Defaults, reader: Any
+) -> None:
     try:
         runs = reader(path, kind, defaults)
     except NotASummary as reason:
@@ -112,12 +119,15 @@ def _check_unique(outcome: CollectOutcome) -> None:
         elif run.source.startswith("wandb") and other.source.startswith("wandb"):
             older, newer = sorted((other, run), key=lambda r: r.summary)
             by_key[run.key] = newer
-            outcome.duplicates.append((older.summary, f"older W&B copy of {run.run} ({run.split}); kept {newer.summary}"))
+            outcome.duplicates.append(
+                (older.summary, f"older W&B copy of {run.run} ({run.split}); kept {newer.summary}")
+            )
         else:
             raise ResultsError(
-                f"Two summaries describe the same run {run.run} and split {run.split!r}: {other.summary} and "
-                f"{run.summary}. Move one of them to a folder of its own (for example `pathreport evaluate --out "
-                "<new folder>`), then collect again."
+                f"Two summaries describe the same run {run.run} and "
+                f"split {run.split!r}: {other.summary} and {run.summary}. Move one of them to a "
+                "folder of its own (for example `pathreport evaluate --out <new folder>`), then "
+                "collect again."
             )
     outcome.runs = list(by_key.values())
 
@@ -147,11 +157,15 @@ def discover(root: Path) -> tuple[list[tuple[Path, str]], list[Path]]:
 
 
 def _is_wandb_run_dir(path: Path) -> bool:
-    return path.is_dir() and not path.is_symlink() and path.name.startswith(("offline-run-", "run-"))
+    return (
+        path.is_dir() and not path.is_symlink() and path.name.startswith(("offline-run-", "run-"))
+    )
 
 
 def read_run_summary(path: Path, kind: str = "run", defaults: Defaults | None = None) -> RunResult:
-    """One summary file as a :class:`RunResult` (``kind``: ``run`` for metrics/<split>.json, ``evaluate``)."""
+    """One summary file as a :class:`RunResult` (``kind``: ``run`` for metrics/<split>.json,
+    ``evaluate``).
+    """
     defaults = defaults or Defaults()
     summary = load_summary(path)
     run_dir = path.parent.parent if kind == "run" else path.parent
@@ -200,7 +214,11 @@ def _wall_seconds(run_info: dict[str, Any]) -> float | None:
     tables can show the cost of each method beside its scores.
     """
     seconds = run_info.get("wall_seconds")
-    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and math.isfinite(seconds):
+    if (
+        isinstance(seconds, (int, float))
+        and not isinstance(seconds, bool)
+        and math.isfinite(seconds)
+    ):
         return float(seconds)
     return None
 
@@ -211,8 +229,8 @@ def load_summary(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
         raise ResultsError(
-            f"{path}:{err.lineno}: not valid JSON ({err.msg}); the summary is damaged: score the predictions "
-            "again (`pathreport evaluate` or eval.py) to rewrite it."
+            f"{path}:{err.lineno}: not valid JSON ({err.msg}); the summary is damaged: score the "
+            "predictions again (`pathreport evaluate` or eval.py) to rewrite it."
         ) from None
     except UnicodeDecodeError:
         raise ResultsError(f"{path}: not a UTF-8 text file; expected a JSON summary.") from None
@@ -221,11 +239,15 @@ def load_summary(path: Path) -> dict[str, Any]:
     return data
 
 
-def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, float | None], dict[str, str]]:
-    """Numeric top-level values as metrics (CI pairs as ``<name>_low/_high``) and why any is null."""
+def summary_metrics(
+    summary: dict[str, Any], *, where: str
+) -> tuple[dict[str, float | None], dict[str, str]]:
+    """Numeric top-level values as metrics (CI pairs: ``<name>_low/_high``) and why any is null."""
     unavailable = summary.get("unavailable") or {}
     if not isinstance(unavailable, dict):
-        raise ResultsError(f"{where}: field 'unavailable' must map metric -> reason, found {unavailable!r:.80}.")
+        raise ResultsError(
+            f"{where}: field 'unavailable' must map metric -> reason, found {unavailable!r:.80}."
+        )
     metrics: dict[str, float | None] = {}
     notes: dict[str, str] = {}
     known = known_metrics()
@@ -234,7 +256,9 @@ def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, f
             continue
         if isinstance(value, bool):
             if key in known:
-                raise ResultsError(f"{where}: field {key!r} must be a number or null, found {value!r}.")
+                raise ResultsError(
+                    f"{where}: field {key!r} must be a number or null, found {value!r}."
+                )
             continue
         if isinstance(value, (int, float)):
             metrics[key] = float(value) if math.isfinite(value) else None
@@ -243,8 +267,8 @@ def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, f
             notes[key] = str(unavailable.get(key) or "null in the summary (unavailable)")
         elif key in known:
             raise ResultsError(
-                f"{where}: field {key!r} must be a number or null, found {value!r:.80}; the summary is damaged: "
-                "score the predictions again to rewrite it."
+                f"{where}: field {key!r} must be a number or null, found {value!r:.80}; the "
+                "summary is damaged: score the predictions again to rewrite it."
             )
         elif key.endswith("_CI95") and _number_pair(value):
             metrics[f"{key}_low"], metrics[f"{key}_high"] = float(value[0]), float(value[1])
@@ -252,12 +276,22 @@ def summary_metrics(summary: dict[str, Any], *, where: str) -> tuple[dict[str, f
 
 
 def _number_pair(value: Any) -> bool:
-    return (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value))
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    )
 
 
-def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, defaults: Defaults, *, where: str,
-                     run_info: dict[str, Any] | None = None) -> dict[str, Any]:
+def resolve_identity(
+    summary: dict[str, Any],
+    run_dir: Path,
+    split: str,
+    defaults: Defaults,
+    *,
+    where: str,
+    run_info: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """dataset, model, encoder, seed of a run, from the first place that states each.
 
     ``run_info`` is the folder's ``run.json`` when the caller has already read it.
@@ -266,12 +300,17 @@ def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, default
     places = [summary, *_side_sources(summary, run_dir, split, info)]
     meta: dict[str, Any] = {}
     for name in IDENTITY_FIELDS:
-        value = next((_text(p.get(name)) for p in places if _text(p.get(name))), "") or getattr(defaults, name) or ""
+        value = (
+            next((_text(p.get(name)) for p in places if _text(p.get(name))), "")
+            or getattr(defaults, name)
+            or ""
+        )
         if not value:
             raise ResultsError(
-                f"{where}: cannot tell the {name} of this run: neither the summary nor {run_dir}/run.json, "
-                f"config.yaml or the predictions file name it. Pass --{name} NAME to `pathreport results collect` "
-                "(it only fills in values the files do not give)."
+                f"{where}: cannot tell the {name} of this run: neither the summary "
+                f"nor {run_dir}/run.json, config.yaml or the predictions file name it. Pass "
+                f"--{name} NAME to `pathreport results collect` (it only fills in values the "
+                "files do not give)."
             )
         meta[name] = value
     seed = next((p.get("seed") for p in places if p.get("seed") not in (None, "")), defaults.seed)
@@ -279,9 +318,10 @@ def resolve_identity(summary: dict[str, Any], run_dir: Path, split: str, default
     return meta
 
 
-def _side_sources(summary: dict[str, Any], run_dir: Path, split: str,
-                  run_info: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """run.json, config.yaml (its data/model/encoder names) and the first prediction record, in order."""
+def _side_sources(
+    summary: dict[str, Any], run_dir: Path, split: str, run_info: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
+    """run.json, config.yaml (its data/model/encoder names), then the first prediction record."""
     if run_info:
         yield run_info
     config = run_dir / "config.yaml"
@@ -350,11 +390,13 @@ def describe_crqs_settings(settings: Any) -> str:
 
 
 def describe_comparability(value: Any, *, where: str) -> str:
-    """The summary's ``comparability`` mapping (metric family -> models and settings) as JSON text."""
+    """The summary's ``comparability`` mapping (metric family -> models, settings) as JSON text."""
     if value is None:
         return ""
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise ResultsError(f"{where}: field 'comparability' must map metric -> settings text, found {value!r:.80}.")
+        raise ResultsError(
+            f"{where}: field 'comparability' must map metric -> settings text, found {value!r:.80}."
+        )
     return json.dumps(value, sort_keys=True)
 
 
@@ -370,7 +412,9 @@ def _int_or_none(value: Any, name: str, where: str) -> int | None:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ResultsError(f"{where}: field {name!r} must be an integer, found {value!r:.40}.") from None
+        raise ResultsError(
+            f"{where}: field {name!r} must be an integer, found {value!r:.40}."
+        ) from None
     if not number.is_integer():
         raise ResultsError(f"{where}: field {name!r} must be an integer, found {value!r}.")
     return int(number)

@@ -1,9 +1,9 @@
 """Metric names, their display names and which direction is better.
 
 One place for these facts, so the tables, the comparisons and the figures agree. The metric names
-themselves are the evaluators' (``pathreport.evaluation``), imported here, never retyped. The paper's
-result tables (PathReportEval, Tables 2 and 4-6) show BLEU-1..4, ROUGE-L, METEOR and CRQS, in that
-order; CRQS's sub-scores HR (hallucination rate) and CDS (clinical discordance) are rates of
+themselves are the evaluators' (``pathreport.evaluation``), imported here, never retyped. The
+paper's result tables (PathReportEval, Tables 2 and 4-6) show BLEU-1..4, ROUGE-L, METEOR and CRQS,
+in that order; CRQS's sub-scores HR (hallucination rate) and CDS (clinical discordance) are rates of
 errors, so for them a LOWER value is better.
 """
 
@@ -85,7 +85,12 @@ def higher_is_better(metric: str) -> bool:
 
 def is_score(metric: str) -> bool:
     """True for metrics worth ranking (not counts such as ``n_cases`` or interval bounds)."""
-    return not (metric.startswith("n_") or "_n_" in metric or metric.endswith("_n_scored") or "_CI95" in metric)
+    return not (
+        metric.startswith("n_")
+        or "_n_" in metric
+        or metric.endswith("_n_scored")
+        or "_CI95" in metric
+    )
 
 
 def parse_metric_list(text: str | None, default: tuple[str, ...]) -> list[str]:

@@ -22,8 +22,8 @@ def read_per_case(path: str | Path) -> CaseScores:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(
-            f"Per-case scores {path} do not exist (moved or deleted since `pathreport results collect`?). "
-            "Collect again from the runs' current location."
+            f"Per-case scores {path} do not exist (moved or deleted since `pathreport results "
+            "collect`?). Collect again from the runs' current location."
         )
     text = path.read_text(encoding="utf-8")
     if path.name.endswith(".table.json") or text.lstrip().startswith('{"columns"'):
@@ -31,7 +31,9 @@ def read_per_case(path: str | Path) -> CaseScores:
     cases: CaseScores = {}
     for lineno, obj in read_jsonl(path, text):
         if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
-            raise ResultsError(f"{path}:{lineno}: expected an object with a string 'id', found {str(obj)[:80]!r}.")
+            raise ResultsError(
+                f"{path}:{lineno}: expected an object with a string 'id', found {str(obj)[:80]!r}."
+            )
         _add(cases, obj["id"], obj, f"{path}:{lineno}")
     return cases
 
@@ -41,7 +43,9 @@ def _from_wandb_table(path: Path, text: str) -> CaseScores:
         table = json.loads(text)
         columns, rows = table["columns"], table["data"]
     except (json.JSONDecodeError, KeyError, TypeError):
-        raise ResultsError(f"{path}: not a W&B table file (expected {{'columns': [...], 'data': [...]}}).") from None
+        raise ResultsError(
+            f"{path}: not a W&B table file (expected {{'columns': [...], 'data': [...]}})."
+        ) from None
     if "id" not in columns:
         raise ResultsError(f"{path}: the table has no 'id' column (columns: {columns}).")
     cases: CaseScores = {}
@@ -53,7 +57,9 @@ def _from_wandb_table(path: Path, text: str) -> CaseScores:
 
 def _add(cases: CaseScores, case_id: str, obj: dict, where: str) -> None:
     if case_id in cases:
-        raise ResultsError(f"{where}: slide id {case_id!r} appears twice; each slide must be scored once.")
+        raise ResultsError(
+            f"{where}: slide id {case_id!r} appears twice; each slide must be scored once."
+        )
     scores: dict[str, float | None] = {}
     for key, value in obj.items():
         if key == "id" or isinstance(value, bool):

@@ -55,25 +55,43 @@ def _label(view: View, row: tuple[str, ...]) -> list[str]:
 
 def to_markdown(view: View, digits: int = 3) -> str:
     header = [*view.row_header, *(display_name(m) for m in view.metrics), "Runs"]
-    lines = [f"**{view.title}**", "", "| " + " | ".join(header) + " |",
-             "|" + "|".join([":---"] * len(view.by) + ["---:"] * (len(view.metrics) + 1)) + "|"]
+    lines = [
+        f"**{view.title}**",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join([":---"] * len(view.by) + ["---:"] * (len(view.metrics) + 1)) + "|",
+    ]
     best = {m: view.best(m, digits) for m in view.metrics}
     for row in view.rows:
         cells = []
         for metric in view.metrics:
-            value, spread, count = _cell_parts(view.cells[(row, metric)], view.row_runs[row], digits)
+            value, spread, count = _cell_parts(
+                view.cells[(row, metric)], view.row_runs[row], digits
+            )
             if row in best[metric]:
                 value = f"**{value}**"
             cells.append(" ".join(p for p in (value, f"± {spread}" if spread else "", count) if p))
-        lines.append("| " + " | ".join([*_label(view, row), *cells, str(view.row_runs[row])]) + " |")
+        lines.append(
+            "| " + " | ".join([*_label(view, row), *cells, str(view.row_runs[row])]) + " |"
+        )
     if view.notes:
         lines += ["", *(f"- {note}" for note in view.notes)]
     return "\n".join(lines)
 
 
 def _tex(text: str) -> str:
-    for char, escaped in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("_", r"\_"), ("#", r"\#"),
-                          ("$", r"\$"), ("{", r"\{"), ("}", r"\}"), (DAGGER, r"$^\dagger$"), ("±", r"$\pm$")):
+    for char, escaped in (
+        ("\\", r"\textbackslash{}"),
+        ("&", r"\&"),
+        ("%", r"\%"),
+        ("_", r"\_"),
+        ("#", r"\#"),
+        ("$", r"\$"),
+        ("{", r"\{"),
+        ("}", r"\}"),
+        (DAGGER, r"$^\dagger$"),
+        ("±", r"$\pm$"),
+    ):
         text = text.replace(char, escaped)
     return text
 
@@ -83,19 +101,34 @@ def to_latex(view: View, digits: int = 3) -> str:
     best = {m: view.best(m, digits) for m in view.metrics}
     spec = "l" * len(view.by) + "c" * len(view.metrics) + "r"
     header = [*view.row_header, *(display_name(m) for m in view.metrics), "Runs"]
-    lines = [r"\begin{table}[t]", r"\centering", r"\small", f"\\caption{{{_tex(view.title)}}}",
-             f"\\begin{{tabular}}{{{spec}}}", r"\toprule", " & ".join(_tex(h) for h in header) + r" \\", r"\midrule"]
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\small",
+        f"\\caption{{{_tex(view.title)}}}",
+        f"\\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+        " & ".join(_tex(h) for h in header) + r" \\",
+        r"\midrule",
+    ]
     first_reference = next((r for r in view.rows if r in view.reference_rows), None)
     for row in view.rows:
         if row == first_reference:
             lines.append(r"\midrule")
         cells = []
         for metric in view.metrics:
-            value, spread, count = _cell_parts(view.cells[(row, metric)], view.row_runs[row], digits)
+            value, spread, count = _cell_parts(
+                view.cells[(row, metric)], view.row_runs[row], digits
+            )
             if row in best[metric]:
                 value = f"\\textbf{{{value}}}"
-            cells.append(" ".join(p for p in (value, rf"$\pm$ {spread}" if spread else "", _tex(count)) if p))
-        lines.append(" & ".join([*(_tex(x) for x in _label(view, row)), *cells, str(view.row_runs[row])]) + r" \\")
+            cells.append(
+                " ".join(p for p in (value, rf"$\pm$ {spread}" if spread else "", _tex(count)) if p)
+            )
+        lines.append(
+            " & ".join([*(_tex(x) for x in _label(view, row)), *cells, str(view.row_runs[row])])
+            + r" \\"
+        )
     lines += [r"\bottomrule", r"\end{tabular}"]
     lines += [f"% {note}" for note in view.notes]
     lines.append(r"\end{table}")

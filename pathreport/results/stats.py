@@ -42,7 +42,7 @@ class PairedDifference:
 
 
 def bootstrap_differences(differences: np.ndarray, *, n_resamples: int, seed: int) -> np.ndarray:
-    """``n_resamples`` bootstrap means of ``differences`` (shape (n,) -> (B,), or (n, m) -> (B, m))."""
+    """``n_resamples`` bootstrap means of ``differences`` ((n,) -> (B,), or (n, m) -> (B, m))."""
     values = np.asarray(differences, dtype=np.float64)
     n = values.shape[0]
     rng = np.random.default_rng(seed)
@@ -58,13 +58,21 @@ def bootstrap_differences(differences: np.ndarray, *, n_resamples: int, seed: in
     return np.concatenate(means, axis=0)
 
 
-def paired_bootstrap(a: Sequence[float], b: Sequence[float], *, n_resamples: int = 10_000, seed: int = 0,
-                     confidence: float = 0.95) -> PairedDifference:
-    """Paired bootstrap of mean(a) - mean(b) over slides (see the module docstring for the method)."""
+def paired_bootstrap(
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> PairedDifference:
+    """Paired bootstrap of mean(a) - mean(b) over slides (method: see the module docstring)."""
     a_arr = np.asarray(a, dtype=np.float64)
     b_arr = np.asarray(b, dtype=np.float64)
     if a_arr.shape != b_arr.shape or a_arr.ndim != 1:
-        raise ValueError(f"Paired scores need two equal-length lists, found {a_arr.shape} and {b_arr.shape}.")
+        raise ValueError(
+            f"Paired scores need two equal-length lists, found {a_arr.shape} and {b_arr.shape}."
+        )
     if len(a_arr) == 0:
         raise ValueError("No slide has a score from both systems; nothing to compare.")
     if n_resamples < 1:
@@ -78,8 +86,14 @@ def paired_bootstrap(a: Sequence[float], b: Sequence[float], *, n_resamples: int
     low, high = np.quantile(resampled, [alpha, 1.0 - alpha])
     extreme = int(np.count_nonzero(np.abs(resampled - observed) >= abs(observed)))
     return PairedDifference(
-        mean_a=float(a_arr.mean()), mean_b=float(b_arr.mean()), difference=observed, ci_low=float(low),
-        ci_high=float(high), p_value=(1 + extreme) / (n_resamples + 1), n=len(a_arr), n_resamples=n_resamples,
+        mean_a=float(a_arr.mean()),
+        mean_b=float(b_arr.mean()),
+        difference=observed,
+        ci_low=float(low),
+        ci_high=float(high),
+        p_value=(1 + extreme) / (n_resamples + 1),
+        n=len(a_arr),
+        n_resamples=n_resamples,
     )
 
 
@@ -131,13 +145,19 @@ def _central_mass(t: float, df: int) -> float:
     return 2.0 / math.pi * (theta + sin * total)
 
 
-def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float] | None:
+def mean_interval(
+    values: Sequence[float], confidence: float = 0.95
+) -> tuple[float, float, float] | None:
     """(mean, low, high): the t interval of the mean of ``values`` (None for fewer than two)."""
     data = np.asarray([v for v in values if v is not None and math.isfinite(v)], dtype=np.float64)
     if len(data) < 2:
         return None
     mean = float(data.mean())
-    half = student_t_quantile(0.5 + confidence / 2.0, len(data) - 1) * float(data.std(ddof=1)) / math.sqrt(len(data))
+    half = (
+        student_t_quantile(0.5 + confidence / 2.0, len(data) - 1)
+        * float(data.std(ddof=1))
+        / math.sqrt(len(data))
+    )
     return mean, mean - half, mean + half
 
 

@@ -41,12 +41,41 @@ DEFAULT_TABLE = Path("results") / "results.csv"
 
 RUN_KEY = ("run", "split")
 TEXT_COLUMNS = (
-    "dataset", "model", "encoder", "split", "metric", "note", "evaluated_set", "text_normalization",
-    "crqs_settings", "source", "run", "summary", "per_case", "fields", "comparability",
+    "dataset",
+    "model",
+    "encoder",
+    "split",
+    "metric",
+    "note",
+    "evaluated_set",
+    "text_normalization",
+    "crqs_settings",
+    "source",
+    "run",
+    "summary",
+    "per_case",
+    "fields",
+    "comparability",
 )
 COLUMNS = (
-    "dataset", "model", "encoder", "seed", "split", "metric", "value", "note", "n_cases", "evaluated_set",
-    "text_normalization", "crqs_settings", "source", "run", "summary", "per_case", "fields", "comparability",
+    "dataset",
+    "model",
+    "encoder",
+    "seed",
+    "split",
+    "metric",
+    "value",
+    "note",
+    "n_cases",
+    "evaluated_set",
+    "text_normalization",
+    "crqs_settings",
+    "source",
+    "run",
+    "summary",
+    "per_case",
+    "fields",
+    "comparability",
 )
 # Columns added after tables were first written: an older table reads them as empty.
 LATER_COLUMNS = ("comparability",)
@@ -64,7 +93,9 @@ def default_table_path() -> Path:
 
 @dataclass
 class Defaults:
-    """Identity values the user gives (``pathreport results collect --dataset ...``) for runs whose files do not say them (they never override a file)."""
+    """Identity values the user gives (``pathreport results collect --dataset ...``) for runs whose
+    files do not say them (they never override a file).
+    """
 
     dataset: str | None = None
     model: str | None = None
@@ -132,7 +163,7 @@ def runs_to_frame(runs: Iterable[RunResult]) -> pd.DataFrame:
 
 
 def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
-    """Read a results table written by :func:`write_table` (CSV or Parquet), checking its columns."""
+    """Read a results table written by :func:`write_table` (CSV or Parquet), checking columns."""
     pd = _pandas()
     path = Path(path) if path is not None else default_table_path()
     if not path.is_file():
@@ -144,7 +175,9 @@ def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
         try:
             frame = pd.read_parquet(path)
         except ImportError as err:
-            raise ResultsError(f"Reading {path} needs pyarrow: pip install pyarrow ({str(err).splitlines()[0]})") from None
+            raise ResultsError(
+                f"Reading {path} needs pyarrow: pip install pyarrow ({str(err).splitlines()[0]})"
+            ) from None
     else:
         try:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -156,14 +189,17 @@ def read_table(path: str | os.PathLike | None = None) -> pd.DataFrame:
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
         raise ResultsError(
-            f"{path}: columns {missing} are missing (found {list(frame.columns)}); this is not a pathreport "
-            "results table, or an old one: rebuild it with `pathreport results collect --fresh <log dir>`."
+            f"{path}: columns {missing} are missing (found {list(frame.columns)}); this is not a "
+            "pathreport results table, or an old one: rebuild it with `pathreport results "
+            "collect --fresh <log dir>`."
         )
     frame = _typed(frame[list(COLUMNS)])
     bad = frame["metric"].eq("") | frame["run"].eq("")
     if bad.any():
         line = int(bad.to_numpy().nonzero()[0][0]) + 2  # header is line 1
-        raise ResultsError(f"{path}:{line}: empty 'metric' or 'run'; every row needs both. Re-collect the table.")
+        raise ResultsError(
+            f"{path}:{line}: empty 'metric' or 'run'; every row needs both. Re-collect the table."
+        )
     return frame
 
 
@@ -179,7 +215,10 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike | None = None) -> P
             try:
                 frame.to_parquet(tmp, index=False)
             except ImportError as err:
-                raise ResultsError(f"Writing {path} needs pyarrow: pip install pyarrow, or use a .csv name ({str(err).splitlines()[0]})") from None
+                raise ResultsError(
+                    f"Writing {path} needs pyarrow: pip install pyarrow, or use a .csv name "
+                    f"({str(err).splitlines()[0]})"
+                ) from None
         else:
             frame.to_csv(tmp, index=False, lineterminator="\n")
         os.replace(tmp, path)
@@ -190,7 +229,9 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike | None = None) -> P
 
 
 def sort_table(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame.sort_values(list(SORT_ORDER), kind="stable", na_position="first").reset_index(drop=True)
+    return frame.sort_values(list(SORT_ORDER), kind="stable", na_position="first").reset_index(
+        drop=True
+    )
 
 
 def upsert(existing: pd.DataFrame, runs: Iterable[RunResult]) -> tuple[pd.DataFrame, MergeReport]:
@@ -209,7 +250,9 @@ def upsert(existing: pd.DataFrame, runs: Iterable[RunResult]) -> tuple[pd.DataFr
         (report.unchanged if same else report.updated).append(run.key)
     replaced = {run.key for run in runs}
     keep = [key not in replaced for key in zip(existing["run"], existing["split"])]
-    merged = pd.concat([existing[keep], new_frame], ignore_index=True) if len(existing) else new_frame
+    merged = (
+        pd.concat([existing[keep], new_frame], ignore_index=True) if len(existing) else new_frame
+    )
     merged = sort_table(_typed(merged))
     report.total_runs = len(set(zip(merged["run"], merged["split"])))
     return merged, report
@@ -220,12 +263,14 @@ def _comparable(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Fixed dtypes: text columns as str ('' for missing), value float, seed and n_cases nullable int."""
+    """Fixed dtypes: text as str ('' for missing), value float, seed and n_cases nullable int."""
     pd = _pandas()
     frame = frame.copy()
     for column in TEXT_COLUMNS:
         frame[column] = frame[column].astype(object).where(frame[column].notna(), "").astype(str)
-    frame["value"] = pd.to_numeric(frame["value"].replace("", None), errors="coerce").astype("float64")
+    frame["value"] = pd.to_numeric(frame["value"].replace("", None), errors="coerce").astype(
+        "float64"
+    )
     for column in ("seed", "n_cases"):
         numbers = pd.to_numeric(frame[column].replace("", None), errors="coerce")
         frame[column] = numbers.round().astype("Int64")

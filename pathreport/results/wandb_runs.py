@@ -33,12 +33,14 @@ from pathreport.results.store import Defaults, NotASummary, ResultsError, RunRes
 _BLOCK = 32 * 1024
 _CHUNK_HEADER = 7
 _FULL, _FIRST, _MIDDLE, _LAST = 1, 2, 3, 4
-NOT_LOGGED = "not in the W&B summary (W&B does not log null values: the metric was unavailable in this run)"
+NOT_LOGGED = (
+    "not in the W&B summary (W&B does not log null values: the metric was unavailable in this run)"
+)
 
 
 @dataclass
 class WandbRunData:
-    """What a W&B run holds that matters here: its config, its final summary, where its files are."""
+    """What matters here of a W&B run: its config, its final summary, where its files are."""
 
     label: str
     config: dict[str, Any] = field(default_factory=dict)
@@ -83,7 +85,9 @@ def parse_transaction_log(path: Path) -> WandbRunData:
     try:
         from wandb.proto import wandb_internal_pb2 as pb
     except ImportError:
-        raise ResultsError(f"Reading the W&B log {path} needs wandb: pip install 'pathreport[wandb]'.") from None
+        raise ResultsError(
+            f"Reading the W&B log {path} needs wandb: pip install 'pathreport[wandb]'."
+        ) from None
     config: dict[str, Any] = {}
     summary: dict[str, Any] = {}
     history: dict[str, Any] = {}
@@ -107,7 +111,9 @@ def parse_transaction_log(path: Path) -> WandbRunData:
             _remove(summary, record.summary.remove)
         elif kind == "history":
             _apply(history, record.history.item)
-    return WandbRunData(label=label, config=config, summary={**history, **summary}, files_dir=path.parent / "files")
+    return WandbRunData(
+        label=label, config=config, summary={**history, **summary}, files_dir=path.parent / "files"
+    )
 
 
 def _apply(target: dict[str, Any], items: Any) -> None:
@@ -150,17 +156,31 @@ def read_local_wandb_run(run_dir: Path, defaults: Defaults | None = None) -> lis
         data.config = _unwrap_config(data.config)
         where = logs[-1]
     owner = run_dir.parent.parent.resolve()
-    return results_from_wandb(data, defaults or Defaults(), source="wandb-offline" if "offline" in run_dir.name else "wandb-local",
-                              run=str(owner), summary=str(where.resolve()))
+    return results_from_wandb(
+        data,
+        defaults or Defaults(),
+        source="wandb-offline" if "offline" in run_dir.name else "wandb-local",
+        run=str(owner),
+        summary=str(where.resolve()),
+    )
 
 
-def results_from_wandb(data: WandbRunData, defaults: Defaults, *, source: str, run: str, summary: str,
-                       per_case_files: dict[str, Path] | None = None) -> list[RunResult]:
+def results_from_wandb(
+    data: WandbRunData,
+    defaults: Defaults,
+    *,
+    source: str,
+    run: str,
+    summary: str,
+    per_case_files: dict[str, Path] | None = None,
+) -> list[RunResult]:
     """One :class:`RunResult` per split that has report metrics in the run's summary."""
     splits = _split_metrics(data.summary)
     if not splits:
-        raise NotASummary("no report metrics (<split>/BLEU_4, <split>/CRQS, ...) in this W&B run's summary: "
-                          "the run may have crashed before testing, or is still running")
+        raise NotASummary(
+            "no report metrics (<split>/BLEU_4, <split>/CRQS, ...) in this W&B run's summary: "
+            "the run may have crashed before testing, or is still running"
+        )
     meta = _identity(data, defaults)
     results = []
     for split, values in sorted(splits.items()):
@@ -172,11 +192,22 @@ def results_from_wandb(data: WandbRunData, defaults: Defaults, *, source: str, r
         evaluated = ""
         if per_case is not None and per_case.is_file():
             evaluated = evaluated_set_digest(list(read_per_case(per_case)))
-        results.append(RunResult(
-            **meta, split=split, metrics=metrics, notes=notes, source=source, run=run, summary=summary,
-            n_cases=int(n_cases) if n_cases is not None else None, evaluated_set=evaluated,
-            per_case=str(per_case.resolve()) if per_case is not None and per_case.is_file() else "",
-        ))
+        results.append(
+            RunResult(
+                **meta,
+                split=split,
+                metrics=metrics,
+                notes=notes,
+                source=source,
+                run=run,
+                summary=summary,
+                n_cases=int(n_cases) if n_cases is not None else None,
+                evaluated_set=evaluated,
+                per_case=str(per_case.resolve())
+                if per_case is not None and per_case.is_file()
+                else "",
+            )
+        )
     return results
 
 
@@ -209,12 +240,17 @@ def _identity(data: WandbRunData, defaults: Defaults) -> dict[str, Any]:
     for name, value in found.items():
         if not value:
             raise ResultsError(
-                f"W&B run {data.label}: its config has no {'data' if name == 'dataset' else name}.name, so its "
-                f"{name} is unknown. Pass --{name} NAME to `pathreport results collect`."
+                f"W&B run {data.label}: its config has "
+                f"no {'data' if name == 'dataset' else name}.name, so its {name} is unknown. "
+                f"Pass --{name} NAME to `pathreport results collect`."
             )
     seed = cfg.get("seed", defaults.seed)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, float)) or float(seed) % 1):
-        raise ResultsError(f"W&B run {data.label}: config 'seed' must be an integer, found {seed!r}.")
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, (int, float)) or float(seed) % 1
+    ):
+        raise ResultsError(
+            f"W&B run {data.label}: config 'seed' must be an integer, found {seed!r}."
+        )
     return {**found, "seed": int(seed) if seed is not None else None}
 
 
@@ -228,7 +264,11 @@ def _name(cfg: dict[str, Any], group: str) -> str | None:
 
 def _local_table(data: WandbRunData, split: str) -> Path | None:
     entry = data.summary.get(f"{split}/per_case")
-    if data.files_dir is None or not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+    if (
+        data.files_dir is None
+        or not isinstance(entry, dict)
+        or not isinstance(entry.get("path"), str)
+    ):
         return None
     return data.files_dir / entry["path"]
 
@@ -239,12 +279,17 @@ def _unwrap_config(config: dict[str, Any]) -> dict[str, Any]:
     for key, value in (config or {}).items():
         if key.startswith("_"):
             continue
-        out[key] = value["value"] if isinstance(value, dict) and set(value) <= {"desc", "value"} and "value" in value else value
+        out[key] = (
+            value["value"]
+            if isinstance(value, dict) and set(value) <= {"desc", "value"} and "value" in value
+            else value
+        )
     return out
 
 
-def collect_wandb_project(project: str, *, download_dir: Path, defaults: Defaults | None = None,
-                          api: Any = None) -> tuple[list[RunResult], list[tuple[str, str]]]:
+def collect_wandb_project(
+    project: str, *, download_dir: Path, defaults: Defaults | None = None, api: Any = None
+) -> tuple[list[RunResult], list[tuple[str, str]]]:
     """Every run of the W&B project ``[entity/]project`` with report metrics, and the runs left out.
 
     Args:
@@ -256,14 +301,17 @@ def collect_wandb_project(project: str, *, download_dir: Path, defaults: Default
         try:
             import wandb
         except ImportError:
-            raise ResultsError("Collecting from a W&B project needs wandb: pip install 'pathreport[wandb]'.") from None
+            raise ResultsError(
+                "Collecting from a W&B project needs wandb: pip install 'pathreport[wandb]'."
+            ) from None
         api = wandb.Api()
     try:
         runs = list(api.runs(project))
     except Exception as err:  # noqa: BLE001 - wandb raises many kinds (CommError, ValueError, HTTPError)
         raise ResultsError(
-            f"Could not list the runs of W&B project {project!r}: {err}. Check the name (entity/project), "
-            "that you are logged in (`wandb login`) and that the network is reachable."
+            f"Could not list the runs of W&B project {project!r}: {err}. Check the name "
+            "(entity/project), that you are logged in (`wandb login`) and that the network is "
+            "reachable."
         ) from None
     results: list[RunResult] = []
     ignored: list[tuple[str, str]] = []
@@ -272,12 +320,24 @@ def collect_wandb_project(project: str, *, download_dir: Path, defaults: Default
         summary = _summary_dict(remote.summary)
         config = _unwrap_config(dict(remote.config))
         data = WandbRunData(label=label, config=config, summary=summary)
-        output_dir = (config.get("paths") or {}).get("output_dir") if isinstance(config.get("paths"), dict) else None
+        output_dir = (
+            (config.get("paths") or {}).get("output_dir")
+            if isinstance(config.get("paths"), dict)
+            else None
+        )
         try:
-            tables = {split: _download_table(remote, summary, split, download_dir / str(remote.id))
-                      for split in _split_metrics(summary)}
-            results += results_from_wandb(data, defaults or Defaults(), source="wandb", run=str(output_dir or label),
-                                          summary=label, per_case_files={k: v for k, v in tables.items() if v})
+            tables = {
+                split: _download_table(remote, summary, split, download_dir / str(remote.id))
+                for split in _split_metrics(summary)
+            }
+            results += results_from_wandb(
+                data,
+                defaults or Defaults(),
+                source="wandb",
+                run=str(output_dir or label),
+                summary=label,
+                per_case_files={k: v for k, v in tables.items() if v},
+            )
         except NotASummary as reason:
             ignored.append((label, f"{reason} (state: {getattr(remote, 'state', 'unknown')})"))
     return results, ignored
@@ -321,4 +381,3 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except yaml.YAMLError as err:
         raise ResultsError(f"{path}: not valid YAML ({err}).") from None
     return data if isinstance(data, dict) else {}
-

@@ -9,12 +9,15 @@ import pytest
 from pathreport.app.cli import main
 
 
-@pytest.mark.parametrize(("kind", "expected"), [
-    ("models", ["histgen", "migen", "most_frequent", "nearest_neighbor"]),
-    ("encoders", ["conch15", "uni2", "hoptimus1", "titan"]),
-    ("datasets", ["synthetic", "reg2025", "tcga", "histai"]),
-    ("evaluators", ["nlg", "crqs"]),
-])
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("models", ["histgen", "migen", "most_frequent", "nearest_neighbor"]),
+        ("encoders", ["conch15", "uni2", "hoptimus1", "titan"]),
+        ("datasets", ["synthetic", "reg2025", "tcga", "histai"]),
+        ("evaluators", ["nlg", "crqs"]),
+    ],
+)
 def test_cli_list_prints_registered_plugins(kind, expected, capsys):
     assert main(["list", kind]) == 0
     out = capsys.readouterr().out

@@ -28,25 +28,50 @@ OWN_SETTINGS = {"bigen": ["model.bank_path={bank}"], "scout": ["model.n_concepts
 
 @pytest.fixture(scope="module")
 def reg_style_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """A TRIDENT job directory (UNI2-h, CONCH v1, TITAN, GECKO), its split file and a knowledge bank."""
+    """A TRIDENT job folder (UNI2-h, CONCH v1, TITAN, GECKO), its split file, a knowledge bank."""
     root = tmp_path_factory.mktemp("reg_style")
     dataset = SyntheticDataset(root, SyntheticConfig(n_slides=12, min_patches=4, max_patches=12))
     dataset.ensure([ENCODERS[name] for name in ("uni2", "conch1", "titan")], concepts=True)
     splits = json.loads(dataset.split_file.read_text())
     bank = root / "bank.pt"
-    assert cli_main(["bigen", "build-bank", "--dataset", "reg2025", "--split-file", str(dataset.split_file),
-                     "--text-encoder", "hashing", "--out", str(bank)]) == 0
-    return {"job": dataset.job_dir, "splits": dataset.split_file, "bank": bank,
-            "concepts": len(dataset.concepts()), "test_ids": sorted(e["id"] for e in splits["test"])}
+    assert (
+        cli_main(
+            [
+                "bigen",
+                "build-bank",
+                "--dataset",
+                "reg2025",
+                "--split-file",
+                str(dataset.split_file),
+                "--text-encoder",
+                "hashing",
+                "--out",
+                str(bank),
+            ]
+        )
+        == 0
+    )
+    return {
+        "job": dataset.job_dir,
+        "splits": dataset.split_file,
+        "bank": bank,
+        "concepts": len(dataset.concepts()),
+        "test_ids": sorted(e["id"] for e in splits["test"]),
+    }
 
 
 @pytest.mark.parametrize("model", GENERATORS)
 def test_reg2025_recipe_trains_tests_and_scores(tiny_train, reg_style_job, model):
     job = reg_style_job
     summary, out = tiny_train(
-        f"experiment=reg2025-{model}", "encoder=uni2", f"paths.features_dir={job['job']}",
-        f"data.splits={job['splits']}", "data.patch_size=256",
-        *(setting.format(**job) for setting in OWN_SETTINGS.get(model, [])), *smoke_overrides(model), synthetic=False,
+        f"experiment=reg2025-{model}",
+        "encoder=uni2",
+        f"paths.features_dir={job['job']}",
+        f"data.splits={job['splits']}",
+        "data.patch_size=256",
+        *(setting.format(**job) for setting in OWN_SETTINGS.get(model, [])),
+        *smoke_overrides(model),
+        synthetic=False,
     )
     config = (out / "config.yaml").read_text()
     # the recipe's settings reached the run
@@ -54,8 +79,9 @@ def test_reg2025_recipe_trains_tests_and_scores(tiny_train, reg_style_job, model
     assert "patience: 7" in config
     metrics = json.loads((out / "metrics" / "test.json").read_text())
     assert metrics["n_cases"] == len(job["test_ids"])
-    predictions = [json.loads(line) for line in (out / "predictions" / "test.jsonl").read_text().splitlines()]
+    predictions = [
+        json.loads(line) for line in (out / "predictions" / "test.jsonl").read_text().splitlines()
+    ]
     assert sorted(p["id"] for p in predictions) == job["test_ids"]
     assert all(p["dataset"] == "reg2025" and p["model"] == model for p in predictions)
     assert Path(summary["best_checkpoint"]).is_file()
-

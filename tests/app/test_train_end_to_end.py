@@ -1,4 +1,4 @@
-"""End-to-end runs of train.py / eval.py on the tiny synthetic dataset (real Lightning, real files)."""
+"""End-to-end train.py / eval.py runs on the tiny synthetic dataset (real Lightning, real files)."""
 
 from __future__ import annotations
 
@@ -79,10 +79,14 @@ def test_eval_from_checkpoint_alone_reproduces_predictions(tiny_train, tmp_path)
     GlobalHydra.instance().clear()
     eval_dir = tmp_path / "eval"
     with initialize_config_dir(config_dir=str(paths.CONFIGS_DIR), version_base="1.3"):
-        cfg = compose(config_name="eval", overrides=[
-            f"ckpt_path={summary['best_checkpoint']}", f"paths.output_dir={eval_dir}",
-            "trainer.enable_progress_bar=false",
-        ])
+        cfg = compose(
+            config_name="eval",
+            overrides=[
+                f"ckpt_path={summary['best_checkpoint']}",
+                f"paths.output_dir={eval_dir}",
+                "trainer.enable_progress_bar=false",
+            ],
+        )
     again = evaluate_checkpoint(cfg)
     first = read_predictions(out / "predictions" / "test.jsonl")
     second = read_predictions(eval_dir / "predictions" / "test.jsonl")
@@ -94,27 +98,45 @@ def test_train_resumes_from_last_checkpoint(tiny_train):
     summary, out = tiny_train("model=migen", *smoke_overrides("migen"), "test=false")
     first = torch.load(out / "checkpoints" / "last.ckpt", map_location="cpu", weights_only=False)
     assert first["epoch"] == 1
-    _, out2 = tiny_train("model=migen", *smoke_overrides("migen"), "test=false", "trainer.max_epochs=3",
-                         f"ckpt_path={out / 'checkpoints' / 'last.ckpt'}", name="resumed")
+    _, out2 = tiny_train(
+        "model=migen",
+        *smoke_overrides("migen"),
+        "test=false",
+        "trainer.max_epochs=3",
+        f"ckpt_path={out / 'checkpoints' / 'last.ckpt'}",
+        name="resumed",
+    )
     resumed = torch.load(out2 / "checkpoints" / "last.ckpt", map_location="cpu", weights_only=False)
     assert resumed["epoch"] == 2  # continued from epoch 1 instead of starting over
 
 
-def _run_script(args: list[str], cwd: Path, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def _run_script(
+    args: list[str], cwd: Path, env_extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     env = {**os.environ, **(env_extra or {})}
-    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_new_generator_is_one_file_in_a_plugin_folder(tmp_path):
-    """A generator written as one file in a folder of its own trains and decodes with no other edit."""
+    """A generator written as one file in its own folder trains and decodes with no other edit."""
     plugin_dir = tmp_path / "my_models"
     plugin_dir.mkdir()
     (plugin_dir / "pooled_caption.py").write_text(PLUGIN_FILE)
     out = tmp_path / "run"
     result = _run_script(
-        [str(paths.PROJECT_ROOT / "train.py"), "model=pooled_caption", "model.d_model=32", "eval.metrics=[nlg]",
-         *TINY_DATA, *FAST_RUN, f"hydra.run.dir={out}"],
-        cwd=tmp_path, env_extra={"PATHREPORT_PLUGIN_PATH": str(plugin_dir)},
+        [
+            str(paths.PROJECT_ROOT / "train.py"),
+            "model=pooled_caption",
+            "model.d_model=32",
+            "eval.metrics=[nlg]",
+            *TINY_DATA,
+            *FAST_RUN,
+            f"hydra.run.dir={out}",
+        ],
+        cwd=tmp_path,
+        env_extra={"PATHREPORT_PLUGIN_PATH": str(plugin_dir)},
     )
     assert result.returncode == 0, result.stderr[-3000:]
     records = read_predictions(out / "predictions" / "test.jsonl")
@@ -124,14 +146,27 @@ def test_new_generator_is_one_file_in_a_plugin_folder(tmp_path):
 
 def test_hydra_multirun_runs_every_combination(tmp_path):
     result = _run_script(
-        [str(paths.PROJECT_ROOT / "train.py"), "-m", "model=most_frequent,nearest_neighbor", "encoder=uni2,conch15",
-         "eval.metrics=[nlg]", *TINY_DATA, *FAST_RUN, f"hydra.sweep.dir={tmp_path / 'sweep'}"],
+        [
+            str(paths.PROJECT_ROOT / "train.py"),
+            "-m",
+            "model=most_frequent,nearest_neighbor",
+            "encoder=uni2,conch15",
+            "eval.metrics=[nlg]",
+            *TINY_DATA,
+            *FAST_RUN,
+            f"hydra.sweep.dir={tmp_path / 'sweep'}",
+        ],
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     summaries = sorted((tmp_path / "sweep").rglob("metrics/test.json"))
-    combos = {(json.loads(p.read_text())["model"], json.loads(p.read_text())["encoder"]) for p in summaries}
-    assert combos == {(m, e) for m in ("most_frequent", "nearest_neighbor") for e in ("uni2", "conch15")}
+    combos = {
+        (json.loads(p.read_text())["model"], json.loads(p.read_text())["encoder"])
+        for p in summaries
+    }
+    assert combos == {
+        (m, e) for m in ("most_frequent", "nearest_neighbor") for e in ("uni2", "conch15")
+    }
 
 
 def test_wandb_logger_runs_offline(tiny_train):
@@ -180,30 +215,53 @@ def _trident_job(root: Path, ids: list[str], trident_name: str, dim: int, folder
     rng = np.random.default_rng(0)
     for sid in ids:
         n = int(rng.integers(3, 9))
-        write_features(root / folder / f"features_{trident_name}" / f"{sid}.h5",
-                       rng.standard_normal((n, dim)).astype(np.float32), rng.integers(0, 10_000, (n, 2)),
-                       encoder=trident_name, patch_size=512)
+        write_features(
+            root / folder / f"features_{trident_name}" / f"{sid}.h5",
+            rng.standard_normal((n, dim)).astype(np.float32),
+            rng.integers(0, 10_000, (n, 2)),
+            encoder=trident_name,
+            patch_size=512,
+        )
     return root
 
 
 @pytest.mark.parametrize("split_format", ["paper", "histgen"])
 def test_train_on_real_layout_with_documented_overrides(tiny_train, tmp_path, split_format):
     """data=reg2025 with a TRIDENT job directory and a split file, as a user types it."""
-    reports = ["Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
-               "Stomach, endoscopic biopsy;\n  Chronic gastritis", "Prostate, needle biopsy;\n  Benign prostatic tissue"]
+    reports = [
+        "Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
+        "Stomach, endoscopic biopsy;\n  Chronic gastritis",
+        "Prostate, needle biopsy;\n  Benign prostatic tissue",
+    ]
     ids = [f"PIT_01_{i:05d}_01" for i in range(12)]
     split = {"train": ids[:8], "val": ids[8:10], "test": ids[10:]}
     entries = {
-        name: [{"id": sid, "report": reports[int(sid[7:12]) % 3],
-                **({"image_path": [f"{sid}.pt"], "split": name} if split_format == "histgen" else {})}
-               for sid in members]
+        name: [
+            {
+                "id": sid,
+                "report": reports[int(sid[7:12]) % 3],
+                **(
+                    {"image_path": [f"{sid}.pt"], "split": name}
+                    if split_format == "histgen"
+                    else {}
+                ),
+            }
+            for sid in members
+        ]
         for name, members in split.items()
     }
     split_file = tmp_path / "reg_splits.json"
     split_file.write_text(json.dumps(entries))
     job = _trident_job(tmp_path / "trident", ids, "conch_v15", 768, "20x_512px_0px_overlap")
-    _, out = tiny_train("data=reg2025", "encoder=conch15", f"paths.features_dir={job}", f"data.splits={split_file}",
-                        "model=nearest_neighbor", "data.batch_size=4", synthetic=False)
+    _, out = tiny_train(
+        "data=reg2025",
+        "encoder=conch15",
+        f"paths.features_dir={job}",
+        f"data.splits={split_file}",
+        "model=nearest_neighbor",
+        "data.batch_size=4",
+        synthetic=False,
+    )
     records = read_predictions(out / "predictions" / "test.jsonl")
     assert [r.id for r in records] == ids[10:]
     assert all(r.dataset == "reg2025" and r.encoder == "conch15" for r in records)
@@ -217,12 +275,19 @@ def test_ckpt_path_last_finds_this_configurations_newest_run(tmp_path):
     from pathreport.app.run import _resolve_ckpt
 
     runs = tmp_path / "logs" / "train" / "synthetic" / "histgen-uni2"
-    for name in ("seed0_2026-01-01_10-00-00", "seed1_2026-01-02_10-00-00", "seed0_2026-01-03_10-00-00"):
+    for name in (
+        "seed0_2026-01-01_10-00-00",
+        "seed1_2026-01-02_10-00-00",
+        "seed0_2026-01-03_10-00-00",
+    ):
         (runs / name / "checkpoints").mkdir(parents=True)
         (runs / name / "checkpoints" / "last.ckpt").write_bytes(b"x")
         time.sleep(0.01)
     new_run = runs / "seed0_2026-01-04_10-00-00"
-    assert _resolve_ckpt("last", new_run, seed=0) == runs / "seed0_2026-01-03_10-00-00" / "checkpoints" / "last.ckpt"
+    assert (
+        _resolve_ckpt("last", new_run, seed=0)
+        == runs / "seed0_2026-01-03_10-00-00" / "checkpoints" / "last.ckpt"
+    )
     assert _resolve_ckpt("last", new_run, seed=1).parent.parent.name.startswith("seed1_")
     with pytest.raises(FileNotFoundError, match="ckpt_path=last"):
         _resolve_ckpt("last", new_run, seed=7)

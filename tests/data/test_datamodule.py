@@ -28,8 +28,11 @@ def _dataset(tmp_path, n_patches, reports=None, dim=4):
         feats[:, 0] = np.arange(n)
         write_features(folder / f"{sid}.h5", feats, np.zeros((n, 2)))
     reports = reports or [f"Report number {i} ." for i in range(len(ids))]
-    split = {"train": [{"id": s, "report": r} for s, r in zip(ids[:-2], reports[:-2])],
-             "val": [{"id": ids[-2], "report": reports[-2]}], "test": [{"id": ids[-1], "report": reports[-1]}]}
+    split = {
+        "train": [{"id": s, "report": r} for s, r in zip(ids[:-2], reports[:-2])],
+        "val": [{"id": ids[-2], "report": reports[-2]}],
+        "test": [{"id": ids[-1], "report": reports[-1]}],
+    }
     path = tmp_path / "split.json"
     path.write_text(json.dumps(split))
     return tmp_path / "job", path
@@ -55,7 +58,9 @@ def test_datamodule_batches_pad_bags_and_reports_with_masks(tmp_path):
 def test_datamodule_missing_feature_files_are_listed(tmp_path):
     job, split = _dataset(tmp_path, [2, 2, 2, 2])
     (job / "20x_256px_0px_overlap" / "features_toy" / "s1.h5").unlink()
-    with pytest.raises(MissingFeaturesError, match=r"(?s)1 missing, e\.g\. s1.*data\.on_missing=skip"):
+    with pytest.raises(
+        MissingFeaturesError, match=r"(?s)1 missing, e\.g\. s1.*data\.on_missing=skip"
+    ):
         _module(job, split).setup()
 
 
@@ -70,14 +75,18 @@ def test_datamodule_skip_option_records_skipped_slides_in_manifest(tmp_path):
 
 def test_datamodule_wrong_feature_dimension_in_test_split_stops_at_setup(tmp_path):
     job, split = _dataset(tmp_path, [2, 2, 2])
-    write_features(job / "20x_256px_0px_overlap" / "features_toy" / "s2.h5", np.ones((2, 6)), np.zeros((2, 2)))
+    write_features(
+        job / "20x_256px_0px_overlap" / "features_toy" / "s2.h5", np.ones((2, 6)), np.zeros((2, 2))
+    )
     with pytest.raises(FeatureFileError, match=r"s2\.h5: feature dimension is 6, expected 4"):
         _module(job, split).setup()  # found before training, not when the test split is decoded
 
 
 def test_datamodule_empty_bags_stop_or_are_skipped_and_listed(tmp_path):
     job, split = _dataset(tmp_path, [3, 0, 2, 2])
-    with pytest.raises(FeatureFileError, match=r"(?s)no tissue patches.*s1.*data\.on_empty_bag=skip"):
+    with pytest.raises(
+        FeatureFileError, match=r"(?s)no tissue patches.*s1.*data\.on_empty_bag=skip"
+    ):
         _module(job, split).setup()
     dm = _module(job, split, on_empty_bag="skip")
     dm.setup()
@@ -106,7 +115,9 @@ def test_bag_policy_random_varies_in_training_and_is_fixed_in_evaluation():
     eval_draws = {tuple(bag.select(50, train=False, seed=0, index=3)) for _ in range(5)}
     assert len(train_draws) > 1 and len(eval_draws) == 1
     assert list(next(iter(eval_draws))) == sorted(next(iter(eval_draws)))  # file order kept
-    assert BagPolicy(max_patches=4, sampling="first").select(50, train=True, seed=0, index=0).tolist() == [0, 1, 2, 3]
+    assert BagPolicy(max_patches=4, sampling="first").select(
+        50, train=True, seed=0, index=0
+    ).tolist() == [0, 1, 2, 3]
     assert BagPolicy(max_patches=4, sampling="all").select(50, train=True, seed=0, index=0) is None
 
 
@@ -116,7 +127,9 @@ def test_datamodule_patch_stream_must_have_the_same_patches(tmp_path):
     for i, n in enumerate([3, 2, 3]):
         write_features(conch / f"s{i}.h5", np.ones((n, 512), dtype=np.float32))
     dm = _module(job, split, streams={"knowledge": StreamSpec(kind="patch", encoder="conch1")})
-    with pytest.raises(FeatureFileError, match=r"s1\.h5: stream 'knowledge' has 2 patches but the main features"):
+    with pytest.raises(
+        FeatureFileError, match=r"s1\.h5: stream 'knowledge' has 2 patches but the main features"
+    ):
         dm.setup()  # checked from metadata before any compute
     write_features(conch / "s1.h5", np.ones((3, 512), dtype=np.float32))
     dm = _module(job, split, streams={"knowledge": StreamSpec(kind="patch", encoder="conch1")})
@@ -127,7 +140,10 @@ def test_datamodule_patch_stream_must_have_the_same_patches(tmp_path):
 def test_datamodule_missing_stream_folder_names_the_stream(tmp_path):
     job, split = _dataset(tmp_path, [3, 3, 3])
     dm = _module(job, split, streams={"slide": StreamSpec(kind="slide", encoder="titan")})
-    with pytest.raises(MissingFeaturesError, match=r"(?s)stream .slide. \(encoder titan\).*data\.streams\.slide\.dir"):
+    with pytest.raises(
+        MissingFeaturesError,
+        match=r"(?s)stream .slide. \(encoder titan\).*data\.streams\.slide\.dir",
+    ):
         dm.setup()
 
 
@@ -135,11 +151,17 @@ def test_datamodule_synthetic_generates_every_stream(tmp_path):
     from pathreport.data.synthetic import SyntheticConfig
     from pathreport.registry import ENCODERS
 
-    cfg = OmegaConf.structured(DataConfig(name="synthetic", synthetic=SyntheticConfig(n_slides=12, min_patches=3,
-                                                                                      max_patches=6)))
-    streams = {"knowledge": StreamSpec(kind="patch", encoder="conch1"), "slide": StreamSpec(kind="slide", encoder="titan"),
-               "concept": StreamSpec(kind="concept", key="bag_feats"),
-               "concept_deep": StreamSpec(kind="concept", key="bag_feats_deep")}
+    cfg = OmegaConf.structured(
+        DataConfig(
+            name="synthetic", synthetic=SyntheticConfig(n_slides=12, min_patches=3, max_patches=6)
+        )
+    )
+    streams = {
+        "knowledge": StreamSpec(kind="patch", encoder="conch1"),
+        "slide": StreamSpec(kind="slide", encoder="titan"),
+        "concept": StreamSpec(kind="concept", key="bag_feats"),
+        "concept_deep": StreamSpec(kind="concept", key="bag_feats_deep"),
+    }
     dm = ReportDataModule(cfg, ENCODERS["conch15"], streams=streams, cache_dir=str(tmp_path))
     dm.setup()
     item = dm.datasets["train"][0]
@@ -153,7 +175,9 @@ def test_datamodule_synthetic_generates_every_stream(tmp_path):
 def test_datamodule_hands_the_generator_training_reports_only_for_its_resources(tmp_path):
     """The resources hook sees the dataset's training reports (never val/test) and, for a real
     dataset, no generated folder; what it returns becomes the module's ``resources``."""
-    job, split = _dataset(tmp_path, [2, 2, 2, 2], reports=["train one", "train two", "val text", "test text"])
+    job, split = _dataset(
+        tmp_path, [2, 2, 2, 2], reports=["train one", "train two", "val text", "test text"]
+    )
     seen = []
 
     def factory(info):
@@ -161,7 +185,9 @@ def test_datamodule_hands_the_generator_training_reports_only_for_its_resources(
         return {"index": str(tmp_path / f"{info.name}.idx")}
 
     cfg = OmegaConf.structured(DataConfig(name="toyset", splits=str(split)))
-    dm = ReportDataModule(cfg, ENC, features_dir=str(job), cache_dir=str(tmp_path / "cache"), resource_factory=factory)
+    dm = ReportDataModule(
+        cfg, ENC, features_dir=str(job), cache_dir=str(tmp_path / "cache"), resource_factory=factory
+    )
     dm.setup()
     (info,) = seen
     assert info.train_reports == ("train one", "train two")
@@ -174,16 +200,27 @@ def test_datamodule_checks_a_concept_stream_against_its_declared_width(tmp_path)
     from pathreport.data.synthetic import SyntheticConfig
     from pathreport.registry import ENCODERS
 
-    cfg = OmegaConf.structured(DataConfig(name="synthetic", synthetic=SyntheticConfig(n_slides=12, min_patches=3,
-                                                                                      max_patches=6)))
-    found = ReportDataModule(cfg, ENCODERS["conch15"], streams={"concept": StreamSpec(kind="concept", key="bag_feats")},
-                             cache_dir=str(tmp_path))
+    cfg = OmegaConf.structured(
+        DataConfig(
+            name="synthetic", synthetic=SyntheticConfig(n_slides=12, min_patches=3, max_patches=6)
+        )
+    )
+    found = ReportDataModule(
+        cfg,
+        ENCODERS["conch15"],
+        streams={"concept": StreamSpec(kind="concept", key="bag_feats")},
+        cache_dir=str(tmp_path),
+    )
     found.setup()
     width = found.stream_dims["concept"]
     right = StreamSpec(kind="concept", key="bag_feats", dim=width)
-    ReportDataModule(cfg, ENCODERS["conch15"], streams={"concept": right}, cache_dir=str(tmp_path)).setup()
+    ReportDataModule(
+        cfg, ENCODERS["conch15"], streams={"concept": right}, cache_dir=str(tmp_path)
+    ).setup()
     wrong = StreamSpec(kind="concept", key="bag_feats", dim=width + 1)
-    dm = ReportDataModule(cfg, ENCODERS["conch15"], streams={"concept": wrong}, cache_dir=str(tmp_path))
+    dm = ReportDataModule(
+        cfg, ENCODERS["conch15"], streams={"concept": wrong}, cache_dir=str(tmp_path)
+    )
     with pytest.raises(FeatureFileError, match=str(width + 1)):
         dm.setup()
 
@@ -199,7 +236,9 @@ def test_size_buckets_group_similar_bags_and_cover_every_slide_once():
     epoch2 = list(SizeBucketBatchSampler(sizes, 2, shuffle=True))
     for batches in (epoch1, epoch2):
         assert sorted(i for b in batches for i in b) == list(range(8))
-        assert all(abs(sizes[b[0]] - sizes[b[1]]) <= 3 for b in batches)  # small with small, large with large
+        assert all(
+            abs(sizes[b[0]] - sizes[b[1]]) <= 3 for b in batches
+        )  # small with small, large with large
     assert epoch1 != epoch2
 
 

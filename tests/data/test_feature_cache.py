@@ -1,5 +1,6 @@
-"""data.feature_cache: float16 copies of a split's features serve the same batches as the HDF5 files,
-follow changes of the sources, and survive interrupted or damaged builds; loader workers keep the
+"""data.feature_cache: float16 copies of a split's features serve the same batches as the HDF5
+files, follow changes of the sources, and survive interrupted or damaged builds; loader workers keep
+the
 batch order."""
 
 from __future__ import annotations
@@ -37,14 +38,19 @@ def _job(tmp_path):
     for i, n in enumerate(SIZES):
         _write_slide(folder, i, n)
     ids = [f"s{i}" for i in range(len(SIZES))]
-    split = {"train": [{"id": s, "report": f"report {s} ."} for s in ids[:4]],
-             "val": [{"id": ids[4], "report": "val ."}], "test": [{"id": ids[5], "report": "test ."}]}
+    split = {
+        "train": [{"id": s, "report": f"report {s} ."} for s in ids[:4]],
+        "val": [{"id": ids[4], "report": "val ."}],
+        "test": [{"id": ids[5], "report": "test ."}],
+    }
     (tmp_path / "split.json").write_text(json.dumps(split))
     return folder
 
 
 def _module(tmp_path, **data):
-    cfg = OmegaConf.structured(DataConfig(name="toyset", splits=str(tmp_path / "split.json"), **data))
+    cfg = OmegaConf.structured(
+        DataConfig(name="toyset", splits=str(tmp_path / "split.json"), **data)
+    )
     dm = ReportDataModule(cfg, ENC, features_dir=str(tmp_path / "job"))
     dm.setup()
     return dm
@@ -69,7 +75,9 @@ def test_cache_serves_the_h5_features_rounded_to_float16_and_the_same_coords(tmp
         for a, b in zip(_items(plain, split), _items(cached, split), strict=True):
             assert a["id"] == b["id"] and a["tokens"] == b["tokens"]
             assert b["features"].dtype == np.float32
-            np.testing.assert_array_equal(b["features"], a["features"].astype(np.float16).astype(np.float32))
+            np.testing.assert_array_equal(
+                b["features"], a["features"].astype(np.float16).astype(np.float32)
+            )
             np.testing.assert_array_equal(b["coords"], a["coords"])
 
 
@@ -87,8 +95,12 @@ def test_cache_is_built_once_and_reused(tmp_path, monkeypatch):
 
 def test_cache_true_lives_in_the_cache_dir(tmp_path):
     _job(tmp_path)
-    cfg = OmegaConf.structured(DataConfig(name="toyset", splits=str(tmp_path / "split.json"), feature_cache="true"))
-    dm = ReportDataModule(cfg, ENC, features_dir=str(tmp_path / "job"), cache_dir=str(tmp_path / "mine"))
+    cfg = OmegaConf.structured(
+        DataConfig(name="toyset", splits=str(tmp_path / "split.json"), feature_cache="true")
+    )
+    dm = ReportDataModule(
+        cfg, ENC, features_dir=str(tmp_path / "job"), cache_dir=str(tmp_path / "mine")
+    )
     dm.setup()
     assert (tmp_path / "mine" / "features" / "toyset") in _cache(dm).folder.parents
 
@@ -100,8 +112,10 @@ def test_changed_source_file_rebuilds_the_cache(tmp_path):
     os.utime(new, ns=(0, 10**9))  # even with an old modification time, the content differs
     dm = _module(tmp_path, feature_cache=str(tmp_path / "cache"))
     fresh = _module(tmp_path)
-    np.testing.assert_array_equal(_items(dm)[1]["features"],
-                                  _items(fresh)[1]["features"].astype(np.float16).astype(np.float32))
+    np.testing.assert_array_equal(
+        _items(dm)[1]["features"],
+        _items(fresh)[1]["features"].astype(np.float16).astype(np.float32),
+    )
 
 
 @pytest.mark.parametrize("damage", ["interrupted", "truncated", "garbled index", "wrong shape"])
@@ -122,13 +136,18 @@ def test_partial_or_corrupt_cache_is_detected_and_rebuilt(tmp_path, caplog, dama
     assert "rebuilding it" in caplog.text and str(cache.index_path) in caplog.text
     plain = _module(tmp_path)
     for a, b in zip(_items(plain), _items(dm), strict=True):
-        np.testing.assert_array_equal(b["features"], a["features"].astype(np.float16).astype(np.float32))
+        np.testing.assert_array_equal(
+            b["features"], a["features"].astype(np.float16).astype(np.float32)
+        )
 
 
 def test_features_beyond_float16_range_stop_with_the_file_and_the_fix(tmp_path):
     folder = _job(tmp_path)
     _write_slide(folder, 2, SIZES[2], scale=1e6)
-    with pytest.raises(FeatureFileError, match=r"s2\.h5: a feature value .* does not fit float16.*data\.feature_cache=null"):
+    with pytest.raises(
+        FeatureFileError,
+        match=r"s2\.h5: a feature value .* does not fit float16.*data\.feature_cache=null",
+    ):
         _module(tmp_path, feature_cache=str(tmp_path / "cache"))
 
 
@@ -136,12 +155,20 @@ def test_cache_of_every_stream_kind_matches_the_files(tmp_path):
     from pathreport.data.synthetic import SyntheticConfig
     from pathreport.registry import ENCODERS
 
-    streams = {"knowledge": StreamSpec(kind="patch", encoder="conch1"), "slide": StreamSpec(kind="slide", encoder="titan"),
-               "concept": StreamSpec(kind="concept", key="bag_feats")}
+    streams = {
+        "knowledge": StreamSpec(kind="patch", encoder="conch1"),
+        "slide": StreamSpec(kind="slide", encoder="titan"),
+        "concept": StreamSpec(kind="concept", key="bag_feats"),
+    }
     modules = []
     for cache in (None, str(tmp_path / "cache")):
-        cfg = OmegaConf.structured(DataConfig(name="synthetic", feature_cache=cache, synthetic=SyntheticConfig(
-            n_slides=12, min_patches=3, max_patches=6)))
+        cfg = OmegaConf.structured(
+            DataConfig(
+                name="synthetic",
+                feature_cache=cache,
+                synthetic=SyntheticConfig(n_slides=12, min_patches=3, max_patches=6),
+            )
+        )
         dm = ReportDataModule(cfg, ENCODERS["conch15"], streams=streams, cache_dir=str(tmp_path))
         dm.setup()
         modules.append(dm)
@@ -174,7 +201,9 @@ def test_loader_workers_keep_the_seeded_batch_order_and_content(tmp_path, cache)
         assert dm.num_workers() == workers
         torch.manual_seed(5)
         loader = dm.train_dataloader()
-        epochs[workers] = [[(b.ids, b.features.clone(), b.coords.clone()) for b in loader] for _ in range(2)]
+        epochs[workers] = [
+            [(b.ids, b.features.clone(), b.coords.clone()) for b in loader] for _ in range(2)
+        ]
     for epoch0, epoch2 in zip(epochs[0], epochs[2], strict=True):
         assert [ids for ids, _, _ in epoch0] == [ids for ids, _, _ in epoch2]
         for (_, f0, c0), (_, f2, c2) in zip(epoch0, epoch2, strict=True):
@@ -198,7 +227,11 @@ def test_loader_pinning_pins_every_tensor_of_a_batch(tmp_path, monkeypatch):
     dm = _module(tmp_path, batch_size=2, num_workers="0")
     batch = next(iter(dm.train_dataloader()))
     pinned = []
-    monkeypatch.setattr(torch.Tensor, "pin_memory", lambda t, *a, **kw: pinned.append(t.shape) or t.clone())
+    monkeypatch.setattr(
+        torch.Tensor, "pin_memory", lambda t, *a, **kw: pinned.append(t.shape) or t.clone()
+    )
     out = pin_memory(batch)
-    assert sorted(pinned) == sorted([batch.features.shape, batch.mask.shape, batch.coords.shape, batch.tokens.shape])
+    assert sorted(pinned) == sorted(
+        [batch.features.shape, batch.mask.shape, batch.coords.shape, batch.tokens.shape]
+    )
     assert out.ids == batch.ids and torch.equal(out.features, batch.features)

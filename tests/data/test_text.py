@@ -10,8 +10,20 @@ from pathreport.data.text import Tokenizer, clean_report, join_tokens, split_tok
 @pytest.mark.parametrize("style", ["reg", "pathology"])
 @pytest.mark.parametrize(
     "fragment",
-    ["2.5 cm", "grade group 2.", "3+4=7", "7 (3+4)", "0/14", "h. pylori", "70%", "cin 2", "pt2n1",
-     "gleason's score 7", "1.2 x 0.8 x 0.5 cm", "14."],
+    [
+        "2.5 cm",
+        "grade group 2.",
+        "3+4=7",
+        "7 (3+4)",
+        "0/14",
+        "h. pylori",
+        "70%",
+        "cin 2",
+        "pt2n1",
+        "gleason's score 7",
+        "1.2 x 0.8 x 0.5 cm",
+        "14.",
+    ],
 )
 def test_text_cleaning_never_damages_numbers_or_grades(style, fragment):
     report = f"Findings: tumour {fragment} Margins are clear."
@@ -31,7 +43,10 @@ def test_text_pathology_cleaning_drops_list_numbering_only():
 
 def test_text_reg_cleaning_keeps_case_and_punctuation():
     report = "Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II"
-    assert clean_report(report, "reg") == "Breast, core-needle biopsy; Invasive carcinoma of no special type, grade II"
+    assert (
+        clean_report(report, "reg")
+        == "Breast, core-needle biopsy; Invasive carcinoma of no special type, grade II"
+    )
 
 
 def test_text_tokenizer_uses_training_reports_only_and_threshold():
@@ -44,7 +59,9 @@ def test_text_tokenizer_uses_training_reports_only_and_threshold():
 
 
 def test_text_tokenizer_round_trip_and_truncation():
-    tok = Tokenizer.build(["Breast, core-needle biopsy; grade II (Tubule formation: 3)"], style="reg")
+    tok = Tokenizer.build(
+        ["Breast, core-needle biopsy; grade II (Tubule formation: 3)"], style="reg"
+    )
     ids, _ = tok.encode("Breast, core-needle biopsy; grade II (Tubule formation: 3)")
     assert tok.decode(ids) == "Breast, core-needle biopsy; grade II (Tubule formation: 3)"
     short, truncated = tok.encode("Breast, core-needle biopsy", max_tokens=2)

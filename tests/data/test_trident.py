@@ -32,7 +32,9 @@ def test_trident_reads_clam_file_without_attributes_and_int32_coords(tmp_path):
 
 
 def test_trident_reads_slide_without_tissue(tmp_path):
-    path = write_features(tmp_path / "empty.h5", np.zeros((0, 6), dtype=np.float32), np.zeros((0, 2)))
+    path = write_features(
+        tmp_path / "empty.h5", np.zeros((0, 6), dtype=np.float32), np.zeros((0, 2))
+    )
     assert read_features(path, expected_dim=6).features.shape == (0, 6)
 
 

@@ -1,4 +1,4 @@
-"""Lexical metrics through pycocoevalcap, with explicit normalisation and METEOR's Java dependency."""
+"""Lexical metrics via pycocoevalcap, with explicit normalisation and METEOR's Java dependency."""
 
 from __future__ import annotations
 
@@ -8,13 +8,20 @@ from pathreport.data.predictions import PredictionRecord
 from pathreport.evaluation.evaluate import evaluate_records, write_evaluation
 from pathreport.evaluation.nlg import compute_nlg, simple_tokenize
 
-REFS = ["Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
-        "Stomach, endoscopic biopsy;\n  Chronic gastritis", "Prostate, needle biopsy;\n  Benign prostatic tissue"]
+REFS = [
+    "Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II",
+    "Stomach, endoscopic biopsy;\n  Chronic gastritis",
+    "Prostate, needle biopsy;\n  Benign prostatic tissue",
+]
 
 
 def test_nlg_identical_reports_score_perfectly_and_empty_scores_zero():
-    summary, cases, unavailable = compute_nlg(REFS, [REFS[0], "", REFS[2]], normalization="simple", meteor=False)
-    assert cases[0]["BLEU_4"] == pytest.approx(1.0, abs=1e-6) and cases[0]["ROUGE_L"] == pytest.approx(1.0)
+    summary, cases, unavailable = compute_nlg(
+        REFS, [REFS[0], "", REFS[2]], normalization="simple", meteor=False
+    )
+    assert cases[0]["BLEU_4"] == pytest.approx(1.0, abs=1e-6) and cases[0][
+        "ROUGE_L"
+    ] == pytest.approx(1.0)
     assert cases[1]["BLEU_1"] == 0.0 and cases[1]["ROUGE_L"] == 0.0
     assert summary["text_normalization"] == "simple"
     assert summary["METEOR"] is None and "METEOR" in unavailable

@@ -52,7 +52,9 @@ def test_emb_rescales_cosine_above_one_half_and_keeps_the_rest():
     u = np.array([1.0, 0.0])
     assert reg2025.rescaled_cosine(u, np.array([0.8, 0.6])) == pytest.approx(0.6)  # (0.8-0.5)/0.5
     assert reg2025.rescaled_cosine(u, np.array([0.3, 0.91**0.5])) == pytest.approx(0.3)  # kept
-    assert reg2025.rescaled_cosine(u, np.array([-0.2, 0.96**0.5])) == pytest.approx(-0.2)  # not clipped
+    assert reg2025.rescaled_cosine(u, np.array([-0.2, 0.96**0.5])) == pytest.approx(
+        -0.2
+    )  # not clipped
     assert reg2025.rescaled_cosine(u, 3 * u) == pytest.approx(1.0)
     assert reg2025.rescaled_cosine(u, np.zeros(2)) == 0.0
 
@@ -75,23 +77,32 @@ def ruler_pipeline(folder):
 
     nlp = spacy.blank("en")
     ruler = nlp.add_pipe("entity_ruler")
-    ruler.add_patterns([
-        {"label": "ENTITY", "pattern": "adenocarcinoma"},
-        {"label": "ENTITY", "pattern": [{"LOWER": "well"}, {"LOWER": "differentiated"}]},
-        {"label": "ENTITY", "pattern": [{"LOWER": "poorly"}, {"LOWER": "differentiated"}]},
-        {"label": "ENTITY", "pattern": "is"},  # shorter than 3 characters: dropped from KEY
-    ])
+    ruler.add_patterns(
+        [
+            {"label": "ENTITY", "pattern": "adenocarcinoma"},
+            {"label": "ENTITY", "pattern": [{"LOWER": "well"}, {"LOWER": "differentiated"}]},
+            {"label": "ENTITY", "pattern": [{"LOWER": "poorly"}, {"LOWER": "differentiated"}]},
+            {"label": "ENTITY", "pattern": "is"},  # shorter than 3 characters: dropped from KEY
+        ]
+    )
     nlp.to_disk(folder)
     return folder
 
 
 def test_aggregate_per_case_and_mean_with_a_real_spacy_pipeline(tmp_path):
     pipeline = reg2025.SpacyEntityExtractor(str(ruler_pipeline(tmp_path / "ruler")))
-    embedder = FixedEmbedder({REF_A: [1, 0], HYP_A: [0.8, 0.6], REF_B: [1, 0], "Benign": [0.3, 0.91**0.5]})
-    records = [PredictionRecord(id="a", reference=REF_A, prediction=HYP_A),
-               PredictionRecord(id="b", reference=REF_B, prediction="Benign")]
-    result = evaluate_records(records, metrics=["reg2025_score"],
-                              options={"reg2025_score": {"entity_extractor": pipeline, "embedder": embedder}})
+    embedder = FixedEmbedder(
+        {REF_A: [1, 0], HYP_A: [0.8, 0.6], REF_B: [1, 0], "Benign": [0.3, 0.91**0.5]}
+    )
+    records = [
+        PredictionRecord(id="a", reference=REF_A, prediction=HYP_A),
+        PredictionRecord(id="b", reference=REF_B, prediction="Benign"),
+    ]
+    result = evaluate_records(
+        records,
+        metrics=["reg2025_score"],
+        options={"reg2025_score": {"entity_extractor": pipeline, "embedder": embedder}},
+    )
     a, b = result.per_case["a"], result.per_case["b"]
     assert a["REG2025_KEY"] == pytest.approx(1 / 3)
     assert a["REG2025_keywords_reference"] == ["adenocarcinoma", "well differentiated"]
@@ -102,7 +113,10 @@ def test_aggregate_per_case_and_mean_with_a_real_spacy_pipeline(tmp_path):
     assert b["REG2025"] == pytest.approx(0.15 * (2 / 3) + 0.3 * 0.3)
     assert result.summary["REG2025"] == pytest.approx((a["REG2025"] + b["REG2025"]) / 2)
     settings = result.summary["reg2025_settings"]
-    assert settings["spacy_pipeline_id"].startswith("en_") and settings["embedding_model"] == "fixed-test-vectors"
+    assert (
+        settings["spacy_pipeline_id"].startswith("en_")
+        and settings["embedding_model"] == "fixed-test-vectors"
+    )
     assert settings["challenge_models"] is False and "not comparable" in settings["note"]
     assert "fixed-test-vectors" in result.summary["comparability"]["REG2025"]
 
@@ -123,7 +137,9 @@ def test_emb_mean_pools_a_transformers_model_loaded_from_a_folder_with_truncatio
     np.testing.assert_allclose(vectors[0], hidden.mean(0).numpy(), rtol=1e-5, atol=1e-6)
     long_text = " ".join(["tumor"] * 700)
     truncated = " ".join(["tumor"] * 510)
-    np.testing.assert_allclose(embedder([long_text])[0], embedder([truncated])[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        embedder([long_text])[0], embedder([truncated])[0], rtol=1e-5, atol=1e-6
+    )
     assert embedder.describe()["embedding_model"] == str(folder)
 
 
@@ -135,5 +151,7 @@ def test_default_models_are_the_challenges_and_missing_ones_say_how_to_install(t
     assert params["embedding_model"].default == "dmis-lab/biobert-v1.1"
     with pytest.raises(ConfigError, match="en_core_sci_lg-0.5.4.tar.gz"):
         reg2025.SpacyEntityExtractor(str(tmp_path / "no-such-pipeline"))
-    with pytest.raises(ConfigError, match=r"hf download dmis-lab/biobert-v1.1.*embedding_model=<folder>"):
+    with pytest.raises(
+        ConfigError, match=r"hf download dmis-lab/biobert-v1.1.*embedding_model=<folder>"
+    ):
         reg2025.MeanPooledEmbedder(str(tmp_path / "no-such-model"))

@@ -1,4 +1,5 @@
-"""Attention over long bags: query blocks compute what the unsplit kernel computes, gradients included,
+"""Attention over long bags: query blocks compute what the unsplit kernel computes, gradients
+included,
 and training on a CPU takes that path only where the fused kernels cannot serve it."""
 
 from __future__ import annotations
@@ -13,15 +14,21 @@ from pathreport.generation.nn import MultiHeadAttention, attention, blocked_atte
 
 def _qkv(b=2, h=2, tq=9, tk=9, d=4, dtype=torch.float64):
     g = torch.Generator().manual_seed(0)
-    return [torch.randn(b, h, t, d, generator=g, dtype=dtype, requires_grad=True) for t in (tq, tk, tk)]
+    return [
+        torch.randn(b, h, t, d, generator=g, dtype=dtype, requires_grad=True) for t in (tq, tk, tk)
+    ]
 
 
 def _masks(b=2, tq=9, tk=9):
     padding = torch.ones(b, tk, dtype=torch.bool)
     padding[-1, 4:] = False  # the last slide has 4 real patches
     causal = torch.ones(tq, tk, dtype=torch.bool).tril()
-    return {"none": None, "padding": padding[:, None, None, :], "causal": causal,
-            "per-query": padding[:, None, None, :] & causal}
+    return {
+        "none": None,
+        "padding": padding[:, None, None, :],
+        "causal": causal,
+        "per-query": padding[:, None, None, :] & causal,
+    }
 
 
 @pytest.mark.parametrize("name", ["none", "padding", "causal", "per-query"])
@@ -46,8 +53,13 @@ def test_blocked_attention_backward_reuses_each_blocks_dropout_mask():
     got = blocked_attention(q, k, v, mask, 0.5, rows=2)
     got_grads = torch.autograd.grad(got.square().sum(), (q, k, v))
     torch.manual_seed(3)
-    kept = torch.cat([F.scaled_dot_product_attention(q[:, :, s : s + 2], k, v, attn_mask=mask, dropout_p=0.5)
-                      for s in range(0, 5, 2)], dim=2)
+    kept = torch.cat(
+        [
+            F.scaled_dot_product_attention(q[:, :, s : s + 2], k, v, attn_mask=mask, dropout_p=0.5)
+            for s in range(0, 5, 2)
+        ],
+        dim=2,
+    )
     assert not torch.equal(kept, blocked_attention(q, k, v, mask, 0.0, rows=2))  # dropout is on
     torch.testing.assert_close(got, kept, rtol=0, atol=0)
     for a, b in zip(got_grads, torch.autograd.grad(kept.square().sum(), (q, k, v)), strict=True):
@@ -57,8 +69,12 @@ def test_blocked_attention_backward_reuses_each_blocks_dropout_mask():
 def test_attention_splits_only_training_attention_on_a_cpu_above_the_limit(monkeypatch):
     calls = []
     real = pr_nn.blocked_attention
-    monkeypatch.setattr(pr_nn, "blocked_attention", lambda *a, **kw: calls.append(kw["rows"]) or real(*a, **kw))
-    monkeypatch.setattr(pr_nn, "ATTENTION_BLOCK_SCORES", 2 * 2 * 3 * 9)  # 3 query rows of 2 slides x 2 heads
+    monkeypatch.setattr(
+        pr_nn, "blocked_attention", lambda *a, **kw: calls.append(kw["rows"]) or real(*a, **kw)
+    )
+    monkeypatch.setattr(
+        pr_nn, "ATTENTION_BLOCK_SCORES", 2 * 2 * 3 * 9
+    )  # 3 query rows of 2 slides x 2 heads
     q, k, v = _qkv()
     attention(q, k, v, None, 0.0)  # no dropout: the fused kernel holds no scores
     assert calls == []
@@ -81,7 +97,9 @@ def test_multi_head_attention_in_training_takes_the_blocked_path_and_learns(monk
         eval_out = layer(x, x, mask=mask)
     monkeypatch.setattr(pr_nn, "ATTENTION_BLOCK_SCORES", None)
     with torch.no_grad():
-        torch.testing.assert_close(layer(x, x, mask=mask), eval_out, rtol=0, atol=0)  # evaluation: unchanged
+        torch.testing.assert_close(
+            layer(x, x, mask=mask), eval_out, rtol=0, atol=0
+        )  # evaluation: unchanged
     monkeypatch.setattr(pr_nn, "ATTENTION_BLOCK_SCORES", 64)
     layer.train()
     out = layer(x, x, mask=mask)

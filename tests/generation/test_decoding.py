@@ -30,7 +30,9 @@ class Toy(nn.Module):
 
     def decode(self, state, tokens, cache=None):
         self.calls += 1
-        return self.decoder(tokens, state["memory"], state["mask"], cache) + self.bias.to(state["memory"].dtype)
+        return self.decoder(tokens, state["memory"], state["mask"], cache) + self.bias.to(
+            state["memory"].dtype
+        )
 
 
 def _batch(sizes, seed=0, dtype=torch.float64):
@@ -41,13 +43,26 @@ def _batch(sizes, seed=0, dtype=torch.float64):
     for i, s in enumerate(sizes):
         feats[i, :s] = torch.randn(s, 6, generator=g, dtype=dtype)
         mask[i, :s] = True
-    return SlideBatch(ids=[str(i) for i in range(len(sizes))], features=feats, mask=mask,
-                      coords=torch.zeros(len(sizes), n, 2, dtype=torch.long))
+    return SlideBatch(
+        ids=[str(i) for i in range(len(sizes))],
+        features=feats,
+        mask=mask,
+        coords=torch.zeros(len(sizes), n, 2, dtype=torch.long),
+    )
 
 
 def _decode(model, batch, **kw):
     cfg = DecodingConfig(**{"block_repeat": False, **kw})
-    return generate(model, batch, cfg, max_len=kw.pop("max_len", 20), bos_id=BOS, eos_id=EOS, pad_id=PAD, unk_id=UNK)
+    return generate(
+        model,
+        batch,
+        cfg,
+        max_len=kw.pop("max_len", 20),
+        bos_id=BOS,
+        eos_id=EOS,
+        pad_id=PAD,
+        unk_id=UNK,
+    )
 
 
 @pytest.mark.parametrize("beam", [1, 3])

@@ -26,8 +26,17 @@ KWARGS = {"bos_id": BOS, "eos_id": EOS, "pad_id": PAD, "unk_id": UNK}
 
 
 @torch.no_grad()
-def reference_generate(model: nn.Module, batch, cfg: DecodingConfig, *, max_len: int, bos_id: int, eos_id: int,
-                       pad_id: int, unk_id: int | None = None) -> list[list[int]]:
+def reference_generate(
+    model: nn.Module,
+    batch,
+    cfg: DecodingConfig,
+    *,
+    max_len: int,
+    bos_id: int,
+    eos_id: int,
+    pad_id: int,
+    unk_id: int | None = None,
+) -> list[list[int]]:
     """Beam search over the whole batch until every slide is settled, recomputing every prefix."""
     state = model.encode(batch)
     b, k = len(batch), cfg.beam_size
@@ -41,8 +50,17 @@ def reference_generate(model: nn.Module, batch, cfg: DecodingConfig, *, max_len:
         logits = model.decode(state, history)[:, -1].float()
         logp = F.log_softmax(logits / cfg.temperature, dim=-1)
         vocab = logp.shape[-1]
-        _constrain(logp, history, step, cfg, bos_id=bos_id, eos_id=eos_id, pad_id=pad_id, unk_id=unk_id,
-                   force_eos=step == max_len)
+        _constrain(
+            logp,
+            history,
+            step,
+            cfg,
+            bos_id=bos_id,
+            eos_id=eos_id,
+            pad_id=pad_id,
+            unk_id=unk_id,
+            force_eos=step == max_len,
+        )
         flat_ended = ended.view(rows)
         logp[flat_ended] = float("-inf")
         logp[flat_ended, pad_id] = 0.0
@@ -75,8 +93,8 @@ def reference_generate(model: nn.Module, batch, cfg: DecodingConfig, *, max_len:
 
 
 class EndsAtItsOwnPace(nn.Module):
-    """A generator whose ``<eos>`` logit grows (or, at a negative rate, falls) with the position at a
-    rate of its slide's own, so that the slides of one batch finish at different steps; it records
+    """A generator whose ``<eos>`` logit grows (or, at a negative rate, falls) with the position at
+    a rate of its slide's own, so that the slides of one batch finish at different steps; it records
     the rows of every step."""
 
     def __init__(self, model: nn.Module, rates: list[float]) -> None:
@@ -84,14 +102,21 @@ class EndsAtItsOwnPace(nn.Module):
         self.model, self.rates, self.rows = model, rates, []
 
     def encode(self, batch):
-        return {**self.model.encode(batch), "eos_rate": torch.tensor(self.rates, dtype=torch.float64)}
+        return {
+            **self.model.encode(batch),
+            "eos_rate": torch.tensor(self.rates, dtype=torch.float64),
+        }
 
     def decode(self, state, tokens, cache: DecoderCache | None = None):
         inner = {key: value for key, value in state.items() if key != "eos_rate"}
         logits = self.model.decode(inner, tokens, cache).clone()
         self.rows.append(tokens.shape[0])
         # the position of each new token: the cache's own history, or the prefix without a cache
-        position = cache.append("positions", tokens, dim=1).shape[1] if cache is not None else tokens.shape[1]
+        position = (
+            cache.append("positions", tokens, dim=1).shape[1]
+            if cache is not None
+            else tokens.shape[1]
+        )
         per_row = state["eos_rate"].repeat_interleave(tokens.shape[0] // state["eos_rate"].shape[0])
         first = position - tokens.shape[1] + 1
         steps = torch.arange(first, position + 1, dtype=logits.dtype)
@@ -101,7 +126,9 @@ class EndsAtItsOwnPace(nn.Module):
 
 @pytest.mark.parametrize("beam", [1, 3])
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
-def test_decoder_equals_the_plain_beam_search_when_slides_finish_at_different_steps(entry, beam, tmp_path):
+def test_decoder_equals_the_plain_beam_search_when_slides_finish_at_different_steps(
+    entry, beam, tmp_path
+):
     model = EndsAtItsOwnPace(fixtures.build(entry, tmp_path), rates=[3.0, -5.0, 0.8])
     batch = fixtures.make_batch(entry)
     cfg = DecodingConfig(beam_size=beam)
@@ -138,15 +165,22 @@ def _toy_batch(sizes: list[int], seed: int):
     n = max(sizes)
     mask = torch.arange(n)[None, :] < torch.tensor(sizes)[:, None]
     features = torch.randn(len(sizes), n, 6, generator=g, dtype=torch.float64) * mask[..., None]
-    return SlideBatch(ids=[str(i) for i in range(len(sizes))], features=features, mask=mask,
-                      coords=torch.zeros(len(sizes), n, 2, dtype=torch.long))
+    return SlideBatch(
+        ids=[str(i) for i in range(len(sizes))],
+        features=features,
+        mask=mask,
+        coords=torch.zeros(len(sizes), n, 2, dtype=torch.long),
+    )
 
 
 SITUATIONS = {
     "greedy": {"beam_size": 1},
     "beam 2": {"beam_size": 2},
     "beam 5, no repeat blocking": {"beam_size": 5, "block_repeat": False},
-    "length penalty (stops only when every beam has ended)": {"beam_size": 3, "length_penalty": 0.6},
+    "length penalty (stops only when every beam has ended)": {
+        "beam_size": 3,
+        "length_penalty": 0.6,
+    },
     "trigram blocking": {"beam_size": 3, "block_trigrams": True, "block_repeat": False},
     "min_len and temperature": {"beam_size": 4, "min_len": 5, "temperature": 0.7},
 }
@@ -170,14 +204,23 @@ def test_decoder_names_a_state_tensor_that_is_not_per_slide_when_a_slide_leaves_
             return {**super().encode(batch), "table": torch.zeros(7, 2)}  # not one row per slide
 
     model = WithTable(Toy().double().eval(), rates=[4.0, -5.0])
-    with pytest.raises(ValueError, match=r"state\['table'\].*one row per slide of the batch \(2\), found shape"):
-        generate(model, _toy_batch([3, 4], seed=1), DecodingConfig(beam_size=2), max_len=10, **KWARGS)
+    with pytest.raises(
+        ValueError, match=r"state\['table'\].*one row per slide of the batch \(2\), found shape"
+    ):
+        generate(
+            model, _toy_batch([3, 4], seed=1), DecodingConfig(beam_size=2), max_len=10, **KWARGS
+        )
 
 
 @pytest.mark.parametrize("every", [3, 8])
-@pytest.mark.parametrize("settings", [SITUATIONS["greedy"], SITUATIONS["min_len and temperature"]],
-                         ids=["greedy", "beam 4"])
-def test_decoder_that_looks_at_settled_slides_every_few_steps_gives_the_same_answers(settings, every, monkeypatch):
+@pytest.mark.parametrize(
+    "settings",
+    [SITUATIONS["greedy"], SITUATIONS["min_len and temperature"]],
+    ids=["greedy", "beam 4"],
+)
+def test_decoder_that_looks_at_settled_slides_every_few_steps_gives_the_same_answers(
+    settings, every, monkeypatch
+):
     """What an accelerator does (the flags are read every few steps; settled slides are frozen in
     between), run here on the CPU."""
     monkeypatch.setitem(decoding.SETTLED_CHECK_EVERY, "cpu", every)

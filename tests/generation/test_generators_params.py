@@ -34,7 +34,9 @@ PUBLISHED = {"migen": 17.63e6, "histgen": 22.11e6, "bigen": 18.15e6, "scout": 18
 def reference_model(entry):
     ref = entry.metadata["reference_params"]
     ctx = GeneratorContext(
-        vocab_size=REFERENCE_VOCAB, feature_dim=REFERENCE_FEATURE_DIM, stream_dims=dict(ref["stream_dims"])
+        vocab_size=REFERENCE_VOCAB,
+        feature_dim=REFERENCE_FEATURE_DIM,
+        stream_dims=dict(ref["stream_dims"]),
     )
     with torch.device("meta"):
         return entry.obj(entry.config(**ref.get("config", {})), ctx)
@@ -53,5 +55,9 @@ def test_generator_parameter_count_matches_reference_after_documented_difference
         assert abs(ref["count"] - PUBLISHED[entry.name]) < 0.005e6
     if abs(ours - ref["count"]) > 0.02 * ref["count"]:
         doc = sys.modules[entry.obj.__module__].__doc__ or ""
-        assert f"{ours / 1e6:.2f}M" in doc, "the module docstring must state the parameter count it builds"
-        assert ref["differences"], "a count more than 2% off the reference needs its differences listed"
+        assert f"{ours / 1e6:.2f}M" in doc, (
+            "the module docstring must state the parameter count it builds"
+        )
+        assert ref["differences"], (
+            "a count more than 2% off the reference needs its differences listed"
+        )

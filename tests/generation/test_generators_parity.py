@@ -70,7 +70,7 @@ def test_generator_decoding_a_batch_equals_decoding_each_slide(entry, beam, tmp_
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
 def test_generator_cached_decoding_matches_teacher_forcing(entry, tmp_path):
-    """Step-by-step decoding with a cache, two hypotheses per slide, gives the teacher-forced logits."""
+    """Cached step-by-step decoding, two hypotheses per slide, gives the teacher-forced logits."""
     model = build(entry, tmp_path)
     batch = make_batch(entry)
     tokens = batch.tokens[:, :-1].repeat_interleave(2, dim=0)  # R = B x 2 rows, slide-major
@@ -125,7 +125,9 @@ def test_generator_every_parameter_learns(entry, tmp_path):
     model = build(entry, tmp_path)
     loss, _ = model.loss(make_batch(entry))
     loss.backward()
-    dead = [n for n, p in model.named_parameters() if p.grad is None or not bool(p.grad.abs().sum() > 0)]
+    dead = [
+        n for n, p in model.named_parameters() if p.grad is None or not bool(p.grad.abs().sum() > 0)
+    ]
     assert dead == []
 
 
@@ -153,9 +155,16 @@ def test_r2gen_trunk_keeps_the_state_dict_keys_of_saved_checkpoints(entry, tmp_p
     """Checkpoints store the trunk's modules under these names; renaming one would orphan them."""
     model = build(entry, tmp_path)
     keys = set(model.state_dict())
-    trunk = {"wsi_mapping.weight", "wsi_mapping.bias", "att_embed.0.weight", "att_embed.0.bias",
-             "decoder.embed.weight", "decoder.layers.0.cross_attn.q_proj.weight", "decoder.norm.weight",
-             "decoder.logit.weight"}
+    trunk = {
+        "wsi_mapping.weight",
+        "wsi_mapping.bias",
+        "att_embed.0.weight",
+        "att_embed.0.bias",
+        "decoder.embed.weight",
+        "decoder.layers.0.cross_attn.q_proj.weight",
+        "decoder.norm.weight",
+        "decoder.logit.weight",
+    }
     assert trunk <= keys
     assert ("prompt" in keys) == (model.prompt is not None)
     assert model.decoder.positions.table.shape[0] == model.ctx.max_positions

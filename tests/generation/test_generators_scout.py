@@ -35,18 +35,30 @@ def test_scout_gate_entropy_ignores_padded_target_positions(tmp_path):
     longer = make_batch(SCOUT)
     longer.tokens = torch.cat([longer.tokens, torch.full((len(batch), 4), PAD)], dim=1)
     with torch.no_grad():
-        torch.testing.assert_close(model.loss(batch)[1]["gate_entropy"], model.loss(longer)[1]["gate_entropy"])
+        torch.testing.assert_close(
+            model.loss(batch)[1]["gate_entropy"], model.loss(longer)[1]["gate_entropy"]
+        )
 
 
-@pytest.mark.parametrize(("dataset", "n_concepts"), [("reg2025", 66), ("tcga", 254), ("histai", None)])
+@pytest.mark.parametrize(
+    ("dataset", "n_concepts"), [("reg2025", 66), ("tcga", 254), ("histai", None)]
+)
 def test_scout_concept_count_comes_with_the_dataset_preset_and_reaches_the_concept_stream(
     dataset, n_concepts, tmp_path
 ):
     from pathreport.generation.generator import typed_generator_config
 
-    cfg = compose_train([f"experiment={dataset}-scout", "paths.features_dir=/data/trident",
-                         "data.splits=/data/splits.json"], tmp_path)
+    cfg = compose_train(
+        [
+            f"experiment={dataset}-scout",
+            "paths.features_dir=/data/trident",
+            "data.splits=/data/splits.json",
+        ],
+        tmp_path,
+    )
     assert cfg.model.n_concepts == n_concepts
     streams = SCOUT.obj.input_streams(typed_generator_config(cfg.model))
-    assert streams["concept"].dim == n_concepts  # checked against every concept file by the data module
+    assert (
+        streams["concept"].dim == n_concepts
+    )  # checked against every concept file by the data module
     assert streams["concept_deep"].dim is None

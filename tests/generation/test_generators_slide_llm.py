@@ -44,38 +44,68 @@ def tokenizer(reports) -> SubwordTokenizer:
 
 def context(tokenizer: SubwordTokenizer, **extra: object) -> GeneratorContext:
     return GeneratorContext(
-        vocab_size=len(tokenizer), feature_dim=FEATURE_DIM, pad_id=tokenizer.pad_id, bos_id=tokenizer.bos_id,
-        eos_id=tokenizer.eos_id, unk_id=tokenizer.unk_id, stream_dims=dict(STREAM_DIMS), max_report_tokens=40,
-        tokenizer=tokenizer, **extra,
+        vocab_size=len(tokenizer),
+        feature_dim=FEATURE_DIM,
+        pad_id=tokenizer.pad_id,
+        bos_id=tokenizer.bos_id,
+        eos_id=tokenizer.eos_id,
+        unk_id=tokenizer.unk_id,
+        stream_dims=dict(STREAM_DIMS),
+        max_report_tokens=40,
+        tokenizer=tokenizer,
+        **extra,
     )
 
 
-def build(tokenizer, seed: int = 0, dtype: torch.dtype = torch.float64, ctx: GeneratorContext | None = None,
-          **overrides: object) -> SlideLLM:
+def build(
+    tokenizer,
+    seed: int = 0,
+    dtype: torch.dtype = torch.float64,
+    ctx: GeneratorContext | None = None,
+    **overrides: object,
+) -> SlideLLM:
     torch.manual_seed(seed)
     cfg = SlideLLMConfig(name="slide_llm", **{**ENTRY.smoke, **overrides})
     return SlideLLM(cfg, ctx or context(tokenizer)).to(dtype).eval()
 
 
-def make_batch(tokenizer, reports, sizes=(9, 1, 14), dtype=torch.float64, seed: int = 1) -> SlideBatch:
+def make_batch(
+    tokenizer, reports, sizes=(9, 1, 14), dtype=torch.float64, seed: int = 1
+) -> SlideBatch:
     g = torch.Generator().manual_seed(seed)
     b, n = len(sizes), max(sizes)
     mask = torch.arange(n)[None, :] < torch.tensor(sizes)[:, None]
     features = torch.randn(b, n, FEATURE_DIM, generator=g, dtype=dtype)
-    seqs = [[tokenizer.bos_id, *tokenizer.encode(r, 30)[0], tokenizer.eos_id] for r in reports[60 : 60 + b]]
+    seqs = [
+        [tokenizer.bos_id, *tokenizer.encode(r, 30)[0], tokenizer.eos_id]
+        for r in reports[60 : 60 + b]
+    ]
     tokens = torch.full((b, max(map(len, seqs))), tokenizer.pad_id, dtype=torch.long)
     for i, seq in enumerate(seqs):
         tokens[i, : len(seq)] = torch.tensor(seq)
-    streams = {"titan": torch.randn(b, STREAM_DIMS["titan"], generator=g, dtype=dtype),
-               "conch": torch.randn(b, n, STREAM_DIMS["conch"], generator=g, dtype=dtype)}
-    return SlideBatch(ids=[f"s{i}" for i in range(b)], features=features, mask=mask,
-                      coords=torch.zeros(b, n, 2, dtype=torch.long), streams=streams, tokens=tokens,
-                      references=reports[60 : 60 + b])
+    streams = {
+        "titan": torch.randn(b, STREAM_DIMS["titan"], generator=g, dtype=dtype),
+        "conch": torch.randn(b, n, STREAM_DIMS["conch"], generator=g, dtype=dtype),
+    }
+    return SlideBatch(
+        ids=[f"s{i}" for i in range(b)],
+        features=features,
+        mask=mask,
+        coords=torch.zeros(b, n, 2, dtype=torch.long),
+        streams=streams,
+        tokens=tokens,
+        references=reports[60 : 60 + b],
+    )
 
 
 def decode_kwargs(tokenizer) -> dict:
-    return {"max_len": 12, "bos_id": tokenizer.bos_id, "eos_id": tokenizer.eos_id, "pad_id": tokenizer.pad_id,
-            "unk_id": tokenizer.unk_id}
+    return {
+        "max_len": 12,
+        "bos_id": tokenizer.bos_id,
+        "eos_id": tokenizer.eos_id,
+        "pad_id": tokenizer.pad_id,
+        "unk_id": tokenizer.unk_id,
+    }
 
 
 class WithoutCache(torch.nn.Module):
@@ -89,13 +119,17 @@ class WithoutCache(torch.nn.Module):
     def encode(self, batch: SlideBatch) -> dict:
         return self.model.encode(batch)
 
-    def decode(self, state: dict, tokens: torch.Tensor, cache: DecoderCache | None = None) -> torch.Tensor:
+    def decode(
+        self, state: dict, tokens: torch.Tensor, cache: DecoderCache | None = None
+    ) -> torch.Tensor:
         history = cache.append("history", tokens, dim=1)
         return self.model.decode(state, history, None)[:, -tokens.shape[1] :]
 
 
 # -- tokenizer -----------------------------------------------------------------------------------
-def test_slide_llm_tokenizer_is_trained_on_training_reports_and_travels_as_plain_json(tokenizer, reports):
+def test_slide_llm_tokenizer_is_trained_on_training_reports_and_travels_as_plain_json(
+    tokenizer, reports
+):
     assert (tokenizer.pad_id, tokenizer.bos_id, tokenizer.eos_id, tokenizer.unk_id) == (0, 1, 2, 3)
     for report in reports[60:70]:  # reports it was not trained on decode to their cleaned text
         ids, cut = tokenizer.encode(report)
@@ -105,15 +139,26 @@ def test_slide_llm_tokenizer_is_trained_on_training_reports_and_travels_as_plain
     # a character never seen in training is unknown (and never emitted: decoding suppresses <unk>)
     assert tokenizer.unk_id in tokenizer.encode("Ünïcode")[0]
     state = tokenizer_state(tokenizer)
-    assert json.loads(json.dumps(state)) == state  # strings and numbers only: safe for weights_only loads
+    assert (
+        json.loads(json.dumps(state)) == state
+    )  # strings and numbers only: safe for weights_only loads
     assert tokenizer_from_state(state, style="reg") == tokenizer
 
 
 # -- training modes ------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["full", "frozen", "lora"])
 def test_slide_llm_trains_in_each_mode_exactly_the_parameters_it_should(mode, tokenizer, reports):
-    overrides = {"full": {}, "frozen": {"lm_frozen": True},
-                 "lora": {"lm_frozen": True, "adapter": "lora", "lora_r": 4, "lora_alpha": 8, "lora_dropout": 0.0}}[mode]
+    overrides = {
+        "full": {},
+        "frozen": {"lm_frozen": True},
+        "lora": {
+            "lm_frozen": True,
+            "adapter": "lora",
+            "lora_r": 4,
+            "lora_alpha": 8,
+            "lora_dropout": 0.0,
+        },
+    }[mode]
     model = build(tokenizer, dtype=torch.float32, **overrides).train()
     batch = make_batch(tokenizer, reports, dtype=torch.float32)
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
@@ -155,7 +200,9 @@ def test_slide_llm_gradient_checkpointing_gives_the_same_loss_and_gradients(toke
 
 # -- decoding ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("pooling", ["mean", "attention", "resampler"])
-def test_slide_llm_beam_decoding_of_a_batch_equals_each_slide_alone_and_the_no_cache_path(pooling, tokenizer, reports):
+def test_slide_llm_beam_decoding_of_a_batch_equals_each_slide_alone_and_the_no_cache_path(
+    pooling, tokenizer, reports
+):
     model = build(tokenizer, pooling=pooling, prefix_streams=["titan", "conch"])
     batch = make_batch(tokenizer, reports)
     cfg = DecodingConfig(beam_size=3, block_repeat=False)
@@ -167,12 +214,16 @@ def test_slide_llm_beam_decoding_of_a_batch_equals_each_slide_alone_and_the_no_c
     assert all(len(seq) > 0 for seq in together)
 
 
-def test_slide_llm_cache_keeps_the_prefix_once_per_slide_and_moves_only_generated_positions(tokenizer, reports):
+def test_slide_llm_cache_keeps_the_prefix_once_per_slide_and_moves_only_generated_positions(
+    tokenizer, reports
+):
     model = build(tokenizer)
     batch = make_batch(tokenizer, reports)
     state = model.encode(batch)
     prefix_len = state["prefix"].shape[1]
-    assert prefix_len == len(model.prompt_before) + model.cfg.num_slide_tokens + len(model.prompt_after)
+    assert prefix_len == len(model.prompt_before) + model.cfg.num_slide_tokens + len(
+        model.prompt_after
+    )
     cache = DecoderCache()
     rows = 3 * len(batch)
     model.decode(state, torch.full((rows, 1), tokenizer.bos_id), cache)
@@ -181,14 +232,19 @@ def test_slide_llm_cache_keeps_the_prefix_once_per_slide_and_moves_only_generate
     keys_before = layer.keys.clone()
     index = torch.tensor([2, 0, 0, 3, 5, 4, 8, 6, 7])  # beam selection: rows of the same slide only
     cache.reorder(index)
-    torch.testing.assert_close(layer.keys[:, :, :prefix_len], keys_before[:, :, :prefix_len], rtol=0, atol=0)
-    torch.testing.assert_close(layer.keys[:, :, prefix_len:], keys_before[index, :, prefix_len:], rtol=0, atol=0)
+    torch.testing.assert_close(
+        layer.keys[:, :, :prefix_len], keys_before[:, :, :prefix_len], rtol=0, atol=0
+    )
+    torch.testing.assert_close(
+        layer.keys[:, :, prefix_len:], keys_before[index, :, prefix_len:], rtol=0, atol=0
+    )
 
 
 class TeacherOracle(torch.nn.Module):
     """A generator that has memorised its batch perfectly: at every step it scores the reference's
     next token highest (its greedy decoding is the teacher-forced argmax by construction). The
-    references are per-slide state, so they follow their slides when finished slides leave the batch."""
+    references are per-slide state, so they follow their slides when finished slides leave the
+    batch."""
 
     def __init__(self, tokens: torch.Tensor, vocab_size: int) -> None:
         super().__init__()
@@ -197,10 +253,14 @@ class TeacherOracle(torch.nn.Module):
     def encode(self, batch: SlideBatch) -> dict:
         return {"references": self.tokens}
 
-    def decode(self, state: dict, tokens: torch.Tensor, cache: DecoderCache | None = None) -> torch.Tensor:
+    def decode(
+        self, state: dict, tokens: torch.Tensor, cache: DecoderCache | None = None
+    ) -> torch.Tensor:
         position = cache.append("history", tokens, dim=1).shape[1]
         references = state["references"]
-        padded = torch.nn.functional.pad(references, (0, position + 1), value=self.tokens[0, -1].item())
+        padded = torch.nn.functional.pad(
+            references, (0, position + 1), value=self.tokens[0, -1].item()
+        )
         logits = torch.zeros(tokens.shape[0], 1, self.vocab_size)
         logits.scatter_(2, padded[:, position, None, None], 30.0)
         return logits
@@ -220,12 +280,17 @@ def test_slide_llm_greedy_decoding_spells_a_memorised_report_whose_word_repeats_
     assert cfg.decoding.block_repeat
     dm = build_datamodule(cfg, ENTRY.obj)
     dm.setup("fit")
-    module = ReportModule(OmegaConf.to_container(cfg, resolve=True), tokenizer_state(dm.tokenizer),
-                          generator_context(cfg, dm))
+    module = ReportModule(
+        OmegaConf.to_container(cfg, resolve=True),
+        tokenizer_state(dm.tokenizer),
+        generator_context(cfg, dm),
+    )
     batch = next(iter(dm.train_dataloader()))
     targets = batch.tokens[:, 1:]
     repeats = (targets[:, 1:] == targets[:, :-1]) & (targets[:, 1:] != dm.tokenizer.pad_id)
-    assert repeats.any(), "the premise: some report spells a word with the same piece twice in a row"
+    assert repeats.any(), (
+        "the premise: some report spells a word with the same piece twice in a row"
+    )
     module.generator = TeacherOracle(batch.tokens, len(dm.tokenizer))
     with torch.no_grad():
         predictions = module.decode_batch(batch)
@@ -246,15 +311,26 @@ def save_local_lm(folder: Path, tokenizer: SubwordTokenizer, *, with_bos: bool) 
     specials = {"eos_token": "<eos>", "unk_token": "<unk>"}
     if with_bos:
         specials.update(bos_token="<bos>", pad_token="<pad>")
-    PreTrainedTokenizerFast(tokenizer_object=Tokenizer.from_str(tokenizer.json), **specials).save_pretrained(folder)
+    PreTrainedTokenizerFast(
+        tokenizer_object=Tokenizer.from_str(tokenizer.json), **specials
+    ).save_pretrained(folder)
     torch.manual_seed(3)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=16, intermediate_size=24, num_hidden_layers=2,
-                         num_attention_heads=2, num_key_value_heads=1, eos_token_id=tokenizer.eos_id)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=16,
+        intermediate_size=24,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        eos_token_id=tokenizer.eos_id,
+    )
     LlamaForCausalLM(config).save_pretrained(folder)
     return folder
 
 
-def test_slide_llm_pretrained_lm_with_lora_checkpoints_only_what_it_trains(tokenizer, reports, tmp_path):
+def test_slide_llm_pretrained_lm_with_lora_checkpoints_only_what_it_trains(
+    tokenizer, reports, tmp_path
+):
     folder = save_local_lm(tmp_path / "lm", tokenizer, with_bos=True)
     local_tokenizer = SlideLLM.build_tokenizer(SlideLLMConfig(lm=str(folder)), [], "reg")
     assert (local_tokenizer.bos_id, local_tokenizer.eos_id) == (tokenizer.bos_id, tokenizer.eos_id)
@@ -271,11 +347,16 @@ def test_slide_llm_pretrained_lm_with_lora_checkpoints_only_what_it_trains(token
     restored.load_state_dict(saved)  # strict: the LM's own weights come from the folder again
     batch = make_batch(local_tokenizer, reports)
     with torch.no_grad():
-        torch.testing.assert_close(restored.decode(restored.encode(batch), batch.tokens[:, :-1]),
-                                   model.decode(model.encode(batch), batch.tokens[:, :-1]), **TOL)
+        torch.testing.assert_close(
+            restored.decode(restored.encode(batch), batch.tokens[:, :-1]),
+            model.decode(model.encode(batch), batch.tokens[:, :-1]),
+            **TOL,
+        )
 
 
-def test_slide_llm_tokenizer_without_start_or_pad_token_gets_new_ones_and_the_lm_grows(tokenizer, reports, tmp_path):
+def test_slide_llm_tokenizer_without_start_or_pad_token_gets_new_ones_and_the_lm_grows(
+    tokenizer, reports, tmp_path
+):
     folder = save_local_lm(tmp_path / "lm", tokenizer, with_bos=False)
     local = SlideLLM.build_tokenizer(SlideLLMConfig(lm=str(folder)), [], "reg")
     assert len(local) == len(tokenizer) + 2
@@ -287,7 +368,10 @@ def test_slide_llm_tokenizer_without_start_or_pad_token_gets_new_ones_and_the_lm
     assert all(local.bos_id not in seq and local.pad_id not in seq for seq in out)
     # the grown embeddings (their new rows are random) are checkpointed; the rest is read again
     saved = model.state_dict()
-    assert "lm.model.embed_tokens.weight" in saved and "lm.model.layers.0.mlp.up_proj.weight" not in saved
+    assert (
+        "lm.model.embed_tokens.weight" in saved
+        and "lm.model.layers.0.mlp.up_proj.weight" not in saved
+    )
     restored = build(local, seed=9, ctx=context(local), lm=str(folder), lm_frozen=True)
     restored.load_state_dict(saved)
     assert generate(restored, batch, DecodingConfig(beam_size=2), **decode_kwargs(local)) == out
@@ -318,12 +402,15 @@ def test_slide_llm_prefix_streams_ignore_padded_patches(tokenizer, reports):
     torch.testing.assert_close(a, b, **TOL)
 
 
-@pytest.mark.parametrize(("overrides", "message"), [
-    ({"adapter": "lora"}, "lm_frozen=true"),
-    ({"prompt": "no placeholder"}, "<slide>"),
-    ({"pooling": "max"}, "pooling"),
-    ({"prefix_streams": ["gecko"]}, "prefix_streams"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"adapter": "lora"}, "lm_frozen=true"),
+        ({"prompt": "no placeholder"}, "<slide>"),
+        ({"pooling": "max"}, "pooling"),
+        ({"prefix_streams": ["gecko"]}, "prefix_streams"),
+    ],
+)
 def test_slide_llm_config_rejects_impossible_settings_clearly(overrides, message):
     with pytest.raises(ValueError, match=message):
         SlideLLMConfig(**overrides)
@@ -339,8 +426,16 @@ def test_slide_llm_lora_run_restores_from_its_checkpoint_and_records_its_prompt(
     from pathreport.generation.lit import module_from_checkpoint
     from tests.conftest import smoke_overrides
 
-    summary, out = tiny_train("model=slide_llm", "encoder=uni2", *smoke_overrides("slide_llm"), "model.adapter=lora",
-                              "model.lm_frozen=true", "model.lora_r=4", "model.lora_alpha=8", "eval.metrics=[nlg]")
+    summary, out = tiny_train(
+        "model=slide_llm",
+        "encoder=uni2",
+        *smoke_overrides("slide_llm"),
+        "model.adapter=lora",
+        "model.lm_frozen=true",
+        "model.lora_r=4",
+        "model.lora_alpha=8",
+        "eval.metrics=[nlg]",
+    )
     config = yaml.safe_load((out / "config.yaml").read_text())
     assert config["model"]["prompt"] == SlideLLMConfig().prompt
     assert json.loads((out / "manifest.json").read_text())["tokenizer"]["kind"] == "subword"
@@ -352,7 +447,9 @@ def test_slide_llm_lora_run_restores_from_its_checkpoint_and_records_its_prompt(
     restored = module.state_dict()
     assert all(torch.equal(restored[k], v) for k, v in lora.items())
     # the checkpoint alone (its tokenizer, its config) decodes the test split to the same reports
-    dm = build_datamodule(OmegaConf.create(module.hparams["config"]), SlideLLM, tokenizer=module.tokenizer)
+    dm = build_datamodule(
+        OmegaConf.create(module.hparams["config"]), SlideLLM, tokenizer=module.tokenizer
+    )
     dm.setup("test")
     again = {}
     for batch in dm.test_dataloader():

@@ -1,4 +1,4 @@
-"""The prepared GPU check: run where a GPU is; at tiny size on the CPU here, so that it cannot rot."""
+"""The prepared GPU check: run where a GPU is; at tiny size on the CPU here, so it cannot rot."""
 
 from __future__ import annotations
 
@@ -13,24 +13,46 @@ from pathreport import paths
 
 @pytest.fixture(scope="module")
 def gpu_check():
-    spec = importlib.util.spec_from_file_location("gpu_check", paths.PROJECT_ROOT / "benchmarks" / "gpu_check.py")
+    spec = importlib.util.spec_from_file_location(
+        "gpu_check", paths.PROJECT_ROOT / "benchmarks" / "gpu_check.py"
+    )
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     return script
 
 
 def test_gpu_check_measures_every_generator_at_tiny_size(gpu_check, tmp_path):
-    result = gpu_check.main(["--tiny", "--peak-tflops", "1", "--json", str(tmp_path / "check.json"),
-                             "--markdown", str(tmp_path / "check.md")])
+    result = gpu_check.main(
+        [
+            "--tiny",
+            "--peak-tflops",
+            "1",
+            "--json",
+            str(tmp_path / "check.json"),
+            "--markdown",
+            str(tmp_path / "check.md"),
+        ]
+    )
     assert json.loads((tmp_path / "check.json").read_text()) == result
     rows = {row["generator"]: row for row in result["generators"]}
-    assert list(rows) == ["migen", "histgen", "bigen", "scout", "slide_llm (frozen)", "slide_llm (lora)",
-                          "slide_llm (full)"]
+    assert list(rows) == [
+        "migen",
+        "histgen",
+        "bigen",
+        "scout",
+        "slide_llm (frozen)",
+        "slide_llm (lora)",
+        "slide_llm (full)",
+    ]
     table = (tmp_path / "check.md").read_text()
     for name, row in rows.items():
         assert f"| {name} |" in table
-        assert [(t["patches"], t["batch"] == 1) for t in row["training"]] == [(24, True), (24, False), (96, True),
-                                                                              (96, False)]
+        assert [(t["patches"], t["batch"] == 1) for t in row["training"]] == [
+            (24, True),
+            (24, False),
+            (96, True),
+            (96, False),
+        ]
         for t in row["training"]:
             assert 1 <= t["batch"] <= 4 and t["step_s"] > 0 and t["tokens_per_s"] > 0
             assert t["gflop_per_step"] > 0 and 0 < t["mfu"] < 1

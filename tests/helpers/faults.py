@@ -11,11 +11,19 @@ from pathlib import Path
 from pathreport import paths
 
 
-def run_script(script: str, *args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
-    """``python <script> args`` as a user runs it (no HYDRA_FULL_ERROR, so user errors are short)."""
+def run_script(
+    script: str, *args: str, cwd: Path, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    """``python <script> args`` as a user runs it (no HYDRA_FULL_ERROR: user errors are short)."""
     env = {k: v for k, v in os.environ.items() if k != "HYDRA_FULL_ERROR"}
-    return subprocess.run([sys.executable, str(paths.PROJECT_ROOT / script), *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, str(paths.PROJECT_ROOT / script), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def assert_user_error(code: int, stderr: str, *needles: str, stdout: str = "") -> None:
@@ -28,4 +36,6 @@ def assert_user_error(code: int, stderr: str, *needles: str, stdout: str = "") -
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` with its content, to prove a failure changed nothing."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }

@@ -49,28 +49,46 @@ def smoke_streams(entry: Entry, cfg: GeneratorConfig | None = None) -> dict[str,
 
 
 def smoke_resources(entry: Entry, cfg: GeneratorConfig, folder: Path) -> dict[str, str]:
-    """What the generator's ``dataset_resources`` hook gives for a generated dataset in ``folder``."""
+    """What the ``dataset_resources`` hook gives for a generated dataset in ``folder``."""
     hook = getattr(entry.obj, "dataset_resources", None)
     if hook is None:
         return {}
-    info = DatasetInfo(name="smoke", split_file=folder / "splits.json", train_reports=TRAIN_REPORTS,
-                       cache_dir=folder, generated_dir=folder)
+    info = DatasetInfo(
+        name="smoke",
+        split_file=folder / "splits.json",
+        train_reports=TRAIN_REPORTS,
+        cache_dir=folder,
+        generated_dir=folder,
+    )
     return hook(cfg, info)
 
 
 def smoke_context(
     entry: Entry, cfg: GeneratorConfig | None = None, resources: dict[str, str] | None = None
 ) -> GeneratorContext:
-    """A tiny context; each stream gets its fixed dimension, else a small one that depends on its kind."""
+    """Tiny context: each stream gets its fixed dimension or a small one depending on its kind."""
     streams = sorted(smoke_streams(entry, cfg).items())
     dims = {name: spec.dim or STREAM_DIMS[spec.kind] + i for i, (name, spec) in enumerate(streams)}
     return GeneratorContext(
-        vocab_size=VOCAB, feature_dim=FEATURE_DIM, pad_id=PAD, bos_id=BOS, eos_id=EOS, unk_id=UNK,
-        stream_dims=dims, max_report_tokens=12, resources=dict(resources or {}),
+        vocab_size=VOCAB,
+        feature_dim=FEATURE_DIM,
+        pad_id=PAD,
+        bos_id=BOS,
+        eos_id=EOS,
+        unk_id=UNK,
+        stream_dims=dims,
+        max_report_tokens=12,
+        resources=dict(resources or {}),
     )
 
 
-def build(entry: Entry, tmp_path: Path, seed: int = 0, dtype: torch.dtype = torch.float64, **overrides: object):
+def build(
+    entry: Entry,
+    tmp_path: Path,
+    seed: int = 0,
+    dtype: torch.dtype = torch.float64,
+    **overrides: object,
+):
     """The generator at its smoke size (plus ``overrides``), with the resources its hook builds."""
     cfg = smoke_config(entry, **overrides)
     ctx = smoke_context(entry, cfg, smoke_resources(entry, cfg, tmp_path))
@@ -79,8 +97,11 @@ def build(entry: Entry, tmp_path: Path, seed: int = 0, dtype: torch.dtype = torc
 
 
 def make_batch(
-    entry: Entry, sizes: tuple[int, ...] = (9, 1, 14), report_lengths: tuple[int, ...] = (5, 8, 2),
-    seed: int = 1, dtype: torch.dtype = torch.float64,
+    entry: Entry,
+    sizes: tuple[int, ...] = (9, 1, 14),
+    report_lengths: tuple[int, ...] = (5, 8, 2),
+    seed: int = 1,
+    dtype: torch.dtype = torch.float64,
 ) -> SlideBatch:
     """Slides with ``sizes`` real patches (padded to the longest, padding filled with NOISE so that
     a generator that forgets the mask is caught) and reports of ``report_lengths`` tokens."""
@@ -102,8 +123,13 @@ def make_batch(
         tokens[i, length + 1] = EOS
     coords = torch.zeros(b, n, 2, dtype=torch.long)
     return SlideBatch(
-        ids=[f"slide{i}" for i in range(b)], features=features, mask=mask, coords=coords, streams=streams,
-        tokens=tokens, references=[f"report {i}" for i in range(b)],
+        ids=[f"slide{i}" for i in range(b)],
+        features=features,
+        mask=mask,
+        coords=coords,
+        streams=streams,
+        tokens=tokens,
+        references=[f"report {i}" for i in range(b)],
     )
 
 

@@ -23,7 +23,7 @@ _CACHE: dict[str, Path] = {}
 
 
 def real_runs(root_factory: Any) -> Path:
-    """A folder with the four REAL_RUNS trained by ``pathreport.app.run.train`` (once per session)."""
+    """A folder with the 4 REAL_RUNS trained by ``pathreport.app.run.train`` (once per session)."""
     if "root" not in _CACHE:
         from pathreport.app.run import train
 
@@ -34,27 +34,64 @@ def real_runs(root_factory: Any) -> Path:
     return _CACHE["root"]
 
 
-def result(model: str, encoder: str, seed: int | None, dataset: str = "reg", *, evaluated_set: str = "set1",
-           notes: dict[str, str] | None = None, **metrics: float | None) -> RunResult:
+def result(
+    model: str,
+    encoder: str,
+    seed: int | None,
+    dataset: str = "reg",
+    *,
+    evaluated_set: str = "set1",
+    notes: dict[str, str] | None = None,
+    **metrics: float | None,
+) -> RunResult:
     """A hand-made RunResult (the in-memory form of one collected run)."""
     run = f"/runs/{dataset}/{model}/{encoder}/{seed}"
-    return RunResult(dataset=dataset, model=model, encoder=encoder, seed=seed, split="test", metrics=dict(metrics),
-                     notes=notes or {}, source="files", run=run, summary=f"{run}/metrics/test.json", n_cases=10,
-                     evaluated_set=evaluated_set, text_normalization="ptb", crqs_settings="formula=subtractive")
+    return RunResult(
+        dataset=dataset,
+        model=model,
+        encoder=encoder,
+        seed=seed,
+        split="test",
+        metrics=dict(metrics),
+        notes=notes or {},
+        source="files",
+        run=run,
+        summary=f"{run}/metrics/test.json",
+        n_cases=10,
+        evaluated_set=evaluated_set,
+        text_normalization="ptb",
+        crqs_settings="formula=subtractive",
+    )
 
 
 def frame(*results: RunResult):
     return runs_to_frame(results)
 
 
-def write_run(folder: Path, *, model: str, encoder: str, seed: int | None, dataset: str = "reg",
-              per_case: dict[str, dict[str, float | None]] | None = None, fields: list[dict[str, Any]] | None = None,
-              **metrics: Any) -> Path:
+def write_run(
+    folder: Path,
+    *,
+    model: str,
+    encoder: str,
+    seed: int | None,
+    dataset: str = "reg",
+    per_case: dict[str, dict[str, float | None]] | None = None,
+    fields: list[dict[str, Any]] | None = None,
+    **metrics: Any,
+) -> Path:
     """A run folder as train.py lays it out: metrics/test.json (+ per-case and field files)."""
     metrics_dir = folder / "metrics"
     metrics_dir.mkdir(parents=True, exist_ok=True)
-    summary = {"dataset": dataset, "model": model, "encoder": encoder, "seed": seed, "split": "test",
-               "n_cases": len(per_case or {}), "evaluated_set": "hand", **metrics}
+    summary = {
+        "dataset": dataset,
+        "model": model,
+        "encoder": encoder,
+        "seed": seed,
+        "split": "test",
+        "n_cases": len(per_case or {}),
+        "evaluated_set": "hand",
+        **metrics,
+    }
     (metrics_dir / "test.json").write_text(json.dumps(summary))
     if per_case is not None:
         lines = [json.dumps({"id": case, **scores}) for case, scores in per_case.items()]

@@ -20,16 +20,33 @@ def word_tokenizer(words: list[str], *, chat: bool = False, bert: bool = False):
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
     from transformers import PreTrainedTokenizerFast
 
-    special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "<|eos|>", "<|system|>", "<|user|>", "<|assistant|>"]
+    special = [
+        "[PAD]",
+        "[UNK]",
+        "[CLS]",
+        "[SEP]",
+        "<|eos|>",
+        "<|system|>",
+        "<|user|>",
+        "<|assistant|>",
+    ]
     vocab = {w: i for i, w in enumerate(dict.fromkeys(special + words))}
     core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
     core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     if bert:
         core.post_processor = processors.TemplateProcessing(
-            single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
+            single="[CLS] $A [SEP]",
+            special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])],
         )
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]",
-                                        cls_token="[CLS]", sep_token="[SEP]", eos_token="<|eos|>", model_max_length=512)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=core,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        eos_token="<|eos|>",
+        model_max_length=512,
+    )
     if chat:
         tokenizer.chat_template = CHAT_TEMPLATE
     return tokenizer
@@ -42,8 +59,14 @@ def tiny_bert(folder: Path, words: list[str]) -> Path:
 
     tokenizer = word_tokenizer(words, bert=True)
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=32, max_position_embeddings=600)
+    config = BertConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=600,
+    )
     BertModel(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
@@ -62,9 +85,17 @@ def causal_lm(folder: Path, words: list[str], *, answer: list[str] | None = None
     tokenizer = word_tokenizer(words + (answer or []), chat=True)
     n = len(tokenizer)
     torch.manual_seed(0)
-    config = GPT2Config(vocab_size=n, n_embd=max(32, n), n_layer=1, n_head=2, n_positions=4096,
-                        tie_word_embeddings=answer is None, bos_token_id=tokenizer.eos_token_id,
-                        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+    config = GPT2Config(
+        vocab_size=n,
+        n_embd=max(32, n),
+        n_layer=1,
+        n_head=2,
+        n_positions=4096,
+        tie_word_embeddings=answer is None,
+        bos_token_id=tokenizer.eos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
     model = GPT2LMHeadModel(config)
     if answer is not None:
         ids = tokenizer.convert_tokens_to_ids(["<|assistant|>", *answer, "<|eos|>"])

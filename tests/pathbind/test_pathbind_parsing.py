@@ -47,8 +47,13 @@ def test_parse_answer_reports_unparseable_outputs_with_a_reason(raw, reason):
 
 @pytest.mark.parametrize(
     ("raw", "value"),
-    [("<answer>yes</answer>", "yes"), ("<answer> No </answer>", "no"), ("No, there is no invasion.", "no"),
-     ("Based on the image, the answer is yes.", "yes"), ("Yes", "yes")],
+    [
+        ("<answer>yes</answer>", "yes"),
+        ("<answer> No </answer>", "no"),
+        ("No, there is no invasion.", "no"),
+        ("Based on the image, the answer is yes.", "yes"),
+        ("Yes", "yes"),
+    ],
 )
 def test_parse_answer_reads_yes_no(raw, value):
     assert parse_answer(raw, None).value == value

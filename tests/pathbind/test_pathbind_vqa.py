@@ -14,8 +14,16 @@ from pathreport.pathbind.data import read_vqa
 from pathreport.pathbind.vqa import plan_images
 from tests.helpers.pathbind import blind_vlm, colour_vqa_file, seeing_vlm
 
-ANSWERS = [("A", "D1", "PathMMU"), ("B", "D1", "PathMMU"), ("A", "D1", "PathVQA"), ("C", "D2", "PathVQA"),
-           ("D", "D2", "PathMMU"), ("A", "D2", "PathVQA"), ("B", "D2", "PathMMU"), ("A", "D3", "PathVQA")]
+ANSWERS = [
+    ("A", "D1", "PathMMU"),
+    ("B", "D1", "PathMMU"),
+    ("A", "D1", "PathVQA"),
+    ("C", "D2", "PathVQA"),
+    ("D", "D2", "PathMMU"),
+    ("A", "D2", "PathVQA"),
+    ("B", "D2", "PathMMU"),
+    ("A", "D3", "PathVQA"),
+]
 
 
 @pytest.fixture
@@ -29,7 +37,9 @@ def test_vqa_model_that_ignores_the_image_has_zero_multimodal_gain(tmp_path, ite
     doc = PathBind().vqa(blind_vlm(), data, tmp_path / "out", questions_file=path)
     assert doc["gain"] == {"D1": 0.0, "D2": 0.0, "D3": 0.0, "Avg": 0.0}
     assert doc["cells"]["image"]["D2"]["n"] == 4
-    assert 0 < doc["pooled_accuracy"]["image"] < 100  # the fake is right on some items and wrong on others
+    assert (
+        0 < doc["pooled_accuracy"]["image"] < 100
+    )  # the fake is right on some items and wrong on others
 
 
 def test_vqa_model_that_reads_the_image_gains_exactly_its_text_only_errors(tmp_path, items):
@@ -64,10 +74,26 @@ def test_vqa_unparseable_answers_are_counted_and_reported(tmp_path, items):
     doc = PathBind().vqa(seeing_vlm(), data, tmp_path / "out", config, questions_file=path)
     # the white blank image carries no colour the fake can read: every blank answer is unparsed
     assert doc["unparsed"]["blank"] == {"count": 8, "rate": 100.0}
-    assert doc["cells"]["blank"]["D1"] == {"n": 3, "n_scored": 3, "n_correct": 0, "n_unparsed": 3, "accuracy": 0.0}
-    excluded = PathBind().vqa(seeing_vlm(), data, tmp_path / "out2", VQAConfig(conditions=("image", "blank"), unparsed="exclude"))
-    assert excluded["cells"]["blank"]["D1"]["n_scored"] == 0 and excluded["unparsed"]["blank"]["count"] == 8
-    answers = [json.loads(line) for line in (tmp_path / "out" / "answers.jsonl").read_text().splitlines()]
+    assert doc["cells"]["blank"]["D1"] == {
+        "n": 3,
+        "n_scored": 3,
+        "n_correct": 0,
+        "n_unparsed": 3,
+        "accuracy": 0.0,
+    }
+    excluded = PathBind().vqa(
+        seeing_vlm(),
+        data,
+        tmp_path / "out2",
+        VQAConfig(conditions=("image", "blank"), unparsed="exclude"),
+    )
+    assert (
+        excluded["cells"]["blank"]["D1"]["n_scored"] == 0
+        and excluded["unparsed"]["blank"]["count"] == 8
+    )
+    answers = [
+        json.loads(line) for line in (tmp_path / "out" / "answers.jsonl").read_text().splitlines()
+    ]
     blank = [a for a in answers if a["condition"] == "blank"]
     assert all(a["parse_failed"] and not a["correct"] and a["parse_reason"] for a in blank)
 
@@ -82,7 +108,9 @@ def test_vqa_replacement_images_are_reproducible_and_come_from_the_right_subset(
         assert choice.source != item_id
         assert (pool[choice.source] == pool[item_id]) == (condition == "same_subset")
     doc = PathBind().vqa(seeing_vlm(), data, tmp_path / "out", config, questions_file=path)
-    answers = [json.loads(line) for line in (tmp_path / "out" / "answers.jsonl").read_text().splitlines()]
+    answers = [
+        json.loads(line) for line in (tmp_path / "out" / "answers.jsonl").read_text().splitlines()
+    ]
     by_id = {item.id: item for item in data}
     for answer in answers:  # the fake reads the replacement's colour, i.e. the replacement's answer
         assert answer["parsed"] == by_id[answer["image_source"]].answer
@@ -91,11 +119,21 @@ def test_vqa_replacement_images_are_reproducible_and_come_from_the_right_subset(
 
 def test_vqa_blur_conditions_and_settings_are_recorded(tmp_path, items):
     path, data = items
-    config = VQAConfig(conditions=("image", "text", "blur"), blur_radii=(1.0, 3.0), decoding=VLMDecodingConfig(max_new_tokens=16))
+    config = VQAConfig(
+        conditions=("image", "text", "blur"),
+        blur_radii=(1.0, 3.0),
+        decoding=VLMDecodingConfig(max_new_tokens=16),
+    )
     doc = PathBind().vqa(seeing_vlm(), data[:2], tmp_path / "out", config, questions_file=path)
     assert doc["conditions"] == ["image", "text", "blur_1", "blur_3"]
     settings = json.loads((tmp_path / "out" / "run.json").read_text())
-    assert settings["config"]["decoding"] == {"do_sample": False, "temperature": 0.0, "top_p": 1.0, "max_new_tokens": 16, "seed": 0}
+    assert settings["config"]["decoding"] == {
+        "do_sample": False,
+        "temperature": 0.0,
+        "top_p": 1.0,
+        "max_new_tokens": 16,
+        "seed": 0,
+    }
     assert settings["data"]["n_items"] == 2 and len(settings["data"]["sha256"]) == 64
     assert (tmp_path / "out" / "table.md").read_text().count("seeing") == 2
 
@@ -110,7 +148,14 @@ def test_vqa_resume_continues_and_refuses_changed_settings(tmp_path, items):
     doc = PathBind().vqa(resumed, data[:3], tmp_path / "out", questions_file=path, resume=True)
     assert resumed.calls == [] and doc["cells"]["image"]["D1"]["n"] == 3
     with pytest.raises(ValueError, match="settings differ"):
-        PathBind().vqa(blind_vlm(), data[:3], tmp_path / "out", VQAConfig(seed=1), questions_file=path, resume=True)
+        PathBind().vqa(
+            blind_vlm(),
+            data[:3],
+            tmp_path / "out",
+            VQAConfig(seed=1),
+            questions_file=path,
+            resume=True,
+        )
 
 
 def test_vqa_columns_by_component_and_dimension_follow_the_paper_order(tmp_path):

@@ -1,4 +1,4 @@
-"""Hybrid Top-K and mean pooling: the vectorised score table equals the definition, slide by slide."""
+"""Hybrid Top-K and mean pooling: the vectorised score table equals the definition per slide."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathreport.pathlang.aggregation import Aggregator, hybrid_k, score_slides, 
 from pathreport.pathlang.queries import QueryBank
 
 
-def _naive(tiles: np.ndarray, query: np.ndarray, ratio: float | None, normalize: bool) -> tuple[float, np.ndarray]:
+def _naive(
+    tiles: np.ndarray, query: np.ndarray, ratio: float | None, normalize: bool
+) -> tuple[float, np.ndarray]:
     """Eq. 1 written out: rank tiles by cosine, average the top K (or all), normalise, dot."""
     unit = tiles / np.linalg.norm(tiles, axis=1, keepdims=True)
     summed = unit if normalize else tiles
@@ -33,7 +35,9 @@ def test_aggregator_matches_the_definition_for_texts_and_ensembles(normalize: bo
     texts, combination = bank.system(vectors)
     queries = bank.matrix(vectors).astype(np.float64)
     settings = settings_grid()
-    aggregator = Aggregator(texts, settings, combination=combination, normalize_tiles=normalize, embed_queries=[8, 2])
+    aggregator = Aggregator(
+        texts, settings, combination=combination, normalize_tiles=normalize, embed_queries=[8, 2]
+    )
     for n_tiles in (1, 9, 10, 37, 260):
         tiles = rng.normal(size=(n_tiles, 24)) * rng.uniform(0.3, 3.0, size=(n_tiles, 1))
         scores, embeddings, mean_embedding = aggregator(tiles)
@@ -43,7 +47,9 @@ def test_aggregator_matches_the_definition_for_texts_and_ensembles(normalize: bo
                 assert scores[j, q] == pytest.approx(value, abs=2e-5)
                 if q == 8:
                     np.testing.assert_allclose(embeddings[j, 0], z, atol=2e-5)
-        np.testing.assert_allclose(mean_embedding, _naive(tiles, queries[0], None, normalize)[1], atol=2e-5)
+        np.testing.assert_allclose(
+            mean_embedding, _naive(tiles, queries[0], None, normalize)[1], atol=2e-5
+        )
 
 
 def test_score_slides_in_parallel_equals_sequential() -> None:
@@ -63,7 +69,9 @@ def test_score_slides_in_parallel_equals_sequential() -> None:
 def test_top_k_finds_a_focal_lesion_that_mean_pooling_dilutes() -> None:
     dim = 32
     lesion = np.eye(dim)[0]
-    tiles = np.tile(np.eye(dim)[1], (1000, 1)) + 0.01 * np.random.default_rng(2).normal(size=(1000, dim))
+    tiles = np.tile(np.eye(dim)[1], (1000, 1)) + 0.01 * np.random.default_rng(2).normal(
+        size=(1000, dim)
+    )
     tiles[:10] = lesion  # 1% of the slide
     aggregator = Aggregator(lesion[None, :], settings_grid())
     scores, _, _ = aggregator(tiles)
@@ -92,7 +100,9 @@ def test_query_blocks_for_large_slides_give_the_same_scores(monkeypatch) -> None
     tiles = rng.normal(size=(50, 16))
     whole = Aggregator(texts, settings_grid(), combination=combination, embed_queries=[7])(tiles)
     monkeypatch.setattr(aggregation, "_CHUNK_ELEMENTS", 200)  # blocks of 2 queries for 50 tiles
-    blocked_aggregator = Aggregator(texts, settings_grid(), combination=combination, embed_queries=[7])
+    blocked_aggregator = Aggregator(
+        texts, settings_grid(), combination=combination, embed_queries=[7]
+    )
     blocked = blocked_aggregator(tiles)
     assert len(blocked_aggregator._chunks[2]) == 5
     assert np.isfinite(whole[0]).all()

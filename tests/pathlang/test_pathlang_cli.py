@@ -28,43 +28,111 @@ def inputs(tmp_path_factory) -> dict[str, str]:
     ds = corpus.dataset(DATASET)
     y = np.arange(N_SLIDES) % 2
     directions = synthetic.class_directions(ds.num_classes, 24, seed=0)
-    for i, tiles in enumerate(synthetic.slide_tiles(y, directions, n_tiles=30, signal_fraction=0.1, seed=1)):
-        write_features(root / "features_vlm" / f"slide{i}.h5", tiles, coords=np.zeros((len(tiles), 2)))
-    (root / "labels.csv").write_text("slide_id,label\n" + "".join(f"slide{i},{('Normal', 'Tumor')[c]}\n" for i, c in enumerate(y)))
+    for i, tiles in enumerate(
+        synthetic.slide_tiles(y, directions, n_tiles=30, signal_fraction=0.1, seed=1)
+    ):
+        write_features(
+            root / "features_vlm" / f"slide{i}.h5", tiles, coords=np.zeros((len(tiles), 2))
+        )
+    (root / "labels.csv").write_text(
+        "slide_id,label\n"
+        + "".join(f"slide{i},{('Normal', 'Tumor')[c]}\n" for i, c in enumerate(y))
+    )
     texts = corpus.all_texts()
     for model, strength in (("aligned", 2.0), ("weak", 0.2)):
         encode = synthetic.text_encoder(directions, synthetic.class_of_texts(ds), strength=strength)
         save_text_embeddings(root / f"{model}.npz", dict(zip(texts, encode(texts), strict=True)))
-    return {"root": str(root), "slides": str(root / "features_vlm"), "labels": str(root / "labels.csv")}
+    return {
+        "root": str(root),
+        "slides": str(root / "features_vlm"),
+        "labels": str(root / "labels.csv"),
+    }
 
 
-def _run(inputs: dict[str, str], model: str, *extra: str, labels: str | None = None, out: str | None = None) -> int:
-    return main(["pathlang", "--vlm", "precomputed", "--text-embeddings", f"{inputs['root']}/{model}.npz",
-                 "--model-name", model, "--dataset", DATASET, "--slides", inputs["slides"],
-                 "--labels", labels or inputs["labels"], "--out", out or f"{inputs['root']}/runs/{model}", *extra])
+def _run(
+    inputs: dict[str, str],
+    model: str,
+    *extra: str,
+    labels: str | None = None,
+    out: str | None = None,
+) -> int:
+    return main(
+        [
+            "pathlang",
+            "--vlm",
+            "precomputed",
+            "--text-embeddings",
+            f"{inputs['root']}/{model}.npz",
+            "--model-name",
+            model,
+            "--dataset",
+            DATASET,
+            "--slides",
+            inputs["slides"],
+            "--labels",
+            labels or inputs["labels"],
+            "--out",
+            out or f"{inputs['root']}/runs/{model}",
+            *extra,
+        ]
+    )
 
 
 def test_cli_run_writes_summary_task_files_and_a_reusable_text_file(inputs, capsys) -> None:
     assert _run(inputs, "aligned", "--fixed-setting", "mean", "--bootstrap-resamples", "200") == 0
     out = f"{inputs['root']}/runs/aligned"
     summary = json.loads(Path(f"{out}/summary.json").read_text())
-    assert summary["model"] == "aligned" and summary["dataset"] == DATASET and summary["n_slides"] == N_SLIDES
+    assert (
+        summary["model"] == "aligned"
+        and summary["dataset"] == DATASET
+        and summary["n_slides"] == N_SLIDES
+    )
     assert "upper-bound" in summary["oracle_note"]
     t1 = summary["results"]["t1"]["classification"]
     assert t1["fixed"]["setting"] == "mean" and t1["oracle"]["accuracy"] >= t1["fixed"]["accuracy"]
     assert t1["oracle"]["accuracy"] > 0.9
     assert summary["config"]["fixed_setting"] == "mean" and summary["config"]["k_min"] == 10
-    assert set(summary["per_setting"]["t1.classification"]) == {"top1", "top5", "top10", "top50", "mean"}
-    for name in ("t1_classification.json", "t2_retrieval.json", "t3_paraphrase.json", "t4_open_vocabulary.json"):
+    assert set(summary["per_setting"]["t1.classification"]) == {
+        "top1",
+        "top5",
+        "top10",
+        "top50",
+        "mean",
+    }
+    for name in (
+        "t1_classification.json",
+        "t2_retrieval.json",
+        "t3_paraphrase.json",
+        "t4_open_vocabulary.json",
+    ):
         assert set(json.loads(Path(f"{out}/{name}").read_text())["units"])
     rows = list(csv.DictReader(Path(f"{out}/t4_ranks.csv").read_text().splitlines()))
     assert len(rows) == N_SLIDES * 5 * 4
     assert len(Path(f"{out}/per_case.jsonl").read_text().splitlines()) == N_SLIDES
     assert "t1.classification [oracle:" in capsys.readouterr().out
     # The text embeddings a run used can drive the next run.
-    assert main(["pathlang", "--vlm", "precomputed", "--text-embeddings", f"{out}/text_embeddings.npz", "--dataset", DATASET,
-                 "--slides", inputs["slides"], "--labels", inputs["labels"], "--out", f"{inputs['root']}/rerun",
-                 "--tasks", "t1"]) == 0
+    assert (
+        main(
+            [
+                "pathlang",
+                "--vlm",
+                "precomputed",
+                "--text-embeddings",
+                f"{out}/text_embeddings.npz",
+                "--dataset",
+                DATASET,
+                "--slides",
+                inputs["slides"],
+                "--labels",
+                inputs["labels"],
+                "--out",
+                f"{inputs['root']}/rerun",
+                "--tasks",
+                "t1",
+            ]
+        )
+        == 0
+    )
     rerun = json.loads(Path(f"{inputs['root']}/rerun/summary.json").read_text())
     for setting, values in summary["per_setting"]["t1.classification"].items():
         assert rerun["per_setting"]["t1.classification"][setting] == pytest.approx(values, abs=1e-6)
@@ -73,14 +141,31 @@ def test_cli_run_writes_summary_task_files_and_a_reusable_text_file(inputs, caps
 def test_cli_tables_have_the_papers_model_by_dataset_layout(inputs, tmp_path) -> None:
     for model in ("aligned", "weak"):
         assert _run(inputs, model, "--tasks", "t1", "t4", out=str(tmp_path / "runs" / model)) == 0
-    assert main(["pathlang", "--table", str(tmp_path / "runs"), "--out", str(tmp_path / "tables")]) == 0
+    assert (
+        main(["pathlang", "--table", str(tmp_path / "runs"), "--out", str(tmp_path / "tables")])
+        == 0
+    )
     markdown = (tmp_path / "tables" / "pathlang_t1.md").read_text()
     assert "| Model | CAMELYON16 Acc | CAMELYON16 AUC | CAMELYON16 mF1 |" in markdown
     aligned_row = next(line for line in markdown.splitlines() if line.startswith("| aligned"))
     assert aligned_row.count("**") == 6  # best in every column, in bold
-    rows = {r["model"]: r for r in csv.DictReader((tmp_path / "tables" / "pathlang_t4_set1.csv").read_text().splitlines())}
-    assert set(rows) == {"aligned", "weak", "Chance"} and rows["aligned"]["camelyon16/setting"] in {"top1", "top5", "top10", "top50", "mean"}
-    assert float(rows["Chance"]["camelyon16/R@1"]) == 0.05 and float(rows["Chance"]["camelyon16/R@5"]) == 0.25
+    rows = {
+        r["model"]: r
+        for r in csv.DictReader(
+            (tmp_path / "tables" / "pathlang_t4_set1.csv").read_text().splitlines()
+        )
+    }
+    assert set(rows) == {"aligned", "weak", "Chance"} and rows["aligned"]["camelyon16/setting"] in {
+        "top1",
+        "top5",
+        "top10",
+        "top50",
+        "mean",
+    }
+    assert (
+        float(rows["Chance"]["camelyon16/R@1"]) == 0.05
+        and float(rows["Chance"]["camelyon16/R@5"]) == 0.25
+    )
     assert "| Chance | 0." in (tmp_path / "tables" / "pathlang_t4_set1.md").read_text()
     assert not (tmp_path / "tables" / "pathlang_baseline_t3_v1.md").exists()  # no T3 in these runs
     sensitivity = (tmp_path / "tables" / "pathlang_sensitivity_t1_macro_f1.md").read_text()
@@ -98,7 +183,9 @@ def test_cli_bad_label_names_the_line_the_value_and_the_choices(inputs, tmp_path
     bad.write_text("slide_id,label\nslide0,Normal\nslide1,Lymphoma\n")
     assert _run(inputs, "aligned", labels=str(bad)) == 2
     err = capsys.readouterr().err
-    assert "line 3" in err and "'Lymphoma'" in err and "Metastasis" in err and "Traceback" not in err
+    assert (
+        "line 3" in err and "'Lymphoma'" in err and "Metastasis" in err and "Traceback" not in err
+    )
 
 
 def test_cli_missing_slides_stop_the_run_unless_skipped(inputs, tmp_path, capsys) -> None:
@@ -107,19 +194,72 @@ def test_cli_missing_slides_stop_the_run_unless_skipped(inputs, tmp_path, capsys
     assert _run(inputs, "aligned", "--tasks", "t1", labels=str(labels)) == 2
     assert "ghost (no file ghost.h5)" in capsys.readouterr().err
     out = tmp_path / "run"
-    assert main(["pathlang", "--vlm", "precomputed", "--text-embeddings", f"{inputs['root']}/aligned.npz", "--dataset", DATASET,
-                 "--slides", inputs["slides"], "--labels", str(labels), "--out", str(out), "--tasks", "t1", "--skip-missing"]) == 0
+    assert (
+        main(
+            [
+                "pathlang",
+                "--vlm",
+                "precomputed",
+                "--text-embeddings",
+                f"{inputs['root']}/aligned.npz",
+                "--dataset",
+                DATASET,
+                "--slides",
+                inputs["slides"],
+                "--labels",
+                str(labels),
+                "--out",
+                str(out),
+                "--tasks",
+                "t1",
+                "--skip-missing",
+            ]
+        )
+        == 0
+    )
     skipped = json.loads((out / "summary.json").read_text())["manifest"]["slides"]["skipped"]
     assert skipped == [{"slide_id": "ghost", "reason": "no file ghost.h5"}]
 
 
 def test_cli_unknown_vlm_and_missing_packages_are_user_errors(inputs, monkeypatch, capsys) -> None:
-    assert main(["pathlang", "--vlm", "plipp", "--dataset", DATASET, "--slides", inputs["slides"],
-                 "--labels", inputs["labels"], "--out", "unused"]) == 2
+    assert (
+        main(
+            [
+                "pathlang",
+                "--vlm",
+                "plipp",
+                "--dataset",
+                DATASET,
+                "--slides",
+                inputs["slides"],
+                "--labels",
+                inputs["labels"],
+                "--out",
+                "unused",
+            ]
+        )
+        == 2
+    )
     assert "Did you mean 'plip'" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "open_clip", None)
-    assert main(["pathlang", "--vlm", "quiltnet", "--dataset", DATASET, "--slides", inputs["slides"],
-                 "--labels", inputs["labels"], "--out", "unused"]) == 2
+    assert (
+        main(
+            [
+                "pathlang",
+                "--vlm",
+                "quiltnet",
+                "--dataset",
+                DATASET,
+                "--slides",
+                inputs["slides"],
+                "--labels",
+                inputs["labels"],
+                "--out",
+                "unused",
+            ]
+        )
+        == 2
+    )
     assert "pip install open_clip_torch" in capsys.readouterr().err
     assert main(["pathlang", "--vlm", "precomputed", "--dataset", DATASET]) == 2
     assert "needs --slides, --labels, --out" in capsys.readouterr().err
@@ -128,4 +268,17 @@ def test_cli_unknown_vlm_and_missing_packages_are_user_errors(inputs, monkeypatc
 def test_cli_list_vlms_shows_the_adapters(capsys) -> None:
     assert main(["list", "vlms"]) == 0
     out = capsys.readouterr().out
-    assert all(name in out for name in ("conch", "plip", "keep", "pathgen_clip", "patho_clip", "mi_zero", "quiltnet", "musk", "biomedclip"))
+    assert all(
+        name in out
+        for name in (
+            "conch",
+            "plip",
+            "keep",
+            "pathgen_clip",
+            "patho_clip",
+            "mi_zero",
+            "quiltnet",
+            "musk",
+            "biomedclip",
+        )
+    )

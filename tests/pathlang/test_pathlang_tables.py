@@ -1,4 +1,4 @@
-"""Results tables from run summaries: paper layout, marks, sensitivity and the mean-pooling baseline."""
+"""Results tables from run summaries: paper layout, marks, sensitivity, mean-pooling baseline."""
 
 from __future__ import annotations
 
@@ -17,12 +17,25 @@ from pathreport.pathlang.tables import (
 def _summary(model: str, dataset: str, acc: dict[str, float], pss: dict[str, float]) -> dict:
     per_setting = {s: {"accuracy": a, "macro_f1": a} for s, a in acc.items()}
     return {
-        "benchmark": "pathlang", "model": model, "dataset": dataset, "dataset_key": dataset.upper(),
+        "benchmark": "pathlang",
+        "model": model,
+        "dataset": dataset,
+        "dataset_key": dataset.upper(),
         "settings": [{"name": s} for s in acc],
-        "results": {"t1": {"classification": {"oracle": {"setting": max(acc, key=acc.get), "accuracy": max(acc.values())},
-                                              "fixed": {"setting": "top1", "accuracy": acc["top1"]}}}},
-        "per_setting": {"t1.classification": per_setting,
-                        "t3.paraphrase": {s: {"v1.prediction_consistency": 0.5, "v1.pss": p} for s, p in pss.items()}},
+        "results": {
+            "t1": {
+                "classification": {
+                    "oracle": {"setting": max(acc, key=acc.get), "accuracy": max(acc.values())},
+                    "fixed": {"setting": "top1", "accuracy": acc["top1"]},
+                }
+            }
+        },
+        "per_setting": {
+            "t1.classification": per_setting,
+            "t3.paraphrase": {
+                s: {"v1.prediction_consistency": 0.5, "v1.pss": p} for s, p in pss.items()
+            },
+        },
     }
 
 
@@ -59,15 +72,22 @@ def test_sensitivity_averages_over_datasets_and_correlates_model_rankings() -> N
 def test_query_independent_baseline_counts_negative_pss_pairs() -> None:
     table, rows = query_independent_baseline(RUNS, "v1")
     assert "1/5 under top1, 2/5 under mean" in table.title
-    assert rows[0] == {"model": "m1", "top1 P.C.": 0.5, "top1 PSS": pytest.approx(0.0), "mean P.C.": 0.5,
-                       "mean PSS": pytest.approx(-0.2)}
+    assert rows[0] == {
+        "model": "m1",
+        "top1 P.C.": 0.5,
+        "top1 PSS": pytest.approx(0.0),
+        "mean P.C.": 0.5,
+        "mean PSS": pytest.approx(-0.2),
+    }
 
 
 def test_load_runs_refuses_two_runs_of_one_model_on_one_dataset(tmp_path) -> None:
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "summary.json").write_text(json.dumps(RUNS[0]))
-    with pytest.raises(ValueError, match="Two PathLang runs for model 'm1' on dataset 'camelyon16'.*--model-name"):
+    with pytest.raises(
+        ValueError, match="Two PathLang runs for model 'm1' on dataset 'camelyon16'.*--model-name"
+    ):
         load_runs([tmp_path])
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_runs([tmp_path / "missing"])

@@ -30,7 +30,9 @@ def axis_encoder(ds):
     def encode(texts):
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         for i, t in enumerate(texts):
-            axis = owner[t] if t in owner else own_axes.setdefault(t, ds.num_classes + len(own_axes))
+            axis = (
+                owner[t] if t in owner else own_axes.setdefault(t, ds.num_classes + len(own_axes))
+            )
             out[i, axis] = 1.0
         return out
 
@@ -38,10 +40,15 @@ def axis_encoder(ds):
 
 
 def slides_along(ds, labels, tile_class, n_tiles=12):
-    """Slides whose tiles all lie on the axis of ``tile_class[i]`` (their label is ``labels[i]``)."""
+    """Slides whose tiles all lie on the axis of ``tile_class[i]`` (with label ``labels[i]``)."""
     ids = [f"slide{i}" for i in range(len(labels))]
-    tiles = {s: np.tile(np.eye(DIM, dtype=np.float32)[c], (n_tiles, 1)) for s, c in zip(ids, tile_class, strict=True)}
-    return SlideSet.from_arrays(tiles, {s: ds.classes[c] for s, c in zip(ids, labels, strict=True)}, ds)
+    tiles = {
+        s: np.tile(np.eye(DIM, dtype=np.float32)[c], (n_tiles, 1))
+        for s, c in zip(ids, tile_class, strict=True)
+    }
+    return SlideSet.from_arrays(
+        tiles, {s: ds.classes[c] for s, c in zip(ids, labels, strict=True)}, ds
+    )
 
 
 def test_separable_classes_score_perfectly_on_every_task() -> None:
@@ -52,19 +59,29 @@ def test_separable_classes_score_perfectly_on_every_task() -> None:
     for view in ("oracle", "fixed"):
         t1 = summary["t1"]["classification"][view]
         assert (t1["accuracy"], t1["macro_f1"], t1["auc"]) == (1.0, 1.0, 1.0)
-        assert t1["alignment_score"] == pytest.approx(1.0) and t1["similarity_gap"] == pytest.approx(1.0)
+        assert t1["alignment_score"] == pytest.approx(1.0) and t1[
+            "similarity_gap"
+        ] == pytest.approx(1.0)
         t3 = summary["t3"]["paraphrase"][view]
         for group in ("v1", "v2"):
             assert t3[group]["mean_accuracy"] == 1.0 and t3[group]["accuracy_std"] == 0.0
-            assert t3[group]["prediction_consistency"] == 1.0 and t3[group]["pss"] == pytest.approx(1.0)
-            assert t3[group]["pss_ci95"] == pytest.approx([1.0, 1.0]) and not t3[group]["pss_ci95_contains_zero"]
+            assert t3[group]["prediction_consistency"] == 1.0 and t3[group]["pss"] == pytest.approx(
+                1.0
+            )
+            assert (
+                t3[group]["pss_ci95"] == pytest.approx([1.0, 1.0])
+                and not t3[group]["pss_ci95_contains_zero"]
+            )
         assert {n: c["mean"] for n, c in t3["v3"].items()} == {f"L{n}": 1.0 for n in range(1, 10)}
         assert all(c["gain_pct"] == 0.0 for c in t3["v3"].values())
         for direction in ("i2i", "i2t", "t2i"):
             assert summary["t2"][direction][view]["recall@1"] == 1.0
             assert summary["t2"][direction][view]["ndcg"] == 1.0
         for pool in ("set1", "set2", "set3", "set4"):
-            assert summary["t4"][pool][view]["recall@1"] == 1.0 and summary["t4"][pool][view]["mrr"] == 1.0
+            assert (
+                summary["t4"][pool][view]["recall@1"] == 1.0
+                and summary["t4"][pool][view]["mrr"] == 1.0
+            )
     assert summary["t2"]["t2i"]["oracle"]["n_queries"] == 8
     assert result.chance["t4"]["set1"]["recall@1"] == 0.05
 
@@ -73,10 +90,14 @@ def test_a_model_that_always_predicts_one_class_scores_the_class_prior() -> None
     ds = CORPUS.dataset("camelyon16")
     labels = [0] * 3 + [1] * 7
     config = PathLangConfig(tasks=("t1", "t3"), bootstrap_resamples=200)
-    result = run_pathlang(slides_along(ds, labels, [0] * 10), ds, axis_encoder(ds), config=config, corpus=CORPUS)
+    result = run_pathlang(
+        slides_along(ds, labels, [0] * 10), ds, axis_encoder(ds), config=config, corpus=CORPUS
+    )
     t1 = result.tasks["t1"].units["classification"].per_setting["top1"]
     assert t1["accuracy"] == pytest.approx(0.3)
-    assert t1["macro_f1"] == pytest.approx((2 * 3 / (2 * 3 + 7)) / 2)  # F1 of class 0, and 0 for class 1
+    assert t1["macro_f1"] == pytest.approx(
+        (2 * 3 / (2 * 3 + 7)) / 2
+    )  # F1 of class 0, and 0 for class 1
     assert t1["balanced_accuracy"] == pytest.approx(0.5)
     assert t1["auc"] == pytest.approx(0.5)  # the positive-class similarity is 0 for every slide
     v1 = result.tasks["t3"].units["paraphrase"].per_setting["top1"]["v1"]
@@ -85,21 +106,38 @@ def test_a_model_that_always_predicts_one_class_scores_the_class_prior() -> None
 
 
 def test_oracle_takes_the_best_setting_and_the_first_on_ties() -> None:
-    unit = Unit("u", "accuracy", {"top1": {"accuracy": 0.5}, "top5": {"accuracy": 0.7}, "top10": {"accuracy": 0.7},
-                                  "mean": {"accuracy": math.nan}})
+    unit = Unit(
+        "u",
+        "accuracy",
+        {
+            "top1": {"accuracy": 0.5},
+            "top5": {"accuracy": 0.7},
+            "top10": {"accuracy": 0.7},
+            "mean": {"accuracy": math.nan},
+        },
+    )
     unit.select(["top1", "top5", "top10", "mean"], fixed="top1")
     assert (unit.oracle, unit.fixed) == ("top5", "top1")
     assert unit.view("oracle") == {"setting": "top5", "accuracy": 0.7}
 
 
 def _context(name: str, **options) -> TaskContext:
-    return TaskContext(CORPUS.dataset(name), CORPUS, PathLangConfig(**options), QueryBank(), np.zeros(0, dtype=int), [])
+    return TaskContext(
+        CORPUS.dataset(name),
+        CORPUS,
+        PathLangConfig(**options),
+        QueryBank(),
+        np.zeros(0, dtype=int),
+        [],
+    )
 
 
 def test_t4_pools_follow_the_configured_choices() -> None:
     panda = OpenVocabularyRetrieval(_context("panda"))
     grade0, grade2 = panda.pools["set3"][0], panda.pools["set3"][2]
-    assert len(grade0[0]) == 9 and grade0[1] == "benign prostate tissue"  # GT already in the shared pool
+    assert (
+        len(grade0[0]) == 9 and grade0[1] == "benign prostate tissue"
+    )  # GT already in the shared pool
     assert len(grade2[0]) == 10 and grade2[1] == "ISUP Grade 2 prostate cancer"
     specific = OpenVocabularyRetrieval(_context("panda", t4_set3_candidate="label_specific"))
     assert specific.pools["set3"][2][1] == "ISUP Grade 2"
@@ -125,7 +163,13 @@ def test_t4_duplicated_distractors_cost_a_rank_each(mode: str, rank: int) -> Non
 
 def test_t2_text_queries_per_dataset_are_four_per_class() -> None:
     counts = {name: len(CrossModalRetrieval(_context(name)).query_texts) for name in CORPUS.names()}
-    assert counts == {"camelyon16": 8, "tcga_gbmlgg": 8, "camelyon17": 16, "panda": 24, "unitopatho": 24}
+    assert counts == {
+        "camelyon16": 8,
+        "tcga_gbmlgg": 8,
+        "camelyon17": 16,
+        "panda": 24,
+        "unitopatho": 24,
+    }
     own_only = CrossModalRetrieval(_context("camelyon16", t2_text_pool="same_dataset"))
     assert len(own_only.pool_class) == 8 and own_only.n_foreign == 0
     assert CrossModalRetrieval(_context("camelyon16")).n_foreign == 72
@@ -162,7 +206,12 @@ def test_fixed_setting_must_be_in_the_grid() -> None:
     ds = CORPUS.dataset("camelyon16")
     slides = slides_along(ds, [0, 1], [0, 1])
     with pytest.raises(ValueError, match="fixed_setting 'top5'"):
-        run_pathlang(slides, ds, axis_encoder(ds), config=PathLangConfig(ratios=(0.01,), fixed_setting="top5"))
+        run_pathlang(
+            slides,
+            ds,
+            axis_encoder(ds),
+            config=PathLangConfig(ratios=(0.01,), fixed_setting="top5"),
+        )
 
 
 def test_a_sixth_dataset_from_a_prompts_file_runs_the_tasks_it_has_prompts_for(tmp_path) -> None:
@@ -170,8 +219,15 @@ def test_a_sixth_dataset_from_a_prompts_file_runs_the_tasks_it_has_prompts_for(t
 
     prompts = {
         "T1_canonical": {"Skin-X": {"benign": "Benign skin.", "melanoma": "Invasive melanoma."}},
-        "T4_set2": {"Skin-X": {"benign": {"gt": "normal skin", "pool": ["normal skin", "melanoma", "glioblastoma"]},
-                               "melanoma": {"gt": "melanoma", "pool": ["melanoma", "normal skin", "glioblastoma"]}}},
+        "T4_set2": {
+            "Skin-X": {
+                "benign": {
+                    "gt": "normal skin",
+                    "pool": ["normal skin", "melanoma", "glioblastoma"],
+                },
+                "melanoma": {"gt": "melanoma", "pool": ["melanoma", "normal skin", "glioblastoma"]},
+            }
+        },
         "_datasets": {"Skin-X": {"name": "skin_x", "aliases": {"mel": "melanoma"}}},
     }
     path = tmp_path / "skin.json"
@@ -180,9 +236,13 @@ def test_a_sixth_dataset_from_a_prompts_file_runs_the_tasks_it_has_prompts_for(t
     ds = corpus.dataset("skin_x")
     labels = [0, 1, 1, 0]
     slides = slides_along(ds, labels, labels)
-    result = run_pathlang(slides, ds, axis_encoder(ds), config=PathLangConfig(tasks=("t1", "t4")), corpus=corpus)
+    result = run_pathlang(
+        slides, ds, axis_encoder(ds), config=PathLangConfig(tasks=("t1", "t4")), corpus=corpus
+    )
     assert result.tasks["t1"].units["classification"].per_setting["mean"]["accuracy"] == 1.0
     assert set(result.tasks["t4"].units) == {"set2"}
     assert "not run: set1, set3, set4" in " ".join(result.tasks["t4"].notes)
     with pytest.raises(ValueError, match="no T3_V1_paraphrases prompts"):
-        run_pathlang(slides, ds, axis_encoder(ds), config=PathLangConfig(tasks=("t3",)), corpus=corpus)
+        run_pathlang(
+            slides, ds, axis_encoder(ds), config=PathLangConfig(tasks=("t3",)), corpus=corpus
+        )

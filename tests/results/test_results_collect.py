@@ -1,4 +1,4 @@
-"""Collecting run summaries into the results table: identity from files, idempotence, clear errors."""
+"""Collecting run summaries into a results table: identity from files, idempotence, clear errors."""
 
 from __future__ import annotations
 
@@ -32,16 +32,27 @@ def test_collect_reads_identity_and_values_from_run_files(runs_root):
         expected = dict(o.split("=") for o in overrides)
         run = found[name]
         assert (run.model, run.encoder, run.seed, run.dataset, run.split) == (
-            expected["model"], expected["encoder"], int(expected["seed"]), "synthetic", "test")
+            expected["model"],
+            expected["encoder"],
+            int(expected["seed"]),
+            "synthetic",
+            "test",
+        )
         summary = _summary(runs_root / "logs" / name)
         for metric in ("BLEU_4", "METEOR", "ROUGE_L", "CRQS", "HR"):
             assert run.metrics[metric] == pytest.approx(summary[metric])
         assert run.metrics["CRQS_CI95_low"] == pytest.approx(summary["CRQS_CI95"][0])
         assert run.evaluated_set == summary["evaluated_set"] and run.n_cases == summary["n_cases"]
-        assert Path(run.per_case).name == "test_per_case.jsonl" and Path(run.fields).name == "test_fields.csv"
+        assert (
+            Path(run.per_case).name == "test_per_case.jsonl"
+            and Path(run.fields).name == "test_fields.csv"
+        )
         # the whole command's time, from run.json, so tables can show each method's cost
         info = json.loads((runs_root / "logs" / name / "run.json").read_text())
-        assert run.metrics["wall_seconds"] == pytest.approx(info["wall_seconds"]) and info["wall_seconds"] > 0
+        assert (
+            run.metrics["wall_seconds"] == pytest.approx(info["wall_seconds"])
+            and info["wall_seconds"] > 0
+        )
 
 
 def test_collect_again_is_idempotent_and_never_loses_a_run(runs_root, tmp_path, capsys):
@@ -78,8 +89,16 @@ def test_collect_writes_the_default_table_location(runs_root, tmp_path, monkeypa
 
 
 def test_collect_records_unavailable_metric_as_empty_with_reason(tmp_path):
-    run = write_run(tmp_path / "r", model="histgen", encoder="uni2", seed=0, BLEU_4=0.2, METEOR=None, CRQS=0.5,
-                    unavailable={"METEOR": "java was not found on PATH"})
+    run = write_run(
+        tmp_path / "r",
+        model="histgen",
+        encoder="uni2",
+        seed=0,
+        BLEU_4=0.2,
+        METEOR=None,
+        CRQS=0.5,
+        unavailable={"METEOR": "java was not found on PATH"},
+    )
     outcome = collect_local([run])
     table = tmp_path / "t.csv"
     merged, _ = upsert(read_table_or_empty(table), outcome.runs)
@@ -97,16 +116,23 @@ def read_table_or_empty(path: Path):
 
 
 def test_collect_malformed_summary_names_file_line_and_field(tmp_path):
-    good = write_run(tmp_path / "logs" / "good", model="histgen", encoder="uni2", seed=0, BLEU_4=0.2)
+    good = write_run(
+        tmp_path / "logs" / "good", model="histgen", encoder="uni2", seed=0, BLEU_4=0.2
+    )
     broken = tmp_path / "logs" / "broken" / "metrics"
     broken.mkdir(parents=True)
     (broken / "test.json").write_text('{"BLEU_4": 0.1,\n "model": }')
-    typed = write_run(tmp_path / "logs" / "typed", model="migen", encoder="uni2", seed=0, BLEU_4="high")
+    typed = write_run(
+        tmp_path / "logs" / "typed", model="migen", encoder="uni2", seed=0, BLEU_4="high"
+    )
     with pytest.raises(ResultsError) as err:
         collect_local([tmp_path / "logs"])
     message = str(err.value)
     assert f"{broken / 'test.json'}:2: not valid JSON" in message
-    assert str(typed / "metrics" / "test.json") in message and "'BLEU_4' must be a number or null" in message
+    assert (
+        str(typed / "metrics" / "test.json") in message
+        and "'BLEU_4' must be a number or null" in message
+    )
     assert "--skip-invalid" in message
     outcome = collect_local([tmp_path / "logs"], skip_invalid=True)
     assert [Path(r.run) for r in outcome.runs] == [good.resolve()]
@@ -116,7 +142,9 @@ def test_collect_malformed_summary_names_file_line_and_field(tmp_path):
 def test_collect_unknown_identity_asks_for_the_flag(tmp_path):
     folder = tmp_path / "scored"
     folder.mkdir()
-    (folder / "summary.json").write_text(json.dumps({"dataset": "reg", "n_cases": 2, "BLEU_4": 0.3}))
+    (folder / "summary.json").write_text(
+        json.dumps({"dataset": "reg", "n_cases": 2, "BLEU_4": 0.3})
+    )
     with pytest.raises(ResultsError, match=r"cannot tell the model .* --model NAME"):
         collect_local([folder])
     run = collect_local([folder], defaults=Defaults(model="gpt", encoder="none")).runs[0]
@@ -126,8 +154,21 @@ def test_collect_unknown_identity_asks_for_the_flag(tmp_path):
 def test_collect_accepts_evaluate_output_and_lists_ignored_json(runs_root, tmp_path, capsys):
     predictions = runs_root / "logs" / "gamma" / "predictions" / "test.jsonl"
     out = tmp_path / "rescored"
-    assert main(["evaluate", "--predictions", str(predictions), "--out", str(out), "--no-meteor",
-                 "--bootstrap", "0"]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--predictions",
+                str(predictions),
+                "--out",
+                str(out),
+                "--no-meteor",
+                "--bootstrap",
+                "0",
+            ]
+        )
+        == 0
+    )
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "summary.json").write_text(json.dumps({"t1": {"accuracy": 0.5}}))
     table = tmp_path / "t.csv"
@@ -137,14 +178,20 @@ def test_collect_accepts_evaluate_output_and_lists_ignored_json(runs_root, tmp_p
     rows = read_table(table)
     run = rows.drop_duplicates("run").iloc[0]
     # identity from the predictions file's records, the evaluated set from the summary
-    assert (run["model"], run["encoder"], run["dataset"]) == ("nearest_neighbor", "conch15", "synthetic")
+    assert (run["model"], run["encoder"], run["dataset"]) == (
+        "nearest_neighbor",
+        "conch15",
+        "synthetic",
+    )
     assert run["per_case"].endswith("per_case.jsonl") and run["fields"].endswith("fields.csv")
     meteor = rows[rows["metric"] == "METEOR"].iloc[0]
     assert math.isnan(meteor["value"]) and meteor["note"] == "disabled by the caller"
 
 
 def test_collect_missing_source_is_a_clear_error(tmp_path, capsys):
-    assert main(["results", "collect", str(tmp_path / "nope"), "--out", str(tmp_path / "t.csv")]) == 2
+    assert (
+        main(["results", "collect", str(tmp_path / "nope"), "--out", str(tmp_path / "t.csv")]) == 2
+    )
     assert "no such file or folder" in capsys.readouterr().err
 
 

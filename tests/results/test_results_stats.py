@@ -19,13 +19,21 @@ def test_paired_bootstrap_constant_difference_is_certain():
     assert result.difference == pytest.approx(0.25)
     assert (result.ci_low, result.ci_high) == pytest.approx((0.25, 0.25))
     assert result.p_value == pytest.approx(1 / 1000)  # no resample is as far from d as 0 is
-    assert (result.mean_a, result.mean_b, result.n) == (pytest.approx(0.575), pytest.approx(0.325), 4)
+    assert (result.mean_a, result.mean_b, result.n) == (
+        pytest.approx(0.575),
+        pytest.approx(0.325),
+        4,
+    )
 
 
 def test_paired_bootstrap_identical_systems_have_p_one():
     a = [0.1, 0.4, 0.3]
     result = paired_bootstrap(a, a, n_resamples=500)
-    assert result.difference == 0.0 and result.p_value == 1.0 and result.ci_low == result.ci_high == 0.0
+    assert (
+        result.difference == 0.0
+        and result.p_value == 1.0
+        and result.ci_low == result.ci_high == 0.0
+    )
 
 
 def test_paired_bootstrap_two_slides_matches_the_exact_resampling_distribution():
@@ -40,7 +48,9 @@ def test_paired_bootstrap_two_slides_matches_the_exact_resampling_distribution()
 def test_paired_bootstrap_equals_its_definition_resample_by_resample(monkeypatch):
     rng_values = np.random.default_rng(11)
     a, b = rng_values.random(7), rng_values.random(7)
-    monkeypatch.setattr(stats, "_RESAMPLE_BATCH_CELLS", 20)  # several batches of 2 resamples and a remainder
+    monkeypatch.setattr(
+        stats, "_RESAMPLE_BATCH_CELLS", 20
+    )  # several batches of 2 resamples and a remainder
     result = paired_bootstrap(a, b, n_resamples=9, seed=5)
     # the definition: each resample draws multiplicities from Multinomial(n, 1/n), in order
     rng = np.random.default_rng(5)
@@ -74,8 +84,12 @@ def test_paired_bootstrap_sign_and_magnitude_on_constructed_data():
 def test_paired_bootstrap_is_reproducible_with_a_fixed_seed():
     rng = np.random.default_rng(2)
     a, b = rng.random(30), rng.random(30)
-    assert paired_bootstrap(a, b, seed=4, n_resamples=300) == paired_bootstrap(a, b, seed=4, n_resamples=300)
-    assert paired_bootstrap(a, b, seed=4, n_resamples=300) != paired_bootstrap(a, b, seed=5, n_resamples=300)
+    assert paired_bootstrap(a, b, seed=4, n_resamples=300) == paired_bootstrap(
+        a, b, seed=4, n_resamples=300
+    )
+    assert paired_bootstrap(a, b, seed=4, n_resamples=300) != paired_bootstrap(
+        a, b, seed=5, n_resamples=300
+    )
 
 
 def test_paired_bootstrap_rejects_unpaired_input():
@@ -85,11 +99,20 @@ def test_paired_bootstrap_rejects_unpaired_input():
         paired_bootstrap([], [])
 
 
-@pytest.mark.parametrize(("p", "df", "expected"), [
-    # Student t table values (e.g. Abramowitz & Stegun Table 26.10)
-    (0.975, 1, 12.7062), (0.975, 2, 4.3027), (0.975, 3, 3.1824), (0.975, 4, 2.7764),
-    (0.975, 9, 2.2622), (0.975, 30, 2.0423), (0.95, 5, 2.0150), (0.025, 2, -4.3027),
-])
+@pytest.mark.parametrize(
+    ("p", "df", "expected"),
+    [
+        # Student t table values (e.g. Abramowitz & Stegun Table 26.10)
+        (0.975, 1, 12.7062),
+        (0.975, 2, 4.3027),
+        (0.975, 3, 3.1824),
+        (0.975, 4, 2.7764),
+        (0.975, 9, 2.2622),
+        (0.975, 30, 2.0423),
+        (0.95, 5, 2.0150),
+        (0.025, 2, -4.3027),
+    ],
+)
 def test_student_t_quantile_matches_table_values(p, df, expected):
     assert student_t_quantile(p, df) == pytest.approx(expected, abs=1e-4)
 
@@ -104,6 +127,8 @@ def test_mean_interval_over_three_seeds():
 def test_spearman_hand_values():
     assert spearman([1, 2, 3], [1, 3, 2]) == pytest.approx(0.5)  # 1 - 6*2/(3*8)
     assert spearman([1, 2, 3, 4], [40, 30, 20, 10]) == pytest.approx(-1.0)
-    assert spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(np.corrcoef([1, 2.5, 2.5, 4], [1, 2, 3, 4])[0, 1])
+    assert spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(
+        np.corrcoef([1, 2.5, 2.5, 4], [1, 2, 3, 4])[0, 1]
+    )
     assert math.isnan(spearman([1, 2], [2, 1]))
     assert math.isnan(spearman([1, 1, 1], [1, 2, 3]))

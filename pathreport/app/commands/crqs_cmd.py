@@ -1,4 +1,4 @@
-"""``pathreport crqs``: look inside CRQS (extract, score one pair, build the vocabulary, check schemas).
+"""``pathreport crqs``: look inside CRQS (extract, score a pair, build vocabulary, check schemas).
 
 * ``pathreport crqs extract --dataset histai "text..."`` prints the clinical fields of a report, so
   a user can see why it scored as it did (``--explain`` adds the matched text and negation cues);
@@ -36,7 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     extract.add_argument(
         "--file",
         type=Path,
-        help="a text file with one report, or a JSON Lines file with a 'report' or 'reference' per line",
+        help=(
+            "a text file with one report, or a JSON Lines file with a 'report' or "
+            "'reference' per line"
+        ),
     )
     extract.add_argument(
         "--explain",
@@ -98,7 +101,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_checkset(sub)
     coverage = sub.add_parser(
         "coverage",
-        help="per field, the share of real reports where it is extracted; frequent silent sentences",
+        help=(
+            "per field, the share of real reports where it is extracted; frequent silent sentences"
+        ),
     )
     coverage.add_argument(
         "--dataset", required=True, help="dataset name (schema crqs/<dataset>.yaml)"
@@ -128,7 +133,10 @@ def _report_source_args(parser: argparse.ArgumentParser) -> None:
 def _register_checkset(sub: argparse._SubParsersAction) -> None:
     checkset = sub.add_parser(
         "checkset",
-        help="build check sets (reference, equivalent rewrite, wrong edit) from real reports; run them",
+        help=(
+            "build check sets (reference, equivalent rewrite, wrong edit) from real reports; "
+            "run them"
+        ),
     )
     csub = checkset.add_subparsers(dest="checkset_command", metavar="<checkset command>")
     build = csub.add_parser("build", help="generate dev/heldout triplets from real report text")
@@ -321,7 +329,8 @@ def run_build_vocab(args: argparse.Namespace) -> int:
         and not _declares(curated, out)
     ):
         print(
-            f"note: {curated.path.name} does not name {out.name} under 'learned_vocab', so scoring will not use it."
+            f"note: {curated.path.name} does not name {out.name} under 'learned_vocab', so "
+            "scoring will not use it."
         )
     return 0
 
@@ -352,7 +361,8 @@ def run_schemas(args: argparse.Namespace) -> int:
             else ""
         )
         print(
-            f"{name:<10} v{schema.version}  {len(schema.fields):>2} fields, {len(schema.key_fields):>2} key fields, digest {schema.digest}{vocab}"
+            f"{name:<10} v{schema.version}  {len(schema.fields):>2} "
+            f"fields, {len(schema.key_fields):>2} key fields, digest {schema.digest}{vocab}"
         )
     return 0
 

@@ -26,8 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate",
         help="score a predictions file (NLG metrics, CRQS, any registered evaluator)",
-        description="Score generated reports against their references. Reads pathreport's JSON Lines "
-        '({"id", "reference", "prediction"}) or the reference implementation\'s {id: {"pred", "target"}} JSON.',
+        description=(
+            "Score generated reports against their references. Reads pathreport's JSON Lines "
+            '({"id", "reference", "prediction"}) or the reference implementation\'s '
+            '{id: {"pred", "target"}} JSON.'
+        ),
     )
     parser.add_argument(
         "--predictions",
@@ -37,7 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--dataset",
-        help="dataset name; selects the CRQS schema crqs/<dataset>.yaml (default: the records' 'dataset' field)",
+        help=(
+            "dataset name; selects the CRQS schema crqs/<dataset>.yaml (default: the "
+            "records' 'dataset' field)"
+        ),
     )
     parser.add_argument(
         "--out",
@@ -53,15 +59,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--metrics",
         default="nlg,crqs",
-        help="comma-separated report evaluators, any of `pathreport list evaluators` (default: nlg,crqs)",
+        help=(
+            "comma-separated report evaluators, any of `pathreport list evaluators` "
+            "(default: nlg,crqs)"
+        ),
     )
     parser.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="EVALUATOR.KEY=VALUE",
-        help="an evaluator option (repeatable), e.g. reg2025_score.embedding_model=/models/biobert-v1.1; "
-        "`pathreport list evaluators -v` lists each evaluator's options",
+        help="an evaluator option (repeatable), e.g. "
+        "reg2025_score.embedding_model=/models/biobert-v1.1; `pathreport list evaluators -v` "
+        "lists each evaluator's options",
     )
     crqs = parser.add_argument_group("CRQS")
     crqs.add_argument(
@@ -78,7 +88,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--on-empty-reference",
         choices=("vacuous", "zero", "skip"),
         default="vacuous",
-        help="score of a case whose reference has no extractable field (default: vacuous, CFC = KIR = 1)",
+        help=(
+            "score of a case whose reference has no extractable field (default: vacuous, CFC "
+            "= KIR = 1)"
+        ),
     )
     crqs.add_argument("--extractor", default="rule", help="extractor backend (default: rule)")
     crqs.add_argument(
@@ -120,7 +133,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sel.add_argument(
         "--references",
         type=Path,
-        help="split JSON {split: [{id, report}]} or JSON Lines {id, report}: the evaluated set and its raw reference reports",
+        help=(
+            "split JSON {split: [{id, report}]} or JSON Lines {id, report}: the evaluated "
+            "set and its raw reference reports"
+        ),
     )
     sel.add_argument(
         "--split", default="test", help="split of --references to evaluate (default: test)"
@@ -128,7 +144,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sel.add_argument(
         "--missing-as-empty",
         action="store_true",
-        help="score slides of the evaluated set that have no prediction as empty reports instead of failing",
+        help=(
+            "score slides of the evaluated set that have no prediction as empty reports "
+            "instead of failing"
+        ),
     )
     parser.set_defaults(func=run)
 
@@ -216,8 +235,9 @@ def check_dataset_name(name: str) -> None:
     if name not in known:
         hint = did_you_mean(name, known)
         raise UserError(
-            f"Unknown dataset '{name}' (--dataset). {hint + ' ' if hint else ''}Known datasets: "
-            f"{', '.join(known)}. For a dataset of your own, also pass its CRQS schema with --schema <file>."
+            f"Unknown dataset '{name}' (--dataset). {hint + ' ' if hint else ''}Known "
+            f"datasets: {', '.join(known)}. For a dataset of your own, also pass its CRQS schema "
+            "with --schema <file>."
         )
 
 
@@ -235,7 +255,8 @@ def read_references(path: Path, split: str) -> dict[str, str]:
     if isinstance(data, dict):
         if split not in data:
             raise UserError(
-                f"{path}: no split {split!r}; the file has {sorted(data)}. Pass --split with one of them."
+                f"{path}: no split {split!r}; the file has {sorted(data)}. Pass --split with "
+                "one of them."
             )
         items = data[split]
     else:
@@ -248,7 +269,8 @@ def read_references(path: Path, split: str) -> dict[str, str]:
             or not isinstance(item.get("report"), str)
         ):
             raise UserError(
-                f"{path}: entry {i} of {split!r} must be an object with string 'id' and 'report', found {item!r:.100}."
+                f"{path}: entry {i} of {split!r} must be an object with string 'id' and "
+                f"'report', found {item!r:.100}."
             )
         if item["id"] in refs:
             raise UserError(f"{path}: slide id {item['id']!r} appears twice in {split!r}.")

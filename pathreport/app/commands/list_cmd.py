@@ -24,7 +24,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # Columns shown per kind in the compact table (all fields with --verbose or --json).
 COLUMNS = {
     "models": ("name", "paper", "kind", "provider"),
-    "encoders": ("name", "model", "trident_name", "kind", "embedding_dim", "patch_size", "magnification", "gated"),
+    "encoders": (
+        "name",
+        "model",
+        "trident_name",
+        "kind",
+        "embedding_dim",
+        "patch_size",
+        "magnification",
+        "gated",
+    ),
     "datasets": ("name", "cleaning", "max_report_tokens", "description"),
     "evaluators": ("name", "kind", "metrics", "needs", "description"),
     "judge_backends": ("name", "needs", "description"),
@@ -68,7 +77,8 @@ def describe(kind: str) -> list[dict[str, Any]]:
     except KeyError:
         hint = did_you_mean(kind, list(REGISTRIES))
         raise RegistryError(
-            f"Unknown registry '{kind}'. {hint + ' ' if hint else ''}Choose from: {', '.join(REGISTRIES)}."
+            f"Unknown registry '{kind}'. {hint + ' ' if hint else ''}Choose "
+            f"from: {', '.join(REGISTRIES)}."
         ) from None
     rows = []
     for entry in registry.entries():

@@ -25,7 +25,10 @@ RUN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "pathbind",
-        help="PathBind: does a generative VLM use the image (VQA) and attend to the entity (grounding)?",
+        help=(
+            "PathBind: does a generative VLM use the image (VQA) and attend to the entity "
+            "(grounding)?"
+        ),
         description="PathBind protocols for generative pathology VLMs (docs/pathbind.md).",
     )
     protocols = parser.add_subparsers(dest="pathbind_command", metavar="<protocol>", required=True)
@@ -36,79 +39,185 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _model_arguments(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
     group = parser.add_argument_group("model")
-    group.add_argument("--vlm", required=required, help="registered model name (`pathreport list generative_vlms`)")
-    group.add_argument("--checkpoint", help="hub id or local folder overriding the model's default checkpoint")
+    group.add_argument(
+        "--vlm", required=required, help="registered model name (`pathreport list generative_vlms`)"
+    )
+    group.add_argument(
+        "--checkpoint", help="hub id or local folder overriding the model's default checkpoint"
+    )
     group.add_argument("--revision", help="hub revision to pin (branch, tag or commit)")
     group.add_argument("--device", help="auto (default), cpu, cuda, cuda:1, ...")
-    group.add_argument("--dtype", help="auto (default: bfloat16 on GPU, float32 on CPU), float32, bfloat16, float16")
-    group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="adapter option (repeatable), e.g. image_aspect=crop")
-    group.add_argument("--name", help="run name: labels the results (summary.json, tables) and names the results "
-                       "folder (default: --vlm)")
+    group.add_argument(
+        "--dtype",
+        help="auto (default: bfloat16 on GPU, float32 on CPU), float32, bfloat16, float16",
+    )
+    group.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="adapter option (repeatable), e.g. image_aspect=crop",
+    )
+    group.add_argument(
+        "--name",
+        help="run name: labels the results (summary.json, tables) and names the results "
+        "folder (default: --vlm)",
+    )
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", required=True, type=Path, help="results root; this run writes <out>/<protocol>/<name>/")
-    parser.add_argument("--images", type=Path, help="folder that relative image paths start from (default: the data file's folder)")
+    parser.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        help="results root; this run writes <out>/<protocol>/<name>/",
+    )
+    parser.add_argument(
+        "--images",
+        type=Path,
+        help="folder that relative image paths start from (default: the data file's folder)",
+    )
     parser.add_argument("--limit", type=int, help="use only the first N items (quick checks)")
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted run in the same folder")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue an interrupted run in the same folder"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of every random choice (default 0)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
 def _add_vqa(protocols: argparse._SubParsersAction) -> None:
-    parser = protocols.add_parser("vqa", help="answer every question with and without the image; Multimodal Gain")
+    parser = protocols.add_parser(
+        "vqa", help="answer every question with and without the image; Multimodal Gain"
+    )
     _model_arguments(parser)
     parser.add_argument("--questions", required=True, type=Path, help="VQA JSON Lines file")
     _common(parser)
     group = parser.add_argument_group("protocol")
-    group.add_argument("--conditions", default="image,text",
-                       help=f"comma list from image, text, {', '.join(PERTURBATIONS)}, or 'all' (default image,text)")
-    group.add_argument("--blur-radii", default="2,4,8,16", help="blur levels in pixels (default 2,4,8,16)")
-    group.add_argument("--blank-color", default="255,255,255", help="RGB of the blank image (default white)")
-    group.add_argument("--blank-size", default="original", help="'original' or W,H (default original)")
-    group.add_argument("--columns", choices=("dimension", "source"), default="dimension", help="table columns (default dimension)")
-    group.add_argument("--unparsed", choices=("wrong", "exclude"), default="wrong",
-                       help="unparseable answers count as wrong (default) or leave the denominator; always reported")
-    group.add_argument("--prompt-variant", choices=("thinking", "plain"), default="thinking", help="default thinking")
-    group.add_argument("--option-format", default="{letter}. {text}", help="rendering of one option line")
+    group.add_argument(
+        "--conditions",
+        default="image,text",
+        help=(
+            f"comma list from image, text, {', '.join(PERTURBATIONS)}, or 'all' (default "
+            "image,text)"
+        ),
+    )
+    group.add_argument(
+        "--blur-radii", default="2,4,8,16", help="blur levels in pixels (default 2,4,8,16)"
+    )
+    group.add_argument(
+        "--blank-color", default="255,255,255", help="RGB of the blank image (default white)"
+    )
+    group.add_argument(
+        "--blank-size", default="original", help="'original' or W,H (default original)"
+    )
+    group.add_argument(
+        "--columns",
+        choices=("dimension", "source"),
+        default="dimension",
+        help="table columns (default dimension)",
+    )
+    group.add_argument(
+        "--unparsed",
+        choices=("wrong", "exclude"),
+        default="wrong",
+        help=(
+            "unparseable answers count as wrong (default) or leave the denominator; always reported"
+        ),
+    )
+    group.add_argument(
+        "--prompt-variant",
+        choices=("thinking", "plain"),
+        default="thinking",
+        help="default thinking",
+    )
+    group.add_argument(
+        "--option-format", default="{letter}. {text}", help="rendering of one option line"
+    )
     group.add_argument("--max-new-tokens", type=int, default=1024, help="default 1024")
-    group.add_argument("--sample", action="store_true", help="sample instead of greedy decoding (default greedy)")
+    group.add_argument(
+        "--sample", action="store_true", help="sample instead of greedy decoding (default greedy)"
+    )
     group.add_argument("--temperature", type=float, default=0.0, help="with --sample")
     group.add_argument("--top-p", type=float, default=1.0, help="with --sample")
     parser.set_defaults(func=run_vqa)
 
 
 def _add_grounding(protocols: argparse._SubParsersAction) -> None:
-    parser = protocols.add_parser("grounding", help="attention maps of entity tokens scored against boxes")
+    parser = protocols.add_parser(
+        "grounding", help="attention maps of entity tokens scored against boxes"
+    )
     _model_arguments(parser, required=False)
     parser.add_argument("--samples", required=True, type=Path, help="grounding JSON Lines file")
     _common(parser)
     group = parser.add_argument_group("protocol")
-    group.add_argument("--q", type=float, default=0.2, help="retained area of the mask (default 0.2)")
-    group.add_argument("--sweep", default=",".join(f"{q:g}" for q in SWEEP_QUANTILES), help="thresholds of the sweep")
-    group.add_argument("--ties", choices=("ge", "top_k"), default="ge", help="quantile tie rule (default ge, Eq. 5)")
-    group.add_argument("--layers", choices=LAYER_SETS, default="mid", help="decoder layers averaged (default mid)")
-    group.add_argument("--layer-ablation", default=",".join(LAYER_SETS), help="layer sets scored for Table C.9")
-    group.add_argument("--order", choices=("layer_mean_first", "token_max_first"), default="layer_mean_first")
-    group.add_argument("--sigma", type=float, default=3.0, help="Gaussian sigma in patches (default 3; 0 disables)")
+    group.add_argument(
+        "--q", type=float, default=0.2, help="retained area of the mask (default 0.2)"
+    )
+    group.add_argument(
+        "--sweep",
+        default=",".join(f"{q:g}" for q in SWEEP_QUANTILES),
+        help="thresholds of the sweep",
+    )
+    group.add_argument(
+        "--ties",
+        choices=("ge", "top_k"),
+        default="ge",
+        help="quantile tie rule (default ge, Eq. 5)",
+    )
+    group.add_argument(
+        "--layers", choices=LAYER_SETS, default="mid", help="decoder layers averaged (default mid)"
+    )
+    group.add_argument(
+        "--layer-ablation", default=",".join(LAYER_SETS), help="layer sets scored for Table C.9"
+    )
+    group.add_argument(
+        "--order", choices=("layer_mean_first", "token_max_first"), default="layer_mean_first"
+    )
+    group.add_argument(
+        "--sigma", type=float, default=3.0, help="Gaussian sigma in patches (default 3; 0 disables)"
+    )
     group.add_argument("--upsample", choices=("bilinear", "nearest"), default="bilinear")
     group.add_argument("--geometry", choices=("model_view", "stretch"), default="model_view")
     group.add_argument("--box-format", choices=("xyxy", "xywh"), default="xyxy")
-    group.add_argument("--alternatives", type=int, default=2, help="other expressions per sample (default 2)")
-    group.add_argument("--no-specificity", action="store_true", help="skip the cross-query correlation passes")
+    group.add_argument(
+        "--alternatives", type=int, default=2, help="other expressions per sample (default 2)"
+    )
+    group.add_argument(
+        "--no-specificity", action="store_true", help="skip the cross-query correlation passes"
+    )
     group.add_argument("--neff-map", choices=("raw", "smoothed"), default="raw")
     group.add_argument("--specificity-map", choices=("upsampled", "grid"), default="upsampled")
     group.add_argument("--no-pixel-ap", action="store_true")
     group.add_argument("--no-save-maps", action="store_true", help="do not keep attention maps")
-    group.add_argument("--system-prompt", help="system message of the attention pass (default none)")
-    group.add_argument("--from-maps", type=Path, help="rescore saved maps (<earlier run>/maps) instead of running a model")
+    group.add_argument(
+        "--system-prompt", help="system message of the attention pass (default none)"
+    )
+    group.add_argument(
+        "--from-maps",
+        type=Path,
+        help="rescore saved maps (<earlier run>/maps) instead of running a model",
+    )
     parser.set_defaults(func=run_grounding)
 
 
 def _add_table(protocols: argparse._SubParsersAction) -> None:
-    parser = protocols.add_parser("table", help="paper-layout tables (Markdown and CSV) from result folders")
-    parser.add_argument("--results", required=True, nargs="+", type=Path, help="result folders (searched for summary.json)")
-    parser.add_argument("--out", type=Path, help="where to write the tables (default: <first results folder>/tables)")
+    parser = protocols.add_parser(
+        "table", help="paper-layout tables (Markdown and CSV) from result folders"
+    )
+    parser.add_argument(
+        "--results",
+        required=True,
+        nargs="+",
+        type=Path,
+        help="result folders (searched for summary.json)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="where to write the tables (default: <first results folder>/tables)",
+    )
     parser.set_defaults(func=run_table)
 
 
@@ -130,7 +239,9 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise UserError(f"--option {item!r} is not KEY=VALUE (e.g. --option image_aspect=crop).")
+            raise UserError(
+                f"--option {item!r} is not KEY=VALUE (e.g. --option image_aspect=crop)."
+            )
         options[key.strip()] = _value(value) if value.strip() else ""
     for key in ("checkpoint", "revision", "device", "dtype"):
         if getattr(args, key, None) is not None:
@@ -147,7 +258,10 @@ def _floats(text: str, what: str) -> tuple[float, ...]:
 
 def _run_dir(args: argparse.Namespace, protocol: str, name: str) -> Path:
     if not RUN_NAME.match(name):
-        raise UserError(f"Run name {name!r} must be letters, digits, '_', '.', '-' (it names a folder); pass --name.")
+        raise UserError(
+            f"Run name {name!r} must be letters, digits, '_', '.', '-' (it names a folder); "
+            "pass --name."
+        )
     return args.out / protocol / name
 
 
@@ -173,7 +287,7 @@ def _build(args: argparse.Namespace):
 
 
 def _guard(run: Any) -> Any:
-    """Show a missing package (raised when the model loads) as a one-line error with its install hint."""
+    """Show a package missing when the model loads as a one-line error with its install hint."""
     try:
         return run()
     except ImportError as err:
@@ -204,8 +318,13 @@ def run_vqa(args: argparse.Namespace) -> int:
         columns=args.columns,
         unparsed=args.unparsed,
         prompts=PromptConfig(variant=args.prompt_variant, option_format=args.option_format),
-        decoding=VLMDecodingConfig(do_sample=args.sample, temperature=args.temperature, top_p=args.top_p,
-                                max_new_tokens=args.max_new_tokens, seed=args.seed),
+        decoding=VLMDecodingConfig(
+            do_sample=args.sample,
+            temperature=args.temperature,
+            top_p=args.top_p,
+            max_new_tokens=args.max_new_tokens,
+            seed=args.seed,
+        ),
     )
     items = read_vqa(args.questions, args.images)
     if args.limit is not None:
@@ -215,8 +334,18 @@ def run_vqa(args: argparse.Namespace) -> int:
     vlm = _build(args)
     name = args.name or vlm.name
     out = _run_dir(args, "vqa", name)
-    doc = _guard(lambda: PathBind().vqa(vlm, items, out, config, questions_file=args.questions, resume=args.resume,
-                                        progress=_progress(args, "vqa"), name=name))
+    doc = _guard(
+        lambda: PathBind().vqa(
+            vlm,
+            items,
+            out,
+            config,
+            questions_file=args.questions,
+            resume=args.resume,
+            progress=_progress(args, "vqa"),
+            name=name,
+        )
+    )
     print((out / "table.md").read_text(encoding="utf-8"))
     unparsed = {c: v["count"] for c, v in doc["unparsed"].items() if v["count"]}
     if unparsed:
@@ -231,7 +360,9 @@ def run_grounding(args: argparse.Namespace) -> int:
     from pathreport.pathbind.data import read_grounding
 
     if args.vlm is None and args.from_maps is None:
-        raise UserError("Pass --vlm <model>, or --from-maps <earlier run>/maps to rescore saved attention.")
+        raise UserError(
+            "Pass --vlm <model>, or --from-maps <earlier run>/maps to rescore saved attention."
+        )
     config = GroundingConfig(
         q=args.q,
         sweep=_floats(args.sweep, "--sweep"),
@@ -245,8 +376,14 @@ def run_grounding(args: argparse.Namespace) -> int:
         seed=args.seed,
         box_format=args.box_format,
         save_maps=not args.no_save_maps,
-        attention=AttentionConfig(layers=args.layers, order=args.order, sigma=args.sigma, upsample=args.upsample,
-                                  geometry=args.geometry, system_prompt=args.system_prompt),
+        attention=AttentionConfig(
+            layers=args.layers,
+            order=args.order,
+            sigma=args.sigma,
+            upsample=args.upsample,
+            geometry=args.geometry,
+            system_prompt=args.system_prompt,
+        ),
     )
     items = read_grounding(args.samples, args.images, box_format=args.box_format)
     if args.limit is not None:
@@ -255,17 +392,42 @@ def run_grounding(args: argparse.Namespace) -> int:
         name = args.name or args.vlm
         if name is None:
             previous = args.from_maps.parent / "run.json"
-            name = json.loads(previous.read_text())["model"]["name"] if previous.exists() else "rescored"
+            name = (
+                json.loads(previous.read_text())["model"]["name"]
+                if previous.exists()
+                else "rescored"
+            )
         out = _run_dir(args, "grounding", name)
         if out.resolve() == args.from_maps.resolve().parent:
-            raise UserError(f"Rescoring into {out} would overwrite the run the maps come from; pass another --name or --out.")
-        PathBind().grounding(None, items, out, config, samples_file=args.samples, from_maps=args.from_maps, model_name=name)
+            raise UserError(
+                f"Rescoring into {out} would overwrite the run the maps come from; pass "
+                "another --name or --out."
+            )
+        PathBind().grounding(
+            None,
+            items,
+            out,
+            config,
+            samples_file=args.samples,
+            from_maps=args.from_maps,
+            model_name=name,
+        )
     else:
         vlm = _build(args)
         name = args.name or vlm.name
         out = _run_dir(args, "grounding", name)
-        _guard(lambda: PathBind().grounding(vlm, items, out, config, samples_file=args.samples, resume=args.resume,
-                                            progress=_progress(args, "grounding"), model_name=name))
+        _guard(
+            lambda: PathBind().grounding(
+                vlm,
+                items,
+                out,
+                config,
+                samples_file=args.samples,
+                resume=args.resume,
+                progress=_progress(args, "grounding"),
+                model_name=name,
+            )
+        )
     print((out / "table.md").read_text(encoding="utf-8"))
     print(f"Results: {out}")
     return 0

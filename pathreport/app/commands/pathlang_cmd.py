@@ -2,7 +2,8 @@
 
 Three modes of one command:
 
-* run (default): ``pathreport pathlang --vlm conch --dataset camelyon16 --slides DIR --labels CSV --out DIR``
+* run (default): ``pathreport pathlang --vlm conch --dataset camelyon16 --slides DIR --labels CSV
+  --out DIR``
 * texts: ``pathreport pathlang --list-texts --dataset camelyon16`` prints every string a run encodes
   (to embed them elsewhere for the ``precomputed`` adapter);
 * tables: ``pathreport pathlang --table RUN_DIR [RUN_DIR ...] --out DIR`` writes the paper's
@@ -53,28 +54,59 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "pathlang",
         help="PathLang benchmark of dual-encoder VLMs (run, --list-texts, --table)",
-        description="Run PathLang (T1-T4) for one VLM on one dataset, list the texts it encodes, or build "
-                    "results tables from several runs. Options and their defaults: docs/pathlang.md.",
+        description=(
+            "Run PathLang (T1-T4) for one VLM on one dataset, list the texts it encodes, or "
+            "build results tables from several runs. Options and their defaults: "
+            "docs/pathlang.md."
+        ),
     )
     mode = parser.add_argument_group("what to do")
-    mode.add_argument("--table", nargs="+", metavar="RUN", help="build results tables from these run folders")
-    mode.add_argument("--list-texts", action="store_true", help="print every text a run on --dataset encodes")
+    mode.add_argument(
+        "--table", nargs="+", metavar="RUN", help="build results tables from these run folders"
+    )
+    mode.add_argument(
+        "--list-texts", action="store_true", help="print every text a run on --dataset encodes"
+    )
     run = parser.add_argument_group("run")
     run.add_argument("--vlm", help="VLM adapter name (pathreport list vlms)")
-    run.add_argument("--dataset", help="dataset name (panda, unitopatho, camelyon16, camelyon17, tcga_gbmlgg, or yours)")
-    run.add_argument("--slides", help="folder of <slide_id>.h5 tile embeddings (TRIDENT layout, joint VLM space)")
+    run.add_argument(
+        "--dataset",
+        help="dataset name (panda, unitopatho, camelyon16, camelyon17, tcga_gbmlgg, or yours)",
+    )
+    run.add_argument(
+        "--slides", help="folder of <slide_id>.h5 tile embeddings (TRIDENT layout, joint VLM space)"
+    )
     run.add_argument("--labels", help="CSV with columns slide_id,label")
     run.add_argument("--out", help="output folder (run results, or tables with --table)")
-    run.add_argument("--prompts", help="prompts file merged over the shipped corpus (new datasets, replacements)")
-    run.add_argument("--vlm-checkpoint", help="weights location for the adapter (hub id, folder or file)")
-    run.add_argument("--vlm-option", action="append", default=[], metavar="KEY=VALUE",
-                     help="extra adapter option (repeatable), e.g. architecture=ViT-B-16")
-    run.add_argument("--text-embeddings", help="text-embedding file for the precomputed adapter (.npz or .json)")
+    run.add_argument(
+        "--prompts", help="prompts file merged over the shipped corpus (new datasets, replacements)"
+    )
+    run.add_argument(
+        "--vlm-checkpoint", help="weights location for the adapter (hub id, folder or file)"
+    )
+    run.add_argument(
+        "--vlm-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="extra adapter option (repeatable), e.g. architecture=ViT-B-16",
+    )
+    run.add_argument(
+        "--text-embeddings", help="text-embedding file for the precomputed adapter (.npz or .json)"
+    )
     run.add_argument("--model-name", help="model name in the results (default: the adapter name)")
-    run.add_argument("--skip-missing", action="store_true",
-                     help="leave out labelled slides without a file or tiles (listed in summary.json)")
+    run.add_argument(
+        "--skip-missing",
+        action="store_true",
+        help="leave out labelled slides without a file or tiles (listed in summary.json)",
+    )
     tables = parser.add_argument_group("tables (--table)")
-    tables.add_argument("--view", choices=("oracle", "fixed"), default="oracle", help="which setting's values to tabulate")
+    tables.add_argument(
+        "--view",
+        choices=("oracle", "fixed"),
+        default="oracle",
+        help="which setting's values to tabulate",
+    )
     tables.add_argument("--tables", nargs="+", metavar="NAME", help="table names (default: all)")
     options = parser.add_argument_group("benchmark options (PathLangConfig)")
     _add_config_flags(options)
@@ -87,13 +119,30 @@ def _add_config_flags(group: argparse._ArgumentGroup) -> None:
         default = f.default if f.default is not MISSING else None
         help_text = f"{_HELP.get(f.name, f.name)} (default: {_show(default)})"
         if isinstance(default, bool):
-            group.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+            group.add_argument(
+                flag,
+                dest=f.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=help_text,
+            )
         elif f.name == "tasks":
-            group.add_argument(flag, dest=f.name, nargs="+", choices=TASKS, default=None, help=help_text)
+            group.add_argument(
+                flag, dest=f.name, nargs="+", choices=TASKS, default=None, help=help_text
+            )
         elif f.name == "ratios":
-            group.add_argument(flag, dest=f.name, nargs="+", type=float, default=None, help=help_text)
+            group.add_argument(
+                flag, dest=f.name, nargs="+", type=float, default=None, help=help_text
+            )
         else:
-            group.add_argument(flag, dest=f.name, type=type(default), choices=CHOICES.get(f.name), default=None, help=help_text)
+            group.add_argument(
+                flag,
+                dest=f.name,
+                type=type(default),
+                choices=CHOICES.get(f.name),
+                default=None,
+                help=help_text,
+            )
 
 
 def _show(value: Any) -> str:
@@ -102,7 +151,11 @@ def _show(value: Any) -> str:
 
 def config_from_args(args: argparse.Namespace) -> PathLangConfig:
     """The run options: defaults, overridden by the flags the user gave."""
-    given = {f.name: getattr(args, f.name) for f in fields(PathLangConfig) if getattr(args, f.name, None) is not None}
+    given = {
+        f.name: getattr(args, f.name)
+        for f in fields(PathLangConfig)
+        if getattr(args, f.name, None) is not None
+    }
     return PathLangConfig(**given)
 
 
@@ -142,7 +195,9 @@ def _run(args: argparse.Namespace, error: type[Exception]) -> int:
         options["text_embeddings"] = args.text_embeddings
     adapter = adapter_cls(args.vlm_checkpoint, device=config.device, **options)
     slides = load_slide_set(args.slides, args.labels, dataset, skip_missing=args.skip_missing)
-    result = run_pathlang(slides, dataset, adapter, config=config, corpus=corpus, model=args.model_name or args.vlm)
+    result = run_pathlang(
+        slides, dataset, adapter, config=config, corpus=corpus, model=args.model_name or args.vlm
+    )
     written = result.write(args.out)
     print(_headline(result.summary()))
     print(f"Wrote {len(written)} files to {args.out} (summary: {written['summary']}).")
@@ -174,7 +229,9 @@ def _list_texts(args: argparse.Namespace, error: type[Exception]) -> int:
     config = config_from_args(args)
     corpus = load_corpus(args.prompts)
     bank = QueryBank()
-    ctx = TaskContext(corpus.dataset(args.dataset), corpus, config, bank, np.zeros(0, dtype=np.int64), [])
+    ctx = TaskContext(
+        corpus.dataset(args.dataset), corpus, config, bank, np.zeros(0, dtype=np.int64), []
+    )
     for name, task in TASK_CLASSES.items():
         if name in config.tasks:
             task(ctx)
@@ -196,8 +253,10 @@ def _tables(args: argparse.Namespace, error: type[Exception]) -> int:
 
 def _headline(summary: dict[str, Any]) -> str:
     """A few oracle numbers for the terminal; everything else is in the files."""
-    lines = [f"PathLang {summary['model']} on {summary['dataset_key']} ({summary['n_slides']} slides); "
-             "oracle = best setting per unit on the evaluation labels (upper bound)"]
+    lines = [
+        f"PathLang {summary['model']} on {summary['dataset_key']} ({summary['n_slides']} slides); "
+        "oracle = best setting per unit on the evaluation labels (upper bound)"
+    ]
     picks = {
         "t1": [("classification", ("accuracy", "auc", "macro_f1"))],
         "t2": [(u, ("mrr", "ndcg")) for u in ("i2i", "i2t", "t2i")],

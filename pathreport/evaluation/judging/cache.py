@@ -19,11 +19,15 @@ from pathreport.io import write_json
 
 def conversation_hash(messages: list[dict[str, str]]) -> str:
     """SHA-256 of the conversation's canonical JSON."""
-    return hashlib.sha256(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(messages, sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()
 
 
 def cache_key(backend: str, model: str, prompt_version: str, input_hash: str) -> str:
-    return hashlib.sha256("\x1f".join((backend, model, prompt_version, input_hash)).encode()).hexdigest()
+    return hashlib.sha256(
+        "\x1f".join((backend, model, prompt_version, input_hash)).encode()
+    ).hexdigest()
 
 
 def default_cache_dir() -> Path:

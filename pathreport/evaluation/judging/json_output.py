@@ -68,7 +68,7 @@ def _repairs(text: str) -> list[str]:
 
 
 def _balanced_span(text: str) -> str | None:
-    """From the first ``{`` or ``[`` to its matching bracket (strings respected); None if unclosed."""
+    """First ``{`` or ``[`` to its matching bracket (strings respected); None if unclosed."""
     starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
     if not starts:
         return None
@@ -101,10 +101,14 @@ def check_schema(value: Any, schema: dict[str, Any], where: str = "the answer") 
     kind = schema.get("type")
     if kind is not None:
         allowed = _TYPES[kind]
-        if not isinstance(value, allowed) or (kind in ("number", "integer") and isinstance(value, bool)):
+        if not isinstance(value, allowed) or (
+            kind in ("number", "integer") and isinstance(value, bool)
+        ):
             raise JudgeOutputError(f"{where} must be a JSON {kind}, found {json.dumps(value)[:80]}")
     if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
-        raise JudgeOutputError(f"{where} must be one of {schema['enum']}, found {json.dumps(value)[:80]}")
+        raise JudgeOutputError(
+            f"{where} must be one of {schema['enum']}, found {json.dumps(value)[:80]}"
+        )
     if isinstance(value, dict):
         for key in schema.get("required", ()):
             if key not in value:
@@ -119,5 +123,9 @@ def check_schema(value: Any, schema: dict[str, Any], where: str = "the answer") 
 
 def _same(value: Any, option: Any) -> bool:
     if isinstance(option, (int, float)) and not isinstance(option, bool):
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value - option) < 1e-9
+        return (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and abs(value - option) < 1e-9
+        )
     return value == option

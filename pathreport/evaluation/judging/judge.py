@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pathreport.errors import ConfigError
+from pathreport.evaluation.base import COMPARABILITY_KEY
 from pathreport.evaluation.judging.cache import JudgeCache, cache_key, conversation_hash
 from pathreport.evaluation.judging.json_output import JudgeOutputError, check_schema, extract_json
 from pathreport.evaluation.judging.prompts import Messages, PromptSet, load_prompts
+from pathreport.evaluation.options import option_parameters
 from pathreport.registry import JUDGE_BACKENDS, did_you_mean
 
 
@@ -75,7 +77,6 @@ class JudgeAnswer:
 
 def build_backend(name: str, model: str | None, options: dict[str, Any]) -> JudgeBackend:
     """Instantiate a registered backend, checking its options first."""
-    from pathreport.evaluation.options import option_parameters
     entry = JUDGE_BACKENDS.get(name)
     accepted = option_parameters(entry.obj)
     unknown = [k for k in options if k not in accepted]
@@ -87,8 +88,9 @@ def build_backend(name: str, model: str | None, options: dict[str, Any]) -> Judg
         )
     if not model:
         raise ConfigError(
-            f"The judge backend '{name}' needs a model: --option <evaluator>.model=<id or folder> "
-            "(for an OpenAI-compatible server, the id it serves; for transformers, a model id or folder)."
+            f"The judge backend '{name}' needs a model: --option <evaluator>.model=<id or "
+            "folder> (for an OpenAI-compatible server, the id it serves; for transformers, a "
+            "model id or folder)."
         )
     return entry.obj(model=model, **options)
 
@@ -96,8 +98,15 @@ def build_backend(name: str, model: str | None, options: dict[str, Any]) -> Judg
 class Judge:
     """Ask a backend with one prompt file, caching and repairing (see the module docstring)."""
 
-    def __init__(self, backend: JudgeBackend, prompts: PromptSet, *, cache: JudgeCache | None = None,
-                 max_parse_retries: int = 2, chunk_size: int = 64) -> None:
+    def __init__(
+        self,
+        backend: JudgeBackend,
+        prompts: PromptSet,
+        *,
+        cache: JudgeCache | None = None,
+        max_parse_retries: int = 2,
+        chunk_size: int = 64,
+    ) -> None:
         if max_parse_retries < 0:
             raise ConfigError(f"max_parse_retries must be 0 or more, found {max_parse_retries}.")
         self.backend = backend
@@ -109,10 +118,16 @@ class Judge:
 
     @classmethod
     def from_options(cls, options: JudgeOptions, default_prompts: str) -> Judge:
-        backend = options.judge or build_backend(options.backend, options.model, dict(options.backend_options or {}))
+        backend = options.judge or build_backend(
+            options.backend, options.model, dict(options.backend_options or {})
+        )
         prompts = load_prompts(options.prompt_file or default_prompts)
-        return cls(backend, prompts, cache=JudgeCache(options.cache_dir),
-                   max_parse_retries=options.max_parse_retries)
+        return cls(
+            backend,
+            prompts,
+            cache=JudgeCache(options.cache_dir),
+            max_parse_retries=options.max_parse_retries,
+        )
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -127,8 +142,12 @@ class Judge:
         """What makes two runs' judge scores comparable: backend, model and prompt version."""
         return f"{self.backend.name}:{self.backend.model} {self.prompts.full_version}"
 
-    def ask(self, task: str, requests: Sequence[dict[str, str]],
-            check: Callable[[Any, dict[str, str]], Any] | None = None) -> list[JudgeAnswer]:
+    def ask(
+        self,
+        task: str,
+        requests: Sequence[dict[str, str]],
+        check: Callable[[Any, dict[str, str]], Any] | None = None,
+    ) -> list[JudgeAnswer]:
         """Answers to ``task`` rendered with each variable set in ``requests``, in order.
 
         Args:
@@ -137,8 +156,15 @@ class Judge:
         """
         schema = self.prompts.task(task)["output_schema"]
         conversations = [self.prompts.render(task, **variables) for variables in requests]
-        keys = [cache_key(self.backend.name, self.backend.model, self.prompts.full_version, conversation_hash(c))
-                for c in conversations]
+        keys = [
+            cache_key(
+                self.backend.name,
+                self.backend.model,
+                self.prompts.full_version,
+                conversation_hash(c),
+            )
+            for c in conversations
+        ]
         answers: dict[str, JudgeAnswer] = {}
         origin: dict[str, tuple[Messages, dict[str, str]]] = {}
         for key, messages, variables in zip(keys, conversations, requests):
@@ -147,7 +173,9 @@ class Judge:
             cached = self.cache.get(key) if self.cache else None
             if cached is not None:
                 try:
-                    answers[key] = JudgeAnswer(value=self._accept(cached, schema, check, variables), cached=True)
+                    answers[key] = JudgeAnswer(
+                        value=self._accept(cached, schema, check, variables), cached=True
+                    )
                     continue
                 except JudgeOutputError:
                     cached = None  # the evaluator's check changed since: ask again
@@ -161,19 +189,34 @@ class Judge:
             for key, reply in self._complete(pending):
                 attempts[key] += 1
                 if isinstance(reply, BaseException):
-                    answers[key] = JudgeAnswer(error=f"backend failed: {reply}", attempts=attempts[key])
+                    answers[key] = JudgeAnswer(
+                        error=f"backend failed: {reply}", attempts=attempts[key]
+                    )
                     continue
                 try:
                     value = self._accept(reply, schema, check, origin[key][1])
                 except JudgeOutputError as err:
-                    answers[key] = JudgeAnswer(error=f"unusable answer: {err}", attempts=attempts[key])
-                    retry[key] = [*pending[key], {"role": "assistant", "content": reply},
-                                  self.prompts.repair_message(str(err))]
+                    answers[key] = JudgeAnswer(
+                        error=f"unusable answer: {err}", attempts=attempts[key]
+                    )
+                    retry[key] = [
+                        *pending[key],
+                        {"role": "assistant", "content": reply},
+                        self.prompts.repair_message(str(err)),
+                    ]
                     continue
                 answers[key] = JudgeAnswer(value=value, attempts=attempts[key])
                 if self.cache:
-                    self.cache.put(key, reply, {"backend": self.backend.name, "model": self.backend.model,
-                                                "prompt_version": self.prompts.full_version, "task": task})
+                    self.cache.put(
+                        key,
+                        reply,
+                        {
+                            "backend": self.backend.name,
+                            "model": self.backend.model,
+                            "prompt_version": self.prompts.full_version,
+                            "task": task,
+                        },
+                    )
             pending = retry
         return [answers[k] for k in keys]
 
@@ -190,17 +233,21 @@ class Judge:
             yield from zip(keys, self.backend.complete([pending[k] for k in keys]))
 
     @staticmethod
-    def _accept(text: str, schema: dict[str, Any], check: Callable[[Any, dict[str, str]], Any] | None,
-                variables: dict[str, str]) -> Any:
+    def _accept(
+        text: str,
+        schema: dict[str, Any],
+        check: Callable[[Any, dict[str, str]], Any] | None,
+        variables: dict[str, str],
+    ) -> Any:
         value = extract_json(text)
         check_schema(value, schema)
         return check(value, variables) if check else value
 
 
-def judge_summary(prefix: str, judge: Judge, answers_failed: int, scored: list[float], extra: dict[str, Any]) -> dict[str, Any]:
+def judge_summary(
+    prefix: str, judge: Judge, answers_failed: int, scored: list[float], extra: dict[str, Any]
+) -> dict[str, Any]:
     """Summary fields every judge metric reports: mean, counts, settings and comparability."""
-    from pathreport.evaluation.base import COMPARABILITY_KEY
-
     return {
         prefix: sum(scored) / len(scored) if scored else None,
         f"{prefix}_n_scored": len(scored),

@@ -33,7 +33,9 @@ class EndpointError(RuntimeError):
 
 @JUDGE_BACKENDS.register(
     "openai",
-    description="OpenAI-compatible /chat/completions endpoint (vLLM, llama.cpp server, Ollama, APIs)",
+    description=(
+        "OpenAI-compatible /chat/completions endpoint (vLLM, llama.cpp server, Ollama, APIs)"
+    ),
     needs="a running server or API; base_url (default http://127.0.0.1:8000/v1, vLLM's)",
 )
 class OpenAICompatibleJudge:
@@ -53,13 +55,22 @@ class OpenAICompatibleJudge:
 
     name = "openai"
 
-    def __init__(self, model: str, base_url: str = "http://127.0.0.1:8000/v1", api_key_env: str = "OPENAI_API_KEY",
-                 concurrency: int = 8, timeout_s: float = 120.0, max_retries: int = 3, retry_wait_s: float = 1.0,
-                 max_tokens: int = 2048, seed: int = 0) -> None:
+    def __init__(
+        self,
+        model: str,
+        base_url: str = "http://127.0.0.1:8000/v1",
+        api_key_env: str = "OPENAI_API_KEY",
+        concurrency: int = 8,
+        timeout_s: float = 120.0,
+        max_retries: int = 3,
+        retry_wait_s: float = 1.0,
+        max_tokens: int = 2048,
+        seed: int = 0,
+    ) -> None:
         if concurrency < 1 or max_retries < 0 or timeout_s <= 0:
             raise ConfigError(
-                f"openai judge: need concurrency >= 1, max_retries >= 0 and timeout_s > 0; found {concurrency}, "
-                f"{max_retries}, {timeout_s}."
+                "openai judge: need concurrency >= 1, max_retries >= 0 and timeout_s > 0; "
+                f"found {concurrency}, {max_retries}, {timeout_s}."
             )
         self.model = model
         self.url = base_url.rstrip("/") + "/chat/completions"
@@ -78,13 +89,22 @@ class OpenAICompatibleJudge:
             except EndpointError as err:
                 return err
 
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, max(1, len(conversations)))) as pool:
+        with ThreadPoolExecutor(
+            max_workers=min(self.concurrency, max(1, len(conversations)))
+        ) as pool:
             return list(pool.map(one, conversations))
 
     def request(self, messages: Messages) -> str:
         """One chat completion, with retries; raises :class:`EndpointError`."""
-        body = json.dumps({"model": self.model, "messages": messages, "temperature": 0.0,
-                           "max_tokens": self.max_tokens, "seed": self.seed}).encode("utf-8")
+        body = json.dumps(
+            {
+                "model": self.model,
+                "messages": messages,
+                "temperature": 0.0,
+                "max_tokens": self.max_tokens,
+                "seed": self.seed,
+            }
+        ).encode("utf-8")
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(self.api_key_env) if self.api_key_env else None
         if key:
@@ -111,8 +131,13 @@ class OpenAICompatibleJudge:
         raise EndpointError(f"{self.url}: {problem} (after {attempt + 1} attempt(s))")
 
     def describe(self) -> dict[str, Any]:
-        return {"endpoint_host": urlparse(self.url).netloc, "temperature": 0.0, "seed": self.seed,
-                "max_tokens": self.max_tokens, "concurrency": self.concurrency}
+        return {
+            "endpoint_host": urlparse(self.url).netloc,
+            "temperature": 0.0,
+            "seed": self.seed,
+            "max_tokens": self.max_tokens,
+            "concurrency": self.concurrency,
+        }
 
 
 def _answer_text(body: Any) -> str:

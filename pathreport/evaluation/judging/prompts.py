@@ -44,22 +44,33 @@ class PromptSet:
         try:
             return self.tasks[name]
         except KeyError:
-            raise ConfigError(f"{self.path}: no task '{name}' (tasks: {', '.join(self.tasks)}).") from None
+            raise ConfigError(
+                f"{self.path}: no task '{name}' (tasks: {', '.join(self.tasks)})."
+            ) from None
 
     def render(self, task: str, **variables: str) -> Messages:
         """System and user messages of ``task`` with ``$variables`` filled in."""
         spec = self.task(task)
         try:
             return [
-                {"role": "system", "content": Template(spec["system"]).substitute(variables).strip()},
+                {
+                    "role": "system",
+                    "content": Template(spec["system"]).substitute(variables).strip(),
+                },
                 {"role": "user", "content": Template(spec["user"]).substitute(variables).strip()},
             ]
         except KeyError as err:
-            raise ConfigError(f"{self.path}: task '{task}' uses ${err.args[0]}, which the evaluator does not fill.") from None
+            raise ConfigError(
+                f"{self.path}: task '{task}' uses ${err.args[0]}, which the evaluator does "
+                "not fill."
+            ) from None
 
     def repair_message(self, error: str) -> dict[str, str]:
         """The user turn that asks again after an unusable answer."""
-        return {"role": "user", "content": Template(self.repair).safe_substitute(error=error).strip()}
+        return {
+            "role": "user",
+            "content": Template(self.repair).safe_substitute(error=error).strip(),
+        }
 
 
 def load_prompts(name_or_path: str | Path) -> PromptSet:
@@ -74,14 +85,20 @@ def load_prompts(name_or_path: str | Path) -> PromptSet:
         data = yaml.safe_load(raw.decode("utf-8"))
     except yaml.YAMLError as err:
         raise ConfigError(f"{path}: not valid YAML ({err}).") from None
-    missing = [k for k in ("id", "version", "tasks", "repair") if not (isinstance(data, dict) and data.get(k))]
+    missing = [
+        k
+        for k in ("id", "version", "tasks", "repair")
+        if not (isinstance(data, dict) and data.get(k))
+    ]
     if missing:
         raise ConfigError(f"{path}: a judge prompt file needs the fields {missing}.")
     for task, spec in data["tasks"].items():
         lacking = [k for k in ("system", "user", "output_schema") if k not in (spec or {})]
         if lacking:
             raise ConfigError(f"{path}: task '{task}' lacks {lacking}.")
-    rest = {k: v for k, v in data.items() if k not in ("id", "version", "source", "tasks", "repair")}
+    rest = {
+        k: v for k, v in data.items() if k not in ("id", "version", "source", "tasks", "repair")
+    }
     return PromptSet(
         id=str(data["id"]),
         version=str(data["version"]),

@@ -12,10 +12,10 @@ tokens and the columns of the image tokens, averaged over heads, during ONE forw
 prompt (no generation). This equals slicing ``output_attentions=True`` (a test checks it) without
 holding L full ``[H, T, T]`` matrices in memory.
 
-Entity tokens (ambiguity A10). The prompt is located in the fully expanded chat text; a token belongs
-to the entity when its character span overlaps the entity's span on a non-space character (so a
-leading-space token such as ``" tumor"`` counts, a lone space does not). Character offsets need a
-fast tokenizer.
+Entity tokens (ambiguity A10). The prompt is located in the fully expanded chat text; a token
+belongs to the entity when its character span overlaps the entity's span on a non-space character
+(so a leading-space token such as ``" tumor"`` counts, a lone space does not). Character offsets
+need a fast tokenizer.
 """
 
 from __future__ import annotations
@@ -160,10 +160,14 @@ class HFVisionLanguageModel(AttentionVLM):
         elif getattr(self._tokenizer, "chat_template", None):
             self._chat_template, self._template_source = self._tokenizer.chat_template, "tokenizer"
         elif self.default_chat_template:
-            self._chat_template, self._template_source = self.default_chat_template, f"pathreport default for {self.family}"
+            self._chat_template, self._template_source = (
+                self.default_chat_template,
+                f"pathreport default for {self.family}",
+            )
         else:
             raise ValueError(
-                f"{self.name}: the checkpoint has no chat template; pass one with --option chat_template=<file.jinja>."
+                f"{self.name}: the checkpoint has no chat template; pass one with --option "
+                "chat_template=<file.jinja>."
             )
 
     def _load(self) -> None:
@@ -173,13 +177,17 @@ class HFVisionLanguageModel(AttentionVLM):
         checkpoint = self.options.checkpoint
         if not checkpoint:
             raise ValueError(
-                f"Model '{self.name}' has no default checkpoint; pass --checkpoint <hub id or local folder>."
+                f"Model '{self.name}' has no default checkpoint; pass --checkpoint <hub id "
+                "or local folder>."
             )
-        looks_local = checkpoint.startswith((".", "/", "~")) or Path(checkpoint).expanduser().exists()
+        looks_local = (
+            checkpoint.startswith((".", "/", "~")) or Path(checkpoint).expanduser().exists()
+        )
         if looks_local and not Path(checkpoint).expanduser().is_dir():
             raise FileNotFoundError(
-                f"Checkpoint folder {checkpoint} does not exist; download the weights first, e.g. "
-                f"`hf download <hub id> --local-dir {checkpoint}`, or pass a hub id with --checkpoint."
+                f"Checkpoint folder {checkpoint} does not exist; download the weights first, "
+                f"e.g. `hf download <hub id> --local-dir {checkpoint}`, or pass a hub id with "
+                "--checkpoint."
             )
         common = {
             "revision": self.options.revision,
@@ -196,24 +204,35 @@ class HFVisionLanguageModel(AttentionVLM):
                 **common,
             ).eval()
             self._tokenizer = transformers.AutoTokenizer.from_pretrained(checkpoint, **common)
-            self._image_processor = transformers.AutoImageProcessor.from_pretrained(checkpoint, **common)
+            self._image_processor = transformers.AutoImageProcessor.from_pretrained(
+                checkpoint, **common
+            )
         except (OSError, ValueError) as err:
             self._model = None
             raise FileNotFoundError(self._download_hint(checkpoint, err)) from err
         self._model.to(self._configured_device())
         processor_template = None
         try:
-            processor_template = getattr(transformers.AutoProcessor.from_pretrained(checkpoint, **common), "chat_template", None)
+            processor_template = getattr(
+                transformers.AutoProcessor.from_pretrained(checkpoint, **common),
+                "chat_template",
+                None,
+            )
         except Exception as err:  # the processor class may need optional packages (torchvision)
-            log.info("No processor chat template for %s (%s); using the tokenizer's.", checkpoint, err)
-        self._set_chat_template(processor_template, "processor" if processor_template else "tokenizer")
+            log.info(
+                "No processor chat template for %s (%s); using the tokenizer's.", checkpoint, err
+            )
+        self._set_chat_template(
+            processor_template, "processor" if processor_template else "tokenizer"
+        )
         self.check_loaded()
 
     def _download_hint(self, checkpoint: str, err: Exception) -> str:
         return (
-            f"Could not load model '{self.name}' from {checkpoint!r}: {str(err).splitlines()[0]}\n"
-            f"Download the weights with `hf download {checkpoint}` (a gated model needs `hf auth login` and "
-            "accepted terms), or pass --checkpoint <local folder in the transformers format>."
+            f"Could not load model '{self.name}' "
+            f"from {checkpoint!r}: {str(err).splitlines()[0]}\nDownload the weights with `hf "
+            f"download {checkpoint}` (a gated model needs `hf auth login` and accepted terms), "
+            "or pass --checkpoint <local folder in the transformers format>."
             + self.conversion_hint()
         )
 
@@ -242,7 +261,9 @@ class HFVisionLanguageModel(AttentionVLM):
         try:
             return names[self.options.dtype]
         except KeyError:
-            raise ValueError(f"dtype {self.options.dtype!r} is not one of auto, {', '.join(names)}.") from None
+            raise ValueError(
+                f"dtype {self.options.dtype!r} is not one of auto, {', '.join(names)}."
+            ) from None
 
     @property
     def model(self) -> Any:
@@ -298,7 +319,9 @@ class HFVisionLanguageModel(AttentionVLM):
             messages, tokenize=False, add_generation_prompt=True, chat_template=self._chat_template
         )
 
-    def _prepare(self, system: str | None, user: str, image: Any | None, *, offsets: bool = False) -> _Prepared:
+    def _prepare(
+        self, system: str | None, user: str, image: Any | None, *, offsets: bool = False
+    ) -> _Prepared:
         text = self.chat_text(system, user, image is not None)
         token = self.image_token()
         count = text.count(token)
@@ -306,31 +329,48 @@ class HFVisionLanguageModel(AttentionVLM):
         if image is not None:
             if count != 1:
                 raise ValueError(
-                    f"{self.name}: the chat template wrote the image token {token!r} {count} times for one image; "
-                    "pass a matching template with --option chat_template=<file.jinja>."
+                    f"{self.name}: the chat template wrote the image token {token!r} {count} "
+                    "times for one image; pass a matching template with --option "
+                    "chat_template=<file.jinja>."
                 )
             encoding = self.encode_image(image)
             text = text.replace(token, encoding.expansion, 1)
         elif count:
-            raise ValueError(f"{self.name}: the text-only prompt contains the image token {token!r}; check the chat template.")
+            raise ValueError(
+                f"{self.name}: the text-only prompt contains the image token {token!r}; "
+                "check the chat template."
+            )
         bos = getattr(self.tokenizer, "bos_token", None)
         add_special = not (bos and text.startswith(bos))
-        encoded = self.tokenizer(text, add_special_tokens=add_special, return_offsets_mapping=offsets, return_tensors="pt")
+        encoded = self.tokenizer(
+            text,
+            add_special_tokens=add_special,
+            return_offsets_mapping=offsets,
+            return_tensors="pt",
+        )
         input_ids = encoded["input_ids"]
         image_positions = torch.nonzero(input_ids[0] == self.image_token_id()).flatten().tolist()
         expected = encoding.num_tokens if encoding is not None else 0
         if len(image_positions) != expected:
             raise RuntimeError(
-                f"{self.name}: {len(image_positions)} image tokens in the tokenized prompt but the image needs "
-                f"{expected}; the tokenizer does not keep {token!r} as one special token."
+                f"{self.name}: {len(image_positions)} image tokens in the tokenized prompt but "
+                f"the image needs {expected}; the tokenizer does not keep {token!r} as one "
+                "special token."
             )
         device = self._device()
         dtype = next(self.model.parameters()).dtype
-        inputs: dict[str, Any] = {"input_ids": input_ids.to(device), "attention_mask": encoded["attention_mask"].to(device)}
+        inputs: dict[str, Any] = {
+            "input_ids": input_ids.to(device),
+            "attention_mask": encoded["attention_mask"].to(device),
+        }
         if encoding is not None:
             for key, value in encoding.model_inputs.items():
                 if torch.is_tensor(value):
-                    value = value.to(device=device, dtype=dtype) if value.is_floating_point() else value.to(device)
+                    value = (
+                        value.to(device=device, dtype=dtype)
+                        if value.is_floating_point()
+                        else value.to(device)
+                    )
                 inputs[key] = value
             inputs.update(self._accepted(self.extra_inputs(input_ids)))
         offset_list = [tuple(o) for o in encoded["offset_mapping"][0].tolist()] if offsets else None
@@ -343,30 +383,45 @@ class HFVisionLanguageModel(AttentionVLM):
         return {k: v.to(device) for k, v in extra.items() if k in parameters}
 
     # -- generation ------------------------------------------------------------------------------
-    def generate(self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig) -> str:
+    def generate(
+        self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig
+    ) -> str:
         transformers = require_transformers()
         prepared = self._prepare(system, user, image)
         tokenizer = self.tokenizer
         eos = getattr(self.model.generation_config, "eos_token_id", None) or tokenizer.eos_token_id
-        pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else (eos[0] if isinstance(eos, list) else eos)
+        pad = (
+            tokenizer.pad_token_id
+            if tokenizer.pad_token_id is not None
+            else (eos[0] if isinstance(eos, list) else eos)
+        )
         config = transformers.GenerationConfig(
             do_sample=decoding.do_sample,
             max_new_tokens=decoding.max_new_tokens,
             eos_token_id=eos,
             pad_token_id=pad,
-            **({"temperature": decoding.temperature, "top_p": decoding.top_p} if decoding.do_sample else {}),
+            **(
+                {"temperature": decoding.temperature, "top_p": decoding.top_p}
+                if decoding.do_sample
+                else {}
+            ),
         )
         torch.manual_seed(decoding.seed)
         with torch.inference_mode():
             output = self.model.generate(**prepared.inputs, generation_config=config)
-        new_tokens = output[0, prepared.inputs["input_ids"].shape[1]:]
+        new_tokens = output[0, prepared.inputs["input_ids"].shape[1] :]
         return tokenizer.decode(new_tokens, skip_special_tokens=True).strip()
 
     # -- attention -------------------------------------------------------------------------------
     def decoder_layers(self) -> list[Any]:
         """The language decoder's layers (each with a ``self_attn`` module)."""
         model = self.model
-        for path in ("model.language_model.layers", "language_model.model.layers", "model.layers", "language_model.layers"):
+        for path in (
+            "model.language_model.layers",
+            "language_model.model.layers",
+            "model.layers",
+            "language_model.layers",
+        ):
             node = model
             try:
                 for attribute in path.split("."):
@@ -376,26 +431,40 @@ class HFVisionLanguageModel(AttentionVLM):
             layers = list(node)
             if layers and all(hasattr(layer, "self_attn") for layer in layers):
                 return layers
-        raise RuntimeError(f"{self.name}: cannot find the language decoder layers of {type(model).__name__}.")
+        raise RuntimeError(
+            f"{self.name}: cannot find the language decoder layers of {type(model).__name__}."
+        )
 
-    def entity_positions(self, prepared: _Prepared, prompt: str, entity_span: tuple[int, int]) -> list[int]:
-        """Token positions whose characters overlap the entity inside the (last) prompt occurrence."""
+    def entity_positions(
+        self, prepared: _Prepared, prompt: str, entity_span: tuple[int, int]
+    ) -> list[int]:
+        """Token positions whose characters overlap the entity in the (last) prompt occurrence."""
         where = prepared.text.rfind(prompt)
         if where < 0 or prepared.offsets is None:
-            raise RuntimeError(f"{self.name}: the prompt is not in the templated text; cannot locate the entity.")
+            raise RuntimeError(
+                f"{self.name}: the prompt is not in the templated text; cannot locate the entity."
+            )
         start, end = where + entity_span[0], where + entity_span[1]
         text = prepared.text
         positions = [
-            i for i, (s, e) in enumerate(prepared.offsets)
-            if e > s and s < end and e > start and text[max(s, start):min(e, end)].strip()
+            i
+            for i, (s, e) in enumerate(prepared.offsets)
+            if e > s and s < end and e > start and text[max(s, start) : min(e, end)].strip()
         ]
         if not positions:
-            raise RuntimeError(f"{self.name}: no token covers the entity {prompt[entity_span[0]:entity_span[1]]!r}.")
+            raise RuntimeError(
+                f"{self.name}: no token covers the "
+                f"entity {prompt[entity_span[0] : entity_span[1]]!r}."
+            )
         return positions
 
-    def entity_attention(self, image: Any, prompt: str, entity_span: tuple[int, int], system: str | None = None) -> EntityAttention:
+    def entity_attention(
+        self, image: Any, prompt: str, entity_span: tuple[int, int], system: str | None = None
+    ) -> EntityAttention:
         if not getattr(self.tokenizer, "is_fast", False):
-            raise RuntimeError(f"{self.name}: locating entity tokens needs a fast tokenizer (character offsets).")
+            raise RuntimeError(
+                f"{self.name}: locating entity tokens needs a fast tokenizer (character offsets)."
+            )
         prepared = self._prepare(system, prompt, image, offsets=True)
         assert prepared.encoding is not None
         rows = torch.tensor(self.entity_positions(prepared, prompt, entity_span))
@@ -409,8 +478,8 @@ class HFVisionLanguageModel(AttentionVLM):
                 weights = output[1] if isinstance(output, tuple) and len(output) > 1 else None
                 if weights is None:
                     raise RuntimeError(
-                        f"{self.name}: the attention layers returned no weights; load the model with "
-                        "--option attn_implementation=eager."
+                        f"{self.name}: the attention layers returned no weights; load the model "
+                        "with --option attn_implementation=eager."
                     )
                 selected = weights[0][:, rows.to(weights.device)][:, :, columns.to(weights.device)]
                 heads[0] = int(selected.shape[0])
@@ -418,7 +487,9 @@ class HFVisionLanguageModel(AttentionVLM):
 
             return hook
 
-        handles = [layer.self_attn.register_forward_hook(hook_for(i)) for i, layer in enumerate(layers)]
+        handles = [
+            layer.self_attn.register_forward_hook(hook_for(i)) for i, layer in enumerate(layers)
+        ]
         try:
             with torch.inference_mode():
                 self.model(**prepared.inputs, use_cache=False)
@@ -426,8 +497,12 @@ class HFVisionLanguageModel(AttentionVLM):
             for handle in handles:
                 handle.remove()
         if any(c is None for c in captured):
-            raise RuntimeError(f"{self.name}: some decoder layers produced no attention during the forward pass.")
-        tokens = self.tokenizer.convert_ids_to_tokens(prepared.inputs["input_ids"][0, rows].tolist())
+            raise RuntimeError(
+                f"{self.name}: some decoder layers produced no attention during the forward pass."
+            )
+        tokens = self.tokenizer.convert_ids_to_tokens(
+            prepared.inputs["input_ids"][0, rows].tolist()
+        )
         return EntityAttention(
             layer_token_maps=torch.stack(captured).numpy(),  # type: ignore[arg-type]
             token_grid=prepared.encoding.token_grid,
@@ -453,7 +528,9 @@ class HFVisionLanguageModel(AttentionVLM):
             "attn_implementation": self.options.attn_implementation,
             "decoder_layers": len(self.decoder_layers()),
             "chat_template_source": self._template_source,
-            "chat_template_sha256": hashlib.sha256((self._chat_template or "").encode()).hexdigest()[:16],
+            "chat_template_sha256": hashlib.sha256(
+                (self._chat_template or "").encode()
+            ).hexdigest()[:16],
             "image_placement": "image before the text in the user turn",
             "preprocessing": self.preprocessing(),
             "transformers": transformers.__version__,

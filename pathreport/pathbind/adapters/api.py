@@ -1,19 +1,19 @@
 """Closed models behind an API (GPT-5.4 and Gemini-3-Pro in the paper): answers only, no attention.
 
-Paper: PathBind (arXiv:2607.21065), App. E: closed models were queried through their official APIs with
-the same prompts as the open models. Upstream code: none (the paper publishes none); this adapter
-speaks the widely implemented OpenAI-compatible ``/chat/completions`` protocol with the Python standard
-library, so it reaches OpenAI, Gemini's OpenAI-compatible endpoint, vLLM or SGLang servers, and most
-gateways. Licence of this file: the project's.
+Paper: PathBind (arXiv:2607.21065), App. E: closed models were queried through their official APIs
+with the same prompts as the open models. Upstream code: none (the paper publishes none); this
+adapter speaks the widely implemented OpenAI-compatible ``/chat/completions`` protocol with the
+Python standard library, so it reaches OpenAI, Gemini's OpenAI-compatible endpoint, vLLM or SGLang
+servers, and most gateways. Licence of this file: the project's.
 
 To wire another provider, subclass :class:`ApiVLM`, implement :meth:`ApiVLM.complete`, and register
 it in one new file in this folder (or in your own package through the
 ``pathreport.generative_vlms`` entry-point group).
 
-Deliberate deviations and choices (the paper states none of them): temperature 0 unless sampling is asked for; the
-image is sent as a base64 PNG data URL placed before the text; text-only requests send the same
-system and user text with no image part; the API key is read from an environment variable, never
-from the command line or a file, and never written into results.
+Deliberate deviations and choices (the paper states none of them): temperature 0 unless sampling is
+asked for; the image is sent as a base64 PNG data URL placed before the text; text-only requests
+send the same system and user text with no image part; the API key is read from an environment
+variable, never from the command line or a file, and never written into results.
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ class ApiVLM(GenerativeVLM):
     family = "api"
     is_api = True
 
-    def generate(self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig) -> str:
+    def generate(
+        self, system: str, user: str, image: Any | None, decoding: VLMDecodingConfig
+    ) -> str:
         png = None
         if image is not None:
             buffer = io.BytesIO()
@@ -50,7 +52,9 @@ class ApiVLM(GenerativeVLM):
         return self.complete(system, user, png, decoding)
 
     @abstractmethod
-    def complete(self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig) -> str:
+    def complete(
+        self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig
+    ) -> str:
         """Send one request; ``image_png`` is None in the text-only condition."""
 
 
@@ -92,7 +96,10 @@ class OpenAICompatibleVLM(ApiVLM):
         self.base_model = options.base_model
         self.model_id = options.model or options.checkpoint
         if not self.model_id:
-            raise ValueError(f"Model '{name}' needs the provider's model id: --option model=<id> (or --checkpoint <id>).")
+            raise ValueError(
+                f"Model '{name}' needs the provider's model id: --option model=<id> (or "
+                "--checkpoint <id>)."
+            )
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
@@ -101,13 +108,16 @@ class OpenAICompatibleVLM(ApiVLM):
             key = os.environ.get(variable)
             if not key:
                 raise ValueError(
-                    f"Model '{self.name}': the environment variable {variable} holding the API key is not set; "
-                    f"export {variable}=<key>, or pass --option api_key_env='' for a server without authentication."
+                    f"Model '{self.name}': the environment variable {variable} holding the API "
+                    f"key is not set; export {variable}=<key>, or pass --option api_key_env='' "
+                    "for a server without authentication."
                 )
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    def payload(self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig) -> dict[str, Any]:
+    def payload(
+        self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig
+    ) -> dict[str, Any]:
         """The JSON body of one request (public so that it can be inspected)."""
         content: list[dict[str, Any]] = []
         if image_png is not None:
@@ -116,7 +126,10 @@ class OpenAICompatibleVLM(ApiVLM):
         content.append({"type": "text", "text": user})
         body: dict[str, Any] = {
             "model": self.model_id,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": content}],
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": content},
+            ],
             "temperature": decoding.temperature if decoding.do_sample else 0.0,
             self.options.max_tokens_field: decoding.max_new_tokens,
         }
@@ -126,7 +139,9 @@ class OpenAICompatibleVLM(ApiVLM):
             body["seed"] = decoding.seed
         return body
 
-    def complete(self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig) -> str:
+    def complete(
+        self, system: str, user: str, image_png: bytes | None, decoding: VLMDecodingConfig
+    ) -> str:
         url = self.options.base_url.rstrip("/") + "/chat/completions"
         data = json.dumps(self.payload(system, user, image_png, decoding)).encode("utf-8")
         headers = self._headers()
@@ -140,7 +155,9 @@ class OpenAICompatibleVLM(ApiVLM):
                 detail = err.read().decode("utf-8", errors="replace")[:500]
                 retryable = err.code == 429 or err.code >= 500
                 if not retryable or attempt == self.options.max_retries:
-                    raise RuntimeError(f"Model '{self.name}': {url} answered HTTP {err.code}: {detail}") from err
+                    raise RuntimeError(
+                        f"Model '{self.name}': {url} answered HTTP {err.code}: {detail}"
+                    ) from err
             except (urllib.error.URLError, TimeoutError) as err:
                 if attempt == self.options.max_retries:
                     raise RuntimeError(f"Model '{self.name}': cannot reach {url}: {err}") from err
@@ -161,7 +178,9 @@ def _message_text(body: dict[str, Any], name: str) -> str:
     try:
         content = body["choices"][0]["message"]["content"]
     except (KeyError, IndexError, TypeError):
-        raise RuntimeError(f"Model '{name}': unexpected API response {json.dumps(body)[:300]}") from None
+        raise RuntimeError(
+            f"Model '{name}': unexpected API response {json.dumps(body)[:300]}"
+        ) from None
     if isinstance(content, list):  # some providers return content parts
         return "".join(part.get("text", "") for part in content if isinstance(part, dict)).strip()
     return (content or "").strip()
@@ -172,5 +191,8 @@ GENERATIVE_VLMS.register(
     config=OpenAICompatibleOptions,
     family="api",
     attention=False,
-    description="closed or served models via an OpenAI-compatible /chat/completions API (--option model=<id>)",
+    description=(
+        "closed or served models via an OpenAI-compatible /chat/completions API (--option "
+        "model=<id>)"
+    ),
 )(OpenAICompatibleVLM)

@@ -1,21 +1,23 @@
 """InternVL3 family (InternVL3-8B, InternVL3-38B) in the transformers-native format.
 
-Paper: Zhu et al. 2025, "InternVL3: Exploring Advanced Training and Test-Time Recipes for Open-Source
-Multimodal Models". Upstream code: https://github.com/OpenGVLab/InternVL; the transformers port
+Paper: Zhu et al. 2025, "InternVL3: Exploring Advanced Training and Test-Time Recipes for
+Open-Source Multimodal Models". Upstream code: https://github.com/OpenGVLab/InternVL; the
+transformers port
 ``InternVLForConditionalGeneration`` runs here, so the checkpoints must be the ``-hf`` conversions
 (e.g. ``OpenGVLab/InternVL3-8B-hf``; not verified by pathreport). Licence: MIT (upstream code),
 Apache-2.0 (transformers port); the weights carry their own licence.
 
 Visual tokens: dynamic tiling. The image is resized to a canvas of ``cols x rows`` tiles of 448 px
-(the tile count closest to the image's aspect ratio, between ``min_tiles`` and ``max_tiles``), each tile
-gives 16 x 16 tokens after pixel shuffle (row-major), and a 448 px thumbnail of the whole image is
-appended when there is more than one tile. The patch grid used for attention maps is the mosaic of the
-tiles, ``16 rows x 16 cols`` cells, covering the whole image; the thumbnail's tokens are part of the
-image span but not of the grid (ambiguity A12: the paper does not say how tiles map back).
+(the tile count closest to the image's aspect ratio, between ``min_tiles`` and ``max_tiles``), each
+tile gives 16 x 16 tokens after pixel shuffle (row-major), and a 448 px thumbnail of the whole image
+is appended when there is more than one tile. The patch grid used for attention maps is the mosaic
+of the tiles, ``16 rows x 16 cols`` cells, covering the whole image; the thumbnail's tokens are part
+of the image span but not of the grid (ambiguity A12: the paper does not say how tiles map back).
 
 Deliberate deviations from upstream: tiles are cut here (the tile-choice rule of upstream's
-``dynamic_preprocess``: closest aspect ratio, ties to the larger grid when the image is big enough) so
-the mosaic layout is known exactly; the transformers image processor only normalises each tile. The
+``dynamic_preprocess``: closest aspect ratio, ties to the larger grid when the image is big enough)
+so the mosaic layout is known exactly; the transformers image processor only normalises each tile.
+The
 ``<img>`` / ``</img>`` markers are not counted as patches.
 """
 
@@ -56,10 +58,18 @@ class InternVLOptions(HFOptions):
     end_image_token: str = "</img>"
 
 
-def tile_layout(width: int, height: int, tile: int, min_tiles: int, max_tiles: int) -> tuple[int, int]:
+def tile_layout(
+    width: int, height: int, tile: int, min_tiles: int, max_tiles: int
+) -> tuple[int, int]:
     """(cols, rows) of the tile canvas, by upstream InternVL's closest-aspect-ratio rule."""
     candidates = sorted(
-        {(c, r) for n in range(min_tiles, max_tiles + 1) for c in range(1, n + 1) for r in range(1, n + 1) if min_tiles <= c * r <= max_tiles},
+        {
+            (c, r)
+            for n in range(min_tiles, max_tiles + 1)
+            for c in range(1, n + 1)
+            for r in range(1, n + 1)
+            if min_tiles <= c * r <= max_tiles
+        },
         key=lambda cr: cr[0] * cr[1],
     )
     aspect = width / height
@@ -88,7 +98,11 @@ class InternVLModel(HFVisionLanguageModel):
 
     def tokens_per_side(self) -> int:
         vision = self.model.config.vision_config
-        patch = vision.patch_size[0] if isinstance(vision.patch_size, (list, tuple)) else vision.patch_size
+        patch = (
+            vision.patch_size[0]
+            if isinstance(vision.patch_size, (list, tuple))
+            else vision.patch_size
+        )
         ratio = float(getattr(self.model.config, "downsample_ratio", 0.5))
         return int(round(self.tile_size() // int(patch) * ratio))
 
@@ -98,7 +112,11 @@ class InternVLModel(HFVisionLanguageModel):
         options = self.options
         cols, rows = tile_layout(width, height, tile, options.min_tiles, options.max_tiles)
         canvas = image.resize((cols * tile, rows * tile), resample=3)
-        tiles = [canvas.crop((c * tile, r * tile, (c + 1) * tile, (r + 1) * tile)) for r in range(rows) for c in range(cols)]
+        tiles = [
+            canvas.crop((c * tile, r * tile, (c + 1) * tile, (r + 1) * tile))
+            for r in range(rows)
+            for c in range(cols)
+        ]
         if len(tiles) > 1 and options.use_thumbnail:
             tiles.append(image.resize((tile, tile), resample=3))
         processed = self.image_processor(images=tiles, crop_to_patches=False, return_tensors="pt")
@@ -108,9 +126,13 @@ class InternVLModel(HFVisionLanguageModel):
         grid = np.zeros((rows * side, cols * side), dtype=np.int64)
         for index in range(rows * cols):
             r, c = divmod(index, cols)
-            grid[r * side:(r + 1) * side, c * side:(c + 1) * side] = index * per_tile + np.arange(per_tile).reshape(side, side)
+            grid[r * side : (r + 1) * side, c * side : (c + 1) * side] = (
+                index * per_tile + np.arange(per_tile).reshape(side, side)
+            )
         num_tokens = per_tile * len(tiles)
-        expansion = options.start_image_token + self.image_token() * num_tokens + options.end_image_token
+        expansion = (
+            options.start_image_token + self.image_token() * num_tokens + options.end_image_token
+        )
         return ImageEncoding(
             model_inputs={"pixel_values": pixel_values},
             expansion=expansion,
@@ -132,9 +154,26 @@ class InternVLModel(HFVisionLanguageModel):
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 3, A.1, A.2"
-GENERATIVE_VLMS.register("internvl", config=InternVLOptions, family="internvl3", attention=True,
-                         description="any InternVL3 checkpoint in the transformers format (pass --checkpoint)")(InternVLModel)
-GENERATIVE_VLMS.register("internvl3_8b", config=InternVLOptions, presets={"checkpoint": "OpenGVLab/InternVL3-8B-hf"},
-                         family="internvl3", attention=True, paper=_PAPER)(InternVLModel)
-GENERATIVE_VLMS.register("internvl3_38b", config=InternVLOptions, presets={"checkpoint": "OpenGVLab/InternVL3-38B-hf"},
-                         family="internvl3", attention=True, paper=_PAPER)(InternVLModel)
+GENERATIVE_VLMS.register(
+    "internvl",
+    config=InternVLOptions,
+    family="internvl3",
+    attention=True,
+    description="any InternVL3 checkpoint in the transformers format (pass --checkpoint)",
+)(InternVLModel)
+GENERATIVE_VLMS.register(
+    "internvl3_8b",
+    config=InternVLOptions,
+    presets={"checkpoint": "OpenGVLab/InternVL3-8B-hf"},
+    family="internvl3",
+    attention=True,
+    paper=_PAPER,
+)(InternVLModel)
+GENERATIVE_VLMS.register(
+    "internvl3_38b",
+    config=InternVLOptions,
+    presets={"checkpoint": "OpenGVLab/InternVL3-38B-hf"},
+    family="internvl3",
+    attention=True,
+    paper=_PAPER,
+)(InternVLModel)

@@ -6,14 +6,14 @@ Upstream code: https://github.com/haotian-liu/LLaVA (Apache-2.0); the transforme
 ``LlavaForConditionalGeneration`` (Apache-2.0) is what runs here. Weights carry their own licences
 (LLaMA 2 Community Licence for the Vicuna-based checkpoints).
 
-Visual tokens: CLIP ViT-L/14 at 336 px gives a 24 x 24 grid of 576 tokens (the CLS token is dropped by
-the ``default`` feature strategy), in row-major order.
+Visual tokens: CLIP ViT-L/14 at 336 px gives a 24 x 24 grid of 576 tokens (the CLS token is dropped
+by the ``default`` feature strategy), in row-major order.
 
 Deliberate deviations from upstream:
 * The square the model sees is made here, so the grid's place on the original image is exact:
-  ``image_aspect=pad`` (default) pads to a square with the mean pixel colour, as upstream LLaVA-1.5's
-  evaluation does (``image_aspect_ratio: pad``); ``crop`` takes the centre square (what the
-  transformers processor does by default); ``resize`` squashes the whole image.
+  ``image_aspect=pad`` (default) pads to a square with the mean pixel colour, as upstream
+  LLaVA-1.5's evaluation does (``image_aspect_ratio: pad``); ``crop`` takes the centre square (what
+  the transformers processor does by default); ``resize`` squashes the whole image.
 * Quilt-LLaVA and PathGen-LLaVA are published in the original LLaVA repository format, which
   transformers cannot load; convert them with transformers' ``convert_llava_weights_to_hf.py`` and
   pass the converted folder with ``--checkpoint``. The hub ids below are the ones the model cards
@@ -30,15 +30,15 @@ import numpy as np
 from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
 from pathreport.registry import GENERATIVE_VLMS
 
-# The LLaVA v1 conversation format ("USER: <image>\n... ASSISTANT:"), used only when a checkpoint ships
-# no chat template.
+# The LLaVA v1 conversation format ("USER: <image>\n... ASSISTANT:"), used only when a checkpoint
+# ships no chat template.
 LLAVA_V1_TEMPLATE = (
-    "{% for message in messages %}"
-    "{% if message['role'] == 'system' %}{% for part in message['content'] %}{{ part['text'] }}{% endfor %} "
-    "{% elif message['role'] == 'user' %}USER: "
-    "{% for part in message['content'] %}{% if part['type'] == 'image' %}<image>\n{% else %}{{ part['text'] }}{% endif %}{% endfor %} "
-    "{% else %}ASSISTANT: {% for part in message['content'] %}{{ part['text'] }}{% endfor %}</s>{% endif %}"
-    "{% endfor %}{% if add_generation_prompt %}ASSISTANT:{% endif %}"
+    "{% for message in messages %}{% if message['role'] == 'system' %}{% for part in "
+    "message['content'] %}{{ part['text'] }}{% endfor %} {% elif message['role'] == 'user' "
+    "%}USER: {% for part in message['content'] %}{% if part['type'] == 'image' %}<image>\n{% "
+    "else %}{{ part['text'] }}{% endif %}{% endfor %} {% else %}ASSISTANT: {% for part in "
+    "message['content'] %}{{ part['text'] }}{% endfor %}</s>{% endif %}{% endfor %}{% if "
+    "add_generation_prompt %}ASSISTANT:{% endif %}"
 )
 
 
@@ -63,9 +63,9 @@ class LlavaVLM(HFVisionLanguageModel):
 
     def conversion_hint(self) -> str:
         return (
-            " Checkpoints in the original LLaVA format (Quilt-LLaVA, PathGen-LLaVA) must first be converted "
-            "with transformers' convert_llava_weights_to_hf.py (src/transformers/models/llava/ in the "
-            "transformers repository)."
+            " Checkpoints in the original LLaVA format (Quilt-LLaVA, PathGen-LLaVA) must first "
+            "be converted with transformers' convert_llava_weights_to_hf.py "
+            "(src/transformers/models/llava/ in the transformers repository)."
         )
 
     def _square(self, image: Any) -> tuple[Any, tuple[float, float, float, float]]:
@@ -83,7 +83,12 @@ class LlavaVLM(HFVisionLanguageModel):
         if aspect == "crop":
             side = min(width, height)
             left, top = (width - side) // 2, (height - side) // 2
-            return image.crop((left, top, left + side, top + side)), (left, top, left + side, top + side)
+            return image.crop((left, top, left + side, top + side)), (
+                left,
+                top,
+                left + side,
+                top + side,
+            )
         if aspect == "resize":
             return image, (0.0, 0.0, float(width), float(height))
         raise ValueError(f"{self.name}: image_aspect must be pad, crop or resize, got {aspect!r}.")
@@ -107,7 +112,10 @@ class LlavaVLM(HFVisionLanguageModel):
             num_tokens=num_tokens,
             token_grid=grid,
             view_box=view_box,
-            details={"square": list(square.size), "model_input": [int(pixel_values.shape[-1]), int(pixel_values.shape[-2])]},
+            details={
+                "square": list(square.size),
+                "model_input": [int(pixel_values.shape[-1]), int(pixel_values.shape[-2])],
+            },
         )
 
     def preprocessing(self) -> dict[str, Any]:
@@ -129,19 +137,50 @@ def _crop_side(processor: Any) -> int:
     """Side of the square the vision tower sees (336 for LLaVA-1.5)."""
     crop = getattr(processor, "crop_size", None) or {}
     size = getattr(processor, "size", None) or {}
-    return int(_field(crop, "height") or _field(size, "shortest_edge") or _field(size, "height") or 336)
+    return int(
+        _field(crop, "height") or _field(size, "shortest_edge") or _field(size, "height") or 336
+    )
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-GENERATIVE_VLMS.register("llava", config=LlavaOptions, family="llava-1.5", attention=True,
-                         description="any LLaVA-1.5 style checkpoint in the transformers format (pass --checkpoint)")(LlavaVLM)
-GENERATIVE_VLMS.register("llava_1_5_7b", config=LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
-                         family="llava-1.5", attention=True, paper=_PAPER)(LlavaVLM)
-GENERATIVE_VLMS.register("llava_1_5_13b", config=LlavaOptions, presets={"checkpoint": "llava-hf/llava-1.5-13b-hf"},
-                         family="llava-1.5", attention=True, paper=_PAPER)(LlavaVLM)
-GENERATIVE_VLMS.register("quilt_llava", config=LlavaOptions,
-                         presets={"checkpoint": "wisdomik/Quilt-Llava-v1.5-7b", "base_model": "llava_1_5_7b"},
-                         family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")(LlavaVLM)
-GENERATIVE_VLMS.register("pathgen_llava", config=LlavaOptions,
-                         presets={"checkpoint": "jamessyx/PathGen-LLaVA", "base_model": "llava_1_5_13b"},
-                         family="llava-1.5", attention=True, paper=_PAPER, weights_format="original LLaVA (convert first)")(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "llava",
+    config=LlavaOptions,
+    family="llava-1.5",
+    attention=True,
+    description="any LLaVA-1.5 style checkpoint in the transformers format (pass --checkpoint)",
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "llava_1_5_7b",
+    config=LlavaOptions,
+    presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "llava_1_5_13b",
+    config=LlavaOptions,
+    presets={"checkpoint": "llava-hf/llava-1.5-13b-hf"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "quilt_llava",
+    config=LlavaOptions,
+    presets={"checkpoint": "wisdomik/Quilt-Llava-v1.5-7b", "base_model": "llava_1_5_7b"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+    weights_format="original LLaVA (convert first)",
+)(LlavaVLM)
+GENERATIVE_VLMS.register(
+    "pathgen_llava",
+    config=LlavaOptions,
+    presets={"checkpoint": "jamessyx/PathGen-LLaVA", "base_model": "llava_1_5_13b"},
+    family="llava-1.5",
+    attention=True,
+    paper=_PAPER,
+    weights_format="original LLaVA (convert first)",
+)(LlavaVLM)

@@ -10,16 +10,18 @@ ports (``Qwen2VLForConditionalGeneration`` and successors) run here, loaded thro
 the Qwen code and the transformers ports; each checkpoint carries its own licence (see its card).
 
 Visual tokens: the image is resized so both sides are multiples of patch x merge (28 px for
-Qwen2/2.5-VL, 32 px for Qwen3-VL) within the processor's pixel budget; each 2 x 2 block of patches is
-merged into one token, and the merged tokens enter the decoder in row-major order (Qwen2.5-VL's
-windowed vision attention restores that order before the merger output). The whole image is
-resized, never cropped, so the grid covers the whole original image.
+Qwen2/2.5-VL, 32 px for Qwen3-VL) within the processor's pixel budget; each 2 x 2 block of patches
+is merged into one token, and the merged tokens enter the decoder in row-major order (Qwen2.5-VL's
+windowed vision attention restores that order before the merger output). The whole image is resized,
+never cropped, so the grid covers the whole original image.
 
-Deliberate deviations from upstream: the image pixel budget is the checkpoint's unless ``min_pixels`` /
+Deliberate deviations from upstream: the image pixel budget is the checkpoint's unless
+``min_pixels`` /
 ``max_pixels`` are given; images are passed directly (no ``qwen_vl_utils`` URL fetching).
 HuatuoGPT-Vision's first release uses its own LLaVA-style code that transformers cannot load; the
-paper pairs HuatuoGPT-Vision-7B with Qwen2-VL-7B, so the preset below points at the Qwen-VL-architecture
-release. Hub ids are the ones the model cards name; they are not verified by pathreport.
+paper pairs HuatuoGPT-Vision-7B with Qwen2-VL-7B, so the preset below points at the
+Qwen-VL-architecture release. Hub ids are the ones the model cards name; they are not verified by
+pathreport.
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ from pathreport.registry import GENERATIVE_VLMS
 
 # The ChatML format of the Qwen-VL instruct models, used only when a checkpoint ships no template.
 QWEN_CHATML_TEMPLATE = (
-    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
-    "{% for part in message['content'] %}{% if part['type'] == 'image' %}<|vision_start|><|image_pad|><|vision_end|>"
-    "{% else %}{{ part['text'] }}{% endif %}{% endfor %}<|im_end|>\n{% endfor %}"
-    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{% for part in "
+    "message['content'] %}{% if part['type'] == 'image' "
+    "%}<|vision_start|><|image_pad|><|vision_end|>{% else %}{{ part['text'] }}{% endif %}{% "
+    "endfor %}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% "
+    "endif %}"
 )
 
 
@@ -74,7 +77,11 @@ class QwenVLModel(HFVisionLanguageModel):
         if not size:
             return {}
         current = getattr(self.image_processor, "size", None) or {}
-        base = dict(current) if isinstance(current, dict) else {k: getattr(current, k, None) for k in ("shortest_edge", "longest_edge")}
+        base = (
+            dict(current)
+            if isinstance(current, dict)
+            else {k: getattr(current, k, None) for k in ("shortest_edge", "longest_edge")}
+        )
         return {"size": {**{k: v for k, v in base.items() if v is not None}, **size}}
 
     def merge_size(self) -> int:
@@ -82,7 +89,9 @@ class QwenVLModel(HFVisionLanguageModel):
         return int(merge or getattr(self.model.config.vision_config, "spatial_merge_size", 2))
 
     def encode_image(self, image: Any) -> ImageEncoding:
-        processed = self.image_processor(images=[image], return_tensors="pt", **self._size_override())
+        processed = self.image_processor(
+            images=[image], return_tensors="pt", **self._size_override()
+        )
         grid_thw = processed["image_grid_thw"]
         t, h, w = (int(v) for v in grid_thw[0])
         merge = self.merge_size()
@@ -115,17 +124,53 @@ class QwenVLModel(HFVisionLanguageModel):
 
 
 _PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-GENERATIVE_VLMS.register("qwen_vl", config=QwenVLOptions, family="qwen-vl", attention=True,
-                         description="any Qwen2-VL / Qwen2.5-VL / Qwen3-VL style checkpoint (pass --checkpoint)")(QwenVLModel)
-GENERATIVE_VLMS.register("qwen2_vl_7b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2-VL-7B-Instruct"},
-                         family="qwen2-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("huatuogpt_vision_7b", config=QwenVLOptions,
-                         presets={"checkpoint": "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL", "base_model": "qwen2_vl_7b"},
-                         family="qwen-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("qwen2_5_vl_7b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen2.5-VL-7B-Instruct"},
-                         family="qwen2.5-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("patho_r1_7b", config=QwenVLOptions,
-                         presets={"checkpoint": "WenchuanZhang/Patho-R1-7B", "base_model": "qwen2_5_vl_7b"},
-                         family="qwen2.5-vl", attention=True, paper=_PAPER)(QwenVLModel)
-GENERATIVE_VLMS.register("qwen3_vl_8b", config=QwenVLOptions, presets={"checkpoint": "Qwen/Qwen3-VL-8B-Instruct"},
-                         family="qwen3-vl", attention=True, paper=_PAPER)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen_vl",
+    config=QwenVLOptions,
+    family="qwen-vl",
+    attention=True,
+    description="any Qwen2-VL / Qwen2.5-VL / Qwen3-VL style checkpoint (pass --checkpoint)",
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen2_vl_7b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "Qwen/Qwen2-VL-7B-Instruct"},
+    family="qwen2-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "huatuogpt_vision_7b",
+    config=QwenVLOptions,
+    presets={
+        "checkpoint": "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL",
+        "base_model": "qwen2_vl_7b",
+    },
+    family="qwen-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen2_5_vl_7b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "Qwen/Qwen2.5-VL-7B-Instruct"},
+    family="qwen2.5-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "patho_r1_7b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "WenchuanZhang/Patho-R1-7B", "base_model": "qwen2_5_vl_7b"},
+    family="qwen2.5-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)
+GENERATIVE_VLMS.register(
+    "qwen3_vl_8b",
+    config=QwenVLOptions,
+    presets={"checkpoint": "Qwen/Qwen3-VL-8B-Instruct"},
+    family="qwen3-vl",
+    attention=True,
+    paper=_PAPER,
+)(QwenVLModel)

@@ -25,5 +25,7 @@ from pathreport.registry import VLMS
 class BiomedClipAdapter(OpenClipAdapter):
     name = "biomedclip"
     default_checkpoint = "hf-hub:microsoft/BiomedCLIP-PubMedBERT_256-vit_base_patch16_224"
-    weights_hint = ("The weights are public on the Hugging Face hub; without hub access, download the repository "
-                    "and pass --vlm-checkpoint local-dir:<folder>.")
+    weights_hint = (
+        "The weights are public on the Hugging Face hub; without hub access, download the "
+        "repository and pass --vlm-checkpoint local-dir:<folder>."
+    )

@@ -22,7 +22,10 @@ import numpy as np
 from pathreport.pathlang.vlm import VLMAdapter, require, weights_error
 from pathreport.registry import VLMS
 
-INSTALL = "pip install git+https://github.com/mahmoodlab/CONCH.git  (it needs timm and a torchvision matching your torch)"
+INSTALL = (
+    "pip install git+https://github.com/mahmoodlab/CONCH.git  (it needs timm and a "
+    "torchvision matching your torch)"
+)
 
 
 @VLMS.register(
@@ -41,16 +44,23 @@ class ConchAdapter(VLMAdapter):
     default_checkpoint = "hf_hub:MahmoodLab/conch"
     context_length = 127
 
-    def __init__(self, checkpoint: str | None = None, *, device: str = "cpu", batch_size: int = 64) -> None:
+    def __init__(
+        self, checkpoint: str | None = None, *, device: str = "cpu", batch_size: int = 64
+    ) -> None:
         super().__init__(checkpoint, device=device, batch_size=batch_size)
         custom = require("conch.open_clip_custom", self.name, INSTALL)
         try:
             model, self.preprocess = custom.create_model_from_pretrained(
-                "conch_ViT-B-16", self.checkpoint, hf_auth_token=os.environ.get("HF_TOKEN"))
+                "conch_ViT-B-16", self.checkpoint, hf_auth_token=os.environ.get("HF_TOKEN")
+            )
         except (OSError, RuntimeError, ValueError) as err:
-            raise weights_error(self.name, self.checkpoint, err,
-                                "Request access at https://huggingface.co/MahmoodLab/conch, download pytorch_model.bin "
-                                "and pass its path with --vlm-checkpoint (or set HF_TOKEN).") from None
+            raise weights_error(
+                self.name,
+                self.checkpoint,
+                err,
+                "Request access at https://huggingface.co/MahmoodLab/conch, download "
+                "pytorch_model.bin and pass its path with --vlm-checkpoint (or set HF_TOKEN).",
+            ) from None
         self.model = model.eval().to(device)
         self._tokenize = custom.tokenize
         self.tokenizer = custom.get_tokenizer()
@@ -69,4 +79,9 @@ class ConchAdapter(VLMAdapter):
 
         batch = torch.stack([self.preprocess(img) for img in images]).to(self.device)
         with torch.inference_mode():
-            return self.model.encode_image(batch, proj_contrast=True, normalize=False).float().cpu().numpy()
+            return (
+                self.model.encode_image(batch, proj_contrast=True, normalize=False)
+                .float()
+                .cpu()
+                .numpy()
+            )

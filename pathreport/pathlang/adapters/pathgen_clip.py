@@ -28,5 +28,7 @@ from pathreport.registry import VLMS
 class PathGenClipAdapter(OpenClipAdapter):
     name = "pathgen_clip"
     architecture = "ViT-B-16"
-    weights_hint = ("Accept the conditions at https://huggingface.co/jamessyx/PathGen-CLIP, download pathgenclip.pt "
-                    "and pass its path with --vlm-checkpoint.")
+    weights_hint = (
+        "Accept the conditions at https://huggingface.co/jamessyx/PathGen-CLIP, download "
+        "pathgenclip.pt and pass its path with --vlm-checkpoint."
+    )

@@ -26,5 +26,7 @@ from pathreport.registry import VLMS
 class PathoClipAdapter(OpenClipAdapter):
     name = "patho_clip"
     architecture = "ViT-B-16"
-    weights_hint = ("Request access at https://huggingface.co/WenchuanZhang/Patho-CLIP-B, download PathoCLIP-B.pt "
-                    "and pass its path with --vlm-checkpoint.")
+    weights_hint = (
+        "Request access at https://huggingface.co/WenchuanZhang/Patho-CLIP-B, download "
+        "PathoCLIP-B.pt and pass its path with --vlm-checkpoint."
+    )

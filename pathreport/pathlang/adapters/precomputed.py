@@ -31,13 +31,21 @@ class PrecomputedAdapter(VLMAdapter):
 
     name = "precomputed"
 
-    def __init__(self, checkpoint: str | None = None, *, text_embeddings: str | None = None, device: str = "cpu",
-                 batch_size: int = 4096) -> None:
+    def __init__(
+        self,
+        checkpoint: str | None = None,
+        *,
+        text_embeddings: str | None = None,
+        device: str = "cpu",
+        batch_size: int = 4096,
+    ) -> None:
         super().__init__(checkpoint, device=device, batch_size=batch_size)
         source = text_embeddings or checkpoint
         if not source:
-            raise ValueError("The 'precomputed' adapter needs a text-embedding file: --text-embeddings FILE "
-                             "(.npz with texts/embeddings, or .json {text: vector}).")
+            raise ValueError(
+                "The 'precomputed' adapter needs a text-embedding file: --text-embeddings FILE "
+                "(.npz with texts/embeddings, or .json {text: vector})."
+            )
         self.source = str(source)
         self.table = load_text_embeddings(source)
 
@@ -45,11 +53,17 @@ class PrecomputedAdapter(VLMAdapter):
         missing = [t for t in texts if t not in self.table]
         if missing:
             raise KeyError(
-                f"{self.source} has no embedding for {len(missing)} of the {len(texts)} texts requested, e.g. "
-                f"{missing[0]!r}. Texts are matched exactly (case, punctuation, dashes); list the strings a run needs "
-                "with: pathreport pathlang --list-texts --dataset <name>"
+                f"{self.source} has no embedding for {len(missing)} of the {len(texts)} texts "
+                f"requested, e.g. {missing[0]!r}. Texts are matched exactly (case, punctuation, "
+                "dashes); list the strings a run needs with: pathreport pathlang --list-texts "
+                "--dataset <name>"
             )
         return np.stack([self.table[t] for t in texts])
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "checkpoint": None, "text_embeddings": self.source, "n_texts_in_file": len(self.table)}
+        return {
+            **super().describe(),
+            "checkpoint": None,
+            "text_embeddings": self.source,
+            "n_texts_in_file": len(self.table),
+        }

@@ -26,4 +26,7 @@ class QuiltNetAdapter(OpenClipAdapter):
     name = "quiltnet"
     default_checkpoint = "hf-hub:wisdomik/QuiltNet-B-32"
     architecture = "ViT-B-32"
-    weights_hint = "The weights are public on the Hugging Face hub (wisdomik/QuiltNet-B-32); without hub access, download them and pass --vlm-checkpoint local-dir:<folder>."
+    weights_hint = (
+        "The weights are public on the Hugging Face hub (wisdomik/QuiltNet-B-32); without "
+        "hub access, download them and pass --vlm-checkpoint local-dir:<folder>."
+    )

@@ -49,9 +49,15 @@ class Unit:
     oracle: str = ""
     fixed: str = ""
 
-    def select(self, order: Sequence[str], fixed: str, score: dict[str, float] | None = None) -> None:
+    def select(
+        self, order: Sequence[str], fixed: str, score: dict[str, float] | None = None
+    ) -> None:
         """Pick the oracle setting (by ``score`` or the primary metric) and record the fixed one."""
-        values = score if score is not None else {s: self.per_setting[s].get(self.primary, math.nan) for s in order}
+        values = (
+            score
+            if score is not None
+            else {s: self.per_setting[s].get(self.primary, math.nan) for s in order}
+        )
         best, best_value = order[0], -math.inf
         for s in order:
             value = values[s]

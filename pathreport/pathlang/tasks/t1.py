@@ -39,20 +39,31 @@ class ZeroShotClassification:
             pred = S.argmax(axis=1)
             values = classification_metrics(y, pred, ds.num_classes)
             auc, skipped = auc_of(S, y, ds, cfg.auc_scores, cfg.auc_softmax_scale)
-            values.update(auc=auc, alignment_score=M.alignment_score(S, y), similarity_gap=M.similarity_gap(S, y))
+            values.update(
+                auc=auc,
+                alignment_score=M.alignment_score(S, y),
+                similarity_gap=M.similarity_gap(S, y),
+            )
             if skipped:
                 values["auc_classes_without_both_outcomes"] = [ds.classes[c] for c in skipped]
             per_setting[setting.name] = values
             for i, slide in enumerate(ctx.slide_ids):
-                row = {"slide_id": slide, "label": ds.classes[y[i]], "setting": setting.name,
-                       "prediction": ds.classes[pred[i]], "correct": bool(pred[i] == y[i])}
+                row = {
+                    "slide_id": slide,
+                    "label": ds.classes[y[i]],
+                    "setting": setting.name,
+                    "prediction": ds.classes[pred[i]],
+                    "correct": bool(pred[i] == y[i]),
+                }
                 row.update({f"score[{c}]": float(S[i, k]) for k, c in enumerate(ds.classes)})
                 rows.append(row)
         if ds.num_classes == 2:
             notes.append(f"binary AUC decision function: similarity to '{positive_class(ds)}'")
         unit = Unit("classification", "accuracy", per_setting)
         unit.select([s.name for s in table.settings], cfg.fixed_setting)
-        return TaskResult(self.task, {"classification": unit}, rows={"t1_predictions": rows}, notes=notes)
+        return TaskResult(
+            self.task, {"classification": unit}, rows={"t1_predictions": rows}, notes=notes
+        )
 
 
 def classification_metrics(y: np.ndarray, pred: np.ndarray, n_classes: int) -> dict[str, Any]:
@@ -65,11 +76,13 @@ def classification_metrics(y: np.ndarray, pred: np.ndarray, n_classes: int) -> d
 
 
 def positive_class(ds: Any) -> str:
-    """The class whose similarity is the binary AUC's decision function (second class by default)."""
+    """The class whose similarity is the binary AUC's decision function (the second by default)."""
     return ds.positive_class or ds.classes[1]
 
 
-def auc_of(S: np.ndarray, y: np.ndarray, ds: Any, mode: str, scale: float) -> tuple[float, list[int]]:
+def auc_of(
+    S: np.ndarray, y: np.ndarray, ds: Any, mode: str, scale: float
+) -> tuple[float, list[int]]:
     scores = M.softmax(S, scale) if mode == "softmax" else S
     if ds.num_classes == 2:
         pos = ds.classes.index(positive_class(ds))

@@ -7,7 +7,8 @@
 * T2I: each positive description ranks the dataset's slides; the rank is that of the first slide of
   the description's class. Queries of a class with no slide are left out and counted.
 * I2I: each slide ranks all other slides; the rank is that of the first slide of its class. Under
-  Top-K settings a slide embedding needs a text query; ``i2i_query`` says which (the paper does not).
+  Top-K settings a slide embedding needs a text query; ``i2i_query`` says which (the paper does
+  not).
 
 The three directions are never compared with each other: their candidate sets differ. Each
 direction is its own evaluation unit, its oracle setting chosen by ``t2_selection_metric`` (nDCG,
@@ -39,7 +40,9 @@ class CrossModalRetrieval:
         own = [(text, c) for c, texts in enumerate(ds.positives) for text in texts]
         foreign = []
         if cfg.t2_text_pool == "all_datasets":
-            foreign = [(text, -1) for key, _cls, text in ctx.corpus.all_positives() if key != ds.key]
+            foreign = [
+                (text, -1) for key, _cls, text in ctx.corpus.all_positives() if key != ds.key
+            ]
         pool = own + foreign
         self.pool_columns = bank.texts([t for t, _ in pool])
         self.pool_class = np.array([c for _, c in pool], dtype=np.int64)
@@ -70,18 +73,28 @@ class CrossModalRetrieval:
         rows: list[dict[str, Any]] = []
         for j, setting in enumerate(table.settings):
             scores = table.scores[:, j]
-            i2t = M.first_relevant_rank(scores[:, self.pool_columns], self.pool_class[None, :] == y[:, None])
-            t2i = M.first_relevant_rank(scores[:, self.query_columns].T, y[None, :] == self.query_class[:, None])
+            i2t = M.first_relevant_rank(
+                scores[:, self.pool_columns], self.pool_class[None, :] == y[:, None]
+            )
+            t2i = M.first_relevant_rank(
+                scores[:, self.query_columns].T, y[None, :] == self.query_class[:, None]
+            )
             i2i = image_to_image_ranks(self.slide_embeddings(ctx, table, j), y)
             for direction, ranks in (("i2i", i2i), ("i2t", i2t), ("t2i", t2i)):
                 results[direction][setting.name] = M.retrieval_metrics(ranks, KS)
             for direction, ranks, queries, classes in (
-                ("i2i", i2i, ctx.slide_ids, y), ("i2t", i2t, ctx.slide_ids, y),
+                ("i2i", i2i, ctx.slide_ids, y),
+                ("i2t", i2t, ctx.slide_ids, y),
                 ("t2i", t2i, self.query_texts, self.query_class),
             ):
                 rows.extend(
-                    {"direction": direction, "setting": setting.name, "query": q, "class": ds.classes[c],
-                     "rank": None if np.isnan(r) else int(r)}
+                    {
+                        "direction": direction,
+                        "setting": setting.name,
+                        "query": q,
+                        "class": ds.classes[c],
+                        "rank": None if np.isnan(r) else int(r),
+                    }
                     for q, c, r in zip(queries, classes, ranks, strict=True)
                 )
         order = [s.name for s in table.settings]
@@ -92,9 +105,10 @@ class CrossModalRetrieval:
             unit.select(order, cfg.fixed_setting)
             units[direction] = unit
         notes = [
-            f"I2T pool: {len(self.pool_class)} texts ({len(self.pool_class) - self.n_foreign} positives of "
-            f"{ds.key}, {self.n_foreign} from other datasets, never relevant)",
-            f"T2I: {len(self.query_texts)} text queries; I2I slide embeddings: i2i_query={cfg.i2i_query}",
+            f"I2T pool: {len(self.pool_class)} texts ({len(self.pool_class) - self.n_foreign} "
+            f"positives of {ds.key}, {self.n_foreign} from other datasets, never relevant)",
+            f"T2I: {len(self.query_texts)} text queries; I2I slide embeddings: "
+            f"i2i_query={cfg.i2i_query}",
             "directions differ in candidate sets; compare models within a direction only",
         ]
         return TaskResult(self.task, units, rows={"t2_ranks": rows}, notes=notes)

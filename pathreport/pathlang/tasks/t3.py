@@ -42,10 +42,14 @@ class ParaphraseRobustness:
         ds.require("T3_V2_length_style")
         n_v1 = len(ds.paraphrases[0])
         self.groups = {
-            "v1": ([f"v{k + 1}" for k in range(n_v1)],
-                   [bank.texts([p[k] for p in ds.paraphrases]) for k in range(n_v1)]),
-            "v2": (list(ds.style_names),
-                   [bank.texts([s[k] for s in ds.styles]) for k in range(len(ds.style_names))]),
+            "v1": (
+                [f"v{k + 1}" for k in range(n_v1)],
+                [bank.texts([p[k] for p in ds.paraphrases]) for k in range(n_v1)],
+            ),
+            "v2": (
+                list(ds.style_names),
+                [bank.texts([s[k] for s in ds.styles]) for k in range(len(ds.style_names))],
+            ),
         }
         pools = [tuple(p) + tuple(s) for p, s in zip(ds.paraphrases, ds.styles, strict=True)]
         self.pool_size = len(pools[0])
@@ -53,10 +57,13 @@ class ParaphraseRobustness:
         self.draws = draw_subsets(self.pool_size, cfg.t3_ensemble_draws, cfg.seed)
         subsets = {s for draws in self.draws.values() for s in draws}
         self.subset_columns = {
-            s: np.array([bank.ensemble([pool[i] for i in s]) for pool in pools], dtype=np.int64) for s in sorted(subsets)
+            s: np.array([bank.ensemble([pool[i] for i in s]) for pool in pools], dtype=np.int64)
+            for s in sorted(subsets)
         }
 
-    def evaluate(self, ctx: TaskContext, table: ScoreTable, t1: TaskResult | None = None) -> TaskResult:
+    def evaluate(
+        self, ctx: TaskContext, table: ScoreTable, t1: TaskResult | None = None
+    ) -> TaskResult:
         ds, cfg, y = ctx.dataset, ctx.config, ctx.y
         weights = M.bootstrap_weights(len(y), cfg.bootstrap_resamples, cfg.seed)
         per_setting: dict[str, dict[str, Any]] = {}
@@ -66,64 +73,117 @@ class ParaphraseRobustness:
             result: dict[str, Any] = {}
             for group, (names, columns) in self.groups.items():
                 preds = np.stack([scores[:, c].argmax(axis=1) for c in columns], axis=1)
-                result[group] = variant_group_metrics(preds, y, names, ds.num_classes, weights, cfg.std_ddof)
-                rows.extend(
-                    {"slide_id": slide, "label": ds.classes[y[i]], "setting": setting.name, "group": group,
-                     "variant": name, "prediction": ds.classes[preds[i, k]]}
-                    for k, name in enumerate(names) for i, slide in enumerate(ctx.slide_ids)
+                result[group] = variant_group_metrics(
+                    preds, y, names, ds.num_classes, weights, cfg.std_ddof
                 )
-            accuracy_of = {s: M.accuracy(y, scores[:, cols].argmax(axis=1)) for s, cols in self.subset_columns.items()}
+                rows.extend(
+                    {
+                        "slide_id": slide,
+                        "label": ds.classes[y[i]],
+                        "setting": setting.name,
+                        "group": group,
+                        "variant": name,
+                        "prediction": ds.classes[preds[i, k]],
+                    }
+                    for k, name in enumerate(names)
+                    for i, slide in enumerate(ctx.slide_ids)
+                )
+            accuracy_of = {
+                s: M.accuracy(y, scores[:, cols].argmax(axis=1))
+                for s, cols in self.subset_columns.items()
+            }
             result["v3"] = ensemble_curve(self.draws, accuracy_of, cfg.std_ddof)
             draw_rows.extend(
-                {"setting": setting.name, "n": n, "draw": d + 1,
-                 "prompts": "+".join(self.pool_names[i] for i in subset), "accuracy": accuracy_of[subset]}
-                for n, draws in self.draws.items() for d, subset in enumerate(draws)
+                {
+                    "setting": setting.name,
+                    "n": n,
+                    "draw": d + 1,
+                    "prompts": "+".join(self.pool_names[i] for i in subset),
+                    "accuracy": accuracy_of[subset],
+                }
+                for n, draws in self.draws.items()
+                for d, subset in enumerate(draws)
             )
-            result["mean_variant_accuracy"] = float(np.mean(
-                [v["accuracy"] for group in ("v1", "v2") for v in result[group]["per_variant"].values()]
-            ))
+            result["mean_variant_accuracy"] = float(
+                np.mean(
+                    [
+                        v["accuracy"]
+                        for group in ("v1", "v2")
+                        for v in result[group]["per_variant"].values()
+                    ]
+                )
+            )
             per_setting[setting.name] = result
         unit = Unit("paraphrase", "mean_variant_accuracy", per_setting)
         order = [s.name for s in table.settings]
         if cfg.t3_selection == "t1_accuracy":
             if t1 is None:
-                raise ValueError("t3_selection=t1_accuracy needs task t1 in the same run; add t1 to --tasks.")
+                raise ValueError(
+                    "t3_selection=t1_accuracy needs task t1 in the same run; add t1 to --tasks."
+                )
             t1_unit = t1.units["classification"]
-            unit.select(order, cfg.fixed_setting, {s: t1_unit.per_setting[s]["accuracy"] for s in order})
+            unit.select(
+                order, cfg.fixed_setting, {s: t1_unit.per_setting[s]["accuracy"] for s in order}
+            )
         else:
             unit.select(order, cfg.fixed_setting)
         notes = [
-            f"V3 pool per class: {', '.join(self.pool_names)}; draws: numpy default_rng({cfg.seed}), "
-            f"{cfg.t3_ensemble_draws} subsets per n < {self.pool_size}, same indices for every class",
-            f"bootstrap: {cfg.bootstrap_resamples} slide resamples, numpy default_rng({cfg.seed}); PSS interval containing 0 = "
-            "indistinguishable from chance agreement",
+            f"V3 pool per class: {', '.join(self.pool_names)}; draws: numpy "
+            f"default_rng({cfg.seed}), {cfg.t3_ensemble_draws} subsets per n < {self.pool_size}, "
+            "same indices for every class",
+            f"bootstrap: {cfg.bootstrap_resamples} slide resamples, numpy "
+            f"default_rng({cfg.seed}); PSS interval containing 0 = indistinguishable from chance "
+            "agreement",
         ]
-        return TaskResult(self.task, {"paraphrase": unit}, rows={"t3_predictions": rows, "t3_ensemble_draws": draw_rows},
-                          notes=notes, selection_metric={"paraphrase": cfg.t3_selection})
+        return TaskResult(
+            self.task,
+            {"paraphrase": unit},
+            rows={"t3_predictions": rows, "t3_ensemble_draws": draw_rows},
+            notes=notes,
+            selection_metric={"paraphrase": cfg.t3_selection},
+        )
 
 
 def draw_subsets(pool_size: int, n_draws: int, seed: int) -> dict[int, list[tuple[int, ...]]]:
-    """Prompt-index subsets per ensemble size: ``n_draws`` random ones below the pool size, one at it."""
+    """Prompt-index subsets by ensemble size: ``n_draws`` random below the pool size, one at it."""
     rng = np.random.default_rng(seed)
-    draws = {n: [tuple(sorted(int(i) for i in rng.choice(pool_size, n, replace=False))) for _ in range(n_draws)]
-             for n in range(1, pool_size)}
+    draws = {
+        n: [
+            tuple(sorted(int(i) for i in rng.choice(pool_size, n, replace=False)))
+            for _ in range(n_draws)
+        ]
+        for n in range(1, pool_size)
+    }
     draws[pool_size] = [tuple(range(pool_size))]
     return draws
 
 
-def variant_group_metrics(preds: np.ndarray, y: np.ndarray, names: list[str], n_classes: int,
-                          weights: np.ndarray, ddof: int) -> dict[str, Any]:
+def variant_group_metrics(
+    preds: np.ndarray,
+    y: np.ndarray,
+    names: list[str],
+    n_classes: int,
+    weights: np.ndarray,
+    ddof: int,
+) -> dict[str, Any]:
     """Per-variant accuracy and balanced accuracy, their spread, P.C. and PSS with bootstrap CIs."""
-    per_variant = {name: classification_metrics(y, preds[:, k], n_classes) for k, name in enumerate(names)}
+    per_variant = {
+        name: classification_metrics(y, preds[:, k], n_classes) for k, name in enumerate(names)
+    }
     accuracies = [v["accuracy"] for v in per_variant.values()]
     boot = M.bootstrap_stability(preds, n_classes, weights)
     pss = M.krippendorff_alpha_nominal(preds, n_classes)
     pss_low, pss_high = M.percentile_interval(boot["pss"])
     return {
-        "per_variant": {name: {k: v[k] for k in ("accuracy", "balanced_accuracy")} for name, v in per_variant.items()},
+        "per_variant": {
+            name: {k: v[k] for k in ("accuracy", "balanced_accuracy")}
+            for name, v in per_variant.items()
+        },
         "mean_accuracy": float(np.mean(accuracies)),
         "accuracy_std": std(accuracies, ddof),
-        "mean_balanced_accuracy": float(np.mean([v["balanced_accuracy"] for v in per_variant.values()])),
+        "mean_balanced_accuracy": float(
+            np.mean([v["balanced_accuracy"] for v in per_variant.values()])
+        ),
         "prediction_consistency": M.prediction_consistency(preds),
         "pss": pss,
         "pss_undefined": math.isnan(pss),
@@ -134,8 +194,9 @@ def variant_group_metrics(preds: np.ndarray, y: np.ndarray, names: list[str], n_
     }
 
 
-def ensemble_curve(draws: dict[int, list[tuple[int, ...]]], accuracy_of: dict[tuple[int, ...], float],
-                   ddof: int) -> dict[str, Any]:
+def ensemble_curve(
+    draws: dict[int, list[tuple[int, ...]]], accuracy_of: dict[tuple[int, ...], float], ddof: int
+) -> dict[str, Any]:
     """Mean, spread and percentile intervals of accuracy per ensemble size, and gains over n = 1."""
     curve = {}
     for n, subsets in draws.items():
@@ -144,8 +205,11 @@ def ensemble_curve(draws: dict[int, list[tuple[int, ...]]], accuracy_of: dict[tu
         curve[n] = {
             "mean": float(acc.mean()),
             "std": std(acc, ddof) if len(acc) > 1 else 0.0,
-            "p2_5": float(p2_5), "p97_5": float(p97_5), "iqr": float(p75 - p25),
-            "n_draws": len(subsets), "n_distinct": len(set(subsets)),
+            "p2_5": float(p2_5),
+            "p97_5": float(p97_5),
+            "iqr": float(p75 - p25),
+            "n_draws": len(subsets),
+            "n_distinct": len(set(subsets)),
         }
     base = curve[1]["mean"]
     for values in curve.values():

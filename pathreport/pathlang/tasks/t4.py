@@ -23,7 +23,12 @@ from pathreport.pathlang.aggregation import ScoreTable
 from pathreport.pathlang.corpus import NO_CANDIDATE
 from pathreport.pathlang.tasks.base import TaskContext, TaskResult, Unit
 
-K_RANGES = {"set1": tuple(range(1, 11)), "set2": tuple(range(1, 6)), "set3": tuple(range(1, 6)), "set4": tuple(range(1, 11))}
+K_RANGES = {
+    "set1": tuple(range(1, 11)),
+    "set2": tuple(range(1, 6)),
+    "set3": tuple(range(1, 6)),
+    "set4": tuple(range(1, 11)),
+}
 _SECTION = {"set1": "T4_set1", "set2": "T4_set2", "set3": "T4_set3", "set4": "T4_set4"}
 
 
@@ -47,7 +52,9 @@ class OpenVocabularyRetrieval:
             self.pools[name] = pools
         if not self.pools:
             ds.require("T4_set1")
-        self.columns = {name: [ctx.bank.texts(pool) for pool, _ in pools] for name, pools in self.pools.items()}
+        self.columns = {
+            name: [ctx.bank.texts(pool) for pool, _ in pools] for name, pools in self.pools.items()
+        }
 
     @staticmethod
     def _set1(ctx: TaskContext) -> list[tuple[tuple[str, ...], str]] | None:
@@ -66,7 +73,11 @@ class OpenVocabularyRetrieval:
             return None
         pools = []
         for gt, specific in ds.set3_labels:
-            target = specific if ctx.config.t4_set3_candidate == "label_specific" and specific != NO_CANDIDATE else gt
+            target = (
+                specific
+                if ctx.config.t4_set3_candidate == "label_specific" and specific != NO_CANDIDATE
+                else gt
+            )
             shared = ds.set3_shared_pool
             pools.append((shared if target in shared else (*shared, target), target))
         return pools
@@ -82,12 +93,16 @@ class OpenVocabularyRetrieval:
     def ranks(self, name: str, scores: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Rank of every slide's target in its class's pool, for one set and one setting."""
         ranks = np.full(len(y), np.nan)
-        for c, ((pool, target), columns) in enumerate(zip(self.pools[name], self.columns[name], strict=True)):
+        for c, ((pool, target), columns) in enumerate(
+            zip(self.pools[name], self.columns[name], strict=True)
+        ):
             members = np.flatnonzero(y == c)
             if not len(members):
                 continue
             relevant = np.array([entry == target for entry in pool])
-            ranks[members] = M.first_relevant_rank(scores[members][:, columns], np.broadcast_to(relevant, (len(members), len(pool))))
+            ranks[members] = M.first_relevant_rank(
+                scores[members][:, columns], np.broadcast_to(relevant, (len(members), len(pool)))
+            )
         return ranks
 
     def evaluate(self, ctx: TaskContext, table: ScoreTable) -> TaskResult:
@@ -103,9 +118,15 @@ class OpenVocabularyRetrieval:
                 values["mean_recall"] = float(np.mean([values[f"recall@{k}"] for k in ks]))
                 per_set[name][setting.name] = values
                 rows.extend(
-                    {"slide_id": slide, "label": ds.classes[y[i]], "setting": setting.name, "set": name,
-                     "target": pools[y[i]][1], "pool_size": len(pools[y[i]][0]),
-                     "rank": None if np.isnan(ranks[i]) else int(ranks[i])}
+                    {
+                        "slide_id": slide,
+                        "label": ds.classes[y[i]],
+                        "setting": setting.name,
+                        "set": name,
+                        "target": pools[y[i]][1],
+                        "pool_size": len(pools[y[i]][0]),
+                        "rank": None if np.isnan(ranks[i]) else int(ranks[i]),
+                    }
                     for i, slide in enumerate(ctx.slide_ids)
                 )
         units = {}
@@ -114,9 +135,17 @@ class OpenVocabularyRetrieval:
             unit = Unit(name, "recall@1", per_setting)
             unit.select(order, cfg.fixed_setting)
             units[name] = unit
-        notes = ["pool sizes per class: " + "; ".join(
-            f"{name}: " + ", ".join(f"{ds.classes[c]}={len(p)} ({len(set(p))} unique)" for c, (p, _) in enumerate(pools))
-            for name, pools in self.pools.items())]
+        notes = [
+            "pool sizes per class: "
+            + "; ".join(
+                f"{name}: "
+                + ", ".join(
+                    f"{ds.classes[c]}={len(p)} ({len(set(p))} unique)"
+                    for c, (p, _) in enumerate(pools)
+                )
+                for name, pools in self.pools.items()
+            )
+        ]
         if self.missing:
             notes.append(f"sets without prompts for {ds.key}, not run: {', '.join(self.missing)}")
         result = TaskResult(self.task, units, rows={"t4_ranks": rows}, notes=notes)

@@ -26,18 +26,32 @@ class Payload:
 
 def malicious_checkpoint(path, marker, protocol: int = 2):
     """A checkpoint shaped like pathreport's, with the payload in its hyper-parameters."""
-    torch.save({"state_dict": {"w": torch.zeros(2)}, "pytorch-lightning_version": "2.6.0",
-                "hyper_parameters": {"config": Payload(marker), "vocab": ["<pad>"], "context": {}}},
-               path, pickle_protocol=protocol)
+    torch.save(
+        {
+            "state_dict": {"w": torch.zeros(2)},
+            "pytorch-lightning_version": "2.6.0",
+            "hyper_parameters": {"config": Payload(marker), "vocab": ["<pad>"], "context": {}},
+        },
+        path,
+        pickle_protocol=protocol,
+    )
     return path
 
 
 def test_eval_refuses_a_malicious_checkpoint_and_never_runs_it(tmp_path):
     marker = tmp_path / "marker"
     ckpt = malicious_checkpoint(tmp_path / "shared.ckpt", marker)
-    result = run_script("eval.py", f"ckpt_path={ckpt}", f"hydra.run.dir={tmp_path / 'eval'}", cwd=tmp_path)
-    assert_user_error(result.returncode, result.stderr, str(ckpt), "builtins.exec", "ckpt_trust=true",
-                      stdout=result.stdout)
+    result = run_script(
+        "eval.py", f"ckpt_path={ckpt}", f"hydra.run.dir={tmp_path / 'eval'}", cwd=tmp_path
+    )
+    assert_user_error(
+        result.returncode,
+        result.stderr,
+        str(ckpt),
+        "builtins.exec",
+        "ckpt_trust=true",
+        stdout=result.stdout,
+    )
     assert not marker.exists()
 
 
@@ -45,7 +59,9 @@ def test_eval_refuses_a_malicious_checkpoint_and_never_runs_it(tmp_path):
 def test_load_checkpoint_names_the_type_and_the_opt_in(tmp_path, protocol):
     marker = tmp_path / "marker"
     ckpt = malicious_checkpoint(tmp_path / "evil.ckpt", marker, protocol)
-    with pytest.raises(CheckpointError, match=r"evil\.ckpt: refused.*builtins\.exec.*ckpt_trust=true"):
+    with pytest.raises(
+        CheckpointError, match=r"evil\.ckpt: refused.*builtins\.exec.*ckpt_trust=true"
+    ):
         load_checkpoint(ckpt)
     assert not marker.exists()
     load_checkpoint(ckpt, trust=True)  # the opt-in loads it with the full unpickler...
@@ -76,10 +92,13 @@ def test_every_real_checkpoint_global_is_allowed_and_nothing_else(tiny_train):
         assert load_checkpoint(ckpt)["hyper_parameters"]["config"]["model"]["name"] == "migen"
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "not a readable torch checkpoint"),
-    (b"\x00garbage" * 100, "not a readable torch checkpoint"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "not a readable torch checkpoint"),
+        (b"\x00garbage" * 100, "not a readable torch checkpoint"),
+    ],
+)
 def test_corrupt_checkpoint_is_named(tmp_path, content, message):
     ckpt = tmp_path / "broken.ckpt"
     ckpt.write_bytes(content)

@@ -11,8 +11,10 @@ import pytest
 from pathreport.app.cli import main
 from tests.helpers.faults import assert_user_error, snapshot
 
-GOOD = [{"id": "a", "reference": "Adenocarcinoma, grade 2.", "prediction": "Adenocarcinoma, grade 2."},
-        {"id": "b", "reference": "Benign colonic mucosa.", "prediction": "Benign mucosa."}]
+GOOD = [
+    {"id": "a", "reference": "Adenocarcinoma, grade 2.", "prediction": "Adenocarcinoma, grade 2."},
+    {"id": "b", "reference": "Benign colonic mucosa.", "prediction": "Benign mucosa."},
+]
 FAST = ["--no-meteor", "--nlg-normalization", "simple", "--bootstrap", "0", "--dataset", "reg2025"]
 
 
@@ -26,16 +28,32 @@ def _evaluate(capsys, predictions, out, *extra) -> tuple[int, str]:
     return code, capsys.readouterr().err
 
 
-@pytest.mark.parametrize("content, needles", [
-    (b"", ["is empty", "id, reference, prediction"]),
-    (b"not json at all\n", ["preds.jsonl:1: not valid JSON"]),
-    (_jsonl(GOOD) + b'{"id": "c", "reference": "x"}\n', ["preds.jsonl:3: missing field(s) ['prediction']"]),
-    (_jsonl([*GOOD, GOOD[0]]), ["preds.jsonl:3: slide id 'a' already appeared on line 1"]),
-    (_jsonl(GOOD) + '{"id": "c", "reference": "Tubular adenoma.", "prediction": "Ad\u00e9nome"}\n'.encode("latin-1"),
-     ["preds.jsonl:3: not UTF-8 text", "column", "iconv"]),
-    (_jsonl([{**GOOD[0], "prediction": 3}]), ["preds.jsonl:1: field 'prediction' must be a string"]),
-])
-def test_malformed_predictions_are_named_with_line_and_nothing_is_written(tmp_path, capsys, content, needles):
+@pytest.mark.parametrize(
+    "content, needles",
+    [
+        (b"", ["is empty", "id, reference, prediction"]),
+        (b"not json at all\n", ["preds.jsonl:1: not valid JSON"]),
+        (
+            _jsonl(GOOD) + b'{"id": "c", "reference": "x"}\n',
+            ["preds.jsonl:3: missing field(s) ['prediction']"],
+        ),
+        (_jsonl([*GOOD, GOOD[0]]), ["preds.jsonl:3: slide id 'a' already appeared on line 1"]),
+        (
+            _jsonl(GOOD)
+            + '{"id": "c", "reference": "Tubular adenoma.", "prediction": "Ad\u00e9nome"}\n'.encode(
+                "latin-1"
+            ),
+            ["preds.jsonl:3: not UTF-8 text", "column", "iconv"],
+        ),
+        (
+            _jsonl([{**GOOD[0], "prediction": 3}]),
+            ["preds.jsonl:1: field 'prediction' must be a string"],
+        ),
+    ],
+)
+def test_malformed_predictions_are_named_with_line_and_nothing_is_written(
+    tmp_path, capsys, content, needles
+):
     predictions = tmp_path / "preds.jsonl"
     predictions.write_bytes(content)
     code, err = _evaluate(capsys, predictions, tmp_path / "out")
@@ -54,8 +72,14 @@ def test_a_second_evaluation_into_the_same_out_is_refused_or_replaces_it_whole(t
     assert_user_error(code, err, f"--out {out} already holds files", "--overwrite")
     assert snapshot(out) == before
     assert _evaluate(capsys, predictions, out, "--metrics", "nlg", "--overwrite")[0] == 0
-    assert sorted(p.name for p in out.iterdir()) == ["per_case.jsonl", "summary.json"]  # no stale fields.csv
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "preds.jsonl"]  # no temporary folder left
+    assert sorted(p.name for p in out.iterdir()) == [
+        "per_case.jsonl",
+        "summary.json",
+    ]  # no stale fields.csv
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "out",
+        "preds.jsonl",
+    ]  # no temporary folder left
 
 
 def test_a_failing_evaluation_leaves_the_earlier_out_as_it_was(tmp_path, capsys, monkeypatch):
@@ -93,14 +117,32 @@ def test_an_unknown_dataset_name_is_an_error_with_a_suggestion(tmp_path, capsys)
     predictions = tmp_path / "preds.jsonl"
     predictions.write_bytes(_jsonl(GOOD))
     capsys.readouterr()
-    code = main(["evaluate", "--predictions", str(predictions), "--out", str(tmp_path / "out"), "--dataset", "reg2052",
-                 "--metrics", "nlg", "--no-meteor"])
-    assert_user_error(code, capsys.readouterr().err, "Unknown dataset 'reg2052'", "Did you mean 'reg2025'?", "--schema")
+    code = main(
+        [
+            "evaluate",
+            "--predictions",
+            str(predictions),
+            "--out",
+            str(tmp_path / "out"),
+            "--dataset",
+            "reg2052",
+            "--metrics",
+            "nlg",
+            "--no-meteor",
+        ]
+    )
+    assert_user_error(
+        code,
+        capsys.readouterr().err,
+        "Unknown dataset 'reg2052'",
+        "Did you mean 'reg2025'?",
+        "--schema",
+    )
     assert not (tmp_path / "out").exists()
 
 
 def test_a_huge_prediction_is_scored_on_a_bounded_length_and_counted(tmp_path, capsys):
-    """A 5 MB report: NLG scores its first 1000 words (documented bound), and the summary says so."""
+    """A 5 MB report: NLG scores its first 1000 words (documented bound); the summary says so."""
     huge = ("carcinoma invades the muscularis propria " * 130_000)[:5_000_000]
     rows = [*GOOD, {"id": "c", "reference": "Invasive carcinoma.", "prediction": huge}]
     predictions = tmp_path / "preds.jsonl"
@@ -109,7 +151,10 @@ def test_a_huge_prediction_is_scored_on_a_bounded_length_and_counted(tmp_path, c
     assert code == 0
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["nlg_max_words"] == 1000 and summary["n_nlg_truncated_predictions"] == 1
-    cases = {json.loads(line)["id"]: json.loads(line) for line in (tmp_path / "out" / "per_case.jsonl").open()}
+    cases = {
+        json.loads(line)["id"]: json.loads(line)
+        for line in (tmp_path / "out" / "per_case.jsonl").open()
+    }
     assert cases["c"]["nlg_truncated"] is True and "nlg_truncated" not in cases["a"]
 
 
