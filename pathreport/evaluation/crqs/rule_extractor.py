@@ -49,7 +49,8 @@ _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _MAX_LIST_WORDS = 24
 _ITEM_SEPARATOR = re.compile(r"[,:]|\s-\s")  # inside an unlisted last item: a new item
-_MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and X are absent")
+_MAX_LAST_ITEM_WORDS = 6
+_MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue  # words of an unlisted last item of a list ("..., and X are absent")
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
 # A comma or line end followed by one of these starts a new item ("..., - fungal infection").
@@ -394,6 +395,20 @@ class RuleExtractor:
                 k += 1
             return None
 
+        def bracketed_after(j: int) -> int | None:
+            """The first word after a bracketed aside that directly follows word j, if any."""
+            text = rt.text
+            at = rt.ends[j]
+            while at < len(text) and text[at] == " ":
+                at += 1
+            if at >= len(text) or text[at] != "(":
+                return None
+            close = text.find(")", at, at + _MAX_ASIDE_CHARS)
+            if close < 0 or "(" in text[at + 1 : close]:
+                return None
+            k = bisect_left(rt.starts, close)
+            return k if k < n_words else None
+
         def negation(i: int, j: int, fi: int = -1) -> tuple[bool, str | None, bool]:
             """(negated, cue text, explicit) for a finding spanning words i..j.
 
@@ -418,6 +433,9 @@ class RuleExtractor:
                 post = (symbol.startswith("-"), symbol)
             else:
                 k, limit = j + 1, j + 1 + self._max_post
+                skip_to = bracketed_after(j)
+                if skip_to is not None:  # "Perineural invasion (nerves involved) was identified"
+                    k, limit = skip_to, skip_to + self._max_post
                 while k < len(rt) and k <= limit:
                     if rt.boundary_between(k, k):
                         break
