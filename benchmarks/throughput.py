@@ -8,7 +8,7 @@ is the registered generator at its default (paper) size, decoding is the shared 
 Batches are formed as in training and testing (slides of similar bag size together). The
 figures that matter are the ratios (per-slide speed-up of the batched setting), because
 absolute times on shared machines are noisy; both settings are measured in the same process,
-interleaved, on the same slides.
+one after the other, on the same slides.
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ Architecture:
   the training reports, saved in the checkpoint; with ``lm=...``, the model's tokenizer.
 * Decoding: the benchmark's shared beam search. The prefix runs through the LM once per slide; its
   keys and values then sit in the LM's own cache (:class:`BeamPrefixCache`), which beam selection
-  reorders in place, moving only the generated positions (a slide's hypotheses share the prefix).
+  reorders in place, on a CPU moving only the generated positions (a slide's hypotheses share the
+  prefix; on an accelerator every position moves, so that no step waits for the device).
 
 Deviations from the papers (by design of the benchmark):
 
@@ -356,13 +357,19 @@ def _cache_classes():
                     layer.keep_rows(index)
                 return
             group = self.layers[0].group if self.layers else 1
-            rows = torch.arange(index.shape[0], device=index.device)
-            within_slide = bool(
-                (
-                    torch.div(index, group, rounding_mode="floor")
-                    == torch.div(rows, group, rounding_mode="floor")
-                ).all()
-            )
+            # Whether every hypothesis stays within its slide (then the shared prefix stays put).
+            # On an accelerator, looking would wait for the device at every step: the whole
+            # history moves instead, which gives the same cache (the prefix is the same for all
+            # hypotheses of a slide, and a move across slides copies it anyway).
+            within_slide = False
+            if index.device.type == "cpu":
+                rows = torch.arange(index.shape[0])
+                within_slide = bool(
+                    (
+                        torch.div(index, group, rounding_mode="floor")
+                        == torch.div(rows, group, rounding_mode="floor")
+                    ).all()
+                )
             for layer in self.layers:
                 layer.reorder_rows(index, within_slide)
 

@@ -240,6 +240,26 @@ def test_slide_llm_cache_keeps_the_prefix_once_per_slide_and_moves_only_generate
     )
 
 
+def test_slide_llm_cache_reorder_never_waits_for_an_accelerator(tokenizer, reports):
+    """On an accelerator the LM cache does not read the index (that would wait for the device at
+    every step) and moves every position: the same cache, since a slide's hypotheses share the
+    prefix. Meta tensors stand in for the device: reading a value from one raises."""
+    model = build(tokenizer)
+    state = model.encode(make_batch(tokenizer, reports))
+    cache = DecoderCache()
+    model.decode(state, torch.full((9, 1), tokenizer.bos_id), cache)
+    lm_cache = cache.external["lm"]
+    index = torch.tensor([2, 0, 0, 3, 5, 4, 8, 6, 7])
+    moved_everywhere = [layer.keys[index] for layer in lm_cache.layers]
+    cache.reorder(index)
+    for layer, expected in zip(lm_cache.layers, moved_everywhere, strict=True):
+        torch.testing.assert_close(layer.keys, expected, rtol=0, atol=0)
+    for layer in lm_cache.layers:
+        layer.buffers = [buf.to("meta") for buf in layer.buffers]
+    lm_cache.reorder(index.to("meta"))
+    assert lm_cache.layers[0].keys.shape == moved_everywhere[0].shape
+
+
 class TeacherOracle(torch.nn.Module):
     """A generator that has memorised its batch perfectly: at every step it scores the reference's
     next token highest (its greedy decoding is the teacher-forced argmax by construction). The
