@@ -49,8 +49,8 @@ _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _MAX_LIST_WORDS = 24
 _ITEM_SEPARATOR = re.compile(r"[,:]|\s-\s")  # inside an unlisted last item: a new item
-_MAX_LAST_ITEM_WORDS = 6
-_MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue  # words of an unlisted last item of a list ("..., and X are absent")
+_MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and X are absent")
+_MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
 # A comma or line end followed by one of these starts a new item ("..., - fungal infection").
