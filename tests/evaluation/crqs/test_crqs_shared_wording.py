@@ -197,3 +197,33 @@ def test_a_dash_separated_synoptic_line_is_not_one_negated_list():
     fields = extract(text, "reg2025")
     assert fields["histologic_type"] == "papillary + solid"
     assert fields["necrosis"] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Perineural invasion (tumour cells around nerves) was absent.", "perineural_invasion",
+         "absent"),
+        ("The pathological staging was T3a NO Mx.", "pt_stage", "pt3a"),
+        ("It extends up to 100 mm from the resection margin.", "margin_distance", 10.0),
+        ("Metastatic adenocarcinoma, in keeping with colorectal origin.", "primary_site",
+         "colorectum"),
+        ("Metastatic adenocarcinoma, CK20+/CDX2+/CK7-.", "ihc_markers",
+         "ck7 negative + ck20 + cdx2"),
+        ("CD20 positive. EBER negative.", "ihc_markers", "eber negative + cd20"),
+    ],
+)  # fmt: skip
+def test_values_read_from_common_report_wording(text: str, field: str, value):
+    assert extract(text, "tcga")[field] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("ILC, classical type, grade 2.", "present"),
+        ("Ductal carcinoma in situ with microinvasion.", "present"),
+        ("DCIS, high nuclear grade. No invasive carcinoma identified.", "absent"),
+    ],
+)
+def test_invasion_follows_the_entity_in_any_of_its_names(text: str, status: str):
+    assert extract(text, "histai")["invasion_status"] == status
