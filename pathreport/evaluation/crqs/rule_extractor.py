@@ -759,6 +759,8 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
         if len(seen) > 1 and f.negated_value in seen and _absence_only(f):
             del seen[f.negated_value]  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
+        if len(ordered) == 1:  # one value stated twice keeps its type (a number stays a number)
+            return ordered[0], [seen[ordered[0]]]
         return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]
     return chosen[2], [chosen]
 
