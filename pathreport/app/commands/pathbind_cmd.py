@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pathreport.app.commands.arguments import add_choice
 from pathreport.errors import UserError
 from pathreport.pathbind.config import LAYER_SETS, PERTURBATIONS, SWEEP_QUANTILES
 
@@ -112,26 +113,18 @@ def _add_vqa(protocols: argparse._SubParsersAction) -> None:
     group.add_argument(
         "--blank-size", default="original", help="'original' or W,H (default original)"
     )
-    group.add_argument(
-        "--columns",
-        choices=("dimension", "source"),
-        default="dimension",
-        help="table columns (default dimension)",
+    add_choice(
+        group, "--columns", ("dimension", "source"), help="table columns (default dimension)"
     )
-    group.add_argument(
+    add_choice(
+        group,
         "--unparsed",
-        choices=("wrong", "exclude"),
-        default="wrong",
+        ("wrong", "exclude"),
         help=(
             "unparseable answers count as wrong (default) or leave the denominator; always reported"
         ),
     )
-    group.add_argument(
-        "--prompt-variant",
-        choices=("thinking", "plain"),
-        default="thinking",
-        help="default thinking",
-    )
+    add_choice(group, "--prompt-variant", ("thinking", "plain"), help="default thinking")
     group.add_argument(
         "--option-format", default="{letter}. {text}", help="rendering of one option line"
     )
@@ -160,12 +153,7 @@ def _add_grounding(protocols: argparse._SubParsersAction) -> None:
         default=",".join(f"{q:g}" for q in SWEEP_QUANTILES),
         help="thresholds of the sweep",
     )
-    group.add_argument(
-        "--ties",
-        choices=("ge", "top_k"),
-        default="ge",
-        help="quantile tie rule (default ge, Eq. 5)",
-    )
+    add_choice(group, "--ties", ("ge", "top_k"), help="quantile tie rule (default ge, Eq. 5)")
     group.add_argument(
         "--layers", choices=LAYER_SETS, default="mid", help="decoder layers averaged (default mid)"
     )
