@@ -234,6 +234,24 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
+def vqa_line(**fields: Any) -> dict[str, Any]:
+    """A valid multiple-choice VQA line (options x, y; answer A); ``fields`` replace or add keys."""
+    line = {"id": "q1", "image": "img/a.png", "question": "Which?", "options": ["x", "y"]}
+    return {**line, "answer": "A", "source": "S", **fields}
+
+
+def grounding_line(
+    box: list[float],
+    *,
+    id: str = "g1",
+    image: str = "img/a.png",
+    expression: str = "tumour nest",
+    split: str = "testA",
+) -> dict[str, Any]:
+    """A grounding line: one referring ``expression`` and its ``box`` on ``image``."""
+    return {"id": id, "image": image, "expression": expression, "box": box, "split": split}
+
+
 # -- fake models with known behaviour --------------------------------------------------------------
 COLOURS = {"A": (255, 0, 0), "B": (0, 255, 0), "C": (0, 0, 255), "D": (128, 128, 128)}
 
