@@ -13,6 +13,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -282,6 +283,21 @@ def _guard(run: Any) -> Any:
         raise UserError(str(err)) from err
 
 
+def _run_model(
+    args: argparse.Namespace, protocol: str, run: Callable[..., Any]
+) -> tuple[Path, Any]:
+    """Load ``--vlm`` and run ``protocol`` on it, into a folder named by ``--name`` or the model.
+
+    ``run(vlm, name, out, resume=..., progress=...)`` starts the protocol; the resume flag and the
+    progress lines are the same for every protocol, so they are passed here once.
+    """
+    vlm = _build(args)
+    name = args.name or vlm.name
+    out = _run_dir(args, protocol, name)
+    progress = _progress(args, protocol)
+    return out, _guard(lambda: run(vlm, name, out, resume=args.resume, progress=progress))
+
+
 # -- handlers --------------------------------------------------------------------------------------
 def run_vqa(args: argparse.Namespace) -> int:
     from pathreport.pathbind import PathBind
@@ -319,20 +335,12 @@ def run_vqa(args: argparse.Namespace) -> int:
         if args.limit < 1:
             raise UserError(f"--limit must be >= 1, got {args.limit}.")
         items = items[: args.limit]
-    vlm = _build(args)
-    name = args.name or vlm.name
-    out = _run_dir(args, "vqa", name)
-    doc = _guard(
-        lambda: PathBind().vqa(
-            vlm,
-            items,
-            out,
-            config,
-            questions_file=args.questions,
-            resume=args.resume,
-            progress=_progress(args, "vqa"),
-            name=name,
-        )
+    out, doc = _run_model(
+        args,
+        "vqa",
+        lambda vlm, name, out, **live: PathBind().vqa(
+            vlm, items, out, config, questions_file=args.questions, name=name, **live
+        ),
     )
     print((out / "table.md").read_text(encoding="utf-8"))
     unparsed = {c: v["count"] for c, v in doc["unparsed"].items() if v["count"]}
@@ -401,20 +409,12 @@ def run_grounding(args: argparse.Namespace) -> int:
             model_name=name,
         )
     else:
-        vlm = _build(args)
-        name = args.name or vlm.name
-        out = _run_dir(args, "grounding", name)
-        _guard(
-            lambda: PathBind().grounding(
-                vlm,
-                items,
-                out,
-                config,
-                samples_file=args.samples,
-                resume=args.resume,
-                progress=_progress(args, "grounding"),
-                model_name=name,
-            )
+        out, _ = _run_model(
+            args,
+            "grounding",
+            lambda vlm, name, out, **live: PathBind().grounding(
+                vlm, items, out, config, samples_file=args.samples, model_name=name, **live
+            ),
         )
     print((out / "table.md").read_text(encoding="utf-8"))
     print(f"Results: {out}")
