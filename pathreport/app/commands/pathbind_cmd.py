@@ -238,6 +238,11 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def _same_named(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """The arguments ``names`` as keyword arguments of a config whose fields share their names."""
+    return {name: getattr(args, name) for name in names}
+
+
 def _floats(text: str, what: str) -> tuple[float, ...]:
     try:
         return tuple(float(v) for v in text.split(",") if v.strip())
@@ -317,18 +322,12 @@ def run_vqa(args: argparse.Namespace) -> int:
         conditions=conditions,
         blur_radii=_floats(args.blur_radii, "--blur-radii"),
         blank_color=colour,  # type: ignore[arg-type]
-        blank_size=args.blank_size,
-        seed=args.seed,
-        columns=args.columns,
-        unparsed=args.unparsed,
         prompts=PromptConfig(variant=args.prompt_variant, option_format=args.option_format),
         decoding=VLMDecodingConfig(
             do_sample=args.sample,
-            temperature=args.temperature,
-            top_p=args.top_p,
-            max_new_tokens=args.max_new_tokens,
-            seed=args.seed,
+            **_same_named(args, "temperature", "top_p", "max_new_tokens", "seed"),
         ),
+        **_same_named(args, "blank_size", "seed", "columns", "unparsed"),
     )
     items = read_vqa(args.questions, args.images)
     if args.limit is not None:
@@ -359,26 +358,16 @@ def run_grounding(args: argparse.Namespace) -> int:
         raise UserError(
             "Pass --vlm <model>, or --from-maps <earlier run>/maps to rescore saved attention."
         )
+    attention = ("layers", "order", "sigma", "upsample", "geometry", "system_prompt")
     config = GroundingConfig(
-        q=args.q,
         sweep=_floats(args.sweep, "--sweep"),
-        ties=args.ties,
         layer_ablation=tuple(v.strip() for v in args.layer_ablation.split(",") if v.strip()),
         pixel_ap=not args.no_pixel_ap,
-        neff_map=args.neff_map,
         specificity=not args.no_specificity,
-        alternatives=args.alternatives,
-        specificity_map=args.specificity_map,
-        seed=args.seed,
-        box_format=args.box_format,
         save_maps=not args.no_save_maps,
-        attention=AttentionConfig(
-            layers=args.layers,
-            order=args.order,
-            sigma=args.sigma,
-            upsample=args.upsample,
-            geometry=args.geometry,
-            system_prompt=args.system_prompt,
+        attention=AttentionConfig(**_same_named(args, *attention)),
+        **_same_named(
+            args, "q", "ties", "neff_map", "alternatives", "specificity_map", "seed", "box_format"
         ),
     )
     items = read_grounding(args.samples, args.images, box_format=args.box_format)
