@@ -191,6 +191,19 @@ def _head(batch, n: int):
     )
 
 
+def run_fresh(script: str, case: list[object], options: dict[str, object]):
+    """Run ``script --one CASE --option value ...`` in a fresh process, so its peak RSS is its own.
+
+    Returns ``(row, done)``: the JSON row the case printed (None when it failed) and the finished
+    process, whose exit code and stderr say why.
+    """
+    flags = [str(v) for name, value in options.items() for v in (f"--{name}", value)]
+    cmd = [sys.executable, script, "--one", *map(str, case), *flags]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
+    row = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else None
+    return row, done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -241,33 +254,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     for model in args.models:
         for patches in args.patches:
-            cmd = [
-                sys.executable,
-                __file__,
-                "--one",
-                model,
-                str(patches),
-                "--beam",
-                str(args.beam),
-                "--max-len",
-                str(args.max_len),
-                "--repeats",
-                str(args.repeats),
-                "--device",
-                args.device,
-                "--threads",
-                str(args.threads),
-                "--slides",
-                str(args.slides),
-            ]
-            done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
-            if done.returncode != 0:
+            options = {
+                "beam": args.beam,
+                "max-len": args.max_len,
+                "repeats": args.repeats,
+                "device": args.device,
+                "threads": args.threads,
+                "slides": args.slides,
+            }
+            row, done = run_fresh(__file__, [model, patches], options)
+            if row is None:
                 print(
                     f"{model:8} {patches:>7} FAILED "
                     f"(exit {done.returncode}): {done.stderr.strip()[-400:]}"
                 )
                 continue
-            row = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append(row)
             print(
                 f"{model:8} {patches:>7} {row['params_m']:>7}M {row['tokens']:>6} "

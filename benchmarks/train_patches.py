@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
-import subprocess
 import sys
 import time
 
@@ -130,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(row))
         return 0
 
+    from decode_patches import run_fresh  # this folder's scripts import each other
+
     rows = []
     print(
         f"one slide per step, {args.tokens}-token report, {args.precision}, AdamW; fresh "
@@ -139,26 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     for model in args.models:
         for patches in args.patches:
             for mode in args.attention:
-                cmd = [
-                    sys.executable,
-                    __file__,
-                    "--one",
-                    model,
-                    str(patches),
-                    mode,
-                    "--steps",
-                    str(args.steps),
-                    "--tokens",
-                    str(args.tokens),
-                    "--threads",
-                    str(args.threads),
-                    "--precision",
-                    args.precision,
-                    "--memory-limit-gib",
-                    str(args.memory_limit_gib),
-                ]
-                done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
-                if done.returncode != 0:
+                options = {
+                    "steps": args.steps,
+                    "tokens": args.tokens,
+                    "threads": args.threads,
+                    "precision": args.precision,
+                    "memory-limit-gib": args.memory_limit_gib,
+                }
+                row, done = run_fresh(__file__, [model, patches, mode], options)
+                if row is None:
                     last = (done.stderr.strip().splitlines() or ["?"])[-1][:200]
                     print(
                         f"{model:8} {patches:>7} {mode:>9} FAILED (exit {done.returncode}): {last}",
@@ -168,7 +157,6 @@ def main(argv: list[str] | None = None) -> int:
                         {"model": model, "patches": patches, "attention": mode, "failed": last}
                     )
                     continue
-                row = json.loads(done.stdout.strip().splitlines()[-1])
                 rows.append(row)
                 print(
                     f"{model:8} {patches:>7} {mode:>9} {row['step_s']:>8} "

@@ -79,6 +79,17 @@ def _imports(module: str) -> list[tuple[str, int]]:
 GRAPH: dict[str, list[tuple[str, int]]] = {m: _imports(m) for m in MODULES}
 
 
+def _absolute_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import in ``path`` (``from . import`` is left out)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.append((node.lineno, node.module or ""))
+    return found
+
+
 def layer_of(module: str) -> str:
     for package, layer in PACKAGE_LAYERS.items():
         if module == package or module.startswith(package + "."):
@@ -181,19 +192,11 @@ def test_the_package_imports_no_plugin_code():
     under ``pathreport_plugins``) may import the package, never the other way round."""
     found = []
     for module, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-                if isinstance(node, ast.ImportFrom) and not node.level
-                else []
-            )
-            found += [
-                f"{module}:{node.lineno} {n}"
-                for n in names
-                if n.split(".")[0] in ("models", "pathreport_plugins")
-            ]
+        found += [
+            f"{module}:{line} {name}"
+            for line, name in _absolute_imports(path)
+            if name.split(".")[0] in ("models", "pathreport_plugins")
+        ]
     assert not found, "The package imports plug-in code:\n" + "\n".join(found)
 
 
@@ -254,13 +257,9 @@ def test_nothing_in_the_repository_imports_a_moved_module_by_its_old_path():
     ):
         if path.name == "test_moved_modules.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-                if isinstance(node, ast.ImportFrom) and not node.level
-                else []
-            )
-            old += [f"{path.relative_to(root)}:{node.lineno} {n}" for n in names if new_name(n)]
+        old += [
+            f"{path.relative_to(root)}:{line} {name}"
+            for line, name in _absolute_imports(path)
+            if new_name(name)
+        ]
     assert not old, "Imports of old module paths:\n" + "\n".join(old)

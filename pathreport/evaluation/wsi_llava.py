@@ -152,37 +152,36 @@ def _evaluate(
     return EvaluationResult(summary=summary, per_case=per_case, unavailable=unavailable)
 
 
-@EVALUATORS.register(
+def _judge_evaluator(name: str, prefix: str, *, precision: bool, description: str) -> Any:
+    """Register the report evaluator ``name``: one direction of the judged claim comparison.
+
+    WSI-Precision and WSI-Relevance differ only in which side's claims are scored against which,
+    so one function serves both; ``precision`` picks the direction.
+    """
+
+    def evaluate(
+        records: Sequence[PredictionRecord], *, dataset: str | None = None, **options: Any
+    ) -> EvaluationResult:
+        """Report evaluator: judged claims in one direction (options: :class:`JudgeOptions`)."""
+        return _evaluate(records, options, prefix=prefix, precision=precision)
+
+    evaluate.options_class = JudgeOptions  # type: ignore[attr-defined]
+    return EVALUATORS.register(
+        name, kind="report", metrics=[prefix], needs=NEEDS, paper=PAPER, description=description
+    )(evaluate)
+
+
+evaluate_wsi_precision = _judge_evaluator(
     "wsi_precision",
-    kind="report",
-    metrics=["WSI_P"],
-    needs=NEEDS,
-    paper=PAPER,
+    "WSI_P",
+    precision=True,
     description="WSI-Precision: ground-truth claims scored against the report by an LLM judge",
 )
-def evaluate_wsi_precision(
-    records: Sequence[PredictionRecord], *, dataset: str | None = None, **options: Any
-) -> EvaluationResult:
-    """Report evaluator: WSI-Precision (options: :class:`JudgeOptions`)."""
-    return _evaluate(records, options, prefix="WSI_P", precision=True)
-
-
-@EVALUATORS.register(
+evaluate_wsi_relevance = _judge_evaluator(
     "wsi_relevance",
-    kind="report",
-    metrics=["WSI_R"],
-    needs=NEEDS,
-    paper=PAPER,
+    "WSI_R",
+    precision=False,
     description=(
         "WSI-Relevance: the report's claims scored against the ground truth by an LLM judge"
     ),
 )
-def evaluate_wsi_relevance(
-    records: Sequence[PredictionRecord], *, dataset: str | None = None, **options: Any
-) -> EvaluationResult:
-    """Report evaluator: WSI-Relevance (options: :class:`JudgeOptions`)."""
-    return _evaluate(records, options, prefix="WSI_R", precision=False)
-
-
-evaluate_wsi_precision.options_class = JudgeOptions  # type: ignore[attr-defined]
-evaluate_wsi_relevance.options_class = JudgeOptions  # type: ignore[attr-defined]

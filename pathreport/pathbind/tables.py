@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,23 @@ def _num(value: Any) -> float:
 
 def _union(lists: Sequence[Sequence[str]]) -> list[str]:
     return list(dict.fromkeys(x for values in lists for x in values))
+
+
+def _model_table(
+    name: str,
+    title: str,
+    docs: Sequence[dict[str, Any]],
+    columns: tuple[list[str], list[str]],
+    numbers: Callable[[dict[str, Any]], list[float]],
+) -> Table:
+    """One row per model of ``numbers(doc)``, shown formatted and kept as numbers for the CSV.
+
+    ``columns`` are the (display, CSV) names of the number columns, after the model's.
+    """
+    values = [[doc["model"], *numbers(doc)] for doc in docs]
+    cells = [[row[0], *[_fmt(v) for v in row[1:]]] for row in values]
+    header, csv_header = columns
+    return Table(name, title, ["Model", *header], cells, ["model", *csv_header], values)
 
 
 def _cell(doc: dict[str, Any], condition: str, column: str) -> float:
@@ -140,23 +157,17 @@ def vqa_conditions_table(docs: Sequence[dict[str, Any]]) -> Table:
     conditions = _union([d["conditions"] for d in docs])
     perturbations = [c for c in conditions if c.startswith(PERTURBATION_PREFIXES)]
     extra = ["Avg of perturbations"] if perturbations else []
-    header = ["Model", *conditions, *extra]
-    cells, values = [], []
-    for doc in docs:
-        numbers = [_num(doc.get("avg", {}).get(c)) for c in conditions]
+
+    def numbers(doc: dict[str, Any]) -> list[float]:
+        row = [_num(doc.get("avg", {}).get(c)) for c in conditions]
         if perturbations:
             chosen = [_num(doc.get("avg", {}).get(c)) for c in perturbations]
-            numbers.append(sum(chosen) / len(chosen))
-        cells.append([doc["model"], *[_fmt(v) for v in numbers]])
-        values.append([doc["model"], *numbers])
-    return Table(
-        "vqa_conditions",
-        "Avg accuracy (%) per input condition",
-        header,
-        cells,
-        ["model", *conditions, *extra],
-        values,
-    )
+            row.append(sum(chosen) / len(chosen))
+        return row
+
+    title = "Avg accuracy (%) per input condition"
+    columns = [*conditions, *extra]
+    return _model_table("vqa_conditions", title, docs, (columns, columns), numbers)
 
 
 def _metric(doc: dict[str, Any], split: str, key: str) -> float:
@@ -172,16 +183,13 @@ def grounding_table(docs: Sequence[dict[str, Any]]) -> Table:
         ("all", "recall"),
     ]
     names = {"iou": "IoU", "precision": "Prec", "recall": "Rec"}
-    header = ["Model", *[f"{s} {names[k]}" for s, k in parts]]
-    cells = [[d["model"], *[_fmt(_metric(d, s, k)) for s, k in parts]] for d in docs]
-    values = [[d["model"], *[_metric(d, s, k) for s, k in parts]] for d in docs]
-    return Table(
+    columns = ([f"{s} {names[k]}" for s, k in parts], [f"{s} {k}" for s, k in parts])
+    return _model_table(
         "grounding",
         "Attention grounding (%): top-q mask vs box",
-        header,
-        cells,
-        ["model", *[f"{s} {k}" for s, k in parts]],
-        values,
+        docs,
+        columns,
+        lambda d: [_metric(d, s, k) for s, k in parts],
     )
 
 
@@ -195,16 +203,13 @@ def _sweep_keys(docs: Sequence[dict[str, Any]]) -> list[str]:
 def grounding_sweep_table(docs: Sequence[dict[str, Any]]) -> Table:
     """Model x threshold: mean IoU at each retained fraction q, and pixel AP (all samples)."""
     keys = _sweep_keys(docs)
-    header = ["Model", *[f"IoU q={k[4:]}" if k.startswith("iou@") else "Pixel AP" for k in keys]]
-    cells = [[d["model"], *[_fmt(_metric(d, "all", k)) for k in keys]] for d in docs]
-    values = [[d["model"], *[_metric(d, "all", k) for k in keys]] for d in docs]
-    return Table(
+    header = [f"IoU q={k[4:]}" if k.startswith("iou@") else "Pixel AP" for k in keys]
+    return _model_table(
         "grounding_sweep",
         "Threshold sensitivity: IoU (%) per q and pixel AP (%)",
-        header,
-        cells,
-        ["model", *keys],
-        values,
+        docs,
+        (header, keys),
+        lambda d: [_metric(d, "all", k) for k in keys],
     )
 
 
@@ -215,16 +220,12 @@ def grounding_layers_table(docs: Sequence[dict[str, Any]]) -> Table:
         for k in _union([list(d.get("metrics", {}).get("all", {})) for d in docs])
         if k.startswith("iou_")
     ]
-    header = ["Model", *[k[4:] for k in keys]]
-    cells = [[d["model"], *[_fmt(_metric(d, "all", k)) for k in keys]] for d in docs]
-    values = [[d["model"], *[_metric(d, "all", k) for k in keys]] for d in docs]
-    return Table(
+    return _model_table(
         "grounding_layers",
         "Layer aggregation: IoU (%) per decoder-layer set",
-        header,
-        cells,
-        ["model", *keys],
-        values,
+        docs,
+        ([k[4:] for k in keys], keys),
+        lambda d: [_metric(d, "all", k) for k in keys],
     )
 
 
@@ -233,16 +234,12 @@ def grounding_diagnostics_table(docs: Sequence[dict[str, Any]]) -> Table:
     splits = _union([d["splits"] for d in docs])
     parts = [(s, k) for s in splits for k in ("neff_ratio", "specificity")]
     names = {"neff_ratio": "N_eff/N", "specificity": "cross-query r"}
-    header = ["Model", *[f"{s} {names[k]}" for s, k in parts]]
-    cells = [[d["model"], *[_fmt(100 * _metric(d, s, k)) for s, k in parts]] for d in docs]
-    values = [[d["model"], *[100 * _metric(d, s, k) for s, k in parts]] for d in docs]
-    return Table(
+    return _model_table(
         "grounding_diagnostics",
         "Diffuseness (N_eff/N, %) and query specificity (mean pairwise Pearson, %)",
-        header,
-        cells,
-        ["model", *[f"{s} {k}" for s, k in parts]],
-        values,
+        docs,
+        ([f"{s} {names[k]}" for s, k in parts], [f"{s} {k}" for s, k in parts]),
+        lambda d: [100 * _metric(d, s, k) for s, k in parts],
     )
 
 

@@ -40,23 +40,6 @@ RESULTS_ENV = "PATHREPORT_RESULTS"
 DEFAULT_TABLE = Path("results") / "results.csv"
 
 RUN_KEY = ("run", "split")
-TEXT_COLUMNS = (
-    "dataset",
-    "model",
-    "encoder",
-    "split",
-    "metric",
-    "note",
-    "evaluated_set",
-    "text_normalization",
-    "crqs_settings",
-    "source",
-    "run",
-    "summary",
-    "per_case",
-    "fields",
-    "comparability",
-)
 COLUMNS = (
     "dataset",
     "model",
@@ -77,6 +60,9 @@ COLUMNS = (
     "fields",
     "comparability",
 )
+# Numbers are typed as such when a table is read; every other column is text ('' when empty).
+NUMERIC_COLUMNS = ("seed", "value", "n_cases")
+TEXT_COLUMNS = tuple(column for column in COLUMNS if column not in NUMERIC_COLUMNS)
 # Columns added after tables were first written: an older table reads them as empty.
 LATER_COLUMNS = ("comparability",)
 SORT_ORDER = ("dataset", "split", "model", "encoder", "seed", "run", "metric")

@@ -20,9 +20,9 @@ from pathreport.generation.nn import DecoderCache
 from tests.helpers.generators import one_torch_thread  # noqa: F401  (autouse fixture)
 
 ENTRIES = fixtures.trainable_entries()
-BOS, EOS, PAD, UNK = fixtures.BOS, fixtures.EOS, fixtures.PAD, fixtures.UNK
+EOS = fixtures.EOS
 IDS = [e.name for e in ENTRIES]
-KWARGS = {"bos_id": BOS, "eos_id": EOS, "pad_id": PAD, "unk_id": UNK}
+KWARGS = fixtures.SPECIAL_IDS
 
 
 @torch.no_grad()

@@ -121,23 +121,15 @@ def test_bigen_command_and_text_encoders_come_from_the_plugin_folder():
     )
 
 
+def _build_bank(split_file: Path, *options: str) -> int:
+    """``pathreport bigen build-bank`` on the synthetic dataset with the hashing text encoder."""
+    dataset = ["--dataset", "synthetic", "--split-file", str(split_file)]
+    return cli_main(["bigen", "build-bank", *dataset, "--text-encoder", "hashing", *options])
+
+
 def test_build_bank_command_embeds_training_sentences_only(split_file, tmp_path, capsys):
     out = tmp_path / "bank.pt"
-    rc = cli_main(
-        [
-            "bigen",
-            "build-bank",
-            "--dataset",
-            "synthetic",
-            "--split-file",
-            str(split_file),
-            "--text-encoder",
-            "hashing",
-            "--out",
-            str(out),
-        ]
-    )
-    assert rc == 0
+    assert _build_bank(split_file, "--out", str(out)) == 0
     bank = load_bank(out)
     assert bank.text_encoder == "hashing" and bank.dim == 512
     assert bank.sentences.count("Breast, core-needle biopsy") == 1  # duplicates kept once
@@ -152,19 +144,7 @@ def test_build_bank_command_embeds_training_sentences_only(split_file, tmp_path,
 
 def test_build_bank_command_writes_to_the_cache_by_default(split_file, tmp_path, monkeypatch):
     monkeypatch.setenv("PATHREPORT_CACHE", str(tmp_path / "cache"))
-    args = [
-        "bigen",
-        "build-bank",
-        "--dataset",
-        "synthetic",
-        "--split-file",
-        str(split_file),
-        "--text-encoder",
-        "hashing",
-        "--encoder-arg",
-        "dim=32",
-    ]
-    assert cli_main(args) == 0
+    assert _build_bank(split_file, "--encoder-arg", "dim=32") == 0
     assert load_bank(tmp_path / "cache" / "banks" / "synthetic" / "hashing.pt").dim == 32
 
 

@@ -14,10 +14,8 @@ from pathreport.generation.decoding import DecodingConfig, generate
 from pathreport.generation.generator import R2GenGenerator, token_cross_entropy
 from pathreport.generation.nn import DecoderCache
 from tests.helpers.generators import (
-    BOS,
-    EOS,
     PAD,
-    UNK,
+    SPECIAL_IDS,
     build,
     make_batch,
     one_torch_thread,  # noqa: F401  (autouse fixture)
@@ -61,7 +59,7 @@ def test_generator_decoding_a_batch_equals_decoding_each_slide(entry, beam, tmp_
     model = build(entry, tmp_path)
     batch = make_batch(entry)
     cfg = DecodingConfig(beam_size=beam)
-    kwargs = {"max_len": 10, "bos_id": BOS, "eos_id": EOS, "pad_id": PAD, "unk_id": UNK}
+    kwargs = {"max_len": 10, **SPECIAL_IDS}
     together = generate(model, batch, cfg, **kwargs)
     alone = [generate(model, single(batch, i), cfg, **kwargs)[0] for i in range(len(batch))]
     assert together == alone

@@ -21,6 +21,8 @@ from pathreport.registry import GENERATORS, Entry
 
 VOCAB = 23
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
+#: The special ids as the decoder and GeneratorContext take them.
+SPECIAL_IDS = {"pad_id": PAD, "bos_id": BOS, "eos_id": EOS, "unk_id": UNK}
 FEATURE_DIM = 10
 STREAM_DIMS = {"patch": 7, "slide": 9, "concept": 5}
 #: The training reports of the small generated dataset that ``dataset_resources`` builds from.
@@ -72,10 +74,7 @@ def smoke_context(
     return GeneratorContext(
         vocab_size=VOCAB,
         feature_dim=FEATURE_DIM,
-        pad_id=PAD,
-        bos_id=BOS,
-        eos_id=EOS,
-        unk_id=UNK,
+        **SPECIAL_IDS,
         stream_dims=dims,
         max_report_tokens=12,
         resources=dict(resources or {}),

@@ -48,13 +48,22 @@ def make_tokenizer(specials: list[str], eos: str, pad: str) -> Any:
     )
 
 
+#: The language decoder of every tiny VLM: 6 layers, so the layer sets (early, mid, late) differ.
+TINY_DECODER = {
+    "hidden_size": 32,
+    "intermediate_size": 64,
+    "num_hidden_layers": 6,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+}
+
+
 def tiny_llava(seed: int = 0) -> tuple[Any, Any, Any]:
     """(model, tokenizer, image processor): CLIP 28 px / patch 7 -> 4 x 4 grid, 6 decoder layers."""
     import torch
     from transformers import (
         CLIPImageProcessorPil,
         CLIPVisionConfig,
-        LlamaConfig,
         LlavaConfig,
         LlavaForConditionalGeneration,
     )
@@ -76,18 +85,15 @@ def tiny_llava(seed: int = 0) -> tuple[Any, Any, Any]:
             num_attention_heads=2,
             projection_dim=16,
         ),
-        text_config=LlamaConfig(
-            vocab_size=len(tokenizer),
-            hidden_size=32,
-            intermediate_size=64,
-            num_hidden_layers=6,
-            num_attention_heads=4,
-            num_key_value_heads=2,
-            max_position_embeddings=2048,
-            bos_token_id=1,
-            eos_token_id=2,
-            pad_token_id=3,
-        ),
+        text_config={
+            "model_type": "llama",
+            "vocab_size": len(tokenizer),
+            **TINY_DECODER,
+            "max_position_embeddings": 2048,
+            "bos_token_id": 1,
+            "eos_token_id": 2,
+            "pad_token_id": 3,
+        },
         image_token_id=tokenizer.convert_tokens_to_ids("<image>"),
         vision_feature_layer=-2,
         vision_feature_select_strategy="default",
@@ -142,11 +148,7 @@ def tiny_qwen2_vl(seed: int = 0) -> tuple[Any, Any, Any]:
         },
         text_config={
             "vocab_size": len(tokenizer),
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_hidden_layers": 6,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
+            **TINY_DECODER,
             "max_position_embeddings": 4096,
             "rope_scaling": {"type": "mrope", "mrope_section": [1, 1, 2]},
             "bos_token_id": ids["<|endoftext|>"],
@@ -196,11 +198,7 @@ def tiny_internvl(seed: int = 0) -> tuple[Any, Any, Any]:
         text_config={
             "model_type": "qwen2",
             "vocab_size": len(tokenizer),
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_hidden_layers": 6,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
+            **TINY_DECODER,
             "max_position_embeddings": 4096,
         },
         image_token_id=tokenizer.convert_tokens_to_ids("<IMG_CONTEXT>"),
@@ -232,6 +230,24 @@ def write_image(
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
+
+
+def vqa_line(**fields: Any) -> dict[str, Any]:
+    """A valid multiple-choice VQA line (options x, y; answer A); ``fields`` replace or add keys."""
+    line = {"id": "q1", "image": "img/a.png", "question": "Which?", "options": ["x", "y"]}
+    return {**line, "answer": "A", "source": "S", **fields}
+
+
+def grounding_line(
+    box: list[float],
+    *,
+    id: str = "g1",
+    image: str = "img/a.png",
+    expression: str = "tumour nest",
+    split: str = "testA",
+) -> dict[str, Any]:
+    """A grounding line: one referring ``expression`` and its ``box`` on ``image``."""
+    return {"id": id, "image": image, "expression": expression, "box": box, "split": split}
 
 
 # -- fake models with known behaviour --------------------------------------------------------------

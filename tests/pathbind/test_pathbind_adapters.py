@@ -20,6 +20,7 @@ from pathreport.pathbind.grounding import entity_span
 from pathreport.pathbind.vlm import build_vlm
 from pathreport.registry import GENERATIVE_VLMS
 from tests.helpers.pathbind import (
+    grounding_line,
     tiny_internvl,
     tiny_llava,
     tiny_qwen2_vl,
@@ -69,20 +70,10 @@ def data(tmp_path):
     grounding = write_jsonl(
         tmp_path / "g.jsonl",
         [
-            {
-                "id": "g1",
-                "image": "a.png",
-                "expression": "tumor cells in the upper left",
-                "box": [0, 0, 30, 20],
-                "split": "testA",
-            },
-            {
-                "id": "g2",
-                "image": "b.png",
-                "expression": "gland",
-                "box": [5, 5, 25, 45],
-                "split": "testA",
-            },
+            grounding_line(
+                [0, 0, 30, 20], id="g1", image="a.png", expression="tumor cells in the upper left"
+            ),
+            grounding_line([5, 5, 25, 45], id="g2", image="b.png", expression="gland"),
         ],
     )
     return read_vqa(vqa), read_grounding(grounding)

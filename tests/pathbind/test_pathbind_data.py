@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pathreport.pathbind.data import DataFormatError, read_grounding, read_vqa
-from tests.helpers.pathbind import write_image, write_jsonl
+from tests.helpers.pathbind import grounding_line, vqa_line, write_image, write_jsonl
 
 
 @pytest.fixture
@@ -62,14 +62,7 @@ def test_read_vqa_names_file_line_id_field_and_fix_for_a_missing_image(images):
     path = write_jsonl(
         images / "vqa.jsonl",
         [
-            {
-                "id": "q1",
-                "image": "img/missing.png",
-                "question": "Which?",
-                "options": ["x", "y"],
-                "answer": "A",
-                "source": "S",
-            },
+            vqa_line(image="img/missing.png"),
         ],
     )
     with pytest.raises(DataFormatError) as err:
@@ -87,14 +80,7 @@ def test_read_vqa_rejects_an_answer_letter_not_among_the_options(images):
     path = write_jsonl(
         images / "vqa.jsonl",
         [
-            {
-                "id": "q1",
-                "image": "img/a.png",
-                "question": "Which?",
-                "options": ["x", "y", "z", "w"],
-                "answer": "E",
-                "source": "S",
-            },
+            vqa_line(options=["x", "y", "z", "w"], answer="E"),
         ],
     )
     with pytest.raises(
@@ -108,23 +94,8 @@ def test_read_vqa_lists_every_problem_of_the_file_at_once(images):
     path = write_jsonl(
         images / "vqa.jsonl",
         [
-            {
-                "id": "q1",
-                "image": "img/a.png",
-                "question": "Which?",
-                "options": ["x", "y"],
-                "answer": "A",
-                "source": "S",
-                "dimension": "D9",
-            },
-            {
-                "id": "q1",
-                "image": "img/a.png",
-                "question": "Which?",
-                "options": ["x", "y"],
-                "answer": "A",
-                "source": "S",
-            },
+            vqa_line(dimension="D9"),
+            vqa_line(),
             {"id": "q3", "image": "img/a.png", "question": "", "answer": "maybe"},
         ],
     )
@@ -148,13 +119,7 @@ def test_read_grounding_rejects_a_box_outside_the_image(images):
     path = write_jsonl(
         images / "g.jsonl",
         [
-            {
-                "id": "g1",
-                "image": "img/a.png",
-                "expression": "tumour nest",
-                "box": [10, 5, 41, 20],
-                "split": "testA",
-            },
+            grounding_line([10, 5, 41, 20]),
         ],
     )
     with pytest.raises(
@@ -168,13 +133,7 @@ def test_read_grounding_reads_xywh_boxes_and_image_sizes(images):
     path = write_jsonl(
         images / "g.jsonl",
         [
-            {
-                "id": "g1",
-                "image": "img/a.png",
-                "expression": "tumour nest",
-                "box": [10, 5, 20, 10],
-                "split": "testA",
-            },
+            grounding_line([10, 5, 20, 10]),
         ],
     )
     (item,) = read_grounding(path, box_format="xywh")
@@ -187,14 +146,6 @@ def test_read_grounding_reads_xywh_boxes_and_image_sizes(images):
         read_grounding(
             write_jsonl(
                 images / "bad.jsonl",
-                [
-                    {
-                        "id": "g1",
-                        "image": "img/a.png",
-                        "expression": "x",
-                        "box": [10, 5, 5, 10],
-                        "split": "testA",
-                    }
-                ],
+                [grounding_line([10, 5, 5, 10], expression="x")],
             )
         )

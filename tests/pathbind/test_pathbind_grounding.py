@@ -13,7 +13,7 @@ from pathreport.pathbind import PathBind
 from pathreport.pathbind.config import AttentionConfig, GroundingConfig
 from pathreport.pathbind.data import read_grounding
 from pathreport.pathbind.grounding import alternative_expressions, entity_span
-from tests.helpers.pathbind import blind_vlm, blob_vlm, write_image, write_jsonl
+from tests.helpers.pathbind import blind_vlm, blob_vlm, grounding_line, write_image, write_jsonl
 
 
 def blob_maps() -> np.ndarray:
@@ -36,15 +36,7 @@ def one_sample(tmp_path):
     # GT box covers cells (1,0), (1,1), (2,0), (2,1): pixels x 0..19, y 10..29
     path = write_jsonl(
         tmp_path / "g.jsonl",
-        [
-            {
-                "id": "s",
-                "image": "img/s.png",
-                "expression": "tumour nest.",
-                "box": [0, 10, 20, 30],
-                "split": "testA",
-            }
-        ],
+        [grounding_line([0, 10, 20, 30], id="s", image="img/s.png", expression="tumour nest.")],
     )
     return path, read_grounding(path)
 

@@ -15,6 +15,7 @@ from pathreport.data.trident import write_features
 from pathreport.pathlang import synthetic
 from pathreport.pathlang.corpus import load_corpus
 from pathreport.pathlang.text_store import save_text_embeddings
+from pathreport.registry import VLMS
 
 DATASET = "camelyon16"
 N_SLIDES = 24
@@ -49,22 +50,22 @@ def inputs(tmp_path_factory) -> dict[str, str]:
     }
 
 
-def _run(
+def _pathlang(
     inputs: dict[str, str],
-    model: str,
+    vlm: str,
     *extra: str,
+    text_embeddings: str | None = None,
     labels: str | None = None,
-    out: str | None = None,
+    out: str = "unused",
 ) -> int:
+    """``pathreport pathlang`` on the module's slides and labels (or ``labels``), plus ``extra``."""
+    embeddings = [] if text_embeddings is None else ["--text-embeddings", text_embeddings]
     return main(
         [
             "pathlang",
             "--vlm",
-            "precomputed",
-            "--text-embeddings",
-            f"{inputs['root']}/{model}.npz",
-            "--model-name",
-            model,
+            vlm,
+            *embeddings,
             "--dataset",
             DATASET,
             "--slides",
@@ -72,9 +73,29 @@ def _run(
             "--labels",
             labels or inputs["labels"],
             "--out",
-            out or f"{inputs['root']}/runs/{model}",
+            out,
             *extra,
         ]
+    )
+
+
+def _run(
+    inputs: dict[str, str],
+    model: str,
+    *extra: str,
+    labels: str | None = None,
+    out: str | None = None,
+) -> int:
+    """A precomputed run with the fixture's ``model`` text embeddings."""
+    return _pathlang(
+        inputs,
+        "precomputed",
+        "--model-name",
+        model,
+        *extra,
+        text_embeddings=f"{inputs['root']}/{model}.npz",
+        labels=labels,
+        out=out or f"{inputs['root']}/runs/{model}",
     )
 
 
@@ -111,26 +132,10 @@ def test_cli_run_writes_summary_task_files_and_a_reusable_text_file(inputs, caps
     assert len(Path(f"{out}/per_case.jsonl").read_text().splitlines()) == N_SLIDES
     assert "t1.classification [oracle:" in capsys.readouterr().out
     # The text embeddings a run used can drive the next run.
+    rerun_out = f"{inputs['root']}/rerun"
+    embeddings = f"{out}/text_embeddings.npz"
     assert (
-        main(
-            [
-                "pathlang",
-                "--vlm",
-                "precomputed",
-                "--text-embeddings",
-                f"{out}/text_embeddings.npz",
-                "--dataset",
-                DATASET,
-                "--slides",
-                inputs["slides"],
-                "--labels",
-                inputs["labels"],
-                "--out",
-                f"{inputs['root']}/rerun",
-                "--tasks",
-                "t1",
-            ]
-        )
+        _pathlang(inputs, "precomputed", "--tasks", "t1", text_embeddings=embeddings, out=rerun_out)
         == 0
     )
     rerun = json.loads(Path(f"{inputs['root']}/rerun/summary.json").read_text())
@@ -194,26 +199,17 @@ def test_cli_missing_slides_stop_the_run_unless_skipped(inputs, tmp_path, capsys
     assert _run(inputs, "aligned", "--tasks", "t1", labels=str(labels)) == 2
     assert "ghost (no file ghost.h5)" in capsys.readouterr().err
     out = tmp_path / "run"
+    embeddings = f"{inputs['root']}/aligned.npz"
     assert (
-        main(
-            [
-                "pathlang",
-                "--vlm",
-                "precomputed",
-                "--text-embeddings",
-                f"{inputs['root']}/aligned.npz",
-                "--dataset",
-                DATASET,
-                "--slides",
-                inputs["slides"],
-                "--labels",
-                str(labels),
-                "--out",
-                str(out),
-                "--tasks",
-                "t1",
-                "--skip-missing",
-            ]
+        _pathlang(
+            inputs,
+            "precomputed",
+            "--tasks",
+            "t1",
+            "--skip-missing",
+            text_embeddings=embeddings,
+            labels=str(labels),
+            out=str(out),
         )
         == 0
     )
@@ -222,44 +218,10 @@ def test_cli_missing_slides_stop_the_run_unless_skipped(inputs, tmp_path, capsys
 
 
 def test_cli_unknown_vlm_and_missing_packages_are_user_errors(inputs, monkeypatch, capsys) -> None:
-    assert (
-        main(
-            [
-                "pathlang",
-                "--vlm",
-                "plipp",
-                "--dataset",
-                DATASET,
-                "--slides",
-                inputs["slides"],
-                "--labels",
-                inputs["labels"],
-                "--out",
-                "unused",
-            ]
-        )
-        == 2
-    )
+    assert _pathlang(inputs, "plipp") == 2
     assert "Did you mean 'plip'" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "open_clip", None)
-    assert (
-        main(
-            [
-                "pathlang",
-                "--vlm",
-                "quiltnet",
-                "--dataset",
-                DATASET,
-                "--slides",
-                inputs["slides"],
-                "--labels",
-                inputs["labels"],
-                "--out",
-                "unused",
-            ]
-        )
-        == 2
-    )
+    assert _pathlang(inputs, "quiltnet") == 2
     assert "pip install open_clip_torch" in capsys.readouterr().err
     assert main(["pathlang", "--vlm", "precomputed", "--dataset", DATASET]) == 2
     assert "needs --slides, --labels, --out" in capsys.readouterr().err
@@ -268,17 +230,4 @@ def test_cli_unknown_vlm_and_missing_packages_are_user_errors(inputs, monkeypatc
 def test_cli_list_vlms_shows_the_adapters(capsys) -> None:
     assert main(["list", "vlms"]) == 0
     out = capsys.readouterr().out
-    assert all(
-        name in out
-        for name in (
-            "conch",
-            "plip",
-            "keep",
-            "pathgen_clip",
-            "patho_clip",
-            "mi_zero",
-            "quiltnet",
-            "musk",
-            "biomedclip",
-        )
-    )
+    assert all(name in out for name in VLMS.names())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,35 +15,17 @@ from pathreport.results.store import ResultsError, runs_to_frame, write_table
 from tests.helpers.results import real_runs, write_run
 
 
-def _cases(values: dict[str, float], metric: str = "CRQS") -> dict[str, dict[str, float | None]]:
-    return {case: {metric: value, "BLEU_4": value / 2} for case, value in values.items()}
+def _system_run(folder: Path, model: str, encoder: str, seed: int, crqs: dict[str, float]) -> Path:
+    """A run whose per-slide CRQS is `crqs` (BLEU_4 half of it) and whose summary CRQS its mean."""
+    per_case = {case: {"CRQS": value, "BLEU_4": value / 2} for case, value in crqs.items()}
+    mean = round(sum(crqs.values()) / len(crqs), 10)
+    return write_run(folder, model=model, encoder=encoder, seed=seed, per_case=per_case, CRQS=mean)
 
 
 def test_compare_uses_per_case_scores_and_averages_a_systems_seeds(tmp_path):
-    write_run(
-        tmp_path / "a0",
-        model="histgen",
-        encoder="uni2",
-        seed=0,
-        per_case=_cases({"s1": 0.5, "s2": 0.7, "s3": 0.9}),
-        CRQS=0.7,
-    )
-    write_run(
-        tmp_path / "a1",
-        model="histgen",
-        encoder="uni2",
-        seed=1,
-        per_case=_cases({"s1": 0.7, "s2": 0.9, "s3": 0.5}),
-        CRQS=0.7,
-    )
-    write_run(
-        tmp_path / "b0",
-        model="bigen",
-        encoder="uni2",
-        seed=0,
-        per_case=_cases({"s1": 0.1, "s2": 0.2, "s3": 0.3}),
-        CRQS=0.2,
-    )
+    _system_run(tmp_path / "a0", "histgen", "uni2", 0, {"s1": 0.5, "s2": 0.7, "s3": 0.9})
+    _system_run(tmp_path / "a1", "histgen", "uni2", 1, {"s1": 0.7, "s2": 0.9, "s3": 0.5})
+    _system_run(tmp_path / "b0", "bigen", "uni2", 0, {"s1": 0.1, "s2": 0.2, "s3": 0.3})
     table = runs_to_frame(collect_local([tmp_path]).runs)
     a = resolve_system("histgen:uni2", table)
     b = resolve_system("model=bigen,encoder=uni2", table)
@@ -61,22 +44,8 @@ def test_compare_uses_per_case_scores_and_averages_a_systems_seeds(tmp_path):
 
 
 def test_compare_refuses_different_slide_sets_unless_allowed(tmp_path):
-    a = write_run(
-        tmp_path / "a",
-        model="histgen",
-        encoder="uni2",
-        seed=0,
-        per_case=_cases({"s1": 0.5, "s2": 0.7, "s3": 0.9}),
-        CRQS=0.7,
-    )
-    b = write_run(
-        tmp_path / "b",
-        model="bigen",
-        encoder="uni2",
-        seed=0,
-        per_case=_cases({"s1": 0.1, "s2": 0.2, "s4": 0.3}),
-        CRQS=0.2,
-    )
+    a = _system_run(tmp_path / "a", "histgen", "uni2", 0, {"s1": 0.5, "s2": 0.7, "s3": 0.9})
+    b = _system_run(tmp_path / "b", "bigen", "uni2", 0, {"s1": 0.1, "s2": 0.2, "s4": 0.3})
     with pytest.raises(
         ResultsError,
         match=r"scored different slides: 1 only in A \['s3'\], 1 only in B \['s4'\], 2 in both.*"
@@ -97,22 +66,8 @@ def test_compare_refuses_different_slide_sets_unless_allowed(tmp_path):
 
 
 def test_compare_selectors_say_what_is_ambiguous_or_unknown(tmp_path):
-    write_run(
-        tmp_path / "a",
-        model="histgen",
-        encoder="uni2",
-        seed=0,
-        per_case=_cases({"s1": 0.5}),
-        CRQS=0.5,
-    )
-    write_run(
-        tmp_path / "b",
-        model="histgen",
-        encoder="conch15",
-        seed=0,
-        per_case=_cases({"s1": 0.5}),
-        CRQS=0.5,
-    )
+    _system_run(tmp_path / "a", "histgen", "uni2", 0, {"s1": 0.5})
+    _system_run(tmp_path / "b", "histgen", "conch15", 0, {"s1": 0.5})
     table = runs_to_frame(collect_local([tmp_path]).runs)
     with pytest.raises(
         ResultsError, match=r"matches several systems .*encoder=conch15.*encoder=uni2"

@@ -84,40 +84,20 @@ def test_figures_bars_bootstrap_over_slides_of_the_runs_per_case_scores(tmp_path
     assert row["ci_source"] == "cases (bootstrap)" and row["ci_low"] < 0.5 < row["ci_high"]
 
 
-def _fields(rows):
+def _histgen_with_fields(folder, encoder: str, crqs: float, counts: list[tuple]) -> None:
+    """A histgen run with a field table of (reference, prediction, matched) counts.
+
+    ``counts`` lists them for diagnosis, grade and organ (organ is not a key field).
+    """
     header = ("field", "group", "key", "reference_support", "prediction_support", "matched")
-    return [dict(zip(header, r)) for r in rows]
+    names = (("diagnosis", "dx", True), ("grade", "g", True), ("organ", "o", False))
+    fields = [dict(zip(header, (*name, *c))) for name, c in zip(names, counts, strict=True)]
+    write_run(folder, model="histgen", encoder=encoder, seed=0, CRQS=crqs, fields=fields)
 
 
 def test_figures_field_heatmap_pools_matches_over_runs(tmp_path):
-    write_run(
-        tmp_path / "a",
-        model="histgen",
-        encoder="uni2",
-        seed=0,
-        CRQS=0.1,
-        fields=_fields(
-            [
-                ("diagnosis", "dx", True, 4, 4, 3),
-                ("grade", "g", True, 2, 1, 0),
-                ("organ", "o", False, 0, 1, 0),
-            ]
-        ),
-    )
-    write_run(
-        tmp_path / "b",
-        model="histgen",
-        encoder="conch15",
-        seed=0,
-        CRQS=0.2,
-        fields=_fields(
-            [
-                ("diagnosis", "dx", True, 6, 6, 3),
-                ("grade", "g", True, 2, 2, 2),
-                ("organ", "o", False, 0, 0, 0),
-            ]
-        ),
-    )
+    _histgen_with_fields(tmp_path / "a", "uni2", 0.1, [(4, 4, 3), (2, 1, 0), (0, 1, 0)])
+    _histgen_with_fields(tmp_path / "b", "conch15", 0.2, [(6, 6, 3), (2, 2, 2), (0, 0, 0)])
     write_run(tmp_path / "c", model="bigen", encoder="uni2", seed=0, CRQS=0.3)  # no field table
     grid = runs_to_frame(collect_local([tmp_path]).runs)
     output = plot_field_heatmaps(grid, tmp_path / "figs")

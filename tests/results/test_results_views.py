@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from pathlib import Path
 
 import pytest
 
@@ -197,32 +198,20 @@ def test_render_csv_holds_raw_numbers_counts_and_status():
     assert histgen["dataset"] == "reg" and histgen["split"] == "test"
 
 
+def _results_table(table: Path, *options: str) -> int:
+    """``pathreport results table`` over the results table file ``table``."""
+    return main(["results", "table", "--table", str(table), *options])
+
+
 def test_cli_table_prints_views_in_each_format(tmp_path, capsys):
     table = write_table(_grid(), tmp_path / "results.csv")
-    assert (
-        main(
-            [
-                "results",
-                "table",
-                "--table",
-                str(table),
-                "--dataset",
-                "reg",
-                "--metrics",
-                "BLEU-4,CRQS,HR",
-            ]
-        )
-        == 0
-    )
+    assert _results_table(table, "--dataset", "reg", "--metrics", "BLEU-4,CRQS,HR") == 0
     out = capsys.readouterr().out
     assert (
         "Method-wise results on reg (test), averaged across encoders" in out
         and "| histgen |" in out
     )
-    assert (
-        main(["results", "table", "--table", str(table), "--by", "encoder", "--format", "latex"])
-        == 0
-    )
+    assert _results_table(table, "--by", "encoder", "--format", "latex") == 0
     captured = capsys.readouterr()
     assert (
         r"\caption{Encoder-wise results on reg (test)" in captured.out
@@ -233,21 +222,7 @@ def test_cli_table_prints_views_in_each_format(tmp_path, capsys):
         in captured.err
     )
     out_file = tmp_path / "t.csv"
-    assert (
-        main(
-            [
-                "results",
-                "table",
-                "--table",
-                str(table),
-                "--format",
-                "csv",
-                "--output",
-                str(out_file),
-            ]
-        )
-        == 0
-    )
+    assert _results_table(table, "--format", "csv", "--output", str(out_file)) == 0
     assert out_file.read_text().startswith("dataset,split,model,runs,BLEU_4,BLEU_4_std,")
-    assert main(["results", "table", "--table", str(tmp_path / "none.csv")]) == 2
+    assert _results_table(tmp_path / "none.csv") == 2
     assert "results collect" in capsys.readouterr().err

@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pathreport.app.commands.arguments import add_choice
 from pathreport.errors import UserError
 from pathreport.io import read_jsonl
 
@@ -77,17 +78,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     crqs.add_argument(
         "--schema", type=Path, help="a CRQS schema file to use instead of crqs/<dataset>.yaml"
     )
-    crqs.add_argument(
+    add_choice(
+        crqs,
         "--formula",
-        choices=("subtractive", "eq6"),
-        default="subtractive",
+        ("subtractive", "eq6"),
         help="aggregate: subtractive (paper A.7 and code, default) or eq6 (paper Eq. 6)",
     )
     crqs.add_argument("--weights", help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.4)")
-    crqs.add_argument(
+    add_choice(
+        crqs,
         "--on-empty-reference",
-        choices=("vacuous", "zero", "skip"),
-        default="vacuous",
+        ("vacuous", "zero", "skip"),
         help=(
             "score of a case whose reference has no extractable field (default: vacuous, CFC "
             "= KIR = 1)"
@@ -113,10 +114,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     crqs.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     nlg = parser.add_argument_group("NLG")
-    nlg.add_argument(
+    add_choice(
+        nlg,
         "--nlg-normalization",
-        choices=("ptb", "simple"),
-        default="ptb",
+        ("ptb", "simple"),
         help="text normalisation before BLEU/METEOR/ROUGE/CIDEr (ptb needs Java)",
     )
     nlg.add_argument(

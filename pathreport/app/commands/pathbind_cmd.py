@@ -13,9 +13,11 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pathreport.app.commands.arguments import add_choice
 from pathreport.errors import UserError
 from pathreport.pathbind.config import LAYER_SETS, PERTURBATIONS, SWEEP_QUANTILES
 
@@ -112,26 +114,18 @@ def _add_vqa(protocols: argparse._SubParsersAction) -> None:
     group.add_argument(
         "--blank-size", default="original", help="'original' or W,H (default original)"
     )
-    group.add_argument(
-        "--columns",
-        choices=("dimension", "source"),
-        default="dimension",
-        help="table columns (default dimension)",
+    add_choice(
+        group, "--columns", ("dimension", "source"), help="table columns (default dimension)"
     )
-    group.add_argument(
+    add_choice(
+        group,
         "--unparsed",
-        choices=("wrong", "exclude"),
-        default="wrong",
+        ("wrong", "exclude"),
         help=(
             "unparseable answers count as wrong (default) or leave the denominator; always reported"
         ),
     )
-    group.add_argument(
-        "--prompt-variant",
-        choices=("thinking", "plain"),
-        default="thinking",
-        help="default thinking",
-    )
+    add_choice(group, "--prompt-variant", ("thinking", "plain"), help="default thinking")
     group.add_argument(
         "--option-format", default="{letter}. {text}", help="rendering of one option line"
     )
@@ -160,12 +154,7 @@ def _add_grounding(protocols: argparse._SubParsersAction) -> None:
         default=",".join(f"{q:g}" for q in SWEEP_QUANTILES),
         help="thresholds of the sweep",
     )
-    group.add_argument(
-        "--ties",
-        choices=("ge", "top_k"),
-        default="ge",
-        help="quantile tie rule (default ge, Eq. 5)",
-    )
+    add_choice(group, "--ties", ("ge", "top_k"), help="quantile tie rule (default ge, Eq. 5)")
     group.add_argument(
         "--layers", choices=LAYER_SETS, default="mid", help="decoder layers averaged (default mid)"
     )
@@ -249,6 +238,11 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def _same_named(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """The arguments ``names`` as keyword arguments of a config whose fields share their names."""
+    return {name: getattr(args, name) for name in names}
+
+
 def _floats(text: str, what: str) -> tuple[float, ...]:
     try:
         return tuple(float(v) for v in text.split(",") if v.strip())
@@ -294,6 +288,21 @@ def _guard(run: Any) -> Any:
         raise UserError(str(err)) from err
 
 
+def _run_model(
+    args: argparse.Namespace, protocol: str, run: Callable[..., Any]
+) -> tuple[Path, Any]:
+    """Load ``--vlm`` and run ``protocol`` on it, into a folder named by ``--name`` or the model.
+
+    ``run(vlm, name, out, resume=..., progress=...)`` starts the protocol; the resume flag and the
+    progress lines are the same for every protocol, so they are passed here once.
+    """
+    vlm = _build(args)
+    name = args.name or vlm.name
+    out = _run_dir(args, protocol, name)
+    progress = _progress(args, protocol)
+    return out, _guard(lambda: run(vlm, name, out, resume=args.resume, progress=progress))
+
+
 # -- handlers --------------------------------------------------------------------------------------
 def run_vqa(args: argparse.Namespace) -> int:
     from pathreport.pathbind import PathBind
@@ -313,38 +322,24 @@ def run_vqa(args: argparse.Namespace) -> int:
         conditions=conditions,
         blur_radii=_floats(args.blur_radii, "--blur-radii"),
         blank_color=colour,  # type: ignore[arg-type]
-        blank_size=args.blank_size,
-        seed=args.seed,
-        columns=args.columns,
-        unparsed=args.unparsed,
         prompts=PromptConfig(variant=args.prompt_variant, option_format=args.option_format),
         decoding=VLMDecodingConfig(
             do_sample=args.sample,
-            temperature=args.temperature,
-            top_p=args.top_p,
-            max_new_tokens=args.max_new_tokens,
-            seed=args.seed,
+            **_same_named(args, "temperature", "top_p", "max_new_tokens", "seed"),
         ),
+        **_same_named(args, "blank_size", "seed", "columns", "unparsed"),
     )
     items = read_vqa(args.questions, args.images)
     if args.limit is not None:
         if args.limit < 1:
             raise UserError(f"--limit must be >= 1, got {args.limit}.")
         items = items[: args.limit]
-    vlm = _build(args)
-    name = args.name or vlm.name
-    out = _run_dir(args, "vqa", name)
-    doc = _guard(
-        lambda: PathBind().vqa(
-            vlm,
-            items,
-            out,
-            config,
-            questions_file=args.questions,
-            resume=args.resume,
-            progress=_progress(args, "vqa"),
-            name=name,
-        )
+    out, doc = _run_model(
+        args,
+        "vqa",
+        lambda vlm, name, out, **live: PathBind().vqa(
+            vlm, items, out, config, questions_file=args.questions, name=name, **live
+        ),
     )
     print((out / "table.md").read_text(encoding="utf-8"))
     unparsed = {c: v["count"] for c, v in doc["unparsed"].items() if v["count"]}
@@ -363,26 +358,16 @@ def run_grounding(args: argparse.Namespace) -> int:
         raise UserError(
             "Pass --vlm <model>, or --from-maps <earlier run>/maps to rescore saved attention."
         )
+    attention = ("layers", "order", "sigma", "upsample", "geometry", "system_prompt")
     config = GroundingConfig(
-        q=args.q,
         sweep=_floats(args.sweep, "--sweep"),
-        ties=args.ties,
         layer_ablation=tuple(v.strip() for v in args.layer_ablation.split(",") if v.strip()),
         pixel_ap=not args.no_pixel_ap,
-        neff_map=args.neff_map,
         specificity=not args.no_specificity,
-        alternatives=args.alternatives,
-        specificity_map=args.specificity_map,
-        seed=args.seed,
-        box_format=args.box_format,
         save_maps=not args.no_save_maps,
-        attention=AttentionConfig(
-            layers=args.layers,
-            order=args.order,
-            sigma=args.sigma,
-            upsample=args.upsample,
-            geometry=args.geometry,
-            system_prompt=args.system_prompt,
+        attention=AttentionConfig(**_same_named(args, *attention)),
+        **_same_named(
+            args, "q", "ties", "neff_map", "alternatives", "specificity_map", "seed", "box_format"
         ),
     )
     items = read_grounding(args.samples, args.images, box_format=args.box_format)
@@ -413,20 +398,12 @@ def run_grounding(args: argparse.Namespace) -> int:
             model_name=name,
         )
     else:
-        vlm = _build(args)
-        name = args.name or vlm.name
-        out = _run_dir(args, "grounding", name)
-        _guard(
-            lambda: PathBind().grounding(
-                vlm,
-                items,
-                out,
-                config,
-                samples_file=args.samples,
-                resume=args.resume,
-                progress=_progress(args, "grounding"),
-                model_name=name,
-            )
+        out, _ = _run_model(
+            args,
+            "grounding",
+            lambda vlm, name, out, **live: PathBind().grounding(
+                vlm, items, out, config, samples_file=args.samples, model_name=name, **live
+            ),
         )
     print((out / "table.md").read_text(encoding="utf-8"))
     print(f"Results: {out}")

@@ -33,6 +33,7 @@ import torch
 
 from pathreport.pathbind.config import VLMDecodingConfig
 from pathreport.pathbind.vlm import AttentionVLM, EntityAttention
+from pathreport.registry import GENERATIVE_VLMS
 
 log = logging.getLogger(__name__)
 
@@ -535,3 +536,61 @@ class HFVisionLanguageModel(AttentionVLM):
             "preprocessing": self.preprocessing(),
             "transformers": transformers.__version__,
         }
+
+
+@dataclass(frozen=True)
+class PublishedCheckpoint:
+    """A named model of a family: a hub checkpoint the paper evaluates, run by the family adapter.
+
+    Attributes:
+        name: the registry name (``--model``).
+        hub_id: the checkpoint preset for ``--checkpoint``.
+        family: the architecture it belongs to (recorded with the results).
+        base_model: the general model it was fine-tuned from, when it is a pathology fine-tune.
+        weights_format: set when the published weights need converting before transformers loads
+            them.
+    """
+
+    name: str
+    hub_id: str
+    family: str
+    base_model: str | None = None
+    weights_format: str | None = None
+
+
+def register_family(
+    adapter: type,
+    config: type,
+    *,
+    name: str,
+    family: str,
+    description: str,
+    paper: str,
+    checkpoints: tuple[PublishedCheckpoint, ...],
+) -> None:
+    """Register a family adapter under its own name (any checkpoint) and under each published one.
+
+    One place writes the registrations so that every named checkpoint carries the same facts
+    (attention support, the paper it is evaluated in) and differs only in what it is.
+    """
+    GENERATIVE_VLMS.register(
+        name, config=config, family=family, attention=True, description=description
+    )(adapter)
+    for checkpoint in checkpoints:
+        presets = {"checkpoint": checkpoint.hub_id}
+        if checkpoint.base_model is not None:
+            presets["base_model"] = checkpoint.base_model
+        extra = (
+            {}
+            if checkpoint.weights_format is None
+            else {"weights_format": checkpoint.weights_format}
+        )
+        GENERATIVE_VLMS.register(
+            checkpoint.name,
+            config=config,
+            presets=presets,
+            family=checkpoint.family,
+            attention=True,
+            paper=paper,
+            **extra,
+        )(adapter)

@@ -28,8 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
-from pathreport.registry import GENERATIVE_VLMS
+from pathreport.pathbind.adapters._hf import (
+    HFOptions,
+    HFVisionLanguageModel,
+    ImageEncoding,
+    PublishedCheckpoint,
+    register_family,
+)
 
 INTERNVL_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
@@ -153,27 +158,15 @@ class InternVLModel(HFVisionLanguageModel):
         }
 
 
-_PAPER = "PathBind (arXiv:2607.21065), Tables 3, A.1, A.2"
-GENERATIVE_VLMS.register(
-    "internvl",
-    config=InternVLOptions,
+register_family(
+    InternVLModel,
+    InternVLOptions,
+    name="internvl",
     family="internvl3",
-    attention=True,
     description="any InternVL3 checkpoint in the transformers format (pass --checkpoint)",
-)(InternVLModel)
-GENERATIVE_VLMS.register(
-    "internvl3_8b",
-    config=InternVLOptions,
-    presets={"checkpoint": "OpenGVLab/InternVL3-8B-hf"},
-    family="internvl3",
-    attention=True,
-    paper=_PAPER,
-)(InternVLModel)
-GENERATIVE_VLMS.register(
-    "internvl3_38b",
-    config=InternVLOptions,
-    presets={"checkpoint": "OpenGVLab/InternVL3-38B-hf"},
-    family="internvl3",
-    attention=True,
-    paper=_PAPER,
-)(InternVLModel)
+    paper="PathBind (arXiv:2607.21065), Tables 3, A.1, A.2",
+    checkpoints=(
+        PublishedCheckpoint("internvl3_8b", "OpenGVLab/InternVL3-8B-hf", "internvl3"),
+        PublishedCheckpoint("internvl3_38b", "OpenGVLab/InternVL3-38B-hf", "internvl3"),
+    ),
+)

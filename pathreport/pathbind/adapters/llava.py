@@ -27,8 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
-from pathreport.registry import GENERATIVE_VLMS
+from pathreport.pathbind.adapters._hf import (
+    HFOptions,
+    HFVisionLanguageModel,
+    ImageEncoding,
+    PublishedCheckpoint,
+    register_family,
+)
 
 # The LLaVA v1 conversation format ("USER: <image>\n... ASSISTANT:"), used only when a checkpoint
 # ships no chat template.
@@ -142,45 +147,29 @@ def _crop_side(processor: Any) -> int:
     )
 
 
-_PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-GENERATIVE_VLMS.register(
-    "llava",
-    config=LlavaOptions,
+register_family(
+    LlavaVLM,
+    LlavaOptions,
+    name="llava",
     family="llava-1.5",
-    attention=True,
     description="any LLaVA-1.5 style checkpoint in the transformers format (pass --checkpoint)",
-)(LlavaVLM)
-GENERATIVE_VLMS.register(
-    "llava_1_5_7b",
-    config=LlavaOptions,
-    presets={"checkpoint": "llava-hf/llava-1.5-7b-hf"},
-    family="llava-1.5",
-    attention=True,
-    paper=_PAPER,
-)(LlavaVLM)
-GENERATIVE_VLMS.register(
-    "llava_1_5_13b",
-    config=LlavaOptions,
-    presets={"checkpoint": "llava-hf/llava-1.5-13b-hf"},
-    family="llava-1.5",
-    attention=True,
-    paper=_PAPER,
-)(LlavaVLM)
-GENERATIVE_VLMS.register(
-    "quilt_llava",
-    config=LlavaOptions,
-    presets={"checkpoint": "wisdomik/Quilt-Llava-v1.5-7b", "base_model": "llava_1_5_7b"},
-    family="llava-1.5",
-    attention=True,
-    paper=_PAPER,
-    weights_format="original LLaVA (convert first)",
-)(LlavaVLM)
-GENERATIVE_VLMS.register(
-    "pathgen_llava",
-    config=LlavaOptions,
-    presets={"checkpoint": "jamessyx/PathGen-LLaVA", "base_model": "llava_1_5_13b"},
-    family="llava-1.5",
-    attention=True,
-    paper=_PAPER,
-    weights_format="original LLaVA (convert first)",
-)(LlavaVLM)
+    paper="PathBind (arXiv:2607.21065), Tables 1-3",
+    checkpoints=(
+        PublishedCheckpoint("llava_1_5_7b", "llava-hf/llava-1.5-7b-hf", "llava-1.5"),
+        PublishedCheckpoint("llava_1_5_13b", "llava-hf/llava-1.5-13b-hf", "llava-1.5"),
+        PublishedCheckpoint(
+            "quilt_llava",
+            "wisdomik/Quilt-Llava-v1.5-7b",
+            "llava-1.5",
+            base_model="llava_1_5_7b",
+            weights_format="original LLaVA (convert first)",
+        ),
+        PublishedCheckpoint(
+            "pathgen_llava",
+            "jamessyx/PathGen-LLaVA",
+            "llava-1.5",
+            base_model="llava_1_5_13b",
+            weights_format="original LLaVA (convert first)",
+        ),
+    ),
+)

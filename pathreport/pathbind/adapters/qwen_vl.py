@@ -32,8 +32,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from pathreport.pathbind.adapters._hf import HFOptions, HFVisionLanguageModel, ImageEncoding
-from pathreport.registry import GENERATIVE_VLMS
+from pathreport.pathbind.adapters._hf import (
+    HFOptions,
+    HFVisionLanguageModel,
+    ImageEncoding,
+    PublishedCheckpoint,
+    register_family,
+)
 
 # The ChatML format of the Qwen-VL instruct models, used only when a checkpoint ships no template.
 QWEN_CHATML_TEMPLATE = (
@@ -123,54 +128,25 @@ class QwenVLModel(HFVisionLanguageModel):
         }
 
 
-_PAPER = "PathBind (arXiv:2607.21065), Tables 1-3"
-GENERATIVE_VLMS.register(
-    "qwen_vl",
-    config=QwenVLOptions,
+register_family(
+    QwenVLModel,
+    QwenVLOptions,
+    name="qwen_vl",
     family="qwen-vl",
-    attention=True,
     description="any Qwen2-VL / Qwen2.5-VL / Qwen3-VL style checkpoint (pass --checkpoint)",
-)(QwenVLModel)
-GENERATIVE_VLMS.register(
-    "qwen2_vl_7b",
-    config=QwenVLOptions,
-    presets={"checkpoint": "Qwen/Qwen2-VL-7B-Instruct"},
-    family="qwen2-vl",
-    attention=True,
-    paper=_PAPER,
-)(QwenVLModel)
-GENERATIVE_VLMS.register(
-    "huatuogpt_vision_7b",
-    config=QwenVLOptions,
-    presets={
-        "checkpoint": "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL",
-        "base_model": "qwen2_vl_7b",
-    },
-    family="qwen-vl",
-    attention=True,
-    paper=_PAPER,
-)(QwenVLModel)
-GENERATIVE_VLMS.register(
-    "qwen2_5_vl_7b",
-    config=QwenVLOptions,
-    presets={"checkpoint": "Qwen/Qwen2.5-VL-7B-Instruct"},
-    family="qwen2.5-vl",
-    attention=True,
-    paper=_PAPER,
-)(QwenVLModel)
-GENERATIVE_VLMS.register(
-    "patho_r1_7b",
-    config=QwenVLOptions,
-    presets={"checkpoint": "WenchuanZhang/Patho-R1-7B", "base_model": "qwen2_5_vl_7b"},
-    family="qwen2.5-vl",
-    attention=True,
-    paper=_PAPER,
-)(QwenVLModel)
-GENERATIVE_VLMS.register(
-    "qwen3_vl_8b",
-    config=QwenVLOptions,
-    presets={"checkpoint": "Qwen/Qwen3-VL-8B-Instruct"},
-    family="qwen3-vl",
-    attention=True,
-    paper=_PAPER,
-)(QwenVLModel)
+    paper="PathBind (arXiv:2607.21065), Tables 1-3",
+    checkpoints=(
+        PublishedCheckpoint("qwen2_vl_7b", "Qwen/Qwen2-VL-7B-Instruct", "qwen2-vl"),
+        PublishedCheckpoint(
+            "huatuogpt_vision_7b",
+            "FreedomIntelligence/HuatuoGPT-Vision-7B-Qwen2.5VL",
+            "qwen-vl",
+            base_model="qwen2_vl_7b",
+        ),
+        PublishedCheckpoint("qwen2_5_vl_7b", "Qwen/Qwen2.5-VL-7B-Instruct", "qwen2.5-vl"),
+        PublishedCheckpoint(
+            "patho_r1_7b", "WenchuanZhang/Patho-R1-7B", "qwen2.5-vl", base_model="qwen2_5_vl_7b"
+        ),
+        PublishedCheckpoint("qwen3_vl_8b", "Qwen/Qwen3-VL-8B-Instruct", "qwen3-vl"),
+    ),
+)
