@@ -49,9 +49,9 @@ _HER2_SPELLING = re.compile(r"(?<![a-z])(?:c[ -]?)?erb[ -]?b[ -]?2(?![0-9])")
 _LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
 # (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
-_ECHOED_ABBREVIATION = re.compile(
-    r"(?<=[a-z]) ?\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|hp|tils?|ihc|nos)\)"
-)
+_ABBREVIATIONS = r"\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|hp|tils?|ihc|nos)\)"
+_ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
+_ANY_ABBREVIATION = re.compile(_ABBREVIATIONS)  # starts with a literal: a fast first look
 
 
 def normalise(text: str) -> str:
@@ -68,12 +68,13 @@ def normalise(text: str) -> str:
     text = text.translate(_CHAR_MAP).lower()
     if "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
-    text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
+    if "our" in text or "oe" in text or "ae" in text:
+        text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
         text = _HER2_SPELLING.sub("her2", text)
     if "pno" in text:  # "pNO": a letter O for the zero, common in OCR'd and retyped TNM stages
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
-    if "(" in text:
+    if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
     return text
 
