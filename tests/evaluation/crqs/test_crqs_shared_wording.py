@@ -211,6 +211,9 @@ def test_a_dash_separated_synoptic_line_is_not_one_negated_list():
         ("Metastatic adenocarcinoma, CK20+/CDX2+/CK7-.", "ihc_markers",
          "ck7 negative + ck20 + cdx2"),
         ("CD20 positive. EBER negative.", "ihc_markers", "eber negative + cd20"),
+        ("The margins of resection were without malignancy.", "margin_status", "negative"),
+        ("FISH for MYC rearrangement: negative.", "gene_rearrangements",
+         "myc rearrangement negative"),
     ],
 )  # fmt: skip
 def test_values_read_from_common_report_wording(text: str, field: str, value):
