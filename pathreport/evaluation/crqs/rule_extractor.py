@@ -202,6 +202,7 @@ class RuleExtractor:
         self._negated_values = [f.negated_value for f in self.fields]
         # Fields that count statements ("select: number"): each value is the statement's place.
         self._counts_statements = [f.select == "number" for f in self.fields]
+        self._only_negated = [f.only_negated for f in self.fields]
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
@@ -529,7 +530,7 @@ class RuleExtractor:
             if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
                 continue
             negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
-            if kind == MENTION and not negated:
+            if not negated and (kind == MENTION or self._only_negated[fi]):
                 continue
             if negated and value != negated_values[fi]:
                 value = _negated(negated_values[fi], value)

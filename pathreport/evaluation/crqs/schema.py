@@ -41,6 +41,7 @@ The file format (one mapping)::
         severity_reason: ...           # one line: why this weight
         open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
         values_from: diagnosis         # reuse an earlier field's values (without implications)
+        only_negated: true             # keep only negated findings ("no features of X": X)
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -120,7 +121,7 @@ FIELD_KEYS = frozenset(
     {
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
-        "tolerance", "severity", "severity_reason", "open_class", "values_from",
+        "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -206,6 +207,7 @@ class FieldSpec:
     negatable: bool = True
     negated_value: str | None = None
     negated_mentions: tuple[str, ...] = ()
+    only_negated: bool = False  # keep only negated findings ("no features of papillary carcinoma")
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -622,8 +624,12 @@ def _borrow(
             if any(item.get("name") == name for item in fields):
                 raise SchemaError(f"{here}: field {name!r} exists here already; borrow its values.")
             item = copy.deepcopy(lent[name])
-            if "values_from" in item:
-                raise SchemaError(f"{here}: field {name!r} uses values_from and cannot be lent.")
+            source = item.get("values_from")
+            if source is not None and not any(f.get("name") == source for f in fields):
+                raise SchemaError(
+                    f"{here}: field {name!r} takes its values from {source!r}, which this schema "
+                    "does not have."
+                )
             if item.get("group") not in groups:
                 raise SchemaError(
                     f"{here}: field {name!r} is in group {item.get('group')!r}, which this schema "
@@ -914,6 +920,7 @@ def _build_field(
         select=select,
         negatable=bool(item.get("negatable", True)),
         negated_value=negated_value,
+        only_negated=bool(item.get("only_negated", False)),
         negated_mentions=tuple(
             _string_list(item.get("negated_mentions", ()), here, "negated_mentions")
         ),

@@ -214,6 +214,8 @@ def test_a_dash_separated_synoptic_line_is_not_one_negated_list():
         ("The margins of resection were without malignancy.", "margin_status", "negative"),
         ("FISH for MYC rearrangement: negative.", "gene_rearrangements",
          "myc rearrangement negative"),
+        ("Lymph nodes negative for melanoma and carcinoma.", "excluded_entities",
+         "carcinoma + melanoma"),
     ],
 )  # fmt: skip
 def test_values_read_from_common_report_wording(text: str, field: str, value):
@@ -230,3 +232,9 @@ def test_values_read_from_common_report_wording(text: str, field: str, value):
 )
 def test_invasion_follows_the_entity_in_any_of_its_names(text: str, status: str):
     assert extract(text, "histai")["invasion_status"] == status
+
+
+def test_an_entity_ruled_out_is_kept_apart_from_the_entities_found():
+    fields = extract("Follicular adenoma. No features of papillary carcinoma.", "histai")
+    assert fields["excluded_entities"] == "papillary thyroid carcinoma"
+    assert "papillary" not in fields["findings"]
