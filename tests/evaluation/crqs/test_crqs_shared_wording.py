@@ -238,3 +238,12 @@ def test_an_entity_ruled_out_is_kept_apart_from_the_entities_found():
     fields = extract("Follicular adenoma. No features of papillary carcinoma.", "histai")
     assert fields["excluded_entities"] == "papillary thyroid carcinoma"
     assert "papillary" not in fields["findings"]
+
+
+@pytest.mark.parametrize(
+    "in_situ", ["DCIS present.", "LCIS present.", "Lobular neoplasia present."]
+)
+def test_an_invasive_carcinoma_stays_the_diagnosis_beside_an_in_situ_component(in_situ: str):
+    fields = extract(f"Invasive lobular carcinoma, grade 2. {in_situ}", "tcga")
+    assert fields["diagnosis"] == "carcinoma"
+    assert fields["benign_vs_malignant"] == "malignant"
