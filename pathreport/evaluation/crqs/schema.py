@@ -582,10 +582,20 @@ def _lender_paths(raw: Any, path: Path) -> set[Path]:
     found = set()
     for spec in raw.get("borrow") or () if isinstance(raw, dict) else ():
         if isinstance(spec, dict) and isinstance(spec.get("from"), str):
-            lender = path.parent / f"{spec['from']}.yaml"
-            if lender.is_file():
+            lender = _lender_path(spec["from"], path)
+            if lender is not None:
                 found.add(lender)
     return found
+
+
+def _lender_path(name: str, path: Path | None) -> Path | None:
+    """A lender's file: beside the borrowing schema, else the shipped schema of that name (so a
+    schema written elsewhere can borrow from ``tcga``)."""
+    for folder in ([path.parent] if path else []) + [paths.CRQS_DIR]:
+        candidate = folder / f"{name}.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def _borrow(
@@ -611,9 +621,13 @@ def _borrow(
             raise SchemaError(f"{where}: every 'borrow' entry needs 'from: <schema name>'.")
         _check_keys(spec, BORROW_KEYS, where, f"borrow from {spec['from']!r}")
         here = f"{where}: borrow from {spec['from']!r}"
-        lender_path = (path.parent if path else paths.CRQS_DIR) / f"{spec['from']}.yaml"
-        if not lender_path.is_file():
-            raise SchemaError(f"{here}: {lender_path} does not exist.")
+        lender_path = _lender_path(spec["from"], path)
+        if lender_path is None:
+            beside = f"{path.parent} nor " if path else ""
+            raise SchemaError(
+                f"{here}: no {spec['from']}.yaml in {beside}{paths.CRQS_DIR}; name a schema "
+                f"from {available_schemas()} or put the lender beside this file."
+            )
         lender = _read_yaml(lender_path)
         lent = {
             item.get("name"): item for item in lender.get("fields") or () if isinstance(item, dict)

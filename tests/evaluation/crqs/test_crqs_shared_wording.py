@@ -76,8 +76,14 @@ def test_borrowing_keeps_own_wording_and_names_what_is_missing(tmp_path: Path):
     with pytest.raises(SchemaError, match="lender has no field 'vascular_invasion'"):
         load_schema(path)
     path = _write_pair(tmp_path, [{"from": "nowhere", "fields": ["pleural_invasion"]}])
-    with pytest.raises(SchemaError, match="nowhere.yaml does not exist"):
+    with pytest.raises(SchemaError, match="no nowhere.yaml in"):
         load_schema(path)
+
+
+def test_a_schema_written_elsewhere_borrows_from_a_shipped_schema(tmp_path: Path):
+    path = _write_pair(tmp_path, [{"from": "tcga", "fields": ["extrathyroidal_extension"]}])
+    schema = load_schema(path)
+    assert "extrathyroidal_extension" in schema.field_names
 
 
 @pytest.mark.parametrize(
