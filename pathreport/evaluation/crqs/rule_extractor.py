@@ -410,18 +410,7 @@ class RuleExtractor:
             k = bisect_left(rt.starts, close)
             return k if k < n_words else None
 
-        memo: dict[tuple[int, int, bool], tuple[bool, str | None, bool]] = {}
-
         def negation(i: int, j: int, fi: int = -1) -> tuple[bool, str | None, bool]:
-            """``scoped_negation``, computed once per span: several fields often ask about the
-            same words ("lymph nodes" is a mention of three fields)."""
-            key = (i, j, fi >= 0 and status_field[fi])
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = scoped_negation(i, j, fi)
-            return found
-
-        def scoped_negation(i: int, j: int, fi: int = -1) -> tuple[bool, str | None, bool]:
             """(negated, cue text, explicit) for a finding spanning words i..j.
 
             ``explicit`` is True when a cue states the finding's status either way (a bare
