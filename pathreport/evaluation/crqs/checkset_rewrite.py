@@ -358,7 +358,8 @@ SYNONYMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "carcinoma_with": (r"\bconsistent with\b", ("compatible with", "in keeping with")),
     "tumour": (r"\btumor\b", ("tumour",)),
     "differentiated": (
-        r"\b(well|moderately|poorly) differentiated\b",
+        # Not the second half of a range: "well to moderately differentiated" is one grade.
+        r"(?<!to )\b(well|moderately|poorly) differentiated\b",
         (r"\1-differentiated", r"\1 differentiated (\1-differentiated)"),
     ),
     "fuhrman": (r"\bFuhrman(?:'s)? nuclear grade\b", ("Fuhrman grade", "nuclear grade (Fuhrman)")),

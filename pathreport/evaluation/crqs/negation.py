@@ -44,6 +44,9 @@ DEFAULT_PSEUDO = (
     "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
     "not only", "no longer", "without further", "not possible to", "no further",
     "gram negative", "non small cell", "non hodgkin", "non invasive", "non specific",
+    # "Age not specified Specimen: ... lymph nodes": a missing item, not an absent finding.
+    "not specified", "not stated", "not provided", "not available", "not applicable",
+    "not assessed", "not evaluated", "not assessable", "not evaluable",
 )  # fmt: skip
 DEFAULT_TERMINATORS = (
     "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",

@@ -204,6 +204,9 @@ class RuleExtractor:
         self._counts_statements = [f.select == "number" for f in self.fields]
         self._only_negated = [f.only_negated for f in self.fields]
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
+        self._free_with = [
+            (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
+        ]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
@@ -590,6 +593,10 @@ class RuleExtractor:
                     fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
                 )
 
+        for fi, source in self._free_with:
+            if fi in candidates and source in candidates:
+                candidates[fi] = _marked_free(candidates[fi], rt, candidates[source])
+
         # Pass 1: each field's own findings. Pass 2: a selected value's implications join the
         # candidates of their target fields (one level, at the source's position) and those
         # fields are selected again, so "tubular adenoma" (premalignant) and "no evidence of
@@ -692,6 +699,44 @@ class RuleExtractor:
             candidates[fi] = [(start, -end, value, finding, explicit)]
         else:
             cands.append((start, -end, value, finding, explicit))
+
+
+FREE_STATUS_REACH = 16  # words between a structure and the tumour-free statement about it
+
+
+def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) -> list[tuple]:
+    """Append " free" to the values stated in a clause that says tumour is absent.
+
+    ``statements`` are the candidates of a statement-counting field (one per tumour-free
+    statement). "Left distal ureter: no evidence of malignancy" gives "left ureter free" while
+    "right pelvic lymph nodes involved" stays "right pelvic node", so the side whose nodes are
+    involved is compared, not only the sides named. The statement must be in the value's comma
+    segment or, when the value labels its clause ("Right lobe: high-grade PIN, no carcinoma"),
+    anywhere in that clause except a margin ("Left lobe: adenocarcinoma, margins negative" says
+    nothing of the lobe); and at most ``FREE_STATUS_REACH`` words away, so that a report flattened
+    into one long clause does not mark everything in it.
+    """
+    places = []
+    for start, neg_end, *_ in statements:
+        k = min(rt.word_at(start), len(rt) - 1)
+        margin = "margin" in rt.text[start:-neg_end]
+        places.append((k, rt.boundary_count[k + 1], rt.comma_count[k + 1], margin))
+    marked = []
+    for start, neg_end, value, finding, explicit in cands:
+        i = min(rt.word_at(start), len(rt) - 1)
+        sentence, segment = rt.boundary_count[i + 1], rt.comma_count[i + 1]
+        labels = rt.text[-neg_end : -neg_end + 3].lstrip().startswith(":")
+        if any(
+            b == sentence
+            and abs(k - i) <= FREE_STATUS_REACH
+            and (c == segment or (labels and not margin))
+            for k, b, c, margin in places
+        ):
+            value = f"{value} free"
+            if finding is not None:
+                finding = replace(finding, value=value)
+        marked.append((start, neg_end, value, finding, explicit))
+    return marked
 
 
 def _negated(negated_value: str | None, value: Any) -> Any:

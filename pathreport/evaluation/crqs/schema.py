@@ -42,6 +42,8 @@ The file format (one mapping)::
         open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
         values_from: diagnosis         # reuse an earlier field's values (without implications)
         only_negated: true             # keep only negated findings ("no features of X": X)
+        free_with: tumor_free_sites    # a value in a clause where that (select: number) field
+                                       # counts a tumour-free statement gets " free" appended
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -122,6 +124,7 @@ FIELD_KEYS = frozenset(
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
+        "free_with",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -208,6 +211,7 @@ class FieldSpec:
     negated_value: str | None = None
     negated_mentions: tuple[str, ...] = ()
     only_negated: bool = False  # keep only negated findings ("no features of papillary carcinoma")
+    free_with: str | None = None  # a statement-counting field whose clauses mark a value "free"
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -935,6 +939,7 @@ def _build_field(
         negatable=bool(item.get("negatable", True)),
         negated_value=negated_value,
         only_negated=bool(item.get("only_negated", False)),
+        free_with=item.get("free_with"),
         negated_mentions=tuple(
             _string_list(item.get("negated_mentions", ()), here, "negated_mentions")
         ),
@@ -1070,6 +1075,13 @@ def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], w
 def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
     by_name = {f.name: f for f in fields}
     for f in fields:
+        if f.free_with is not None and getattr(by_name.get(f.free_with), "select", None) != (
+            "number"
+        ):
+            raise SchemaError(
+                f"{where}: field '{f.name}': free_with {f.free_with!r} must name a field with "
+                "'select: number' (one that counts tumour-free statements)."
+            )
         for v in f.values:
             for target, value in v.implies:
                 if target not in by_name:

@@ -315,3 +315,10 @@ def test_checkset_rewrite_synonym_never_doubles_a_modifier():
     text = "No tumor in the examined regional lymph nodes."
     outs = {synonym(text, random.Random(seed))[0] for seed in range(30)}
     assert not any("regional regional" in out for out in outs)
+
+
+def test_checkset_rewrite_synonym_leaves_a_grade_range_whole():
+    # "(moderately-differentiated)" after a range would state a different grade.
+    text = "Adenocarcinoma, well to moderately differentiated, pT2."
+    outs = {synonym(text, random.Random(seed))[0] for seed in range(30)}
+    assert all("to moderately differentiated" in out for out in outs)

@@ -257,7 +257,8 @@ def test_crqs_a_side_moved_between_two_structures_is_discordant(dataset):
     ref = "Right ovary: cyst. Left ovary and left fallopian tube: no tumor."
     swapped = "Left ovary: cyst. Right ovary and right fallopian tube: no tumor."
     assert (
-        extract(ref, dataset)["lateral_sites"] == "left fallopian tube + left ovary + right ovary"
+        extract(ref, dataset)["lateral_sites"]
+        == "left fallopian tube free + left ovary free + right ovary"
     )
     assert extract(swapped, dataset)["laterality"] == extract(ref, dataset)["laterality"]
     assert "lateral_sites" in score_pair(ref, swapped, dataset).discordant
@@ -268,6 +269,50 @@ def test_crqs_a_side_moved_between_two_structures_is_discordant(dataset):
     )
     header = extract("Breast, right, core biopsy: invasive carcinoma.", dataset)
     assert header["lateral_sites"] == "right breast"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_crqs_the_side_whose_nodes_are_involved_is_compared(dataset):
+    # Both reports name left and right pelvic nodes; only one side holds the metastases.
+    ref = (
+        "Three of nine right pelvic lymph nodes involved by metastatic carcinoma. "
+        "No evidence of tumor in the seven left pelvic lymph nodes."
+    )
+    swapped = ref.replace("right", "LEFT").replace("left", "right").replace("LEFT", "left")
+    assert extract(ref, dataset)["lateral_sites"] == "left pelvic free + right pelvic"
+    assert "lateral_sites" in score_pair(ref, swapped, dataset).discordant
+    # A structure that labels its clause takes the clause's status; a free margin is not the
+    # structure's status, and a status far away in a run-on clause is not either.
+    assert extract("Right lobe: high-grade PIN, no carcinoma.", dataset)["lateral_sites"] == (
+        "right lobe free"
+    )
+    assert extract("Left lobe: adenocarcinoma, margins negative.", dataset)["lateral_sites"] == (
+        "left lobe"
+    )
+    run_on = (
+        "Specimen: right breast and axillary contents Diagnosis: invasive ductal carcinoma "
+        "grade 3 size 5.5 cm estrogen receptor positive progesterone receptor positive HER2 "
+        "equivocal lymph nodes negative for tumor"
+    )
+    assert extract(run_on, dataset)["lateral_sites"] == "right breast"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_crqs_a_missing_item_is_not_a_negated_finding(dataset):
+    # "Age not specified" ends a flattened header line; the specimen after it is not negated.
+    text = "Patient: female, age not specified Specimen: right breast and axillary lymph nodes"
+    assert extract(text, dataset)["lateral_sites"] == "right breast"
+    assert "tumor_free_sites" not in extract(text, dataset)
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_crqs_a_differentiation_range_is_one_grade(dataset):
+    def grade(text):
+        return extract(f"Adenocarcinoma, {text} differentiated.", dataset)["differentiation"]
+
+    assert grade("well to moderately") == "well to moderate"
+    assert grade("poorly to moderately") == grade("moderately to poorly") == "moderate to poor"
+    assert grade("well to moderately") != grade("poorly to moderately")
 
 
 def test_crqs_tcga_structure_invaded_is_read_from_any_verb_form():
