@@ -253,3 +253,81 @@ def test_an_invasive_carcinoma_stays_the_diagnosis_beside_an_in_situ_component(i
     fields = extract(f"Invasive lobular carcinoma, grade 2. {in_situ}", "tcga")
     assert fields["diagnosis"] == "carcinoma"
     assert fields["benign_vs_malignant"] == "malignant"
+
+
+BOTH = ("tcga", "histai")
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Proximal basal margin focally positive for tumor.", "positive"),
+        (
+            "The surgical margins, including the ureter, renal vein, renal artery, and "
+            "surrounding soft tissue, are without tumor.",
+            "negative",
+        ),
+        # "uninvolved" holds "involved": the involvement rule must not read it.
+        (
+            "All surgical margins were uninvolved by tumor, with the closest margin 3 mm.",
+            "negative",
+        ),
+        ("Margins are without evidence of carcinoma.", "negative"),
+    ],
+)
+def test_margin_status_in_the_forms_reports_use(dataset: str, text: str, status: str):
+    assert extract(text, dataset)["margin_status"] == status
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+@pytest.mark.parametrize(
+    ("text", "count", "metastasis"),
+    [
+        ("Thirteen lymph nodes were examined and all were without carcinoma.", "0/13", "absent"),
+        ("Thirteen nodes were examined and all were negative for carcinoma.", "0/13", "absent"),
+        ("The margins are free of tumor, and no tumor was seen in 1 lymph node.", "0/1", "absent"),
+        (
+            "Five lymph nodes in the para-aortic and retroaortic regions show no evidence of "
+            "tumor involvement.",
+            "0/5",
+            None,
+        ),
+        ("Sentinel node: one node, free of tumour.", "0/1", None),
+    ],
+)
+def test_node_counts_stated_with_a_negative_status(dataset, text, count, metastasis):
+    fields = extract(text, dataset)
+    assert fields["lymph_node_involvement"] == count
+    assert fields.get("metastatic_involvement") == metastasis
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("The Fuhrman's nuclear grade of the tumor is 3 out of 4.", "nuclear_grade", "3"),
+        ("Mitoses are few, approximately 2/40 high power fields.", "mitotic_rate", 2.0),
+        (
+            "It has infiltrated the tunica muscularis propriae.",
+            "invasion_depth",
+            "muscularis propria",
+        ),
+    ],
+)
+def test_values_read_from_translated_and_prose_wording(text: str, field: str, value):
+    assert extract(text, "tcga")[field] == value
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_a_her2_status_stated_beside_its_score_is_read(dataset: str):
+    # "1+ (positive)" contradicts itself; it must not read as the "1+ (negative)" it replaced.
+    negative = extract("ER 100%. HER2 IHC 1+ (negative).", dataset)["her2_status"]
+    contradictory = extract("ER 100%. HER2 IHC 1+ (positive).", dataset)["her2_status"]
+    assert negative == "negative" and contradictory != negative
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_without_malignancy_is_a_benign_finding(dataset: str):
+    assert extract("Left-sided cores without malignancy.", dataset) == extract(
+        "Left-sided cores negative for malignancy.", dataset
+    )
