@@ -804,6 +804,9 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
             seen.setdefault(c[2], c)
         if len(seen) > 1 and f.negated_value in seen and _absence_only(f):
             del seen[f.negated_value]  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
+        if f.only_alone and any(v not in f.only_alone for v in seen):
+            for v in f.only_alone:  # "benign" beside an adenocarcinoma adds nothing
+                seen.pop(v, None)
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
         if len(ordered) == 1:  # one value stated twice keeps its type (a number stays a number)
             return ordered[0], [seen[ordered[0]]]

@@ -42,6 +42,7 @@ The file format (one mapping)::
         open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
         values_from: diagnosis         # reuse an earlier field's values (without implications)
         only_negated: true             # keep only negated findings ("no features of X": X)
+        only_alone: [benign]           # set values dropped when another value is stated
         free_with: tumor_free_sites    # a value in a clause where that (select: number) field
                                        # counts a tumour-free statement gets " free" appended
         ...
@@ -124,7 +125,7 @@ FIELD_KEYS = frozenset(
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
-        "free_with",
+        "free_with", "only_alone",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -212,6 +213,7 @@ class FieldSpec:
     negated_mentions: tuple[str, ...] = ()
     only_negated: bool = False  # keep only negated findings ("no features of papillary carcinoma")
     free_with: str | None = None  # a statement-counting field whose clauses mark a value "free"
+    only_alone: tuple[str, ...] = ()  # set values kept only when nothing else is stated
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -940,6 +942,7 @@ def _build_field(
         negated_value=negated_value,
         only_negated=bool(item.get("only_negated", False)),
         free_with=item.get("free_with"),
+        only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         negated_mentions=tuple(
             _string_list(item.get("negated_mentions", ()), here, "negated_mentions")
         ),
@@ -1075,6 +1078,12 @@ def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], w
 def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
     by_name = {f.name: f for f in fields}
     for f in fields:
+        unknown = set(f.only_alone) - {v.canonical for v in f.values}
+        if unknown:
+            raise SchemaError(
+                f"{where}: field '{f.name}': only_alone names {sorted(unknown)}, which are not "
+                f"values of the field {[v.canonical for v in f.values]}."
+            )
         if f.free_with is not None and getattr(by_name.get(f.free_with), "select", None) != (
             "number"
         ):

@@ -331,3 +331,69 @@ def test_without_malignancy_is_a_benign_finding(dataset: str):
     assert extract("Left-sided cores without malignancy.", dataset) == extract(
         "Left-sided cores negative for malignancy.", dataset
     )
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_non_small_cell_carcinoma_is_not_small_cell_carcinoma(dataset: str):
+    # "small cell carcinoma" inside "non-small cell carcinoma" must not make it neuroendocrine.
+    for text in ("Lung, biopsy: non-small cell carcinoma.", "Lung: NSCLC.", "Lung: NSCC."):
+        fields = extract(text, dataset)
+        assert fields["diagnosis"] == "non-small cell carcinoma"
+        assert fields["lineage"] == "epithelial"
+    assert extract("Lung: small cell carcinoma.", dataset)["lineage"] == "neuroendocrine"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Invasive carcinoma (Tubule formation: 3, Nuclear grade: 3, Mitoses: 2)",
+         "Invasive carcinoma (Tubule formation: 3, Nuclear pleomorphism: 3, Mitotic count: 2)"),
+        ("Invasive urothelial carcinoma with invasion of the muscularis propria.",
+         "Invasive urothelial carcinoma with involvement of muscle proper."),
+        ("Acinar adenocarcinoma, tumor volume: 30%.",
+         "Acinar adenocarcinoma, percentage of tissue involved by tumor 30%."),
+        ("Cervix: LSIL (CIN 1).", "Cervix: LSIL (CIN-1)."),
+        ("Stomach: chronic gastritis.", "Stomach: gastritis, chronic."),
+        ("Breast, core needle biopsy: atypical ductal hyperplasia.", "Breast, CNB: ADH."),
+        ("Chronic gastritis with intestinal metaplasia.",
+         "Chronic gastritis with intestinal-type metaplasia."),
+        ("Lung: squamous cell carcinoma.", "Lung: SqCC."),
+    ],
+)  # fmt: skip
+def test_histai_reads_the_same_fact_in_either_wording(a: str, b: str):
+    assert extract(a, "histai") == extract(b, "histai")
+
+
+def test_histai_benign_is_a_finding_only_when_nothing_else_is_named():
+    both = extract("Right cores: adenocarcinoma. Left cores negative for malignancy.", "histai")
+    assert both["findings"] == "adenocarcinoma"
+    assert both["tumor_free_sites"] == "1"  # the negative statement is still compared
+    assert extract("No malignancy identified.", "histai")["findings"] == "benign"
+
+
+def test_a_mitotic_rate_keeps_its_decimals_and_a_component_score_is_no_rate():
+    assert extract("Melanoma, mitotic rate 3.5/mm2.", "tcga")["mitotic_rate"] == 3.5
+    assert extract("Mitotic count: 4.", "tcga")["mitotic_rate"] == 4.0
+    assert "mitotic_rate" not in extract("Grade 2 (tubules 3, nuclei 2, mitoses 1)", "tcga")
+
+
+def test_only_alone_must_name_values_of_its_field(tmp_path: Path):
+    raw = {
+        "name": "t",
+        "version": 1,
+        "key_fields": ["findings"],
+        "fields": [
+            {
+                "name": "findings",
+                "group": "diagnosis_hierarchy",
+                "type": "categorical",
+                "values": {"benign": ["no tumor"]},
+                "only_alone": ["normal"],
+                "select": "all",
+            }
+        ],
+    }
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(SchemaError, match="only_alone names \\['normal'\\]"):
+        load_schema(str(path))
