@@ -339,7 +339,8 @@ SYNONYMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "identified": (r"(?<!not )\bis identified\b", ("is present", "is seen")),
     "margins_free": (
         r"\bmargins are (?:free|negative|uninvolved)"
-        r"(?: (?:of|for|by) (?:invasive |residual )?(?:tumou?r|carcinoma|malignancy|neoplasm))?",
+        r"(?: (?:of|for|by) (?:invasive |residual )?(?:tumou?r|carcinoma|malignancy|neoplasm))?"
+        r"(?! (?:of|for|by) )",  # "margins are free of the lesion" has its own object
         (
             "margins are negative for carcinoma",
             "margins are free of tumor",

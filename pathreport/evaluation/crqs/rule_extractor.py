@@ -203,6 +203,7 @@ class RuleExtractor:
         # Fields that count statements ("select: number"): each value is the statement's place.
         self._counts_statements = [f.select == "number" for f in self.fields]
         self._only_negated = [f.only_negated for f in self.fields]
+        self._status_subjects = [frozenset(f.negated_after_is_status) for f in self.fields]
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         self._free_with = [
             (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
@@ -522,6 +523,10 @@ class RuleExtractor:
             if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
                 continue
             negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
+            if negated and self._status_subjects[fi] and _states_status_of(
+                rt, i, self._status_subjects[fi], self._max_gap
+            ):
+                continue  # "margins are free of invasive carcinoma": the margin's status
             if not negated and (kind == MENTION or self._only_negated[fi]):
                 continue
             if negated and value != negated_values[fi]:
@@ -701,6 +706,17 @@ class RuleExtractor:
             cands.append((start, -end, value, finding, explicit))
 
 
+def _states_status_of(rt: ReportText, i: int, subjects: frozenset, reach: int) -> bool:
+    """True when one of ``subjects`` ("margins") comes at most ``reach`` words before word ``i``
+    in its clause: the negation after it states that structure's status, not the finding's."""
+    for k in range(i - 1, max(i - 1 - reach, -1), -1):
+        if rt.boundary_between(k + 1, i):
+            return False
+        if rt.words[k] in subjects:
+            return True
+    return False
+
+
 FREE_STATUS_REACH = 16  # words between a structure and the tumour-free statement about it
 
 
@@ -778,6 +794,10 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
     """
     if f.select == "number":  # how many clauses state it: "tumour absent" in three places
         return str(len({c[2] for c in cands})), cands
+    if f.only_alone:  # "benign" beside an adenocarcinoma adds nothing; so does a DCIS beside IDC
+        others = [c for c in cands if c[2] not in f.only_alone]
+        if others:
+            cands = others
     if len(cands) == 1:
         return cands[0][2], cands
     if f.type == "presence":
@@ -804,9 +824,6 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
             seen.setdefault(c[2], c)
         if len(seen) > 1 and f.negated_value in seen and _absence_only(f):
             del seen[f.negated_value]  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
-        if f.only_alone and any(v not in f.only_alone for v in seen):
-            for v in f.only_alone:  # "benign" beside an adenocarcinoma adds nothing
-                seen.pop(v, None)
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
         if len(ordered) == 1:  # one value stated twice keeps its type (a number stays a number)
             return ordered[0], [seen[ordered[0]]]

@@ -42,7 +42,8 @@ The file format (one mapping)::
         open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
         values_from: diagnosis         # reuse an earlier field's values (without implications)
         only_negated: true             # keep only negated findings ("no features of X": X)
-        only_alone: [benign]           # set values dropped when another value is stated
+        only_alone: [benign]           # values dropped when another value is stated
+        negated_after_is_status: [margins]  # "margins free of carcinoma" rules nothing out
         free_with: tumor_free_sites    # a value in a clause where that (select: number) field
                                        # counts a tumour-free statement gets " free" appended
         ...
@@ -125,7 +126,7 @@ FIELD_KEYS = frozenset(
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
-        "free_with", "only_alone",
+        "free_with", "only_alone", "negated_after_is_status",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -213,7 +214,9 @@ class FieldSpec:
     negated_mentions: tuple[str, ...] = ()
     only_negated: bool = False  # keep only negated findings ("no features of papillary carcinoma")
     free_with: str | None = None  # a statement-counting field whose clauses mark a value "free"
-    only_alone: tuple[str, ...] = ()  # set values kept only when nothing else is stated
+    only_alone: tuple[str, ...] = ()  # values kept only when nothing else is stated
+    # Words whose status a negation after them states ("margins are free of carcinoma").
+    negated_after_is_status: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -943,6 +946,12 @@ def _build_field(
         only_negated=bool(item.get("only_negated", False)),
         free_with=item.get("free_with"),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
+        negated_after_is_status=tuple(
+            clean_text(w)
+            for w in _string_list(
+                item.get("negated_after_is_status", ()), here, "negated_after_is_status"
+            )
+        ),
         negated_mentions=tuple(
             _string_list(item.get("negated_mentions", ()), here, "negated_mentions")
         ),

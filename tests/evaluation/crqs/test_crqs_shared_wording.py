@@ -397,3 +397,36 @@ def test_only_alone_must_name_values_of_its_field(tmp_path: Path):
     path.write_text(yaml.safe_dump(raw))
     with pytest.raises(SchemaError, match="only_alone names \\['normal'\\]"):
         load_schema(str(path))
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_a_margin_free_of_an_entity_rules_nothing_out(dataset: str):
+    # "Margins are free of invasive carcinoma" is the margins' status: the carcinoma is still
+    # invasive, still malignant, and not an excluded entity.
+    fields = extract(
+        "Invasive ductal carcinoma, grade 2. Margins are free of invasive carcinoma.", dataset
+    )
+    assert fields["invasion_status"] == "present"
+    assert fields["benign_vs_malignant"] == "malignant"
+    assert "excluded_entities" not in fields
+    assert extract("DCIS, high grade. No invasive carcinoma.", dataset)["invasion_status"] == (
+        "absent"
+    )
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_an_in_situ_component_does_not_make_an_invasive_tumour_non_invasive(dataset: str):
+    text = "Invasive lobular carcinoma, grade 2. Lobular carcinoma in situ also present."
+    assert extract(text, dataset)["invasion_status"] == "present"
+    assert extract("DCIS, high grade.", dataset)["invasion_status"] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("The patient has a 100 mm renal cell carcinoma, papillary type.", 10.0),
+        ("Invasive ductal carcinoma (SBR grade 2) measuring 2.6 cm.", 2.6),
+    ],
+)
+def test_tumour_size_in_millimetres_and_after_a_bracketed_grade(text: str, size: float):
+    assert extract(text, "tcga")["tumor_size"] == size
