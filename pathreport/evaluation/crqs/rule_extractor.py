@@ -523,8 +523,10 @@ class RuleExtractor:
             if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
                 continue
             negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
-            if negated and self._status_subjects[fi] and _states_status_of(
-                rt, i, self._status_subjects[fi], self._max_gap
+            if (
+                negated
+                and self._status_subjects[fi]
+                and _states_status_of(rt, i, self._status_subjects[fi], self._max_gap)
             ):
                 continue  # "margins are free of invasive carcinoma": the margin's status
             if not negated and (kind == MENTION or self._only_negated[fi]):
@@ -562,9 +564,17 @@ class RuleExtractor:
             if anchor in text:
                 active.update(rules)
         confirm = self._confirm
+        seen: dict[str, bool] = {}  # one substring search per anchor and text
+
+        def found(anchor: str) -> bool:
+            hit = seen.get(anchor)
+            if hit is None:
+                hit = seen[anchor] = anchor in text
+            return hit
+
         pattern_spans: list[tuple[int, int]] = []
         for k in sorted(active):
-            if k in confirm and not all(any(a in text for a in s) for s in confirm[k]):
+            if k in confirm and not all(any(map(found, s)) for s in confirm[k]):
                 continue
             fi, f, rule, _ = self._pattern_rules[k]
             for m in rule.regex.finditer(text):
