@@ -430,3 +430,28 @@ def test_an_in_situ_component_does_not_make_an_invasive_tumour_non_invasive(data
 )
 def test_tumour_size_in_millimetres_and_after_a_bracketed_grade(text: str, size: float):
     assert extract(text, "tcga")["tumor_size"] == size
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Tumour regression grade: TRG 2 (Mandard 3).", "tumor_regression_grade",
+         "mandard 3 + trg 2"),
+        ("Treatment effect: CAP score 1.", "tumor_regression_grade", "cap 1"),
+        ("The Breslow depth is measured at 15 mm.", "breslow_thickness", 15.0),
+        ("Nipple and deep dermis show tumor involvement.", "organ_involvement", "skin + nipple"),
+        ("Background: severe chronic lymphocytic thyroiditis.", "inflammation_severity", "severe"),
+        ("Invasive ductal carcinoma. No Paget's disease of the nipple.", "excluded_entities",
+         "paget disease"),
+    ],
+)  # fmt: skip
+def test_synoptic_elements_of_both_schemas(dataset: str, text: str, field: str, value):
+    assert extract(text, dataset)[field] == value
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_an_in_situ_entity_beside_an_invasive_carcinoma_is_not_the_diagnosis(dataset: str):
+    fields = extract("Invasive ductal carcinoma. Paget disease of the nipple is present.", dataset)
+    assert fields["diagnosis"] == "carcinoma"
+    assert "paget disease" in fields["findings"]
