@@ -455,3 +455,28 @@ def test_an_in_situ_entity_beside_an_invasive_carcinoma_is_not_the_diagnosis(dat
     fields = extract("Invasive ductal carcinoma. Paget disease of the nipple is present.", dataset)
     assert fields["diagnosis"] == "carcinoma"
     assert "paget disease" in fields["findings"]
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+@pytest.mark.parametrize(
+    ("text", "stage"),
+    [
+        ("The overall stage is classified as Stage II.", "ii"),
+        ("Pathologic stage: pT3 N2a M# (AJCC Stage IIIA)", "iiia"),
+        ("AJCC stage group 3b.", "iiib"),
+        ("FIGO stage IIIC.", None),
+        ("OLGA stage II.", None),
+        ("The tumor stage is pT2.", None),
+    ],
+)
+def test_the_ajcc_stage_group_is_read_apart_from_other_stages(dataset, text, stage):
+    assert extract(text, dataset).get("stage_group") == stage
+
+
+def test_histai_reads_chronic_gastritis_named_with_its_cause():
+    for text in (
+        "Chronic active Helicobacter pylori gastritis.",
+        "Chronic active HP gastritis.",
+        "Chronic active Helicobacter pylori (H. pylori)-associated gastritis.",
+    ):
+        assert extract(text, "histai")["gastritis_type"] == "chronic"
