@@ -480,3 +480,22 @@ def test_histai_reads_chronic_gastritis_named_with_its_cause():
         "Chronic active Helicobacter pylori (H. pylori)-associated gastritis.",
     ):
         assert extract(text, "histai")["gastritis_type"] == "chronic"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("The tumor is strongly positive for HPV.", "hpv_status", "positive"),
+        ("High-risk HPV not detected.", "hpv_status", "negative"),
+        ("Moderate to strong expression of estrogen receptor (ER).", "er_status", "positive"),
+        ("No expression of progesterone receptor (PR).", "pr_status", "negative"),
+        ("Tumor is also found at the surgical margin.", "margin_status", "positive"),
+        ("There is involvement of the greater omentum.", "organ_involvement", "omentum"),
+        ("Tumor thrombus in the blood vessel wall.", "lymphovascular_invasion", "present"),
+        ("- Tumor multicentricity: absent", "tumor_focality", "unifocal"),
+        ("The Edmondson and Steiner histologic grade was 3.", "tumor_grade", "3"),
+    ],
+)
+def test_tcga_reads_lines_that_coverage_found_silent(text: str, field: str, value: str):
+    # Each line was listed by `pathreport crqs coverage` as yielding no field.
+    assert extract(text, "tcga")[field] == value
