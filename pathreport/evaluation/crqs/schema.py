@@ -549,6 +549,7 @@ def build_schema(raw: Any, *, path: Path | None = None, with_learned_vocab: bool
     )
     _check_group_order(fields, groups, where)
     _check_implications(fields, where)
+    _check_field_references(fields, where)
     unknown_vocab = set(learned) - set(names)
     if unknown_vocab:
         raise SchemaError(
@@ -1084,7 +1085,8 @@ def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], w
         last = index
 
 
-def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
+def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
+    """``only_alone`` names the field's own values; ``free_with`` a statement-counting field."""
     by_name = {f.name: f for f in fields}
     for f in fields:
         unknown = set(f.only_alone) - {v.canonical for v in f.values}
@@ -1100,6 +1102,11 @@ def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
                 f"{where}: field '{f.name}': free_with {f.free_with!r} must name a field with "
                 "'select: number' (one that counts tumour-free statements)."
             )
+
+
+def _check_implications(fields: tuple[FieldSpec, ...], where: str) -> None:
+    by_name = {f.name: f for f in fields}
+    for f in fields:
         for v in f.values:
             for target, value in v.implies:
                 if target not in by_name:

@@ -377,7 +377,7 @@ def test_a_mitotic_rate_keeps_its_decimals_and_a_component_score_is_no_rate():
     assert "mitotic_rate" not in extract("Grade 2 (tubules 3, nuclei 2, mitoses 1)", "tcga")
 
 
-def test_only_alone_must_name_values_of_its_field(tmp_path: Path):
+def test_only_alone_and_free_with_must_name_what_they_refer_to(tmp_path: Path):
     raw = {
         "name": "t",
         "version": 1,
@@ -396,6 +396,11 @@ def test_only_alone_must_name_values_of_its_field(tmp_path: Path):
     path = tmp_path / "t.yaml"
     path.write_text(yaml.safe_dump(raw))
     with pytest.raises(SchemaError, match="only_alone names \\['normal'\\]"):
+        load_schema(str(path))
+    raw["fields"][0]["only_alone"] = ["benign"]
+    raw["fields"][0]["free_with"] = "findings"  # a set field, not one that counts statements
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(SchemaError, match="free_with 'findings' must name a field with"):
         load_schema(str(path))
 
 
