@@ -536,7 +536,7 @@ class RuleExtractor:
             if counting and value is not None:
                 # One statement per clause: "margins are free of tumor" states one fact, and so
                 # does "margins are uninvolved".
-                value = f"{int(rt.boundary_count[i + 1])}:{int(rt.comma_count[i + 1])}"
+                value = "{}:{}".format(*rt.place(i))
             source = "mention" if kind == MENTION else "term"
             if value is None:
                 if explain:  # a negated finding that the field drops ("no adenocarcinoma")
@@ -589,8 +589,8 @@ class RuleExtractor:
                         continue
                 negated, cue, explicit = False, None, rule.value is not None
                 if rule.negatable and rt.words:
-                    i = min(rt.word_at(m.start()), len(rt) - 1)
-                    j = max(i, min(rt.word_at(max(m.end() - 1, m.start())), len(rt) - 1))
+                    i = rt.word_of(m.start())
+                    j = max(i, rt.word_of(max(m.end() - 1, m.start())))
                     negated, cue, stated = negation(i, j, fi)
                     explicit = explicit or stated
                     if negated and value != f.negated_value:
@@ -744,13 +744,12 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
     """
     places = []
     for start, neg_end, *_ in statements:
-        k = min(rt.word_at(start), len(rt) - 1)
-        margin = "margin" in rt.text[start:-neg_end]
-        places.append((k, rt.boundary_count[k + 1], rt.comma_count[k + 1], margin))
+        k = rt.word_of(start)
+        places.append((k, *rt.place(k), "margin" in rt.text[start:-neg_end]))
     marked = []
     for start, neg_end, value, finding, explicit in cands:
-        i = min(rt.word_at(start), len(rt) - 1)
-        sentence, segment = rt.boundary_count[i + 1], rt.comma_count[i + 1]
+        i = rt.word_of(start)
+        sentence, segment = rt.place(i)
         labels = rt.text[-neg_end : -neg_end + 3].lstrip().startswith(":")
         if any(
             b == sentence

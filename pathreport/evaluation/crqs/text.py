@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -156,9 +157,16 @@ class ReportText:
 
     def word_at(self, char_pos: int) -> int:
         """Index of the first word that ends after ``char_pos`` (maps regex hits to words)."""
-        from bisect import bisect_right
-
         return bisect_right(self.ends, char_pos)
+
+    def word_of(self, char_pos: int) -> int:
+        """``word_at`` kept inside the text: a position past the last word maps to that word."""
+        return min(bisect_right(self.ends, char_pos), len(self.words) - 1)
+
+    def place(self, k: int) -> tuple[int, int]:
+        """(clause, comma segment) of word ``k``: words in one clause share the first number,
+        words between the same commas of it also the second."""
+        return int(self.boundary_count[k + 1]), int(self.comma_count[k + 1])  # prefix sums of bools
 
 
 def _classify_gap(gap: str) -> tuple[bool, bool, bool, bool]:
