@@ -504,3 +504,45 @@ def test_histai_reads_chronic_gastritis_named_with_its_cause():
 def test_tcga_reads_lines_that_coverage_found_silent(text: str, field: str, value: str):
     # Each line was listed by `pathreport crqs coverage` as yielding no field.
     assert extract(text, "tcga")[field] == value
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        # A negated metastasis statement is no involved count.
+        ("No metastasis in two lymph nodes.", "0/2"),
+        ("Metastatic carcinoma in two lymph nodes.", "2"),
+        ("Lymph node involvement was confirmed in one sentinel node.", "1"),
+        # The exception to an all-negative statement is the involved node.
+        ("Lymph nodes were negative for tumor, except for one single lymph node.", "1"),
+    ],
+)
+def test_node_counts_stated_in_prose(dataset: str, text: str, count: str):
+    assert extract(text, dataset)["lymph_node_involvement"] == count
+
+
+def test_a_bare_t_category_after_a_staging_verb_is_the_pt_stage():
+    fields = extract("The tumor is classified as T2b, with no lymph node involvement (NX).", "tcga")
+    assert fields["pt_stage"] == "pt2b"
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_any_cd_antigen_keeps_its_stated_status(dataset: str):
+    text = "Tumor cells are positive for CK7 and vimentin, negative for CD17."
+    fields = extract(text, dataset)
+    assert set(fields["ihc_markers"].split(" + ")) == {"ck7", "vimentin", "cd17 negative"}
+    flipped = text.replace("negative for", "positive for")
+    assert score_pair(text, flipped, dataset).CRQS < score_pair(text, text, dataset).CRQS
+
+
+def test_uveal_melanoma_extension_and_invaded_structures():
+    text = (
+        "Uveal melanoma. Scleral invasion is present. Extraocular extension is not identified; "
+        "optic nerve invasion is not identified."
+    )
+    fields = extract(text, "tcga")
+    assert fields["extraocular_extension"] == "absent"
+    assert set(fields["ocular_structure_invasion"].split(" + ")) == {"sclera", "optic nerve negative"}
+    wrong = extract(text.replace("is not identified;", "is present;"), "tcga")
+    assert wrong["extraocular_extension"] == "present"
