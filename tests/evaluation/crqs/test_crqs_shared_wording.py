@@ -591,6 +591,8 @@ def test_synoptic_wordings_found_in_outside_reports(dataset, text, field, value)
         # The in-situ lesion beside the tumour is not its histologic type.
         ("Invasive ductal carcinoma. Lobular carcinoma in situ is also seen.", "histologic_type", "ductal"),
         ("Margins could not be assessed.", "margin_status", "not assessable"),
+        ("- Treatment effect: Not identified.", "treatment_effect", "absent"),
+        ("No response to neoadjuvant therapy was observed.", "treatment_effect", "absent"),
     ],
 )
 def test_tcga_wordings_found_in_outside_reports(text, field, value):
