@@ -593,6 +593,13 @@ def test_synoptic_wordings_found_in_outside_reports(dataset, text, field, value)
         ("Margins could not be assessed.", "margin_status", "not assessable"),
         ("- Treatment effect: Not identified.", "treatment_effect", "absent"),
         ("No response to neoadjuvant therapy was observed.", "treatment_effect", "absent"),
+        ("However, HER2 gene amplification was not found.", "her2_status", "negative"),
+        ("The result confirmed the absence of HER-2 gene amplification.", "her2_status", "negative"),
+        ("Studies show no expression of ER and PR, non-amplified HER2/neu antigen.", "pr_status", "negative"),
+        ("Studies show no expression of ER and PR, non-amplified HER2/neu antigen.", "her2_status", "negative"),
+        ("Stains for MLH-1 and PMS-2 indicate intact mismatch repair (MMR) function.", "mmr_msi_status", "proficient"),
+        ("4. Pelvic peritoneum: involved.", "organ_involvement", "peritoneum"),
+        ("Seminal vesicles: not invaded.", "seminal_vesicle_invasion", "absent"),
     ],
 )
 def test_tcga_wordings_found_in_outside_reports(text, field, value):
