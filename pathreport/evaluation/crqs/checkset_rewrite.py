@@ -631,7 +631,11 @@ def punctuation(text: str, rng: random.Random) -> tuple[str, str]:
         return re.sub(r";\s*$", ":", head) + "\n" + rest, "punct:header_colon"
     if choice == "one_line":
         joined = re.sub(r"\s*\n\s*", " ", text.strip())
-        return re.sub(r"; ", ": ", joined, count=1), "punct:one_line"
+        if "; " in text.strip().split("\n", 1)[0]:
+            # A REG-style "organ; procedure" header line joins the diagnosis with a colon; a
+            # semicolon inside the text ("T2b, N0; M0") is kept as it is.
+            joined = joined.replace("; ", ": ", 1)
+        return joined, "punct:one_line"
     if choice == "spaces":
         return re.sub(r"\n[ \t]+", "\n", text).replace(", ", " , ").rstrip() + "\n", "punct:spaces"
     lines = [ln.rstrip() for ln in text.split("\n")]

@@ -23,6 +23,7 @@ from pathreport.evaluation.crqs.checkset_rewrite import (
     equivalent_rewrite,
     list_style,
     number_format,
+    punctuation,
     reorder,
     synonym,
 )
@@ -329,3 +330,18 @@ def test_checkset_rewrite_synonym_leaves_a_margin_statement_with_its_own_object(
     text = "All surgical margins are free of the lesion."
     outs = {synonym(text, random.Random(seed))[0] for seed in range(30)}
     assert outs == {text} or all(" of the lesion" in o and "tumor of" not in o for o in outs)
+
+
+def test_checkset_rewrite_one_line_keeps_a_semicolon_inside_the_text():
+    # "T2b, N0; M0" must not become "T2b, N0: M0"; only a REG "organ; procedure" header joins.
+    text = "Clear cell renal cell carcinoma.\nStaging indicates T2b, N0; M0."
+    outs = {punctuation(text, random.Random(seed)) for seed in range(40)}
+    joined = [out for out, op in outs if op == "punct:one_line"]
+    assert joined and all("N0; M0" in out for out in joined)
+    header = "Prostate, right; needle biopsy\nAdenocarcinoma, Gleason 3+4=7."
+    outs = {punctuation(header, random.Random(seed)) for seed in range(40)}
+    assert any(
+        out.startswith("Prostate, right: needle biopsy")
+        for out, op in outs
+        if op == "punct:one_line"
+    )

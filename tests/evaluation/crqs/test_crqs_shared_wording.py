@@ -543,7 +543,10 @@ def test_uveal_melanoma_extension_and_invaded_structures():
     )
     fields = extract(text, "tcga")
     assert fields["extraocular_extension"] == "absent"
-    assert set(fields["ocular_structure_invasion"].split(" + ")) == {"sclera", "optic nerve negative"}
+    assert set(fields["ocular_structure_invasion"].split(" + ")) == {
+        "sclera",
+        "optic nerve negative",
+    }
     wrong = extract(text.replace("is not identified;", "is present;"), "tcga")
     assert wrong["extraocular_extension"] == "present"
 
@@ -556,12 +559,32 @@ def test_uveal_melanoma_extension_and_invaded_structures():
         ("Lymph nodes: metastatic carcinoma in 9 of 31 (pN3a).", "lymph_node_involvement", "9/31"),
         ("Lymph nodes: metastatic carcinoma in 9 of 31 (pN3a).", "lymph_nodes_examined", "31"),
         ("Six lymph nodes were removed, none with tumour.", "lymph_nodes_examined", "6"),
-        ("Two lymph nodes in the floor of the mouth are also free of tumor.", "lymph_node_involvement", "0/2"),
-        ("One lymph node was examined and found to be free of tumor.", "lymph_node_involvement", "0/1"),
+        (
+            "Two lymph nodes in the floor of the mouth are also free of tumor.",
+            "lymph_node_involvement",
+            "0/2",
+        ),
+        (
+            "One lymph node was examined and found to be free of tumor.",
+            "lymph_node_involvement",
+            "0/1",
+        ),
         ("Four metastatic lymph nodes were observed out of 14.", "lymph_node_involvement", "4/14"),
-        ("Pelvic lymph nodes were examined, and 4 out of 10 were positive.", "lymph_node_involvement", "4/10"),
-        ("One of the examined lymph nodes (inguinal) showed metastasis.", "lymph_node_involvement", "1"),
-        ("One lymph node in level I was found to contain metastatic carcinoma.", "lymph_node_involvement", "1"),
+        (
+            "Pelvic lymph nodes were examined, and 4 out of 10 were positive.",
+            "lymph_node_involvement",
+            "4/10",
+        ),
+        (
+            "One of the examined lymph nodes (inguinal) showed metastasis.",
+            "lymph_node_involvement",
+            "1",
+        ),
+        (
+            "One lymph node in level I was found to contain metastatic carcinoma.",
+            "lymph_node_involvement",
+            "1",
+        ),
         # OCR letters for digits and a count without brackets after the pN category.
         ("G3, pT4b, pNla (1/11), pMx", "lymph_node_involvement", "1/11"),
         ("staged as pT3 pNO 0/18 L1 VO RO", "lymph_node_involvement", "0/18"),
@@ -570,7 +593,11 @@ def test_uveal_melanoma_extension_and_invaded_structures():
         ("EMVI: present. No tumour deposits.", "tumor_deposits", "absent"),
         ("Microsatellites: none. Microsatellite stable.", "microsatellites", "absent"),
         ("Regression: not identified.", "melanoma_regression", "absent"),
-        ("Tumour-infiltrating lymphocytes: non-brisk.", "tumor_infiltrating_lymphocytes", "non-brisk"),
+        (
+            "Tumour-infiltrating lymphocytes: non-brisk.",
+            "tumor_infiltrating_lymphocytes",
+            "non-brisk",
+        ),
         ("Background liver: cirrhosis (Ishak stage 6/6).", "fibrosis_stage", "ishak 6"),
         ("Steatohepatitis; fibrosis stage 2 (Kleiner). NAS 5.", "fibrosis_stage", "kleiner 2"),
         ("Steatohepatitis; fibrosis stage 2 (Kleiner). NAS 5.", "nafld_activity_score", "5"),
@@ -585,19 +612,51 @@ def test_synoptic_wordings_found_in_outside_reports(dataset, text, field, value)
     [
         # A list number on the next line is not the grade.
         ("Grade of tumor: High grade\n3. Margins: negative", "tumor_grade", "high"),
-        ("Adenocarcinoma invading the myometrium with involvement of the endocervix.", "organ_involvement", "cervix"),
-        ("Adenocarcinoma with infiltration of subserosal adipose tissue.", "invasion_depth", "subserosa"),
-        ("The tumor spread into the surrounding mesocolic fatty tissue.", "invasion_depth", "perivisceral fat"),
+        (
+            "Adenocarcinoma invading the myometrium with involvement of the endocervix.",
+            "organ_involvement",
+            "cervix",
+        ),
+        (
+            "Adenocarcinoma with infiltration of subserosal adipose tissue.",
+            "invasion_depth",
+            "subserosa",
+        ),
+        (
+            "The tumor spread into the surrounding mesocolic fatty tissue.",
+            "invasion_depth",
+            "perivisceral fat",
+        ),
         # The in-situ lesion beside the tumour is not its histologic type.
-        ("Invasive ductal carcinoma. Lobular carcinoma in situ is also seen.", "histologic_type", "ductal"),
+        (
+            "Invasive ductal carcinoma. Lobular carcinoma in situ is also seen.",
+            "histologic_type",
+            "ductal",
+        ),
         ("Margins could not be assessed.", "margin_status", "not assessable"),
         ("- Treatment effect: Not identified.", "treatment_effect", "absent"),
         ("No response to neoadjuvant therapy was observed.", "treatment_effect", "absent"),
         ("However, HER2 gene amplification was not found.", "her2_status", "negative"),
-        ("The result confirmed the absence of HER-2 gene amplification.", "her2_status", "negative"),
-        ("Studies show no expression of ER and PR, non-amplified HER2/neu antigen.", "pr_status", "negative"),
-        ("Studies show no expression of ER and PR, non-amplified HER2/neu antigen.", "her2_status", "negative"),
-        ("Stains for MLH-1 and PMS-2 indicate intact mismatch repair (MMR) function.", "mmr_msi_status", "proficient"),
+        (
+            "The result confirmed the absence of HER-2 gene amplification.",
+            "her2_status",
+            "negative",
+        ),
+        (
+            "Studies show no expression of ER and PR, non-amplified HER2/neu antigen.",
+            "pr_status",
+            "negative",
+        ),
+        (
+            "Studies show no expression of ER and PR, non-amplified HER2/neu antigen.",
+            "her2_status",
+            "negative",
+        ),
+        (
+            "Stains for MLH-1 and PMS-2 indicate intact mismatch repair (MMR) function.",
+            "mmr_msi_status",
+            "proficient",
+        ),
         ("4. Pelvic peritoneum: involved.", "organ_involvement", "peritoneum"),
         ("Seminal vesicles: not invaded.", "seminal_vesicle_invasion", "absent"),
     ],
@@ -612,7 +671,9 @@ def test_an_organ_size_is_not_the_tumour_size():
 
 
 def test_histai_tells_in_situ_lesions_of_different_lineages_apart():
-    invasive = "Invasive high-grade urothelial carcinoma, pT1. Flat mucosa shows {} carcinoma in situ."
+    invasive = (
+        "Invasive high-grade urothelial carcinoma, pT1. Flat mucosa shows {} carcinoma in situ."
+    )
     urothelial = extract(invasive.format("urothelial"), "histai")
     squamous = extract(invasive.format("squamous cell"), "histai")
     assert urothelial["diagnosis"] == squamous["diagnosis"] == "urothelial carcinoma"
