@@ -559,22 +559,18 @@ class RuleExtractor:
             )  # fmt: skip
 
         text = rt.text
+        seen: dict[str, bool] = {}  # one substring search per anchor and text
         active = set(self._unanchored)
         for anchor, rules in self._rules_by_anchor.items():
-            if anchor in text:
+            seen[anchor] = hit = anchor in text
+            if hit:
                 active.update(rules)
         confirm = self._confirm
-        seen: dict[str, bool] = {}  # one substring search per anchor and text
-
-        def found(anchor: str) -> bool:
-            hit = seen.get(anchor)
-            if hit is None:
-                hit = seen[anchor] = anchor in text
-            return hit
 
         pattern_spans: list[tuple[int, int]] = []
         for k in sorted(active):
-            if k in confirm and not all(any(map(found, s)) for s in confirm[k]):
+            more = confirm.get(k)
+            if more is not None and not _all_present(more, seen, text):
                 continue
             fi, f, rule, _ = self._pattern_rules[k]
             for m in rule.regex.finditer(text):
@@ -714,6 +710,24 @@ class RuleExtractor:
             candidates[fi] = [(start, -end, value, finding, explicit)]
         else:
             cands.append((start, -end, value, finding, explicit))
+
+
+def _all_present(anchor_sets: list[tuple[str, ...]], seen: dict[str, bool], text: str) -> bool:
+    """True when each any-of set has a member in ``text``; substring tests are cached in ``seen``.
+
+    One plain loop per rule: this runs for most rules on every report, where a generator of
+    per-anchor calls cost a tenth of the extraction time.
+    """
+    for options in anchor_sets:
+        for anchor in options:
+            hit = seen.get(anchor)
+            if hit is None:
+                hit = seen[anchor] = anchor in text
+            if hit:
+                break
+        else:
+            return False
+    return True
 
 
 def _states_status_of(rt: ReportText, i: int, subjects: frozenset, reach: int) -> bool:
