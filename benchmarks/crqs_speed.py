@@ -184,6 +184,15 @@ def measure(dataset: str, pairs: list[tuple[str, str]], repeats: int) -> dict:
     }
 
 
+def work_once(dataset: str, pairs: list[tuple[str, str]]) -> None:
+    """Extract and score every pair once, untimed: the work an instruction counter measures."""
+    schema = load_schema(dataset)
+    extractor = get_extractor("rule", schema)
+    config = CRQSConfig()
+    for reference, prediction in pairs:
+        score_fields(extractor.extract(reference), extractor.extract(prediction), schema, config)
+
+
 def measure_evaluator(n_records: int, n_distinct: int, seed: int, repeats: int) -> dict:
     """The ``crqs`` evaluator on REG-like predictions drawn from ``n_distinct`` texts.
 
@@ -285,7 +294,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-meteor", action="store_true", help="skip METEOR in --check-set")
     parser.add_argument("--json", type=Path, help="write the figures to this JSON file")
+    parser.add_argument(
+        "--work-only",
+        choices=("reg2025", "tcga"),
+        help="extract and score that dataset's pairs once, untimed, and exit: run it under an "
+        "instruction counter (valgrind --tool=callgrind), whose counts, unlike times, do not "
+        "change with the load of a shared machine; subtract a run with 0 pairs for start-up",
+    )
     args = parser.parse_args(argv)
+    if args.work_only:
+        reg = args.work_only == "reg2025"
+        n, seed = (args.n_reg, args.seed) if reg else (args.n_tcga, args.seed + 1)
+        work_once(args.work_only, make_pairs(args.work_only, n, seed))
+        return 0
 
     report: dict = {"cpu": pin_to_one_core(), "python": sys.version.split()[0]}
     report["speed"] = [

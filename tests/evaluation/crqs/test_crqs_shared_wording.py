@@ -679,3 +679,18 @@ def test_histai_tells_in_situ_lesions_of_different_lineages_apart():
     assert urothelial["diagnosis"] == squamous["diagnosis"] == "urothelial carcinoma"
     assert urothelial["findings"] != squamous["findings"]
     assert extract("Bowen's disease.", "histai")["diagnosis"] == "squamous cell carcinoma in situ"
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Distal margin: free, 28 mm",
+        "Distal margin: free, 28 mm.",
+        "Distal margin: free , 28 mm",
+        "Circumferential resection margin: not involved , 9 mm.",
+    ],
+)
+def test_a_distance_after_a_margin_status_is_no_tumour_size(dataset: str, text: str):
+    # A line break, a full stop or a space before the comma must not decide it either way.
+    assert extract("- Tumour size: 26 mm\n" + text, dataset)["tumor_size"] == 2.6
