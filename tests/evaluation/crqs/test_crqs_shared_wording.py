@@ -659,6 +659,14 @@ def test_synoptic_wordings_found_in_outside_reports(dataset, text, field, value)
         ),
         ("4. Pelvic peritoneum: involved.", "organ_involvement", "peritoneum"),
         ("Seminal vesicles: not invaded.", "seminal_vesicle_invasion", "absent"),
+        ("The Breslow tumor thickness is 20mm.", "breslow_thickness", 20.0),
+        (
+            "One node shows metastasis without capsular perforation (1/7).",
+            "extranodal_extension",
+            "absent",
+        ),
+        ("Carcinomatous lymphangitis is present.", "lymphovascular_invasion", "present"),
+        ("Nodes: hilar, 1 of 4 involved", "lymph_node_involvement", "1/4"),
     ],
 )
 def test_tcga_wordings_found_in_outside_reports(text, field, value):
