@@ -702,3 +702,24 @@ def test_histai_tells_in_situ_lesions_of_different_lineages_apart():
 def test_a_distance_after_a_margin_status_is_no_tumour_size(dataset: str, text: str):
     # A line break, a full stop or a space before the comma must not decide it either way.
     assert extract("- Tumour size: 26 mm\n" + text, dataset)["tumor_size"] == 2.6
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        (
+            "Tumour: cholangiocarcinoma, large duct type, moderately differentiated\nSize: 55 mm",
+            5.5,
+        ),
+        ("Mucinous borderline tumour of the right ovary, 140 mm, capsule intact.", 14.0),
+        ("Mucinous borderline tumour of the right ovary , 14 cm , capsule intact.", 14.0),
+    ],
+)
+def test_a_size_stated_on_its_own_is_the_tumour_size(dataset: str, text: str, size: float):
+    assert extract(text, dataset)["tumor_size"] == size
+
+
+def test_a_nottingham_mitotic_component_before_a_full_stop_is_read():
+    text = "Score 6 = tubular differentiation 3 + pleomorphism 2 + mitotic count 1."
+    assert extract(text, "histai")["mitotic_score"] == "1"
