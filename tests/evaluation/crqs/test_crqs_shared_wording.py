@@ -723,3 +723,23 @@ def test_a_size_stated_on_its_own_is_the_tumour_size(dataset: str, text: str, si
 def test_a_nottingham_mitotic_component_before_a_full_stop_is_read():
     text = "Score 6 = tubular differentiation 3 + pleomorphism 2 + mitotic count 1."
     assert extract(text, "histai")["mitotic_score"] == "1"
+
+
+def test_histai_reads_negative_for_tumour_as_no_tumour_present():
+    header = "Prostate, biopsy;\n  "
+    assert extract(header + "Negative for tumor", "histai") == extract(
+        header + "No tumor present", "histai"
+    )
+    turbt = "TURBT: high-grade papillary urothelial carcinoma (pT1). Detrusor is present and is {}."
+    assert extract(turbt.format("free of tumor"), "histai") == extract(
+        turbt.format("negative for tumor"), "histai"
+    )
+
+
+def test_histai_does_not_read_the_next_list_number_as_a_grade():
+    text = (
+        "Urinary bladder, transurethral resection;\n"
+        "  1. Non-invasive papillary urothelial carcinoma, high grade\n"
+        "  2. Urothelial carcinoma in situ"
+    )
+    assert extract(text, "histai")["tumor_grade"] == "high"
