@@ -25,12 +25,15 @@ DEFAULT_PRE = (
     "no identified", "no definite", "no definitive", "no obvious", "no apparent", "no convincing",
     "no residual", "no detectable",
     "uninvolved by", "not involved by",
+    # "does not show venous involvement": "show" alone ends a cue's scope.
+    "does not show", "did not show", "do not show", "does not demonstrate", "did not demonstrate",
+    "does not reveal", "did not reveal", "does not contain", "did not contain",
 )  # fmt: skip
 DEFAULT_POST = (
     "absent", "negative", "not identified", "not seen", "not present", "not detected",
     "not found", "not evident", "not noted", "not observed", "none", "no", "excluded",
     "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
-    "are not identified", "not appreciated",
+    "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
     # "The seminal vesicles are without carcinoma": a structure's status stated with "without".
     "without tumor", "without carcinoma", "without malignancy", "without neoplasm",
     "without cancer", "without metastasis", "without metastases", "without involvement",

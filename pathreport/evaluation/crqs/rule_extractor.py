@@ -485,6 +485,8 @@ class RuleExtractor:
                 return affirmed
             if rt.boundary_between(cue_end + 1, i):
                 return affirmed
+            if _labels_between(rt, cue_end, i):
+                return affirmed  # "Sarcomatoid features: none Necrosis: present": a new label
             if rt.comma_between(cue_end + 1, i) and not between_is_list:
                 return affirmed  # "without necrosis, (2) fungal infection": a new item
             s = bisect_left(stop_starts, cue_end + 1)
@@ -524,7 +526,7 @@ class RuleExtractor:
                 continue
             negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
             if (
-                negated
+                (negated or (kind == TERM and i in pre_by_start))  # "free of tumor" is a status too
                 and self._status_subjects[fi]
                 and _states_status_of(rt, i, self._status_subjects[fi], self._max_gap)
             ):
@@ -739,6 +741,15 @@ def _states_status_of(rt: ReportText, i: int, subjects: frozenset, reach: int) -
         if rt.words[k] in subjects:
             return True
     return False
+
+
+def _labels_between(rt: ReportText, cue_end: int, i: int) -> bool:
+    """True when a colon stands between the words after a pre cue and word ``i``: a flattened
+    synoptic block ("Sarcomatoid features: none Necrosis: present") starts a new label there.
+    A colon right after the cue ("Negative for: dysplasia") introduces what it negates."""
+    if i <= cue_end + 1:
+        return False
+    return ":" in rt.text[rt.ends[cue_end + 1] : rt.starts[i]]
 
 
 FREE_STATUS_REACH = 16  # words between a structure and the tumour-free statement about it

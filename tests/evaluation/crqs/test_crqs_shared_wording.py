@@ -659,6 +659,58 @@ def test_uveal_melanoma_extension_and_invaded_structures():
         ("Background liver: cirrhosis (Ishak stage 6/6).", "fibrosis_stage", "ishak 6"),
         ("Steatohepatitis; fibrosis stage 2 (Kleiner). NAS 5.", "fibrosis_stage", "kleiner 2"),
         ("Steatohepatitis; fibrosis stage 2 (Kleiner). NAS 5.", "nafld_activity_score", "5"),
+        # Separators, asides and staging strings around a node count.
+        ("Lymph nodes - 2/15 with metastatic adenocarcinoma.", "lymph_node_involvement", "2/15"),
+        (
+            "Level II node: one node, no metastasis (0/1, confirmed on keratin).",
+            "lymph_node_involvement",
+            "0/1",
+        ),
+        ("Nodes: 3 of 18 involved; common iliac nodes, 0/4.", "lymph_node_involvement", "3/22"),
+        (
+            "Lymph nodes were sampled and 0 out of 9 tested positive.",
+            "lymph_node_involvement",
+            "0/9",
+        ),
+        ("G 3, pT 2, pN 3a (14/28), pMx.", "lymph_node_involvement", "14/28"),
+        ("G 3, pT 2, pN 3a (14/28), pMx.", "pt_stage", "pt2"),
+        ("G 3, pT 2, pN 3a (14/28), pMx.", "pn_stage", "n3a"),
+        ("lobular carcinoma, G II, pT2NO(0/5;sn) L0 V0 R0", "lymph_node_involvement", "0/5"),
+        ("Final stage T3 N2b, stage III.", "pt_stage", "pt3"),
+        # The deepest layer stated after a label or in brackets.
+        ("Depth of invasion: submucosa.", "invasion_depth", "submucosa"),
+        (
+            "Carcinoma invades the gastric wall (muscularis propria).",
+            "invasion_depth",
+            "muscularis propria",
+        ),
+        # The margins named first, their status after the colon.
+        (
+            "Margins - distal, proximal and radial: involved; closest 0 mm.",
+            "margin_status",
+            "positive",
+        ),
+        ("Venous involvement is not seen.", "lymphovascular_invasion", "absent"),
+        ("The tumour does not show vascular involvement.", "lymphovascular_invasion", "absent"),
+        ("Tumour perforation: not identified.", "tumor_perforation", "absent"),
+        ("Perforation of the visceral peritoneum: present.", "tumor_perforation", "present"),
+        ("Nuclei lack significant atypia.", "cytologic_atypia", "none"),
+        ("Nuclei without significant atypia.", "cytologic_atypia", "none"),
+        ("Cells are negative for H3.3 G34W immunostain.", "ihc_markers", "h3.3 g34w negative"),
+        ("The p53 stain is negative.", "p53_status", "negative"),
+        (
+            "Tubule formation 1, nuclear pleomorphism 2, mitotic activity 1 (total 4/9).",
+            "nottingham_components",
+            "mitoses 1 + pleomorphism 2 + tubules 1",
+        ),
+        (
+            "Nottingham: tubules 3, nuclear grade 3, mitoses 2.",
+            "nottingham_components",
+            "mitoses 2 + pleomorphism 3 + tubules 3",
+        ),
+        ("Mitotic rate 2/mm2. Tubule formation 3.", "nottingham_components", "tubules 3"),
+        ("Vulva (left labium majus), wide local excision.", "lateral_sites", "left labium"),
+        ("Tumour involves the right lateral wall and the dome.", "lateral_sites", "right wall"),
     ],
 )
 def test_synoptic_wordings_found_in_outside_reports(dataset, text, field, value):
@@ -735,3 +787,23 @@ def test_histai_does_not_read_the_next_list_number_as_a_grade():
         "  2. Urothelial carcinoma in situ"
     )
     assert extract(text, "histai")["tumor_grade"] == "high"
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_a_flattened_synoptic_label_ends_the_negation_before_it(dataset: str):
+    text = "Vein margin: negative for tumor Sarcomatoid features: none Necrosis: present, 10 %"
+    assert extract(text, dataset)["necrosis"] == "present"
+    assert extract("Negative for: dysplasia.", "histai")["dysplasia_grade"] == "absent"
+
+
+@pytest.mark.parametrize("wording", ["free of tumor", "negative for tumor", "uninvolved by tumor"])
+def test_histai_a_margin_free_of_tumour_states_no_diagnosis(wording: str):
+    fields = extract(f"Renal sinus fat: not involved; renal vein margin: {wording}", "histai")
+    assert fields["margin_status"] == "negative"
+    assert "diagnosis" not in fields and "malignancy_status" not in fields
+
+
+@pytest.mark.parametrize("dataset", BOTH)
+def test_a_structure_stated_not_involved_is_read_as_free(dataset: str):
+    assert extract("Renal vein is not involved.", "tcga")["organ_specific_invasion"] == "absent"
+    assert extract("Lymph nodes are not involved.", dataset)["lymph_node_involvement"] == "absent"
