@@ -575,6 +575,17 @@ class RuleExtractor:
             if more is not None and not _all_present(more, seen, text):
                 continue
             fi, f, rule, _ = self._pattern_rules[k]
+            if rule.each is not None:
+                for m in rule.regex.finditer(text):
+                    for part in rule.each.finditer(text, *m.span("value")):
+                        value = self._pattern_value(f, part)
+                        if value is not None:
+                            pattern_spans.append(part.span())
+                            self._add(
+                                candidates, fi, value, rt, part.span(), "pattern",
+                                (False, None), False, explain,
+                            )  # fmt: skip
+                continue
             for m in rule.regex.finditer(text):
                 pattern_spans.append(m.span())
                 if rule.value is not None:

@@ -130,7 +130,7 @@ FIELD_KEYS = frozenset(
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
-PATTERN_KEYS = frozenset({"regex", "value", "negatable"})
+PATTERN_KEYS = frozenset({"regex", "value", "negatable", "each"})
 NEGATION_KEYS = frozenset(
     {"pre", "post", "affirm", "pseudo", "terminators", "fillers", "max_gap", "max_post_fillers"}
 )
@@ -151,11 +151,16 @@ class SchemaError(PathreportError, ValueError):
 
 @dataclass(frozen=True)
 class PatternRule:
-    """One regular expression of a field: a constant value, or a captured ``value`` group."""
+    """One regular expression of a field: a constant value, or a captured ``value`` group.
+
+    With ``each``, the ``value`` group marks a region and every match of ``each`` inside it is
+    a value of its own: the station counts of "4/26 (perigastric 1/8, left gastric 3/11)".
+    """
 
     regex: re.Pattern
     value: str | None = None
     negatable: bool = False
+    each: re.Pattern | None = None
 
 
 @dataclass(frozen=True)
@@ -1063,10 +1068,19 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
         raise SchemaError(
             f"{here}: regex {source!r} needs a (?P<value>...) group or a constant 'value'."
         )
+    each = raw.get("each")
+    if each is not None:
+        each = _build_pattern(each, f"{here}, each")
+        if value is not None or each.value is not None or "value" not in compiled.groupindex:
+            raise SchemaError(
+                f"{here}: 'each' reads several values inside the (?P<value>...) group of "
+                f"{source!r}; both regexes need a value group and neither a constant value."
+            )
     return PatternRule(
         regex=compiled,
         value=None if value is None else str(value),
         negatable=bool(raw.get("negatable", False)),
+        each=None if each is None else each.regex,
     )
 
 

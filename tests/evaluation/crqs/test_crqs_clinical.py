@@ -242,6 +242,42 @@ def test_crqs_pattern_value_templates_are_checked_against_the_regex():
         build_schema(raw)
 
 
+def test_crqs_each_reads_every_value_inside_a_region():
+    raw = {"name": "toy", "fields": [{"name": "n", "type": "count", "select": "total",
+        "patterns": [{"regex": "nodes (?P<value>\\([^()]*\\))",
+                      "each": "(?P<value>\\d+/\\d+)"}]}]}  # fmt: skip
+    schema = build_schema(raw)
+    assert fields("nodes (right 1/4, left 0/3)", schema) == {"n": "1/7"}
+    raw["fields"][0]["patterns"][0]["value"] = "present"
+    with pytest.raises(SchemaError, match="'each' reads several values"):
+        build_schema(raw)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        # A breakdown that adds up to the stated total keeps the total; one that does not is
+        # another count.
+        ("Lymph nodes: 4/26 (perigastric 1/8, left gastric 3/11, other stations 0/7).", "4/26"),
+        ("Lymph nodes: 4/26 (perigastric 1/8, left gastric 3/11, other stations 2/7).", "10/52"),
+        ("Station 10R: carcinoma in 1 of 3 nodes; stations 7 and 4L: 0 of 6.", "1/9"),
+        # A count restated in brackets, and the same statement with a changed count.
+        ("Nineteen lymph nodes all free (pN0, 0/19).", "0/19"),
+        ("Two lymph nodes all free (pN0, 0/19).", "0/21"),
+        ("Lymph nodes: six nodes, no metastasis (0/6).", "0/6"),
+        # Two groups that share one status.
+        ("Five lymph nodes from the right pelvis and two from the left were negative.", "0/7"),
+        (
+            "Four lymph nodes with fat from level 3 and one lymph node from level 4 had no tumor.",
+            "0/5",
+        ),
+        ("Two lymph nodes and three blocks were negative.", "0/2"),
+    ],
+)
+def test_crqs_node_counts_spread_over_a_statement(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
 def test_crqs_a_negated_mention_inside_another_finding_belongs_to_it():
     # "no perineural invasion" excludes perineural invasion, not malignancy.
     found = extract("Prostate biopsy: acinar adenocarcinoma. No perineural invasion.", "histai")
