@@ -710,6 +710,10 @@ def test_uveal_melanoma_extension_and_invaded_structures():
         ),
         ("Mitotic rate 2/mm2. Tubule formation 3.", "nottingham_components", "tubules 3"),
         ("Vulva (left labium majus), wide local excision.", "lateral_sites", "left labium"),
+        ("Muscularis propria not represented.", "muscularis_propria_sampled", "absent"),
+        ("No detrusor muscle is identified.", "muscularis_propria_sampled", "absent"),
+        ("Detrusor muscle is present and free of tumour.", "muscularis_propria_sampled", "present"),
+        ("Tumour invades the muscularis propria.", "muscularis_propria_sampled", None),
         ("Tumour involves the right lateral wall and the dome.", "lateral_sites", "right wall"),
     ],
 )
