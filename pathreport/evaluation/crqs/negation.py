@@ -34,6 +34,7 @@ DEFAULT_POST = (
     "not found", "not evident", "not noted", "not observed", "none", "no", "excluded",
     "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
     "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
+    "not demonstrated", "not expressed", "not demonstrable",
     # "The seminal vesicles are without carcinoma": a structure's status stated with "without".
     "without tumor", "without carcinoma", "without malignancy", "without neoplasm",
     "without cancer", "without metastasis", "without metastases", "without involvement",

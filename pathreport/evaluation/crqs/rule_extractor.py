@@ -442,7 +442,11 @@ class RuleExtractor:
                 if skip_to is not None:  # "Perineural invasion (nerves involved) was identified"
                     k, limit = skip_to, skip_to + self._max_post
                 while k < len(rt) and k <= limit:
-                    if rt.boundary_between(k, k):
+                    if rt.boundary_between(k, k) and not (
+                        k == j + 1
+                        and k in post_by_start
+                        and _labels_status(rt, k, post_by_start[k][0])
+                    ):
                         break
                     if rt.comma_between(k, k):
                         listed = list_post_cue(j)
@@ -752,6 +756,19 @@ def _states_status_of(rt: ReportText, i: int, subjects: frozenset, reach: int) -
         if rt.words[k] in subjects:
             return True
     return False
+
+
+def _labels_status(rt: ReportText, k: int, cue_end: int) -> bool:
+    """True when a lone dash stands before the cue at words ``k..cue_end`` and the cue ends its
+    clause: "Extraprostatic extension - absent." puts the status after the finding as a colon
+    would, while in "carcinoma - No sarcomatoid features" the dash starts the next item."""
+    if rt.text[rt.ends[k - 1] : rt.starts[k]] != " - ":
+        return False
+    return (
+        cue_end + 1 >= len(rt)
+        or rt.boundary_between(cue_end + 1, cue_end + 1)
+        or (rt.comma_between(cue_end + 1, cue_end + 1))
+    )
 
 
 def _labels_between(rt: ReportText, cue_end: int, i: int) -> bool:
