@@ -748,6 +748,9 @@ def test_uveal_melanoma_extension_and_invaded_structures():
         ),
         ("Level II 2/7, level III 0/9 lymph nodes.", "lymph_node_involvement", "2/16"),
         ("The sentinel node contains a micrometastasis.", "lymph_node_involvement", "present"),
+        ("A total of 11 benign lymph nodes were examined.", "lymph_node_involvement", "0/11"),
+        ("Four benign lymph nodes are identified.", "lymph_nodes_examined", "4"),
+        ("Cervix: CIN III with gland involvement.", "findings", "squamous intraepithelial lesion"),
         (
             "Hilar lymph nodes are reactive and show no evidence of tumour.",
             "lymph_node_involvement",
