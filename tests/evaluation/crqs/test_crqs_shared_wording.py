@@ -780,7 +780,6 @@ def test_uveal_melanoma_extension_and_invaded_structures():
         ),
         ("Deepest invasion: muscularis propria.", "invasion_depth", "muscularis propria"),
         ("Carcinoma extends into, but not beyond, the submucosa.", "invasion_depth", "submucosa"),
-        ("Early carcinoma, sm1.", "invasion_depth", "submucosa"),
         # Margins in the forms synoptic reports use.
         ("No tumour on ink; closest margin 3 mm.", "margin_status", "negative"),
         ("Margins of resection uninvolved.", "margin_status", "negative"),
