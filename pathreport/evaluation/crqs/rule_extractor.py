@@ -767,7 +767,7 @@ def _labels_status(rt: ReportText, k: int, cue_end: int) -> bool:
     return (
         cue_end + 1 >= len(rt)
         or rt.boundary_between(cue_end + 1, cue_end + 1)
-        or (rt.comma_between(cue_end + 1, cue_end + 1))
+        or rt.comma_between(cue_end + 1, cue_end + 1)
     )
 
 

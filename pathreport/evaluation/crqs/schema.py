@@ -154,7 +154,8 @@ class PatternRule:
     """One regular expression of a field: a constant value, or a captured ``value`` group.
 
     With ``each``, the ``value`` group marks a region and every match of ``each`` inside it is
-    a value of its own: the station counts of "4/26 (perigastric 1/8, left gastric 3/11)".
+    a value of its own: the station counts of "4/26 (perigastric 1/8, left gastric 3/11)". Such
+    values are read as stated (a count carries its own status), so ``negatable`` must stay off.
     """
 
     regex: re.Pattern
@@ -1071,10 +1072,16 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
     each = raw.get("each")
     if each is not None:
         each = _build_pattern(each, f"{here}, each")
-        if value is not None or each.value is not None or "value" not in compiled.groupindex:
+        if (
+            value is not None
+            or each.value is not None
+            or "value" not in compiled.groupindex
+            or raw.get("negatable")
+        ):
             raise SchemaError(
                 f"{here}: 'each' reads several values inside the (?P<value>...) group of "
-                f"{source!r}; both regexes need a value group and neither a constant value."
+                f"{source!r} as stated; both regexes need a value group, neither a constant "
+                "value, and the pattern is not negatable."
             )
     return PatternRule(
         regex=compiled,
