@@ -790,6 +790,13 @@ def test_uveal_melanoma_extension_and_invaded_structures():
         ("No detrusor muscle is identified.", "muscularis_propria_sampled", "absent"),
         ("Detrusor muscle is present and free of tumour.", "muscularis_propria_sampled", "present"),
         ("Tumour invades the muscularis propria.", "muscularis_propria_sampled", None),
+        ("Note) The specimen includes muscle proper.", "muscularis_propria_sampled", "present"),
+        ("The specimen does not include muscle proper.", "muscularis_propria_sampled", "absent"),
+        (
+            "(Gland formation: 2, Nuclear grade: 3, Mitoses: 1)",
+            "nottingham_components",
+            "mitoses 1 + pleomorphism 3 + tubules 2",
+        ),
         ("Tumour involves the right lateral wall and the dome.", "lateral_sites", "right wall"),
     ],
 )
