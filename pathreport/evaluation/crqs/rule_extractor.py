@@ -10,6 +10,10 @@ How one report is read (all of it linear in the report length, so safe on any in
    overlap ("tubular adenoma" gives diagnosis = adenoma and histologic_type = tubular).
 3. Each field's regular expressions (Gleason, grade group, sizes, "Necrosis: Absent", ...) run on
    the normalised text; schema patterns are checked for nested unbounded quantifiers on load.
+   A pattern runs only on reports that contain its anchor strings
+   (:mod:`~pathreport.evaluation.crqs.anchors`), and one that begins with lookaheads is tried
+   only where they hold (:mod:`~pathreport.evaluation.crqs.match_starts`); both give exactly the
+   matches of a plain search.
 4. Negation (see :mod:`pathreport.evaluation.crqs.negation`) turns a negated finding into the
    field's ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is
    no diagnosis).
@@ -27,7 +31,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from pathreport.evaluation.crqs.anchors import AnchorIndex, anchor_sets
 from pathreport.evaluation.crqs.extractors import Fields, Finding
+from pathreport.evaluation.crqs.match_starts import StartFinder
 from pathreport.evaluation.crqs.schema import (
     MULTI_VALUE_SEPARATOR,
     NEGATED_TEMPLATE,
@@ -92,76 +98,6 @@ def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
     return variants
 
 
-def literal_anchors(pattern: re.Pattern) -> tuple[str, ...] | None:
-    """Literal strings of which every match contains at least one, or None if there is none.
-
-    A pattern is only run when one of its anchors occurs in the text (a C-speed substring test),
-    which skips most patterns on most reports. Derived from the parsed regex, so schema authors
-    write nothing extra; a pattern whose structure cannot be analysed simply always runs.
-    """
-    sets = anchor_sets(pattern)
-    return sets[0] if sets else None
-
-
-def anchor_sets(pattern: re.Pattern, limit: int = 3) -> list[tuple[str, ...]]:
-    """The most selective any-of anchor sets that a match must ALL contain (best first).
-
-    "(positive|negative) for ... idh" needs one of {positive, negative} AND "idh": requiring
-    both skips the pattern on the many reports that say "negative" but never "idh".
-    """
-    try:
-        parser = __import__("re._parser", fromlist=["parse"])
-    except ImportError:  # Python 3.10
-        import sre_parse as parser  # type: ignore[no-redef]
-    try:
-        tree = parser.parse(pattern.pattern, pattern.flags)
-    except Exception:  # noqa: BLE001 - any parser change only disables the optimisation
-        return []
-    usable = [s for s in _required(tree, parser) if min(_anchor_weight(a) for a in s) >= 3]
-    usable = list(dict.fromkeys(usable))
-    usable.sort(key=lambda s: (-min(_anchor_weight(a) for a in s), len(s)))
-    return usable[:limit]
-
-
-def _required(seq, parser) -> list[tuple[str, ...]]:
-    """Anchor sets (any-of tuples) that a match of the parsed sequence ``seq`` must contain."""
-    found: list[tuple[str, ...]] = []
-    run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            found.append(("".join(run),))
-            run.clear()
-
-    for op, av in seq:
-        name = str(op)
-        if name == "LITERAL":
-            run.append(chr(av))
-            continue
-        flush()
-        if name == "SUBPATTERN":
-            found.extend(_required(av[-1], parser))
-        elif name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
-            found.extend(_required(av[2], parser))
-        elif name == "BRANCH":
-            options = [_best_anchor(_required(alt, parser)) for alt in av[1]]
-            if all(options):
-                found.append(tuple(a for opt in options for a in opt))  # type: ignore[union-attr]
-    flush()
-    return found
-
-
-def _anchor_weight(anchor: str) -> int:
-    """How selective a literal is: its length for words; rare symbols ("+", "%") count as 4."""
-    if any(ch.isalnum() for ch in anchor):
-        return len(anchor)
-    return 1 if set(anchor) <= set(" :,.;-()/'") else 4
-
-
-def _best_anchor(sets: list[tuple[str, ...]]) -> tuple[str, ...] | None:
-    return max(sets, key=lambda s: (min(_anchor_weight(a) for a in s), -len(s)), default=None)
-
-
 class RuleExtractor:
     """Rule backend for one schema (build once, call many times; thread-safe after build)."""
 
@@ -212,16 +148,13 @@ class RuleExtractor:
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
                 self._pattern_rules.append((fi, f, rule, anchor_sets(rule.regex)))
-        # A rule runs only when every one of its anchor sets has a member in the text: its
-        # first (most selective) set enables it, the others confirm; rules without anchors
-        # always run.
-        self._rules_by_anchor: dict[str, list[int]] = {}
-        self._unanchored = [k for k, (*_, sets) in enumerate(self._pattern_rules) if not sets]
-        self._confirm = {k: sets[1:] for k, (*_, sets) in enumerate(self._pattern_rules) if sets}
-        self._confirm = {k: more for k, more in self._confirm.items() if more}
-        for k, (*_, sets) in enumerate(self._pattern_rules):
-            for anchor in sets[0] if sets else ():
-                self._rules_by_anchor.setdefault(anchor, []).append(k)
+        # A rule runs only when every one of its anchor sets has a member in the text.
+        self._anchors = AnchorIndex([sets for *_, sets in self._pattern_rules])
+        # Rules that begin with lookaheads are tried only where those hold (see match_starts).
+        lookaheads: dict[str, re.Pattern] = {}
+        self._starts = [
+            StartFinder.of(rule.regex, lookaheads) for _, _, rule, _ in self._pattern_rules
+        ]
         self._freeze(self._root)
 
     def _freeze(self, node: dict) -> None:
@@ -565,22 +498,17 @@ class RuleExtractor:
             )  # fmt: skip
 
         text = rt.text
-        seen: dict[str, bool] = {}  # one substring search per anchor and text
-        active = set(self._unanchored)
-        for anchor, rules in self._rules_by_anchor.items():
-            seen[anchor] = hit = anchor in text
-            if hit:
-                active.update(rules)
-        confirm = self._confirm
-
         pattern_spans: list[tuple[int, int]] = []
-        for k in sorted(active):
-            more = confirm.get(k)
-            if more is not None and not _all_present(more, seen, text):
-                continue
+        starts: dict[re.Pattern, list[int]] = {}  # lookahead positions, shared by rules
+        for k in self._anchors.active(text):
             fi, f, rule, _ = self._pattern_rules[k]
+            finder = self._starts[k]
+            matches = (
+                rule.regex.finditer(text) if finder is None
+                else finder.matches(rule.regex, text, starts)
+            )  # fmt: skip
             if rule.each is not None:
-                for m in rule.regex.finditer(text):
+                for m in matches:
                     for part in rule.each.finditer(text, *m.span("value")):
                         value = self._pattern_value(f, part)
                         if value is not None:
@@ -590,7 +518,7 @@ class RuleExtractor:
                                 (False, None), False, explain,
                             )  # fmt: skip
                 continue
-            for m in rule.regex.finditer(text):
+            for m in matches:
                 pattern_spans.append(m.span())
                 if rule.value is not None:
                     value: Any = rule.value if "{" not in rule.value else _fill(rule.value, f, m)
@@ -727,24 +655,6 @@ class RuleExtractor:
             candidates[fi] = [(start, -end, value, finding, explicit)]
         else:
             cands.append((start, -end, value, finding, explicit))
-
-
-def _all_present(anchor_sets: list[tuple[str, ...]], seen: dict[str, bool], text: str) -> bool:
-    """True when each any-of set has a member in ``text``; substring tests are cached in ``seen``.
-
-    One plain loop per rule: this runs for most rules on every report, where a generator of
-    per-anchor calls cost a tenth of the extraction time.
-    """
-    for options in anchor_sets:
-        for anchor in options:
-            hit = seen.get(anchor)
-            if hit is None:
-                hit = seen[anchor] = anchor in text
-            if hit:
-                break
-        else:
-            return False
-    return True
 
 
 def _states_status_of(rt: ReportText, i: int, subjects: frozenset, reach: int) -> bool:

@@ -1,0 +1,146 @@
+"""Search a report for a pattern only where its leading lookaheads hold.
+
+Python's regular-expression engine tries a pattern at every position of a text unless the
+pattern begins with a literal. The number-led node-count patterns ("3 of 12 lymph nodes ...")
+cannot: they begin with lookaheads such as ``(?=\\d|one|tw|...)`` that pick out the start of a
+number, and each of them cost a full pass over every TCGA report, although a report has only
+about a dozen such positions. :class:`StartFinder` runs a pattern's leading positive lookaheads
+once per report (patterns that share them share the pass) and tries the pattern only at the
+positions where they hold.
+
+The matches are exactly those of ``pattern.finditer(text)``: a match can only begin where the
+pattern's own leading lookaheads hold, the positions are tried left to right, each at or after the
+end of the previous match, and the engine checks the whole pattern at each of them. Patterns that
+can match the empty string, or that have no leading lookahead, are searched as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+try:  # Python 3.11+
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # Python 3.10
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+# A tried position costs about as much as a dozen positions of the engine's own scan; with more
+# candidates than one per this many characters the plain scan is cheaper (and gives the same).
+_CHARS_PER_CANDIDATE = 12
+_ASSERTION_OPENERS = ("(?=", "(?!", "(?<=", "(?<!")
+_ONE_CHARACTER = re.compile(r"\(\?=(?:\[(?:[^\]\\]|\\.)*\]|\\?.)\)")
+
+
+class StartFinder:
+    """Where a pattern's matches can begin: its leading lookaheads, and whether a letter before
+    the start is ruled out by a leading ``(?<![...a-z...])``."""
+
+    __slots__ = ("lookaheads", "no_letter_before")
+
+    def __init__(self, lookaheads: re.Pattern, no_letter_before: bool) -> None:
+        self.lookaheads = lookaheads
+        self.no_letter_before = no_letter_before
+
+    @classmethod
+    def of(cls, pattern: re.Pattern, compiled: dict[str, re.Pattern]) -> StartFinder | None:
+        """The finder of ``pattern``, or None where the plain scan is used.
+
+        ``compiled`` maps lookahead sources to their compiled form, so that patterns with the
+        same leading lookaheads share one pass per report.
+        """
+        try:
+            tree = _sre_parse.parse(pattern.pattern, pattern.flags)
+        except Exception:  # noqa: BLE001 - a parser change only disables the optimisation
+            return None
+        if tree.getwidth()[0] == 0:  # empty matches follow finditer's own rules
+            return None
+        lookaheads = [p for p in _leading_assertions(pattern.pattern) if p.startswith("(?=")]
+        if all(_ONE_CHARACTER.fullmatch(p) for p in lookaheads):
+            return None  # none, or only "(?=[mfsp])": most positions pass, the plain scan wins
+        source = "".join(lookaheads)
+        if source not in compiled:
+            compiled[source] = re.compile(source, pattern.flags)
+        return cls(compiled[source], _rejects_letter_before(tree))
+
+    def matches(
+        self, pattern: re.Pattern, text: str, starts: dict[re.Pattern, list[int]]
+    ) -> list[re.Match]:
+        """``list(pattern.finditer(text))``; ``starts`` caches the positions per report."""
+        positions = starts.get(self.lookaheads)
+        if positions is None:
+            positions = starts[self.lookaheads] = [
+                m.start() for m in self.lookaheads.finditer(text)
+            ]
+        if len(positions) * _CHARS_PER_CANDIDATE > len(text):
+            return list(pattern.finditer(text))
+        found = []
+        end = 0
+        no_letter_before = self.no_letter_before
+        for p in positions:
+            if p < end or (no_letter_before and p and "a" <= text[p - 1] <= "z"):
+                continue
+            m = pattern.match(text, p)
+            if m is not None:
+                found.append(m)
+                end = m.end()
+        return found
+
+
+def _leading_assertions(source: str) -> list[str]:
+    """The lookaround groups at the very start of a pattern's source, as written."""
+    parts = []
+    at = 0
+    while source.startswith(_ASSERTION_OPENERS, at):
+        close = _closing_paren(source, at)
+        if close < 0:
+            break
+        parts.append(source[at : close + 1])
+        at = close + 1
+    return parts
+
+
+def _closing_paren(source: str, start: int) -> int:
+    """Index of the parenthesis closing the group opened at ``start`` (escapes and classes
+    respected), or -1."""
+    depth = 0
+    at = start
+    in_class = False
+    while at < len(source):
+        ch = source[at]
+        if ch == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if source.startswith(("[]", "[^]"), at):  # a leading ] is a literal
+                at += 2 if source[at + 1] == "]" else 3
+                continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+        at += 1
+    return -1
+
+
+def _rejects_letter_before(tree) -> bool:
+    """True when a leading ``(?<![...a-z...])`` forbids a lowercase letter before the match."""
+    for op, av in tree:
+        name = str(op)
+        if name not in ("ASSERT", "ASSERT_NOT", "AT"):
+            return False
+        if name == "ASSERT_NOT" and av[0] == -1 and len(av[1]) == 1:
+            inner_op, inner = av[1][0]
+            if str(inner_op) == "IN":
+                covered = {
+                    c
+                    for sub_op, sub in inner
+                    if str(sub_op) == "RANGE"
+                    for c in range(sub[0], sub[1] + 1)
+                }
+                if all(c in covered for c in range(ord("a"), ord("z") + 1)):
+                    return True
+    return False

@@ -1,0 +1,124 @@
+"""The extractor's two shortcuts give exactly what the plain searches give.
+
+Which patterns run on a report is decided from their anchor strings found in one pass
+(:class:`AnchorIndex`), and lookahead-led patterns are tried only where their lookaheads hold
+(:class:`StartFinder`). Both only save time: any difference from testing every anchor with ``in``
+and searching every pattern with ``finditer`` would change extracted values.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pathreport.evaluation.crqs import available_schemas, get_extractor, load_schema
+from pathreport.evaluation.crqs.anchors import AnchorIndex
+from pathreport.evaluation.crqs.match_starts import StartFinder
+from pathreport.evaluation.crqs.text import ReportText
+
+# Pieces of report text around numbers and nodes, where the lookahead-led rules live, plus
+# overlapping anchor-like strings ("node" inside "nodes", "no" inside "none" and "carcinoma").
+PIECES = [
+    "0", "1", "3", "12", "27", "one", "none", "no", "not", "nodes", "node", "lymph", "of", "out of",
+    "/", "(", ")", ",", ".", ";", ":", "-", " ", " ", " ", "\n", "twenty-one", "three", "thirteen",
+    "forty", "eleven", "positive", "negative", "benign", "examined", "recovered", "and", "all",
+    "were", "are", "with", "metastatic", "carcinoma", "tumour-free", "free", "margin", "total",
+    "level", "station", "which", "contain", "pn1a", "pt2", "x", "cm", "between", "extension",
+]  # fmt: skip
+texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+
+
+@pytest.fixture(scope="module")
+def extractors():
+    return [get_extractor("rule", load_schema(name)) for name in available_schemas()]
+
+
+def _naive_active(rule_sets, text: str) -> list[int]:
+    return [
+        k
+        for k, sets in enumerate(rule_sets)
+        if all(any(anchor in text for anchor in options) for options in sets)
+    ]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_anchor_index_finds_what_substring_tests_find(extractors, text):
+    for extractor in extractors:
+        rule_sets = [sets for *_, sets in extractor._pattern_rules]
+        normalised = ReportText.from_raw(text).text
+        assert extractor._anchors.active(normalised) == _naive_active(rule_sets, normalised)
+
+
+@pytest.mark.parametrize("min_anchors_for_trie", [0, 1000], ids=["trie pass", "substring tests"])
+def test_anchor_index_with_nested_and_overlapping_anchors(min_anchors_for_trie):
+    rule_sets = [
+        [("no",)],
+        [("none",), ("of",)],
+        [("node", "lymph")],
+        [("one",)],
+        [],
+        [("xyz",)],
+    ]
+    index = AnchorIndex(rule_sets, min_anchors_for_trie)
+    for text in ["none of", "nodes", "lymph node", "bone", "", "of no", "nonenone", "xy z"]:
+        assert index.present(text) == {
+            a for sets in rule_sets for options in sets for a in options if a in text
+        }, text
+        assert index.active(text) == _naive_active(rule_sets, text), text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_start_finder_matches_equal_finditer_for_every_schema_rule(extractors, text):
+    normalised = ReportText.from_raw(text).text
+    for extractor in extractors:
+        starts: dict = {}
+        for (_, _, rule, _), finder in zip(
+            extractor._pattern_rules, extractor._starts, strict=True
+        ):
+            if finder is None:
+                continue
+            expected = [m.span() for m in rule.regex.finditer(normalised)]
+            assert [m.span() for m in finder.matches(rule.regex, normalised, starts)] == expected
+
+
+def test_start_finder_on_adjacent_and_overlapping_candidates():
+    compiled: dict = {}
+    pattern = re.compile(r"(?<![a-z])(?=\d|one)(?:\d+|one)(?: ?/ ?\d+)?")
+    finder = StartFinder.of(pattern, compiled)
+    assert finder is not None and finder.no_letter_before
+    for text in ["1/2 3 /4 one/5 bone 7one 12/ 13", "a1 b2 one1", "x" * 200 + " 9"]:
+        assert [m.span() for m in finder.matches(pattern, text, {})] == [
+            m.span() for m in pattern.finditer(text)
+        ]
+    # Patterns sharing their lookaheads share one compiled finder, hence one pass per report.
+    other = StartFinder.of(re.compile(r"(?=\d|one)(?:one|\d)\s+nodes?"), compiled)
+    assert other is not None and other.lookaheads is finder.lookaheads
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"(?<![a-z])(?:negative|positive)",  # no lookahead: the engine's own scan
+        r"(?=[mfsp])(?:mild|focal|severe)",  # a one-character lookahead selects little
+        r"(?=\d|one)(?:\d|one)?",  # may match the empty string: finditer's rules apply
+    ],
+)
+def test_start_finder_leaves_other_patterns_to_the_plain_scan(source):
+    assert StartFinder.of(re.compile(source), {}) is None
+
+
+def test_number_led_node_rules_use_the_start_finder():
+    extractor = get_extractor("rule", load_schema("tcga"))
+    node_rules = [
+        finder
+        for (_, f, rule, _), finder in zip(extractor._pattern_rules, extractor._starts, strict=True)
+        if f.name == "lymph_node_involvement" and rule.regex.pattern.startswith("(?=[0-9")
+    ]
+    assert len(node_rules) >= 5
+    assert all(finder is not None for finder in node_rules)
+    assert len({finder.lookaheads for finder in node_rules}) == 1  # one pass shared by all
