@@ -56,6 +56,20 @@ _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _MAX_LIST_WORDS = 24
 _ITEM_SEPARATOR = re.compile(r"[,:]|\s-\s")  # inside an unlisted last item: a new item
 _MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and X are absent")
+_ENUMERATOR = re.compile(r"[a-z0-9]{1,2}[.)]\s")  # "B. chronic inflammation", "2) ulcer"
+# After "and"/"or", these start a clause, not a list item ("..., and the nodes were not sent").
+_CLAUSE_OPENERS = frozenset({"the", "a", "an", "there", "it", "this", "these", "they", "its"})
+_MAX_OPEN_ITEM_WORDS = 3  # words of an unlisted middle item ("no A, atypical mitoses, or B")
+# Words that end a list of findings: a verb or a preposition starts a clause of its own.
+_NOT_LIST_WORDS = frozenset(
+    {
+        "is", "are", "was", "were", "be", "been", "has", "have", "had", "shows", "show",
+        "showed", "measures", "measuring", "measured", "involves", "involving", "extends",
+        "extending", "invades", "invading", "identified", "seen", "noted", "present", "found",
+        "in", "at", "from", "into", "to", "with", "within", "which", "that", "but", "however",
+        "although", "while", "whereas", "except",
+    }
+)  # fmt: skip
 _MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
@@ -288,6 +302,55 @@ class RuleExtractor:
             listish = counts()[0]
             return listish[b + 1] - listish[a] == b + 1 - a
 
+        def is_open_list(a: int, b: int) -> bool:
+            """Words a..b are a comma list whose items may lie outside the vocabulary.
+
+            "no necrosis, atypical mitoses, or lymphovascular invasion" and "negative for CEA,
+            TTF-1 and MOC-31" negate every item, although "atypical mitoses" and "CEA" are no
+            finding of any field. Each unknown item, or the unknown modifiers of a finding
+            ("brisk mitotic activity"), is short (up to ``_MAX_OPEN_ITEM_WORDS`` words between
+            commas or conjunctions), no word of it starts a clause, and the words a..b hold a
+            comma.
+            """
+            if b < a or b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
+                return False
+            if not rt.comma_between(a, b + 1):
+                return False
+            listish = counts()[0]
+            run = 0  # unknown words in the current item
+            for k in range(a, b + 1):
+                if rt.comma_between(k, k) or rt.words[k] in _CONJUNCTIONS:
+                    if item_break(k) or _ENUMERATOR.match(rt.text, rt.starts[k]):
+                        return False  # ", (2) ..." or ", B. ...": the next item of a report list
+                    opens_clause = k + 1 < n_words and rt.words[k + 1] in _CLAUSE_OPENERS
+                    if rt.words[k] in _CONJUNCTIONS and opens_clause:
+                        return False  # ", and the lymph nodes were not examined": a clause
+                    run = 0
+                if listish[k + 1] > listish[k]:
+                    continue
+                if k in pre_by_start or k in post_by_start or rt.words[k] in _NOT_LIST_WORDS:
+                    return False
+                run += 1
+                if run > _MAX_OPEN_ITEM_WORDS:
+                    return False
+            return True
+
+        def coordinated(a: int, b: int, j: int) -> bool:
+            """The open list a..b, ending at a finding that ends at word j, is coordinated: a
+            conjunction comes before the finding ("..., or PNI") or follows it in the same
+            clause ("CEA, TTF-1 and MOC-31"). Without one, "no atrophy, focal intestinal
+            metaplasia" states two findings, the second one present."""
+            if has_conjunction(a, b):
+                return True
+            k = j + 1
+            while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
+                if rt.words[k] in _CONJUNCTIONS:
+                    return True
+                if k in pre_by_start or k in post_by_start or rt.words[k] in _NOT_LIST_WORDS:
+                    return False
+                k += 1
+            return False
+
         def has_conjunction(a: int, b: int) -> bool:
             if b < a:
                 return False
@@ -347,7 +410,9 @@ class RuleExtractor:
             k = bisect_left(rt.starts, close)
             return k if k < n_words else None
 
-        def negation(i: int, j: int, fi: int = -1) -> tuple[bool, str | None, bool]:
+        def negation(
+            i: int, j: int, fi: int = -1, open_list: bool = True
+        ) -> tuple[bool, str | None, bool]:
             """(negated, cue text, explicit) for a finding spanning words i..j.
 
             ``explicit`` is True when a cue states the finding's status either way (a bare
@@ -356,7 +421,9 @@ class RuleExtractor:
             segment wins over an affirming post cue ("no extraprostatic extension
             identified"); across a comma the affirming post cue wins ("no necrosis, LVI
             present") unless the finding closes a coordinated list opened by the cue ("no LVI,
-            necrosis, or PNI is identified").
+            necrosis, or PNI is identified"). ``open_list`` lets a cue reach the finding across
+            list items outside the vocabulary; a bare mention ("invasion" of "no perineural,
+            lymphovascular or bony invasion") does not take it, being the head of such items.
             """
 
             def closes(k: int) -> bool:
@@ -414,7 +481,14 @@ class RuleExtractor:
             if cue_end == cue_start and rt.words[cue_start] in _PREFIX_CUES and i != cue_end + 1:
                 return affirmed  # "non-necrotizing granulomas": "non" negates its own word only
             between_is_list = (
-                is_list(cue_end + 1, i - 1)
+                (
+                    is_list(cue_end + 1, i - 1)
+                    or (
+                        open_list
+                        and is_open_list(cue_end + 1, i - 1)
+                        and coordinated(cue_end + 1, i - 1, j)
+                    )
+                )
                 and not item_break(i)
                 and not coordinated_clause(cue_end + 1, i)
             )
@@ -461,7 +535,9 @@ class RuleExtractor:
             counting = self._counts_statements[fi]
             if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
                 continue
-            negated, cue, explicit = negation(i, j, fi) if negatable[fi] else (False, None, False)
+            negated, cue, explicit = (
+                negation(i, j, fi, kind == TERM) if negatable[fi] else (False, None, False)
+            )
             if (
                 (negated or (kind == TERM and i in pre_by_start))  # "free of tumor" is a status too
                 and self._status_subjects[fi]

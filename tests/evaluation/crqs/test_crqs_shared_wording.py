@@ -120,6 +120,78 @@ def test_a_shared_negation_covers_every_item_of_the_list(text: str):
     assert fields.get("perineural_invasion", "absent") == "absent"
 
 
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "No necrosis, bizarre nuclei, or lymphovascular invasion.",
+            "lymphovascular_invasion",
+            "absent",
+        ),
+        (
+            "There is no necrosis, brisk mitotic activity, or perineural invasion.",
+            "perineural_invasion",
+            "absent",
+        ),
+        (
+            "There is no necrosis, brisk mitotic activity, or perineural invasion.",
+            "mitotic_activity",
+            "absent",
+        ),
+        (
+            "Tumour cells stain for vimentin but are negative for EMA, CD34 and desmin.",
+            "ihc_markers",
+            "cd34 negative + desmin negative + ema negative + vimentin",
+        ),
+        (
+            "The neoplasm is negative for calretinin, Ber-EP4, WT1 and D2-40.",
+            "ihc_markers",
+            "calretinin negative + wt1 negative",
+        ),
+    ],
+)
+def test_a_list_negation_reaches_past_items_outside_the_vocabulary(text, field, value):
+    """Items no field knows ("bizarre nuclei", "Ber-EP4") do not end a coordinated list."""
+    assert extract(text, "tcga")[field] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "dataset", "field", "value"),
+    [
+        # Two findings, the second without a cue of its own: no conjunction, no shared negation.
+        (
+            "Body: oxyntic mucosa, no atrophy, patchy intestinal metaplasia.",
+            "histai",
+            "intestinal_metaplasia",
+            "present",
+        ),
+        # ", and the ..." opens a clause of its own.
+        (
+            "No lymphatic invasion (L0, V0), and the lymph node status was not assessed.",
+            "tcga",
+            "lymph_node_involvement",
+            None,
+        ),
+        # A lettered item of a one-line list starts afresh.
+        (
+            "A. No malignancy or dysplasia, B. Chronic inflammation with fibrosis.",
+            "reg2025",
+            "diagnosis",
+            "chronic inflammation",
+        ),
+        # "invasion" is the head of the listed kinds, not a finding of its own.
+        (
+            "No perineural, lymphovascular or cartilage invasion. Squamous cell carcinoma.",
+            "histai",
+            "malignancy_status",
+            None,
+        ),
+    ],
+)
+def test_an_open_list_stops_where_the_list_does(text, dataset, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
 def test_an_affirmed_list_stays_affirmed():
     fields = extract("Necrosis, vascular invasion and extension into the fat are present.", "tcga")
     assert fields["necrosis"] == fields["lymphovascular_invasion"] == "present"
