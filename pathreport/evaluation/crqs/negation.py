@@ -64,6 +64,8 @@ DEFAULT_FILLERS = frozenset(
         "is", "are", "was", "were", "be", "been", "has", "have", "also", "all", "both",
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
+        # Head nouns after a finding: "microsatellite lesions were not seen".
+        "lesion", "lesions", "foci",
         # Adjectives of a shared head noun: "no lymphatic, venous, or perineural invasion".
         "lymphatic", "venous", "vascular", "perineural", "angiolymphatic",
     }

@@ -70,6 +70,15 @@ _NOT_LIST_WORDS = frozenset(
         "although", "while", "whereas", "except",
     }
 )  # fmt: skip
+_MAX_LABEL_TAIL = 5  # words of a synoptic label after its finding ("... of nodal metastasis:")
+_LABEL_TAIL_STARTS = frozenset(
+    {"of", "in", "at", "into", "within", "beyond", "through", "to", "on"}
+)
+# A label tail naming a test of its own: "MYC rearrangement: negative" is not MYC's stain.
+_OWN_RESULT = frozenset(
+    {"rearrangement", "rearrangements", "amplification", "mutation", "mutations", "deletion",
+     "fusion", "translocation", "methylation", "expression", "loss"}
+)  # fmt: skip
 _MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
@@ -367,23 +376,52 @@ class RuleExtractor:
             k = bisect_right(commas, commas[a], a, b + 2) - 1  # the word the comma precedes
             return rt.words[k] in _CONJUNCTIONS
 
+        def closes_clause(k: int) -> bool:
+            """Word k ends its clause (the text ends, or a boundary or comma follows)."""
+            return (
+                k + 1 >= n_words
+                or rt.boundary_between(k + 1, k + 1)
+                or rt.comma_between(k + 1, k + 1)
+            )
+
         def list_post_cue(j: int) -> tuple[int, str] | None:
             """A negative post cue that closes a list continuing after word j ("A, B: absent").
 
             The list's last item, after its conjunction, may be a phrase outside the vocabulary
-            ("necrosis, capsular invasion, and extension into adipose tissue are not present").
+            ("necrosis, capsular invasion, and extension into adipose tissue are not present"),
+            and so may a short middle item when the list goes on to its conjunction
+            ("microsatellites, satellites and in-transit metastases: none").
             """
             k = j + 1
             listish = counts()[0]
             last_conjunction = -1
             unlisted_tail = False  # inside an unlisted last item, which starts at its conjunction
+            open_words = 0  # unknown words of the current middle item ("A, satellites and B")
+            used_open = False  # such an item was passed: the list must reach its conjunction
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
-                    return (k, " ".join(rt.words[k : cue[0] + 1])) if cue[1] == POST else None
+                    if cue[1] != POST:
+                        return None
+                    if used_open and (
+                        last_conjunction < 0 or k in pre_by_start or not closes_clause(cue[0])
+                    ):
+                        return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
+                    return k, " ".join(rt.words[k : cue[0] + 1])
                 listed = listish[k + 1] > listish[k]
+                if rt.comma_between(k, k):
+                    open_words = 0
                 if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
                     last_conjunction = k
+                elif not listed and last_conjunction < 0 and rt.comma_between(j + 1, k):
+                    open_words += 1
+                    used_open = True
+                    if (
+                        open_words > _MAX_OPEN_ITEM_WORDS
+                        or rt.words[k] in _NOT_LIST_WORDS
+                        or k in pre_by_start
+                    ):
+                        return None
                 elif not listed:
                     if (
                         last_conjunction < 0
@@ -394,6 +432,25 @@ class RuleExtractor:
                         return None
                     unlisted_tail = True
                 k += 1
+            return None
+
+        def label_status(k: int) -> int | None:
+            """The cue right after the colon that ends a label continuing at word k.
+
+            "Extracapsular extension of nodal metastasis: not identified": a prepositional phrase
+            after the finding finishes its synoptic label, and the status after the colon is the
+            finding's. The label goes on for at most ``_MAX_LABEL_TAIL`` words, without a comma,
+            a clause boundary or a cue of its own.
+            """
+            if rt.words[k] not in _LABEL_TAIL_STARTS:
+                return None  # "Tumour rupture: none" is the rupture's status, not the tumour's
+            for at in range(k, min(k + _MAX_LABEL_TAIL + 1, n_words)):
+                if at > k and ":" in rt.text[rt.ends[at - 1] : rt.starts[at]]:
+                    return at if at in post_by_start else None
+                if rt.boundary_between(at, at) or rt.comma_between(at, at):
+                    return None
+                if at in post_by_start or at in pre_by_start or rt.words[at] in _OWN_RESULT:
+                    return None
             return None
 
         def bracketed_after(j: int) -> int | None:
@@ -466,6 +523,12 @@ class RuleExtractor:
                             if listed is not None and closes(listed[0]):
                                 post_at, cue_text = listed
                                 post = (True, cue_text)
+                        else:
+                            labelled = label_status(k)
+                            if labelled is not None and closes(labelled):
+                                cue = post_by_start[labelled]
+                                post = (cue[1] == POST, " ".join(rt.words[labelled : cue[0] + 1]))
+                                post_at = labelled
                         break
                     k += 1
             if post is not None and post[0]:

@@ -192,6 +192,47 @@ def test_an_open_list_stops_where_the_list_does(text, dataset, field, value):
     assert extract(text, dataset).get(field) == value
 
 
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Extranodal extension of the nodal deposit: not identified.",
+            "extranodal_extension",
+            "absent",
+        ),
+        ("Perineural invasion of large nerves: absent.", "perineural_invasion", "absent"),
+        (
+            "Satellite nodules, skin ulcers and in-transit deposits: none.",
+            "microsatellites",
+            "absent",
+        ),
+        ("Microsatellite lesions were not seen.", "microsatellites", "absent"),
+        (
+            "MYC positive in 40% of cells. FISH for MYC rearrangement: negative.",
+            "ihc_markers",
+            "myc",
+        ),
+        (
+            "pT2 (primary tumour), pN1 (regional nodes), and pMX (no distant metastasis).",
+            "primary_vs_metastatic",
+            "primary",
+        ),
+    ],
+)
+def test_a_status_after_a_label_or_a_list_belongs_to_its_finding(text, field, value):
+    """A prepositional label tail and unknown middle items of a coordinated list pass the
+    status on; a molecular test or a bracketed staging string does not."""
+    assert extract(text, "tcga")[field] == value
+
+
+def test_the_status_of_a_labelled_noun_is_not_its_modifiers():
+    fields = extract(
+        "Gastrointestinal stromal tumour, spindle cell type. Tumour rupture: none.", "histai"
+    )
+    assert fields.get("benign_vs_malignant") != "benign"
+    assert fields.get("malignancy_status") is None
+
+
 def test_an_affirmed_list_stays_affirmed():
     fields = extract("Necrosis, vascular invasion and extension into the fat are present.", "tcga")
     assert fields["necrosis"] == fields["lymphovascular_invasion"] == "present"
