@@ -58,6 +58,8 @@ DEFAULT_TERMINATORS = (
     "demonstrating", "positive for", "presence of", "consistent with", "suspicious for",
     "present", "identified", "seen", "favor", "favour", "compatible with", "diagnostic of",
     "there is", "there are", "includes", "including",
+    # "PR: no staining in invasive tumour cells" says nothing about invasion.
+    "staining in", "expression in", "immunoreactivity in",
 )  # fmt: skip
 DEFAULT_FILLERS = frozenset(
     {

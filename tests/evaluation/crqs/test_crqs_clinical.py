@@ -411,3 +411,37 @@ def test_crqs_the_greatest_of_several_sizes_is_the_tumour_size():
     two = "Colon, polypectomy: (1) tubular adenoma, 5 mm; (2) tubular adenoma, 8 mm."
     assert extract(two, "histai")["tumor_size"] == 0.8
     assert "tumor_size" in score_pair(two, two.replace("8 mm", "3 mm"), "histai").discordant
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        # HER2: the in situ hybridisation result settles an equivocal IHC score.
+        ("HER2: IHC 2+ (equivocal); SISH amplified, ratio 2.4.", "her2_status", "positive"),
+        ("HER2 by IHC 2+, FISH not amplified (ratio 1.2).", "her2_status", "negative"),
+        ("HER2 2+ by IHC with no amplification on dual-probe ISH.", "her2_status", "negative"),
+        ("HER2 ISH: group 5, non-amplified.", "her2_status", "negative"),
+        ("HER2 (4B5): score 1+.", "her2_status", "negative"),
+        ("ER+, PR-, HER2-.", "her2_status", "negative"),
+        ("HER2 3+. EBER-ISH negative.", "her2_status", "positive"),
+        # Hormone receptors by Allred score, percentage or absent staining.
+        ("ER (SP1): Allred score 7/8.", "er_status", "positive"),
+        ("PgR: Allred 2/8.", "pr_status", "negative"),
+        ("ER: 0% of invasive tumour nuclei.", "er_status", "negative"),
+        ("Oestrogen receptor: 85% strong.", "er_status", "positive"),
+        ("PR: no nuclear staining in the tumour.", "pr_status", "negative"),
+        # Mismatch repair.
+        ("No loss of mismatch repair proteins by IHC.", "mmr_msi_status", "proficient"),
+        ("MMR immunohistochemistry: no loss.", "mmr_msi_status", "proficient"),
+        ("No loss of MLH1, PMS2, MSH2 or MSH6 expression.", "mmr_msi_status", "proficient"),
+        # Size labels and dimensions with a unit each.
+        ("Size of invasive component: 14 mm.", "tumor_size", 1.4),
+        ("Greatest dimension (centimeters): 2.7 cm", "tumor_size", 2.7),
+        ("Tumour dimensions: 1.9 cm x 3.1 cm x 2.2 cm.", "tumor_size", 3.1),
+        # Gleason given as primary and secondary patterns.
+        ("Gleason pattern: primary 3, secondary 4; total 7.", "gleason_score", "3+4=7"),
+        ("Primary grade: 4. Secondary grade: 3.", "gleason_score", "4+3=7"),
+    ],
+)  # fmt: skip
+def test_biomarkers_sizes_and_gleason_in_synoptic_and_prose_forms(text, field, value):
+    assert extract(text, "tcga")[field] == value
