@@ -53,6 +53,14 @@ _LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
 _ABBREVIATIONS = r"\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|hp|tils?|ihc|nos)\)"
 _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 _ANY_ABBREVIATION = re.compile(_ABBREVIATIONS)  # starts with a literal: a fast first look
+# A number written out and echoed in digits, as legal-style reports do: "one (1) of seventeen
+# (17) lymph nodes" reads as "one of seventeen lymph nodes".
+_ECHOED_NUMBER = re.compile(
+    r"(?<![a-z])((?:twenty|thirty|forty|fifty|sixty)(?:-[a-z]{3,5})?|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
+    r"nineteen) ?\(\d{1,3}\)"
+)
+_ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
 
 
 def normalise(text: str) -> str:
@@ -60,7 +68,7 @@ def normalise(text: str) -> str:
 
     "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage
     needs one spelling of the unit; British spellings become American ones and an abbreviation
-    echoed in brackets is dropped, so that a vocabulary names each finding once.
+    or a number echoed in brackets is dropped, so that a vocabulary names each finding once.
     """
     if "&" in text:
         text = html.unescape(text)
@@ -77,6 +85,8 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
+    if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
+        text = _ECHOED_NUMBER.sub(r"\1", text)
     return text
 
 

@@ -445,3 +445,22 @@ def test_crqs_the_greatest_of_several_sizes_is_the_tumour_size():
 )  # fmt: skip
 def test_biomarkers_sizes_and_gleason_in_synoptic_and_prose_forms(text, field, value):
     assert extract(text, "tcga")[field] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Three out of twenty-four regional nodes contain metastatic carcinoma.", "3/24"),
+        (
+            "Four of 13 axillary nodes and two of twenty-one iliac nodes are involved.",
+            "6/34",
+        ),
+        ("Metastatic carcinoma in two (2) of nineteen (19) lymph nodes.", "2/19"),
+        ("Regional lymph nodes: 3 positive / 11 examined.", "3/11"),
+        ("Lymph nodes: 1 positive (deposit 4 mm) out of 9 examined.", "1/9"),
+        ("Lymph nodes examined: 16. Lymph nodes positive: 0.", "0/16"),
+    ],
+)
+def test_node_counts_with_compound_numbers_echoes_and_synoptic_labels(text, count):
+    """ "twenty-four" is one number, not also "four"; "two (2)" is one number."""
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
