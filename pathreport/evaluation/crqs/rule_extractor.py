@@ -398,6 +398,7 @@ class RuleExtractor:
             unlisted_tail = False  # inside an unlisted last item, which starts at its conjunction
             open_words = 0  # unknown words of the current middle item ("A, satellites and B")
             used_open = False  # such an item was passed: the list must reach its conjunction
+            after_comma = False  # a comma was passed since word j
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
@@ -410,10 +411,11 @@ class RuleExtractor:
                     return k, " ".join(rt.words[k : cue[0] + 1])
                 listed = listish[k + 1] > listish[k]
                 if rt.comma_between(k, k):
+                    after_comma = True
                     open_words = 0
                 if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
                     last_conjunction = k
-                elif not listed and last_conjunction < 0 and rt.comma_between(j + 1, k):
+                elif not listed and last_conjunction < 0 and after_comma:
                     open_words += 1
                     used_open = True
                     if (

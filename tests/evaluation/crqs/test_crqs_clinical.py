@@ -464,3 +464,24 @@ def test_biomarkers_sizes_and_gleason_in_synoptic_and_prose_forms(text, field, v
 def test_node_counts_with_compound_numbers_echoes_and_synoptic_labels(text, count):
     """ "twenty-four" is one number, not also "four"; "two (2)" is one number."""
     assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Lymph nodes: right pelvic 0/11, left pelvic 2/9.", "2/20"),
+        ("Neck: left 0/17; right 1/22, largest deposit 9 mm.", "1/39"),
+    ],
+)
+def test_a_labelled_list_of_node_counts_adds_up(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+def test_histai_reads_the_cns_molecular_markers():
+    fields = extract(
+        "Diffuse astrocytoma. IDH1 R132H: positive. 1p/19q: not co-deleted. MGMT unmethylated.",
+        "histai",
+    )
+    assert fields["idh_status"] == "mutant"
+    assert fields["codeletion_1p19q"] == "not codeleted"
+    assert fields["mgmt_status"] == "unmethylated"
