@@ -399,6 +399,8 @@ class RuleExtractor:
             open_words = 0  # unknown words of the current middle item ("A, satellites and B")
             used_open = False  # such an item was passed: the list must reach its conjunction
             after_comma = False  # a comma was passed since word j
+            # Without a conjunction ahead no open item can be passed (and none is looked at).
+            may_open = has_conjunction(j + 1, min(j + _MAX_LIST_WORDS, n_words - 1))
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
@@ -415,7 +417,7 @@ class RuleExtractor:
                     open_words = 0
                 if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
                     last_conjunction = k
-                elif not listed and last_conjunction < 0 and after_comma:
+                elif not listed and last_conjunction < 0 and after_comma and may_open:
                     open_words += 1
                     used_open = True
                     if (
