@@ -397,28 +397,31 @@ class RuleExtractor:
             last_conjunction = -1
             unlisted_tail = False  # inside an unlisted last item, which starts at its conjunction
             open_words = 0  # unknown words of the current middle item ("A, satellites and B")
+            last_open = -1  # the last such word
             used_open = False  # such an item was passed: the list must reach its conjunction
-            after_comma = False  # a comma was passed since word j
-            # Without a conjunction ahead no open item can be passed (and none is looked at).
-            may_open = has_conjunction(j + 1, min(j + _MAX_LIST_WORDS, n_words - 1))
+            may_open: bool | None = None  # a conjunction lies ahead (asked only when needed)
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
                     if cue[1] != POST:
                         return None
-                    if used_open and (
-                        last_conjunction < 0 or k in pre_by_start or not closes_clause(cue[0])
-                    ):
+                    if used_open and (last_conjunction < 0 or not closes_clause(cue[0])):
                         return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
                     return k, " ".join(rt.words[k : cue[0] + 1])
                 listed = listish[k + 1] > listish[k]
-                if rt.comma_between(k, k):
-                    after_comma = True
-                    open_words = 0
                 if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
                     last_conjunction = k
-                elif not listed and last_conjunction < 0 and after_comma and may_open:
+                elif not listed and last_conjunction < 0:
+                    if not rt.comma_between(j + 1, k):
+                        return None  # no comma yet: the finding's own words, not a list
+                    if may_open is None:  # without a conjunction ahead no open item can pass
+                        may_open = has_conjunction(j + 1, min(j + _MAX_LIST_WORDS, n_words - 1))
+                    if not may_open:
+                        return None
+                    if last_open != k - 1 or rt.comma_between(k, k):
+                        open_words = 0  # a new item
                     open_words += 1
+                    last_open = k
                     used_open = True
                     if (
                         open_words > _MAX_OPEN_ITEM_WORDS

@@ -207,6 +207,7 @@ def test_an_open_list_stops_where_the_list_does(text, dataset, field, value):
             "absent",
         ),
         ("Microsatellite lesions were not seen.", "microsatellites", "absent"),
+        ("Necrosis, bizarre nuclei and LVI: not identified.", "necrosis", "absent"),
         (
             "MYC positive in 40% of cells. FISH for MYC rearrangement: negative.",
             "ihc_markers",
