@@ -21,6 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+try:  # Python 3.11+
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # Python 3.10
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
 AnchorSets = list[tuple[str, ...]]
 # From this many enabling anchors on, one trie pass beats a substring test per anchor (measured
 # on report text of 60 to 1,000 characters: 42 anchors favour the tests, 350 the pass at every
@@ -34,21 +39,25 @@ def anchor_sets(pattern: re.Pattern, limit: int = 3) -> list[tuple[str, ...]]:
     "(positive|negative) for ... idh" needs one of {positive, negative} AND "idh": requiring
     both skips the pattern on the many reports that say "negative" but never "idh".
     """
-    try:
-        parser = __import__("re._parser", fromlist=["parse"])
-    except ImportError:  # Python 3.10
-        import sre_parse as parser  # type: ignore[no-redef]
-    try:
-        tree = parser.parse(pattern.pattern, pattern.flags)
-    except Exception:  # noqa: BLE001 - any parser change only disables the optimisation
+    tree = parsed(pattern)
+    if tree is None:
         return []
-    usable = [s for s in _required(tree, parser) if min(_anchor_weight(a) for a in s) >= 3]
+    usable = [s for s in _required(tree) if min(_anchor_weight(a) for a in s) >= 3]
     usable = list(dict.fromkeys(usable))
     usable.sort(key=lambda s: (-min(_anchor_weight(a) for a in s), len(s)))
     return usable[:limit]
 
 
-def _required(seq, parser) -> list[tuple[str, ...]]:
+def parsed(pattern: re.Pattern):
+    """The engine's parse tree of ``pattern``, or None: the analyses built on it only speed
+    extraction up, so a parser that changed with the Python version disables them."""
+    try:
+        return _sre_parse.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - see above
+        return None
+
+
+def _required(seq) -> list[tuple[str, ...]]:
     """Anchor sets (any-of tuples) that a match of the parsed sequence ``seq`` must contain."""
     found: list[tuple[str, ...]] = []
     run: list[str] = []
@@ -65,11 +74,11 @@ def _required(seq, parser) -> list[tuple[str, ...]]:
             continue
         flush()
         if name == "SUBPATTERN":
-            found.extend(_required(av[-1], parser))
+            found.extend(_required(av[-1]))
         elif name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
-            found.extend(_required(av[2], parser))
+            found.extend(_required(av[2]))
         elif name == "BRANCH":
-            options = [_best_anchor(_required(alt, parser)) for alt in av[1]]
+            options = [_best_anchor(_required(alt)) for alt in av[1]]
             if all(options):
                 found.append(tuple(a for opt in options for a in opt))  # type: ignore[union-attr]
     flush()
@@ -115,7 +124,9 @@ class AnchorIndex:
             else None
         )
         # The anchors that start where a (longer) anchor starts: its prefixes, itself included.
-        self._prefixes = {a: tuple(b for b in anchors if a.startswith(b)) for a in anchors}
+        self._prefixes = {
+            a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in anchors) for a in anchors
+        }
 
     def present(self, text: str) -> set[str]:
         """The anchors that occur in ``text`` (as ``{a for a in anchors if a in text}``)."""

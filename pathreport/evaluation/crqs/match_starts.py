@@ -18,10 +18,7 @@ from __future__ import annotations
 
 import re
 
-try:  # Python 3.11+
-    from re import _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # Python 3.10
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+from pathreport.evaluation.crqs.anchors import parsed
 
 # A tried position costs about as much as a dozen positions of the engine's own scan; with more
 # candidates than one per this many characters the plain scan is cheaper (and gives the same).
@@ -47,11 +44,8 @@ class StartFinder:
         ``compiled`` maps lookahead sources to their compiled form, so that patterns with the
         same leading lookaheads share one pass per report.
         """
-        try:
-            tree = _sre_parse.parse(pattern.pattern, pattern.flags)
-        except Exception:  # noqa: BLE001 - a parser change only disables the optimisation
-            return None
-        if tree.getwidth()[0] == 0:  # empty matches follow finditer's own rules
+        tree = parsed(pattern)
+        if tree is None or tree.getwidth()[0] == 0:  # empty matches follow finditer's own rules
             return None
         lookaheads = [p for p in _leading_assertions(pattern.pattern) if p.startswith("(?=")]
         if all(_ONE_CHARACTER.fullmatch(p) for p in lookaheads):

@@ -337,7 +337,7 @@ class RuleExtractor:
                     run = 0
                 if listish[k + 1] > listish[k]:
                     continue
-                if k in pre_by_start or k in post_by_start or rt.words[k] in _NOT_LIST_WORDS:
+                if breaks_open_item(k):
                     return False
                 run += 1
                 if run > _MAX_OPEN_ITEM_WORDS:
@@ -355,7 +355,7 @@ class RuleExtractor:
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 if rt.words[k] in _CONJUNCTIONS:
                     return True
-                if k in pre_by_start or k in post_by_start or rt.words[k] in _NOT_LIST_WORDS:
+                if breaks_open_item(k):
                     return False
                 k += 1
             return False
@@ -376,13 +376,15 @@ class RuleExtractor:
             k = bisect_right(commas, commas[a], a, b + 2) - 1  # the word the comma precedes
             return rt.words[k] in _CONJUNCTIONS
 
-        def closes_clause(k: int) -> bool:
-            """Word k ends its clause (the text ends, or a boundary or comma follows)."""
-            return (
-                k + 1 >= n_words
-                or rt.boundary_between(k + 1, k + 1)
-                or rt.comma_between(k + 1, k + 1)
-            )
+        def breaks_open_item(k: int) -> bool:
+            """Word k cannot belong to a list item outside the vocabulary: a cue, a verb or a
+            preposition starts a clause of its own."""
+            return k in pre_by_start or k in post_by_start or rt.words[k] in _NOT_LIST_WORDS
+
+        def stated_at(k: int) -> tuple[bool, str]:
+            """(negative, cue text) of the post cue that starts at word k."""
+            end, kind = post_by_start[k]
+            return kind == POST, " ".join(rt.words[k : end + 1])
 
         def list_post_cue(j: int) -> tuple[int, str] | None:
             """A negative post cue that closes a list continuing after word j ("A, B: absent").
@@ -405,9 +407,9 @@ class RuleExtractor:
                 if cue is not None:
                     if cue[1] != POST:
                         return None
-                    if used_open and (last_conjunction < 0 or not closes_clause(cue[0])):
+                    if used_open and (last_conjunction < 0 or not _ends_clause(rt, cue[0])):
                         return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
-                    return k, " ".join(rt.words[k : cue[0] + 1])
+                    return k, stated_at(k)[1]
                 listed = listish[k + 1] > listish[k]
                 if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
                     last_conjunction = k
@@ -423,11 +425,7 @@ class RuleExtractor:
                     open_words += 1
                     last_open = k
                     used_open = True
-                    if (
-                        open_words > _MAX_OPEN_ITEM_WORDS
-                        or rt.words[k] in _NOT_LIST_WORDS
-                        or k in pre_by_start
-                    ):
+                    if open_words > _MAX_OPEN_ITEM_WORDS or breaks_open_item(k):
                         return None
                 elif not listed:
                     if (
@@ -518,11 +516,9 @@ class RuleExtractor:
                             post_at, cue_text = listed
                             post = (True, cue_text)
                         break
-                    cue = post_by_start.get(k)
-                    if cue is not None:
+                    if k in post_by_start:
                         if closes(k):
-                            post = (cue[1] == POST, " ".join(rt.words[k : cue[0] + 1]))
-                            post_at = k
+                            post, post_at = stated_at(k), k
                         break
                     if rt.words[k] not in self._fillers:
                         if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
@@ -533,9 +529,7 @@ class RuleExtractor:
                         else:
                             labelled = label_status(k)
                             if labelled is not None and closes(labelled):
-                                cue = post_by_start[labelled]
-                                post = (cue[1] == POST, " ".join(rt.words[labelled : cue[0] + 1]))
-                                post_at = labelled
+                                post, post_at = stated_at(labelled), labelled
                         break
                     k += 1
             if post is not None and post[0]:
@@ -818,13 +812,12 @@ def _labels_status(rt: ReportText, k: int, cue_end: int) -> bool:
     """True when a lone dash stands before the cue at words ``k..cue_end`` and the cue ends its
     clause: "Extraprostatic extension - absent." puts the status after the finding as a colon
     would, while in "carcinoma - No sarcomatoid features" the dash starts the next item."""
-    if rt.text[rt.ends[k - 1] : rt.starts[k]] != " - ":
-        return False
-    return (
-        cue_end + 1 >= len(rt)
-        or rt.boundary_between(cue_end + 1, cue_end + 1)
-        or rt.comma_between(cue_end + 1, cue_end + 1)
-    )
+    return rt.text[rt.ends[k - 1] : rt.starts[k]] == " - " and _ends_clause(rt, cue_end)
+
+
+def _ends_clause(rt: ReportText, k: int) -> bool:
+    """Word k ends its clause: the text ends, or a boundary or a comma follows it."""
+    return k + 1 >= len(rt) or rt.boundary_between(k + 1, k + 1) or rt.comma_between(k + 1, k + 1)
 
 
 def _labels_between(rt: ReportText, cue_end: int, i: int) -> bool:

@@ -24,6 +24,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
+
 # One dash, one apostrophe; keeps patterns simple.
 _CHAR_MAP = str.maketrans(
     {
@@ -56,9 +58,17 @@ _ANY_ABBREVIATION = re.compile(_ABBREVIATIONS)  # starts with a literal: a fast 
 # A number written out and echoed in digits, as legal-style reports do: "one (1) of seventeen
 # (17) lymph nodes" reads as "one of seventeen lymph nodes".
 _ECHOED_NUMBER = re.compile(
-    r"(?<![a-z])((?:twenty|thirty|forty|fifty|sixty)(?:-[a-z]{3,5})?|one|two|three|four|five|six|"
-    r"seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
-    r"nineteen) ?\(\d{1,3}\)"
+    r"(?<![a-z])((?:"
+    + "|".join(t for t, v in TENS.items() if v <= 60)  # node and core counts stay below 70
+    + r")(?:-[a-z]{3,5})?|"
+    + "|".join(
+        sorted(
+            (w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single"),
+            key=len,
+            reverse=True,
+        )
+    )
+    + r") ?\(\d{1,3}\)"
 )
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
 
