@@ -42,7 +42,12 @@ from pathreport.evaluation.crqs.schema import (
     Schema,
 )
 from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
-from pathreport.evaluation.crqs.values import ValueParseError, to_int, total_count
+from pathreport.evaluation.crqs.values import (
+    ValueParseError,
+    breakdown_count,
+    to_int,
+    total_count,
+)
 from pathreport.registry import EXTRACTORS
 
 _END = ""  # trie key that marks a complete phrase (never a word)
@@ -405,8 +410,8 @@ class RuleExtractor:
             while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                 cue = post_by_start.get(k)
                 if cue is not None:
-                    if cue[1] != POST:
-                        return None
+                    if cue[1] != POST or _opens_aside(rt.text, rt.ends[j], rt.starts[k]):
+                        return None  # "(E-cadherin negative)" is E-cadherin's status
                     if used_open and (last_conjunction < 0 or not _ends_clause(rt, cue[0])):
                         return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
                     return k, stated_at(k)[1]
@@ -640,6 +645,7 @@ class RuleExtractor:
         text = rt.text
         pattern_spans: list[tuple[int, int]] = []
         starts: dict[re.Pattern, list[int]] = {}  # lookahead positions, shared by rules
+        breakdowns: dict[int, set[tuple[int, int]]] = {}  # spans of summed count breakdowns
         for k in self._anchors.active(text):
             fi, f, rule, _ = self._pattern_rules[k]
             finder = self._starts[k]
@@ -649,14 +655,21 @@ class RuleExtractor:
             )  # fmt: skip
             if rule.each is not None:
                 for m in matches:
+                    parts = []
                     for part in rule.each.finditer(text, *m.span("value")):
                         value = self._pattern_value(f, part)
                         if value is not None:
                             pattern_spans.append(part.span())
-                            self._add(
-                                candidates, fi, value, rt, part.span(), "pattern",
-                                (False, None), False, explain,
-                            )  # fmt: skip
+                            parts.append((part.span(), value))
+                    if f.select == "total" and parts:  # one count: the breakdown's sum
+                        region = (parts[0][0][0], parts[-1][0][1])
+                        breakdowns.setdefault(fi, set()).add(region)
+                        parts = [(region, breakdown_count([v for _, v in parts]))]
+                    for span, value in parts:
+                        self._add(
+                            candidates, fi, value, rt, span, "pattern", (False, None), False,
+                            explain,
+                        )  # fmt: skip
                 continue
             for m in matches:
                 pattern_spans.append(m.span())
@@ -698,7 +711,10 @@ class RuleExtractor:
         # fields are selected again, so "tubular adenoma" (premalignant) and "no evidence of
         # malignancy" (benign) compete under benign_vs_malignant's own select rule.
         fields_spec = self.fields
-        selected = {fi: _select(fields_spec[fi], cands) for fi, cands in candidates.items()}
+        selected = {
+            fi: _select(fields_spec[fi], cands, breakdowns.get(fi))
+            for fi, cands in candidates.items()
+        }
         reselect: set[int] = set()
         for fi, (value, chosen) in list(selected.items()):
             implies = self._value_implies[fi]
@@ -718,7 +734,7 @@ class RuleExtractor:
                     candidates.setdefault(ti, []).append((start, neg_end, implied, finding, True))
                     reselect.add(ti)
         for ti in reselect:
-            selected[ti] = _select(self.fields[ti], candidates[ti])
+            selected[ti] = _select(self.fields[ti], candidates[ti], breakdowns.get(ti))
 
         fields: Fields = {}
         findings: list[Finding] = dropped
@@ -895,14 +911,20 @@ def _by_start(item: tuple) -> tuple[int, int]:
     return start, field_index
 
 
-def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
+def _select(
+    f: FieldSpec, cands: list[tuple], breakdowns: set[tuple[int, int]] | None = None
+) -> tuple[Any, list[tuple]]:
     """One value per field, by the field's ``select`` rule; also the candidates behind it.
 
     Candidates are ordered leftmost-longest: of two findings that start at the same character,
     the longer one ("adenocarcinoma, tubular type") comes before the shorter ("adenocarcinoma").
     In a presence field an explicit statement ("perineural invasion: not identified") outranks a
     bare mention of the word elsewhere ("perineural"), which says nothing about status.
+    A summed breakdown of counts (``breakdowns``, their spans) replaces every other reading of
+    the counts inside it, so that no part is counted twice.
     """
+    if breakdowns:
+        cands = [c for c in cands if (c[0], -c[1]) in breakdowns or not _overlaps(c, breakdowns)]
     if f.select == "number":  # how many clauses state it: "tumour absent" in three places
         return str(len({c[2] for c in cands})), cands
     if f.only_alone:  # "benign" beside an adenocarcinoma adds nothing; so does a DCIS beside IDC
@@ -940,6 +962,19 @@ def _select(f: FieldSpec, cands: list[tuple]) -> tuple[Any, list[tuple]]:
             return ordered[0], [seen[ordered[0]]]
         return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]
     return chosen[2], [chosen]
+
+
+def _opens_aside(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` opens a bracket that is still open at ``end`` and names a
+    subject of its own before it: a status at ``end`` is that subject's."""
+    at = text.rfind("(", start, end)
+    return at >= 0 and ")" not in text[at:end] and any(c.isalpha() for c in text[at:end])
+
+
+def _overlaps(cand: tuple, spans: set[tuple[int, int]]) -> bool:
+    """True when a counted candidate (not a bare status) overlaps one of ``spans``."""
+    start, end = cand[0], -cand[1]
+    return "/" in str(cand[2]) and any(start < b and a < end for a, b in spans)
 
 
 def _absence_only(f: FieldSpec) -> bool:

@@ -219,6 +219,19 @@ def total_count(values: list[str]) -> str:
     return f"{sum(involved)}/{sum(examined)}"  # type: ignore[arg-type]
 
 
+def breakdown_count(parts: list[str]) -> str:
+    """The count that a breakdown adds up to ("2R 0/3, 4R 0/2, 11R 0/2" -> "0/7").
+
+    Unlike the counts of separate statements, equal parts of one breakdown are different
+    stations, so none is taken for a repeat of another.
+    """
+    split = [_count_parts(v)[1:] for v in parts]
+    involved = sum(k or 0 for k, _ in split)
+    if any(n is None for _, n in split):
+        return str(involved)
+    return f"{involved}/{sum(n for _, n in split)}"  # type: ignore[misc]
+
+
 def numeric_match(a: float, b: float, *, absolute: float | None, relative: float | None) -> bool:
     """Within the absolute tolerance, or within the relative tolerance of the reference ``a``."""
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

@@ -248,6 +248,8 @@ def test_crqs_each_reads_every_value_inside_a_region():
                       "each": "(?P<value>\\d+/\\d+)"}]}]}  # fmt: skip
     schema = build_schema(raw)
     assert fields("nodes (right 1/4, left 0/3)", schema) == {"n": "1/7"}
+    # Equal parts of one breakdown are two stations, not one count stated twice.
+    assert fields("nodes (right 0/5, left 0/5)", schema) == {"n": "0/10"}
     raw["fields"][0]["patterns"][0]["value"] = "present"
     with pytest.raises(SchemaError, match="'each' reads several values"):
         build_schema(raw)
@@ -261,6 +263,10 @@ def test_crqs_each_reads_every_value_inside_a_region():
         ("Lymph nodes: 4/26 (perigastric 1/8, left gastric 3/11, other stations 0/7).", "4/26"),
         ("Lymph nodes: 4/26 (perigastric 1/8, left gastric 3/11, other stations 2/7).", "10/52"),
         ("Station 10R: carcinoma in 1 of 3 nodes; stations 7 and 4L: 0 of 6.", "1/9"),
+        # Stations with equal counts, and the same breakdown read by several rules.
+        ("Lymph nodes: level II 0/6, level III 0/4, level IV 0/6, level V 0/1.", "0/17"),
+        ("Obturator lymph nodes (left 0/3, right 0/3): benign.", "0/6"),
+        ("Lymph nodes: 1/9 (level I 0/4, level II 1/1, level III 0/4).", "1/9"),
         # A count restated in brackets, and the same statement with a changed count.
         ("Nineteen lymph nodes all free (pN0, 0/19).", "0/19"),
         ("Two lymph nodes all free (pN0, 0/19).", "0/21"),

@@ -1008,3 +1008,46 @@ def test_histai_a_margin_free_of_tumour_states_no_diagnosis(wording: str):
 def test_a_structure_stated_not_involved_is_read_as_free(dataset: str):
     assert extract("Renal vein is not involved.", "tcga")["organ_specific_invasion"] == "absent"
     assert extract("Lymph nodes are not involved.", dataset)["lymph_node_involvement"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize("joiner", ["\n", " "])
+def test_a_status_in_brackets_belongs_to_the_marker_it_names(dataset, joiner):
+    # "(E-cadherin negative)" is the marker's result; the carcinoma before it stays affirmed,
+    # also when the report comes as one line without punctuation between its items.
+    for subtype in ("pleomorphic type", "classical type"):
+        text = (
+            f"Diagnosis: Infiltrating lobular carcinoma, {subtype} (E-cadherin negative)"
+            f"{joiner}Site: upper outer quadrant"
+        )
+        found = extract(text, dataset)
+        assert "lobular" in found["histologic_type"], text
+        assert found.get("invasion_status") != "absent", text
+        assert found["benign_vs_malignant"] == "malignant", text
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_the_gleason_scores_of_biopsy_parts_do_not_depend_on_their_order(dataset):
+    parts = ["A. Right apex: Gleason score 3+3=6.", "B. Left base: Gleason score 4+3=7."]
+    forward = extract(" ".join(parts), dataset)["gleason_score"]
+    assert forward == extract(" ".join(reversed(parts)), dataset)["gleason_score"]
+    assert "3+3=6" in forward and "4+3=7" in forward
+
+
+EPE = "extraprostatic_extension"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Small focus of carcinoma without extension outside the prostate.", EPE, "absent"),
+        ("The tumour extends outside the prostate at the left base.", EPE, "present"),
+        ("Neural infiltration is identified.", "perineural_invasion", "present"),
+        ("There is no nerve infiltration.", "perineural_invasion", "absent"),
+    ],
+)  # fmt: skip
+def test_plain_words_for_extraprostatic_extension_and_perineural_invasion(
+    dataset, text, field, value
+):
+    assert extract(text, dataset)[field] == value
