@@ -19,7 +19,10 @@ from pathreport.evaluation.crqs.values import parse_count
 
 def test_histai_borrows_what_tcga_defines_and_tcga_borrows_background_findings():
     histai, tcga = load_schema("histai"), load_schema("tcga")
-    for name in ("extrathyroidal_extension", "pleural_invasion", "lymph_node_involvement"):
+    for name in (
+        "extrathyroidal_extension", "pleural_invasion", "lymph_node_involvement", "er_status",
+        "pr_status",
+    ):  # fmt: skip
         assert name in histai.field_names
         assert histai.field(name).patterns == tcga.field(name).patterns  # one definition
     assert "papillary thyroid carcinoma" in {v.canonical for v in histai.field("diagnosis").values}
@@ -1050,4 +1053,27 @@ EPE = "extraprostatic_extension"
 def test_plain_words_for_extraprostatic_extension_and_perineural_invasion(
     dataset, text, field, value
 ):
+    assert extract(text, dataset)[field] == value
+
+
+ALLRED = "Oestrogen receptor: Allred 7/8. Progesterone receptor: Allred 2/8."
+NODES = "lymph_node_involvement"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (ALLRED, "er_status", "positive"),
+        (ALLRED, "pr_status", "negative"),
+        ("ER: 0%; PR: 35%.", "er_status", "negative"),
+        # A method in brackets between the marker and its result.
+        ("BRAF V600E (immunohistochemistry, clone VE1): negative.", "braf_status", "wild type"),
+        ("KRAS (exon 2, pyrosequencing): mutated.", "kras_status", "mutant"),
+        # Two nodes "both" negative are a count, as "all" negative are.
+        ("Axillary sentinel nodes: two nodes, both free of tumour.", NODES, "0/2"),
+        ("Three lymph nodes were received, all negative.", NODES, "0/3"),
+    ],
+)  # fmt: skip
+def test_receptor_scores_method_asides_and_shared_node_statuses(dataset, text, field, value):
     assert extract(text, dataset)[field] == value
