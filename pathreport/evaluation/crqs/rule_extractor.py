@@ -84,6 +84,16 @@ _OWN_RESULT = frozenset(
     {"rearrangement", "rearrangements", "amplification", "mutation", "mutations", "deletion",
      "fusion", "translocation", "methylation", "expression", "loss"}
 )  # fmt: skip
+# After a presence finding, a cue that also opens a scope ("free of", "negative for") states
+# that finding's status only when it names tumour ("seminal vesicles free of tumour");
+# "intestinal metaplasia, negative for dysplasia" negates the dysplasia, not the metaplasia.
+# After a counted structure (margins, nodes) it always states the structure's status.
+_TUMOUR_WORDS = frozenset(
+    {"tumor", "tumour", "tumors", "tumours", "carcinoma", "adenocarcinoma", "malignancy",
+     "malignant", "metastasis", "metastases", "metastatic", "neoplasm", "neoplasia", "cancer",
+     "disease", "involvement", "residual", "invasive", "neoplastic", "melanoma", "lymphoma",
+     "sarcoma"}
+)  # fmt: skip
 _MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
@@ -163,6 +173,7 @@ class RuleExtractor:
         self._negatable = [f.negatable for f in self.fields]
         # Fields that state a status (present/absent, counts), which "X negative for Y" negates.
         self._status_field = [f.type in ("presence", "count") for f in self.fields]
+        self._count_field = [f.type == "count" for f in self.fields]
         self._negated_values = [f.negated_value for f in self.fields]
         # Fields that count statements ("select: number"): each value is the statement's place.
         self._counts_statements = [f.select == "number" for f in self.fields]
@@ -270,6 +281,7 @@ class RuleExtractor:
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
         opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
         status_field = self._status_field
+        count_field = self._count_field
         pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
         pre_ends = [j for j, _ in pre_cues]
         stop_starts.sort()
@@ -495,7 +507,18 @@ class RuleExtractor:
 
             def closes(k: int) -> bool:
                 """The post cue at word k ends this finding's status (see ``opens_scope``)."""
-                return k not in opens_scope or (fi >= 0 and status_field[fi])
+                if k not in opens_scope:
+                    return True
+                if fi < 0 or not status_field[fi]:
+                    return False
+                if count_field[fi]:  # a counted structure: "margins are free of abnormalities"
+                    return True
+                end = post_by_start[k][0]
+                return any(
+                    rt.words[at] in _TUMOUR_WORDS
+                    for at in range(end + 1, min(end + 4, n_words))
+                    if not rt.boundary_between(end + 1, at)
+                )
 
             post: tuple[bool, str | None] | None = None
             post_at = j

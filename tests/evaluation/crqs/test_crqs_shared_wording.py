@@ -1077,3 +1077,58 @@ NODES = "lymph_node_involvement"
 )  # fmt: skip
 def test_receptor_scores_method_asides_and_shared_node_statuses(dataset, text, field, value):
     assert extract(text, dataset)[field] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        # Which margin is involved, and how far the closest one is.
+        ("Posterior margin: involved by carcinoma.", "margin_involved", "posterior"),
+        ("Involved margin: vaginal cuff.", "margin_involved", "vaginal"),
+        ("There is a positive surgical margin at the apex.", "margin_involved", "apical"),
+        ("Closest margin: inferior, 3 mm.", "margin_distance", 0.3),
+        ("Distance of carcinoma from the closest (deep) margin: 0.2 cm.", "margin_distance", 0.2),
+        # Tumour size in synoptic and gross wording.
+        ("Size of invasive carcinoma (greatest focus): 14 mm.", "tumor_size", 1.4),
+        ("A 3.1 x 2.2 x 2.0 cm grey-white firm mass is present.", "tumor_size", 3.1),
+        ("Carcinoma dimensions: 22 x 18 x 10 mm.", "tumor_size", 2.2),
+        ("Tumour size - 27 mm.", "tumor_size", 2.7),
+        # Counts: a bracketed station before "nodes", a compound number word, a CAP label.
+        ("Adenocarcinoma in 2/9 perigastric (station 3) lymph nodes.", NODES, "2/9"),
+        ("Lymph nodes: thirty-two examined, all negative.", NODES, "0/32"),
+        ("Nodes positive/examined: 1/15.", NODES, "1/15"),
+        # The Nottingham total after its components, or by another name.
+        ("Tubules 2, nuclei 3, mitoses 2 = 7/9.", "nottingham_score", 7),
+        ("Bloom-Richardson score of 5 out of 9.", "nottingham_score", 5),
+        # One lost mismatch-repair protein is a deficient tumour.
+        ("MLH1: lost; PMS2: lost; MSH2: intact; MSH6: intact.", "mmr_msi_status", "deficient"),
+        ("MMR proteins (MLH1, MSH2, MSH6, PMS2): retained.", "mmr_msi_status", "proficient"),
+        ("HER2 gene amplification identified by FISH.", "her2_status", "positive"),
+        ("HER2-low breast carcinoma.", "her2_status", "negative"),
+        ("HER2 shows weak incomplete membrane staining (score 1+).", "her2_status", "negative"),
+        ("The carcinoma invades focally into the submucosa.", "invasion_depth", "submucosa"),
+        ("ALK (D5F3) immunohistochemistry: negative.", "alk_status", "negative"),
+        ("Grade (FIGO): 3.", "figo_grade", "3"),
+    ],
+)  # fmt: skip
+def test_synoptic_and_narrative_wording_of_management_facts(text, field, value):
+    assert extract(text, "tcga")[field] == value
+
+
+def test_a_tumour_bed_or_a_line_break_is_not_the_tumour():
+    found = extract("Gross: a 3.0 x 2.0 cm fibrotic tumour bed with a clip.", "tcga")
+    assert "tumor_size" not in found
+    found = extract("- Negative distal urethral margins\n- Positive pelvic lymph nodes", "tcga")
+    assert "margin_involved" not in found
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_finding_before_another_findings_negation_stays_affirmed(dataset):
+    # "Intestinal metaplasia, negative for dysplasia" is the standard Barrett's statement.
+    found = extract(
+        "Columnar epithelium with intestinal metaplasia, negative for dysplasia.", dataset
+    )
+    assert found["intestinal_metaplasia"] == "present"
+    assert found["dysplasia_grade"] == "absent"
+    found = extract("Seminal vesicles, negative for carcinoma.", dataset)
+    assert found["seminal_vesicle_invasion"] == "absent"
