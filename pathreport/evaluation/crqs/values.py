@@ -44,8 +44,12 @@ class ValueParseError(ValueError):
 
 
 def clean_text(raw: str) -> str:
-    """Lower case, single spaces, no surrounding punctuation: the key used for synonym lookup."""
-    return _SPACES.sub(" ", raw.lower()).strip(_STRIP).strip()
+    """Lower case, single spaces, no surrounding punctuation: the key used for synonym lookup.
+
+    A lone minus sign stays: it is a value of its own ("PR-", "ER (-)").
+    """
+    key = _SPACES.sub(" ", raw.lower()).strip(_STRIP).strip()
+    return key or ("-" if "-" in raw else "")
 
 
 def to_int(raw: str) -> int:

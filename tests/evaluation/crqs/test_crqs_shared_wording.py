@@ -1132,3 +1132,27 @@ def test_a_finding_before_another_findings_negation_stays_affirmed(dataset):
     assert found["dysplasia_grade"] == "absent"
     found = extract("Seminal vesicles, negative for carcinoma.", dataset)
     assert found["seminal_vesicle_invasion"] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        # A sign is a status, but not when a number follows it ("PR - 5%" is a percentage).
+        ("ER+, PR-, HER2 (3+).", "pr_status", "negative"),
+        ("ER (-), PR (-).", "er_status", "negative"),
+        ("Allred score for PR: 1/8.", "pr_status", "negative"),
+        ("Oestrogen receptors are strongly expressed in most nuclei.", "er_status", "positive"),
+        ("Differentiation: poorly to moderately.", "differentiation", "moderate to poor"),
+        ("Laterality: R", "laterality", "right"),
+        ("Adenocarcinoma, organ-confined, Gleason 3+3=6.", EPE, "absent"),
+        ("Papillary carcinoma, limited to the thyroid.", "extrathyroidal_extension", "absent"),
+        ("All six lymph nodes (level II and III) were negative.", NODES, "0/6"),
+    ],
+)  # fmt: skip
+def test_signs_labels_and_organ_confinement(text, field, value):
+    assert extract(text, "tcga")[field] == value
+
+
+def test_a_sign_before_a_number_is_not_a_status_and_not_confined_is_not_absent():
+    found = extract("PR - 5% of nuclei. The tumour is not confined to the prostate.", "tcga")
+    assert "pr_status" not in found and "extraprostatic_extension" not in found
