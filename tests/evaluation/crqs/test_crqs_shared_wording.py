@@ -1147,6 +1147,11 @@ def test_a_finding_before_another_findings_negation_stays_affirmed(dataset):
         ("Adenocarcinoma, organ-confined, Gleason 3+3=6.", EPE, "absent"),
         ("Papillary carcinoma, limited to the thyroid.", "extrathyroidal_extension", "absent"),
         ("All six lymph nodes (level II and III) were negative.", NODES, "0/6"),
+        # A bare T category after "stage" or "staging ... is"; nodes reached by spread.
+        ("Stage T3 (tumour beyond the muscularis).", "pt_stage", "pt3"),
+        ("The staging for this carcinoma is T2.", "pt_stage", "pt2"),
+        ("The carcinoma has spread to four lymph nodes.", NODES, "4"),
+        ("No extension into the extrascleral tissue.", "extraocular_extension", "absent"),
     ],
 )  # fmt: skip
 def test_signs_labels_and_organ_confinement(text, field, value):
