@@ -1152,6 +1152,17 @@ def test_a_finding_before_another_findings_negation_stays_affirmed(dataset):
         ("The staging for this carcinoma is T2.", "pt_stage", "pt2"),
         ("The carcinoma has spread to four lymph nodes.", NODES, "4"),
         ("No extension into the extrascleral tissue.", "extraocular_extension", "absent"),
+        # Counts after ypN, without a total, and with a status after a comma.
+        ("Rectum after neoadjuvant therapy: ypT3 ypN0 (0/16).", NODES, "0/16"),
+        ("Carcinoma metastatic to one of the examined lymph nodes.", NODES, "1"),
+        ("Eleven axillary lymph nodes are positive for carcinoma.", NODES, "11"),
+        ("Three of the nineteen examined lymph nodes were positive.", NODES, "3/19"),
+        ("Two perigastric lymph nodes, reactive.", NODES, "0/2"),
+        ("Neurotropism: not identified.", "perineural_invasion", "absent"),
+        ("PD-L1 (22C3) combined positive score (CPS): 15.", "pdl1_score", 15),
+        ("Carcinoma with involvement of the submucosa.", "invasion_depth", "submucosa"),
+        ("Tubules score of 2/3, nuclei score of 3/3, mitoses score of 1/3.", "nottingham_components",
+         "mitoses 1 + pleomorphism 3 + tubules 2"),
     ],
 )  # fmt: skip
 def test_signs_labels_and_organ_confinement(text, field, value):
