@@ -1057,6 +1057,7 @@ def test_plain_words_for_extraprostatic_extension_and_perineural_invasion(
 
 
 ALLRED = "Oestrogen receptor: Allred 7/8. Progesterone receptor: Allred 2/8."
+COMPONENTS = "nottingham_components"
 NODES = "lymph_node_involvement"
 
 
@@ -1161,7 +1162,7 @@ def test_a_finding_before_another_findings_negation_stays_affirmed(dataset):
         ("Neurotropism: not identified.", "perineural_invasion", "absent"),
         ("PD-L1 (22C3) combined positive score (CPS): 15.", "pdl1_score", 15),
         ("Carcinoma with involvement of the submucosa.", "invasion_depth", "submucosa"),
-        ("Tubules score of 2/3, nuclei score of 3/3, mitoses score of 1/3.", "nottingham_components",
+        ("Tubules score of 2/3, nuclei score of 3/3, mitoses score of 1/3.", COMPONENTS,
          "mitoses 1 + pleomorphism 3 + tubules 2"),
     ],
 )  # fmt: skip
