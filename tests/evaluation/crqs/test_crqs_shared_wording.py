@@ -1173,3 +1173,11 @@ def test_signs_labels_and_organ_confinement(text, field, value):
 def test_a_sign_before_a_number_is_not_a_status_and_not_confined_is_not_absent():
     found = extract("PR - 5% of nuclei. The tumour is not confined to the prostate.", "tcga")
     assert "pr_status" not in found and "extraprostatic_extension" not in found
+
+
+def test_a_status_at_the_end_of_one_line_is_not_the_next_lines_finding():
+    # Synoptic lines: "not involved" ends the adrenal line, "positive" the PR line.
+    found = extract("Adrenal gland: not involved\nMargins: negative", "histai")
+    assert found["margin_status"] == "negative"
+    found = extract("PR: 30% - positive\nHER2: 0 (negative)\nER: weakly positive", "tcga")
+    assert found["her2_status"] == "negative" and found["pr_status"] == "positive"
