@@ -215,12 +215,11 @@ def total_count(values: list[str]) -> str:
         return kept[0][0]
     involved = [k or 0 for _, k, _ in kept]
     examined = [n for *_, n in kept]
-    if None in examined:
-        return str(sum(involved))
-    for i, (count, *_) in enumerate(kept):
-        if 2 * involved[i] == sum(involved) and 2 * examined[i] == sum(examined):  # type: ignore[operator,arg-type]
-            return count  # the stated total of the other counts
-    return f"{sum(involved)}/{sum(examined)}"  # type: ignore[arg-type]
+    if None not in examined:
+        for i, (count, *_) in enumerate(kept):
+            if 2 * involved[i] == sum(involved) and 2 * examined[i] == sum(examined):  # type: ignore[operator,arg-type]
+                return count  # the stated total of the other counts
+    return breakdown_count([count for count, *_ in kept])
 
 
 def breakdown_count(parts: list[str]) -> str:
