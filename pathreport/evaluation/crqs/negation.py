@@ -6,7 +6,8 @@ in the same clause, at most ``max_gap`` words before it, with no *terminator* ("
 "negative", "(-)") follows it in the same comma-delimited segment, separated only by filler words
 ("is", "are", "was", ...). A post cue wins over a pre cue, so "No necrosis, lymphovascular invasion
 present" negates necrosis and affirms the invasion. A *pseudo-negation* ("no special type", "not
-otherwise specified") is not a cue at all.
+otherwise specified") is not a cue at all, and an *unknown* cue ("not specified", "no mention of")
+leaves the finding's status open, so the finding is dropped.
 
 Scopes end at sentence and clause punctuation and at newlines (see
 :mod:`pathreport.evaluation.crqs.text`). A schema may add cues of its own under its ``negation``
@@ -48,9 +49,22 @@ DEFAULT_PSEUDO = (
     "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
     "not only", "no longer", "without further", "not possible to", "no further",
     "gram negative", "non small cell", "non hodgkin", "non invasive", "non specific",
-    # "Age not specified Specimen: ... lymph nodes": a missing item, not an absent finding.
-    "not specified", "not stated", "not provided", "not available", "not applicable",
-    "not assessed", "not evaluated", "not assessable", "not evaluable",
+    "not provided", "not available", "not applicable",
+)  # fmt: skip
+# A finding whose status the report leaves open: "Lymphovascular invasion: not specified", "no
+# mention of perineural invasion". It is neither present nor absent, so the finding is dropped
+# (as a missing item, never as an absent one).
+DEFAULT_UNKNOWN_PRE = (
+    "no specification of", "no mention of", "no information on", "no information about",
+    "no comment on", "does not mention", "did not mention", "does not specify",
+    "did not specify", "does not comment on", "did not comment on", "not mention",
+)  # fmt: skip
+DEFAULT_UNKNOWN_POST = (
+    "not specified", "not stated", "not reported", "not mentioned", "not assessed",
+    "not evaluated", "not assessable", "not evaluable", "not commented on", "not addressed",
+    "unknown", "indeterminate", "cannot be assessed", "could not be assessed",
+    "cannot be evaluated", "could not be evaluated", "cannot be determined",
+    "could not be determined", "not determined", "not known",
 )  # fmt: skip
 DEFAULT_TERMINATORS = (
     "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",
@@ -84,6 +98,8 @@ class NegationCues:
     post: tuple[str, ...] = DEFAULT_POST
     affirm: tuple[str, ...] = DEFAULT_AFFIRM
     pseudo: tuple[str, ...] = DEFAULT_PSEUDO
+    unknown_pre: tuple[str, ...] = DEFAULT_UNKNOWN_PRE
+    unknown_post: tuple[str, ...] = DEFAULT_UNKNOWN_POST
     terminators: tuple[str, ...] = DEFAULT_TERMINATORS
     fillers: frozenset[str] = field(default=DEFAULT_FILLERS)
     max_gap: int = DEFAULT_MAX_GAP
@@ -100,6 +116,8 @@ class NegationCues:
             post=more("post"),
             affirm=more("affirm"),
             pseudo=more("pseudo"),
+            unknown_pre=more("unknown_pre"),
+            unknown_post=more("unknown_post"),
             terminators=more("terminators"),
             fillers=self.fillers | frozenset(extra.get("fillers", ())),
             max_gap=int(extra.get("max_gap", self.max_gap)),

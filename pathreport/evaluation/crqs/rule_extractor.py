@@ -156,9 +156,17 @@ class RuleExtractor:
             (AFFIRM, cues.affirm),
             (PSEUDO, cues.pseudo),
             (STOP, cues.terminators),
+            (PRE, cues.unknown_pre),
+            (POST, cues.unknown_post),
         ):
             for phrase in phrases:
                 self._insert(phrase, (kind, -1, None))
+        # Cue texts as ``negation`` reports them (the report's words joined by spaces).
+        self._unknown_cues = frozenset(
+            " ".join(words)
+            for phrase in (*cues.unknown_pre, *cues.unknown_post)
+            for words in phrase_variants(phrase)
+        )
         for fi, f in enumerate(self.fields):
             for value in f.values:
                 for synonym in value.synonyms:
@@ -450,6 +458,8 @@ class RuleExtractor:
                         or k - last_conjunction > _MAX_LAST_ITEM_WORDS
                         or (k > last_conjunction + 1 and not unlisted_tail)
                         or _ITEM_SEPARATOR.search(rt.text, rt.ends[last_conjunction], rt.starts[k])
+                        # ", and there is no tumour seen": a clause of its own, not an item
+                        or (k == last_conjunction + 1 and rt.words[k] in _CLAUSE_OPENERS)
                     ):
                         return None
                     unlisted_tail = True
@@ -540,6 +550,16 @@ class RuleExtractor:
                         break
                     if rt.comma_between(k, k):
                         listed = list_post_cue(j)
+                        # "gastritis with intestinal metaplasia, H. pylori not identified": a
+                        # finding that "with" states present is not the first item of a list
+                        # without a conjunction.
+                        if (
+                            listed is not None
+                            and i > 0
+                            and rt.words[i - 1] == "with"
+                            and not has_conjunction(j + 1, listed[0] - 1)
+                        ):
+                            listed = None
                         if listed is not None and closes(listed[0]):
                             post_at, cue_text = listed
                             post = (True, cue_text)
@@ -610,6 +630,7 @@ class RuleExtractor:
         dropped: list[Finding] = []
         last_end: dict[int, int] = {}
         negatable, negated_values = self._negatable, self._negated_values
+        unknown_cues = self._unknown_cues
         # A negation-only mention inside a longer finding of another field belongs to that
         # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
         longest_term = [0] * len(rt)
@@ -630,6 +651,8 @@ class RuleExtractor:
             negated, cue, explicit = (
                 negation(i, j, fi, kind == TERM) if negatable[fi] else (False, None, False)
             )
+            if negated and cue in unknown_cues:
+                continue  # "LVI: not specified": neither present nor absent
             if (
                 (negated or (kind == TERM and i in pre_by_start))  # "free of tumor" is a status too
                 and self._status_subjects[fi]
@@ -709,6 +732,8 @@ class RuleExtractor:
                     i = rt.word_of(m.start())
                     j = max(i, rt.word_of(max(m.end() - 1, m.start())))
                     negated, cue, stated = negation(i, j, fi)
+                    if negated and cue in unknown_cues:
+                        continue
                     explicit = explicit or stated
                     if negated and value != f.negated_value:
                         value = _negated(f.negated_value, value)

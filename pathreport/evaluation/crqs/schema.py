@@ -132,7 +132,18 @@ FIELD_KEYS = frozenset(
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
 PATTERN_KEYS = frozenset({"regex", "value", "negatable", "each"})
 NEGATION_KEYS = frozenset(
-    {"pre", "post", "affirm", "pseudo", "terminators", "fillers", "max_gap", "max_post_fillers"}
+    {
+        "pre",
+        "post",
+        "affirm",
+        "pseudo",
+        "unknown_pre",
+        "unknown_post",
+        "terminators",
+        "fillers",
+        "max_gap",
+        "max_post_fillers",
+    }
 )
 TOLERANCE_KEYS = frozenset({"abs", "rel"})
 PROFILE_KEYS = frozenset({"fields", "key_fields", "description"})

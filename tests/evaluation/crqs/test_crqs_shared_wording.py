@@ -1181,3 +1181,70 @@ def test_a_status_at_the_end_of_one_line_is_not_the_next_lines_finding():
     assert found["margin_status"] == "negative"
     found = extract("PR: 30% - positive\nHER2: 0 (negative)\nER: weakly positive", "tcga")
     assert found["her2_status"] == "negative" and found["pr_status"] == "positive"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lymphovascular invasion is not specified.",
+        "Lymphovascular invasion: not assessed.",
+        "There is no specification of lymphatic invasion.",
+        "The report does not mention lymphovascular invasion.",
+    ],
+)
+def test_a_status_left_open_is_neither_present_nor_absent(dataset, text):
+    assert "lymphovascular_invasion" not in extract(text, dataset)
+    # and a stated status beside it still counts
+    fields = extract(text + " Perineural invasion is present.", dataset)
+    assert fields["perineural_invasion"] == "present"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Fifteen lymph nodes were examined, with ten demonstrating metastases.", "10/15"),
+        ("Of 15 lymph nodes, 10 contain metastatic carcinoma.", "10/15"),
+        ("Of the 12 nodes examined, none are positive.", "0/12"),
+        ("The 4 lymph nodes examined are tumour-free.", "0/4"),
+        ("Lymph nodes: 0/9 (right 0/4, left 0/5).", "0/9"),
+        ("Lymph nodes: 9 examined, all negative (right 0/4, left 0/5).", "0/9"),
+    ],
+)
+def test_node_counts_in_paraphrased_wording(dataset, text, count):
+    assert extract(text, dataset)["lymph_node_involvement"] == count
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_paraphrases_that_must_not_change_a_finding(dataset):
+    # "with" states the metaplasia present; the status after the comma is H. pylori's.
+    fields = extract(
+        "Chronic gastritis with intestinal metaplasia, H. pylori not identified.", dataset
+    )
+    assert (fields["intestinal_metaplasia"], fields["hpylori_status"]) == ("present", "absent")
+    # ", and there is no tumour seen" opens a clause; it does not negate the leiomyoma.
+    fields = extract(
+        "The uterus contains a calcified leiomyoma, and there is no tumor seen.", dataset
+    )
+    assert fields["calcification"] == "present"
+    # pNX / pMX say the category was not assessed: nothing to compare.
+    fields = extract("Stage: pT3a NX MX.", dataset)
+    assert "pn_stage" not in fields and "pm_stage" not in fields
+    assert "pn_stage" not in extract("Stage pT3aNXMX.", dataset)
+    # An inflammatory infiltrate is not stromal invasion; an invasive carcinoma is invasive
+    # whether or not a verb says so.
+    assert "invasion_status" not in extract("Exuberant chronic lymphocyte infiltrates.", dataset)
+    carcinoma = extract(
+        "Adenocarcinoma, moderately differentiated, involving the subserosa.", dataset
+    )
+    assert carcinoma["invasion_status"] == "present"
+
+
+def test_a_procedure_names_the_side_of_its_organ():
+    a = extract("A left partial nephrectomy and a left completion nephrectomy.", "tcga")
+    b = extract("Partial nephrectomy of the left kidney.", "tcga")
+    assert a["lateral_sites"] == b["lateral_sites"] == "left kidney"
+    listed = extract("Left pelvic lymph nodes, right pelvic lymph nodes, bladder.", "tcga")
+    joined = extract("Left and right pelvic lymph nodes, bladder.", "tcga")
+    assert listed["lateral_sites"] == joined["lateral_sites"] == "left pelvic + right pelvic"
