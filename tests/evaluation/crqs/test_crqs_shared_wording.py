@@ -1248,3 +1248,26 @@ def test_a_procedure_names_the_side_of_its_organ():
     listed = extract("Left pelvic lymph nodes, right pelvic lymph nodes, bladder.", "tcga")
     joined = extract("Left and right pelvic lymph nodes, bladder.", "tcga")
     assert listed["lateral_sites"] == joined["lateral_sites"] == "left pelvic + right pelvic"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_neck_dissection_counts_and_a_size_after_a_long_diagnosis(dataset):
+    synoptic = extract(
+        "Right neck dissection: 2/27 nodes positive. Left neck dissection: 0/22.", dataset
+    )
+    prose = extract(
+        "Right neck: two of twenty-seven lymph nodes involved. Left neck: none of twenty-two nodes "
+        "involved.",
+        dataset,
+    )
+    assert synoptic["lymph_node_involvement"] == prose["lymph_node_involvement"] == "2/49"
+    fields = extract(
+        "An incidental adenocarcinoma, biliary type, well to moderately differentiated, measuring "
+        "1.2 cm.",
+        dataset,
+    )
+    assert fields["tumor_size"] == 1.2
+    node = extract(
+        "Adenocarcinoma of the colon. One lymph node, reactive, measuring 1.5 cm.", dataset
+    )
+    assert "tumor_size" not in node
