@@ -1271,3 +1271,11 @@ def test_neck_dissection_counts_and_a_size_after_a_long_diagnosis(dataset):
         "Adenocarcinoma of the colon. One lymph node, reactive, measuring 1.5 cm.", dataset
     )
     assert "tumor_size" not in node
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_hybridisation_is_not_in_situ_disease_and_a_thickening_is_not_a_thickness(dataset):
+    fields = extract("Hodgkin lymphoma. EBER in situ hybridisation for EBV is negative.", dataset)
+    assert "in_situ_vs_invasive" not in fields and "invasion_status" not in fields
+    assert "breslow_thickness" not in extract("A firm 15 mm thickening in the fundus.", dataset)
+    assert extract("Melanoma, 1.2 mm thick.", dataset)["breslow_thickness"] == 1.2
