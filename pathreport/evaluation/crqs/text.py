@@ -71,6 +71,12 @@ _ECHOED_NUMBER = re.compile(
     + r") ?\(\d{1,3}\)"
 )
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
+# A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
+# perineural invasion") reads as the same list after "no".
+_STATUS_HEADED_LIST = re.compile(
+    r"(?:^|(?<=[\n.;]))([ \t]*(?:-[ \t]*)?)"
+    r"(?:not identified|not seen|not present|not detected|none identified|absent)[ \t]*:[ \t]*"
+)
 
 
 def normalise(text: str) -> str:
@@ -97,6 +103,8 @@ def normalise(text: str) -> str:
         text = _ECHOED_ABBREVIATION.sub("", text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
         text = _ECHOED_NUMBER.sub(r"\1", text)
+    if ":" in text and ("not " in text or "absent" in text or "none" in text):
+        text = _STATUS_HEADED_LIST.sub(r"\1no ", text)
     return text
 
 

@@ -1279,3 +1279,14 @@ def test_a_hybridisation_is_not_in_situ_disease_and_a_thickening_is_not_a_thickn
     assert "in_situ_vs_invasive" not in fields and "invasion_status" not in fields
     assert "breslow_thickness" not in extract("A firm 15 mm thickening in the fundus.", dataset)
     assert extract("Melanoma, 1.2 mm thick.", dataset)["breslow_thickness"] == 1.2
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_status_heading_a_list_negates_every_item(dataset):
+    fields = extract(
+        "Squamous cell carcinoma.\nNot identified: tumour necrosis, vascular invasion, perineural "
+        "invasion.\nPresent: chronic inflammation.",
+        dataset,
+    )
+    assert fields["necrosis"] == fields["lymphovascular_invasion"] == "absent"
+    assert fields["perineural_invasion"] == "absent"
