@@ -1290,3 +1290,19 @@ def test_a_status_heading_a_list_negates_every_item(dataset):
     )
     assert fields["necrosis"] == fields["lymphovascular_invasion"] == "absent"
     assert fields["perineural_invasion"] == "absent"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stomach, endoscopic biopsy; Tubular adenoma with low grade dysplasia",
+        "Gastric mucosa, endoscopic biopsy -- tubular adenoma, low grade.",
+        "Endoscopic biopsy of the stomach: low-grade tubular adenoma.",
+        "Stomach (endoscopic bx): tubular adenoma w/ LGD.",
+    ],
+)
+def test_reg_an_adenomas_grade_is_its_dysplasia(text):
+    fields = extract(text, "reg2025")
+    assert fields["dysplasia_grade"] == "low"
+    assert "tumor_grade" not in fields
+    assert fields["specimen_type"] == "biopsy"
