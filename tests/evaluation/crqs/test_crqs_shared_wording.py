@@ -1306,3 +1306,24 @@ def test_reg_an_adenomas_grade_is_its_dysplasia(text):
     assert fields["dysplasia_grade"] == "low"
     assert "tumor_grade" not in fields
     assert fields["specimen_type"] == "biopsy"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("The 9 mm lesion is located at the posterior pole.", 0.9),
+        ("The left kidney contains a 56 mm clear cell renal cell carcinoma.", 5.6),
+        ("The lower pole contains a 31 mm tan-brown, well-circumscribed tumour.", 3.1),
+        ("Adenocarcinoma of the colon. It measures 39 mm and invades the muscularis propria.", 3.9),
+        ("Invasive squamous cell carcinoma, 24 mm across.", 2.4),
+    ],
+)
+def test_a_tumour_size_in_paraphrased_wording(dataset, text, size):
+    assert extract(text, dataset)["tumor_size"] == size
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_distance_or_a_node_size_is_not_the_tumour_size(dataset):
+    assert "tumor_size" not in extract("A 2 mm margin to the tumour.", dataset)
+    assert "tumor_size" not in extract("A 5 mm lymph node with a tumour deposit.", dataset)
