@@ -1327,3 +1327,28 @@ def test_a_tumour_size_in_paraphrased_wording(dataset, text, size):
 def test_a_distance_or_a_node_size_is_not_the_tumour_size(dataset):
     assert "tumor_size" not in extract("A 2 mm margin to the tumour.", dataset)
     assert "tumor_size" not in extract("A 5 mm lymph node with a tumour deposit.", dataset)
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No tumor cells are seen at the resection margins.",
+        "Margins: the resection, esophageal and duodenal margins are all negative for neoplasia.",
+        "The bronchial margin and peribronchial lymph nodes were both free of malignancy.",
+        "The resection margins of the bronchus, vessels, and lymph nodes are tumor-free.",
+        "Multiple margins and lymph nodes were without tumor involvement.",
+        "Margins (bronchial, vascular, parenchymal): uninvolved.",
+        "The melanoma is clear of the peripheral margin by 3 mm.",
+    ],
+)
+def test_margin_statuses_in_paraphrased_wording(dataset, text):
+    assert extract(text, dataset)["margin_status"] == "negative"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_tumour_border_is_not_a_surgical_margin(dataset):
+    fields = extract(
+        "The margin of the tumor is infiltrative and the stroma is positive for SMA.", dataset
+    )
+    assert "margin_status" not in fields
