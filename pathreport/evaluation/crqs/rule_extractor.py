@@ -191,6 +191,11 @@ class RuleExtractor:
         self._free_with = [
             (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
         ]
+        self._examined_of = [
+            (fi, self._field_index[f.examined_of])
+            for fi, f in enumerate(self.fields)
+            if f.examined_of
+        ]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
@@ -783,6 +788,13 @@ class RuleExtractor:
                     reselect.add(ti)
         for ti in reselect:
             selected[ti] = _select(self.fields[ti], candidates[ti], breakdowns.get(ti))
+        # The nodes examined are the total's examined part ("2/43 and 2/20" examined 63), so a
+        # report that states it per station and one that states the sum agree.
+        for fi, source in self._examined_of:
+            examined = _examined(selected.get(source, (None,))[0])
+            if examined is not None:
+                selected[fi] = (examined, selected.get(fi, (None, []))[1])
+                candidates.setdefault(fi, [])
 
         fields: Fields = {}
         findings: list[Finding] = dropped
@@ -1017,6 +1029,14 @@ def _opens_aside(text: str, start: int, end: int) -> bool:
     subject of its own before it: a status at ``end`` is that subject's."""
     at = text.rfind("(", start, end)
     return at >= 0 and ")" not in text[at:end] and any(c.isalpha() for c in text[at:end])
+
+
+def _examined(count: Any) -> str | None:
+    """The examined number of a full count ("2/63" -> "63"); None for a bare status."""
+    if not isinstance(count, str) or "/" not in count:
+        return None
+    examined = count.rsplit("/", 1)[1].strip()
+    return examined if examined.isdigit() else None
 
 
 def _overlaps(cand: tuple, spans: set[tuple[int, int]]) -> bool:

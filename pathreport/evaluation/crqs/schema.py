@@ -46,6 +46,8 @@ The file format (one mapping)::
         negated_after_is_status: [margins]  # "margins free of carcinoma" rules nothing out
         free_with: tumor_free_sites    # a value in a clause where that (select: number) field
                                        # counts a tumour-free statement gets " free" appended
+        examined_of: lymph_node_involvement  # the examined part of that (select: total) count
+                                       # replaces the numbers stated for this field
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -126,7 +128,7 @@ FIELD_KEYS = frozenset(
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
-        "free_with", "only_alone", "negated_after_is_status",
+        "free_with", "examined_of", "only_alone", "negated_after_is_status",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -231,6 +233,7 @@ class FieldSpec:
     negated_mentions: tuple[str, ...] = ()
     only_negated: bool = False  # keep only negated findings ("no features of papillary carcinoma")
     free_with: str | None = None  # a statement-counting field whose clauses mark a value "free"
+    examined_of: str | None = None  # a count field whose total's examined part is this field's
     only_alone: tuple[str, ...] = ()  # values kept only when nothing else is stated
     # Words whose status a negation after them states ("margins are free of carcinoma").
     negated_after_is_status: tuple[str, ...] = ()
@@ -963,6 +966,7 @@ def _build_field(
         negated_value=negated_value,
         only_negated=bool(item.get("only_negated", False)),
         free_with=item.get("free_with"),
+        examined_of=item.get("examined_of"),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         negated_after_is_status=tuple(
             clean_text(w)
@@ -1118,7 +1122,8 @@ def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], w
 
 
 def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
-    """``only_alone`` names the field's own values; ``free_with`` a statement-counting field."""
+    """``only_alone`` names the field's own values; ``free_with`` a statement-counting field;
+    ``examined_of`` a summed count field."""
     by_name = {f.name: f for f in fields}
     for f in fields:
         unknown = set(f.only_alone) - {v.canonical for v in f.values}
@@ -1133,6 +1138,13 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
             raise SchemaError(
                 f"{where}: field '{f.name}': free_with {f.free_with!r} must name a field with "
                 "'select: number' (one that counts tumour-free statements)."
+            )
+        if f.examined_of is not None and getattr(by_name.get(f.examined_of), "select", None) != (
+            "total"
+        ):
+            raise SchemaError(
+                f"{where}: field '{f.name}': examined_of {f.examined_of!r} must name a count "
+                "field with 'select: total' (one that adds up the report's counts)."
             )
 
 

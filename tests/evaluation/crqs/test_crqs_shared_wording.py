@@ -1352,3 +1352,30 @@ def test_a_tumour_border_is_not_a_surgical_margin(dataset):
         "The margin of the tumor is infiltrative and the stroma is positive for SMA.", dataset
     )
     assert "margin_status" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_the_nodes_examined_are_the_total_counts_examined_part(dataset):
+    per_station = extract(
+        "Metastatic carcinoma in 2 of 43 lymph nodes of the lesser curvature and in 1 of 20 lymph "
+        "nodes of the greater curvature.",
+        dataset,
+    )
+    summed = extract("Three of 63 regional lymph nodes harbour metastases (pN1).", dataset)
+    assert per_station["lymph_nodes_examined"] == summed["lymph_nodes_examined"] == "63"
+    # Without a full count the stated number stays.
+    stated = extract(
+        "Fourteen lymph nodes were examined; metastatic carcinoma is present.", dataset
+    )
+    assert stated["lymph_nodes_examined"] == "14"
+
+
+def test_examined_of_must_name_a_summed_count(tmp_path):
+    schema = tmp_path / "bad.yaml"
+    schema.write_text(
+        "name: bad\nversion: 1\nkey_fields: [a]\nfields:\n"
+        "  - {name: a, type: categorical, values: {x: [x]}}\n"
+        "  - {name: b, type: ordinal, examined_of: a, values: {'1': []}}\n"
+    )
+    with pytest.raises(SchemaError, match="examined_of"):
+        load_schema(schema)
