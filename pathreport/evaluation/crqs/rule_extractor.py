@@ -1017,6 +1017,11 @@ def _select(
             seen.setdefault(c[2], c)
         if len(seen) > 1 and f.negated_value in seen and _absence_only(f):
             del seen[f.negated_value]  # "DCIS; no LCIS" -> dcis, not "absent + dcis"
+        if f.generic_yields and len(seen) > 1:
+            names = [v for v in seen if isinstance(v, str)]
+            for v in names:
+                if any(w != v and w.endswith(v) for w in names):
+                    del seen[v]  # "adenocarcinoma ... the carcinoma": one entity
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
         if len(ordered) == 1:  # one value stated twice keeps its type (a number stays a number)
             return ordered[0], [seen[ordered[0]]]

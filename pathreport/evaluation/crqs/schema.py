@@ -48,6 +48,8 @@ The file format (one mapping)::
                                        # counts a tumour-free statement gets " free" appended
         examined_of: lymph_node_involvement  # the examined part of that (select: total) count
                                        # replaces the numbers stated for this field
+        generic_yields: true           # in a set, "carcinoma" beside "adenocarcinoma" (a value
+                                       # that another value's name ends with) is dropped
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -128,7 +130,7 @@ FIELD_KEYS = frozenset(
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
-        "free_with", "examined_of", "only_alone", "negated_after_is_status",
+        "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -234,6 +236,9 @@ class FieldSpec:
     only_negated: bool = False  # keep only negated findings ("no features of papillary carcinoma")
     free_with: str | None = None  # a statement-counting field whose clauses mark a value "free"
     examined_of: str | None = None  # a count field whose total's examined part is this field's
+    # In a set, a value that another value's name ends with ("carcinoma" beside "adenocarcinoma")
+    # names the same entity less precisely ("The carcinoma invades ...") and is dropped.
+    generic_yields: bool = False
     only_alone: tuple[str, ...] = ()  # values kept only when nothing else is stated
     # Words whose status a negation after them states ("margins are free of carcinoma").
     negated_after_is_status: tuple[str, ...] = ()
@@ -967,6 +972,7 @@ def _build_field(
         only_negated=bool(item.get("only_negated", False)),
         free_with=item.get("free_with"),
         examined_of=item.get("examined_of"),
+        generic_yields=bool(item.get("generic_yields", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         negated_after_is_status=tuple(
             clean_text(w)

@@ -1379,3 +1379,17 @@ def test_examined_of_must_name_a_summed_count(tmp_path):
     )
     with pytest.raises(SchemaError, match="examined_of"):
         load_schema(schema)
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_generic_name_for_a_named_entity_is_not_a_second_entity(dataset):
+    anaphor = extract(
+        "Adenocarcinoma of the gallbladder. The carcinoma invades the muscle.", dataset
+    )
+    assert anaphor["findings"] == "adenocarcinoma"
+    # Two named carcinomas stay two; an invasive carcinoma beside DCIS stays.
+    collision = extract("Squamous cell carcinoma and adenocarcinoma (collision tumour).", dataset)
+    assert collision["findings"] == "adenocarcinoma + squamous cell carcinoma"
+    breast = extract("Invasive ductal carcinoma with ductal carcinoma in situ.", dataset)
+    assert "ductal carcinoma in situ" in breast["findings"].split(" + ")
+    assert len(breast["findings"].split(" + ")) == 2
