@@ -1393,3 +1393,11 @@ def test_a_generic_name_for_a_named_entity_is_not_a_second_entity(dataset):
     breast = extract("Invasive ductal carcinoma with ductal carcinoma in situ.", dataset)
     assert "ductal carcinoma in situ" in breast["findings"].split(" + ")
     assert len(breast["findings"].split(" + ")) == 2
+
+
+def test_one_name_per_sided_structure():
+    assert (
+        extract("Right testicle, orchiectomy: seminoma.", "tcga")["lateral_sites"] == "right testis"
+    )
+    assert extract("Left adrenal gland: carcinoma.", "tcga")["lateral_sites"] == "left adrenal"
+    assert extract("Right lobectomy: adenocarcinoma.", "histai")["lateral_sites"] == "right lobe"
