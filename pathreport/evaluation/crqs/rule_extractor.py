@@ -191,10 +191,10 @@ class RuleExtractor:
         self._free_with = [
             (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
         ]
-        self._examined_of = [
+        self._examined_of = [  # a profile without the count field keeps the stated numbers
             (fi, self._field_index[f.examined_of])
             for fi, f in enumerate(self.fields)
-            if f.examined_of
+            if f.examined_of in self._field_index
         ]
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
