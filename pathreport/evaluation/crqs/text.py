@@ -73,10 +73,15 @@ _ECHOED_NUMBER = re.compile(
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
-_STATUS_HEADED_LIST = re.compile(
-    r"(?:^|(?<=[\n.;]))([ \t]*(?:-[ \t]*)?)"
+_STATUS_HEADING = re.compile(
     r"(?:not identified|not seen|not present|not detected|none identified|absent)[ \t]*:[ \t]*"
 )
+
+
+def _as_no(match: re.Match) -> str:
+    """ "Not identified:" at the start of a line or sentence becomes "no"; elsewhere it stays."""
+    before = match.string[: match.start()].rstrip(" \t-")
+    return "no " if not before or before[-1] in "\n.;" else match.group(0)
 
 
 def normalise(text: str) -> str:
@@ -104,7 +109,7 @@ def normalise(text: str) -> str:
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
         text = _ECHOED_NUMBER.sub(r"\1", text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
-        text = _STATUS_HEADED_LIST.sub(r"\1no ", text)
+        text = _STATUS_HEADING.sub(_as_no, text)
     return text
 
 
