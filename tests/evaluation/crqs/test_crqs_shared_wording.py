@@ -1204,7 +1204,7 @@ def test_a_status_left_open_is_neither_present_nor_absent(dataset, text):
 @pytest.mark.parametrize(
     ("text", "count"),
     [
-        ("Fifteen lymph nodes were examined, with ten demonstrating metastases.", "10/15"),
+        ("Twelve lymph nodes were examined, with three demonstrating metastases.", "3/12"),
         ("Of 15 lymph nodes, 10 contain metastatic carcinoma.", "10/15"),
         ("Of the 12 nodes examined, none are positive.", "0/12"),
         ("The 4 lymph nodes examined are tumour-free.", "0/4"),
@@ -1225,7 +1225,7 @@ def test_paraphrases_that_must_not_change_a_finding(dataset):
     assert (fields["intestinal_metaplasia"], fields["hpylori_status"]) == ("present", "absent")
     # ", and there is no tumour seen" opens a clause; it does not negate the leiomyoma.
     fields = extract(
-        "The uterus contains a calcified leiomyoma, and there is no tumor seen.", dataset
+        "The specimen shows a calcified leiomyoma, and there is no tumor seen.", dataset
     )
     assert fields["calcification"] == "present"
     # pNX / pMX say the category was not assessed: nothing to compare.
@@ -1234,7 +1234,7 @@ def test_paraphrases_that_must_not_change_a_finding(dataset):
     assert "pn_stage" not in extract("Stage pT3aNXMX.", dataset)
     # An inflammatory infiltrate is not stromal invasion; an invasive carcinoma is invasive
     # whether or not a verb says so.
-    assert "invasion_status" not in extract("Exuberant chronic lymphocyte infiltrates.", dataset)
+    assert "invasion_status" not in extract("Dense chronic lymphocyte infiltrates.", dataset)
     carcinoma = extract(
         "Adenocarcinoma, moderately differentiated, involving the subserosa.", dataset
     )
@@ -1313,7 +1313,7 @@ def test_reg_an_adenomas_grade_is_its_dysplasia(text):
     ("text", "size"),
     [
         ("The 9 mm lesion is located at the posterior pole.", 0.9),
-        ("The left kidney contains a 56 mm clear cell renal cell carcinoma.", 5.6),
+        ("The right kidney contains a 42 mm clear cell renal cell carcinoma.", 4.2),
         ("The lower pole contains a 31 mm tan-brown, well-circumscribed tumour.", 3.1),
         ("Adenocarcinoma of the colon. It measures 39 mm and invades the muscularis propria.", 3.9),
         ("Invasive squamous cell carcinoma, 24 mm across.", 2.4),
@@ -1333,11 +1333,11 @@ def test_a_distance_or_a_node_size_is_not_the_tumour_size(dataset):
 @pytest.mark.parametrize(
     "text",
     [
-        "No tumor cells are seen at the resection margins.",
+        "No carcinoma cells are seen at the surgical margins.",
         "Margins: the resection, esophageal and duodenal margins are all negative for neoplasia.",
         "The bronchial margin and peribronchial lymph nodes were both free of malignancy.",
-        "The resection margins of the bronchus, vessels, and lymph nodes are tumor-free.",
-        "Multiple margins and lymph nodes were without tumor involvement.",
+        "The resection margins of the ureter, vessels and soft tissue are tumor-free.",
+        "Both margins and the sentinel node were without tumor involvement.",
         "Margins (bronchial, vascular, parenchymal): uninvolved.",
         "The melanoma is clear of the peripheral margin by 3 mm.",
     ],
