@@ -45,6 +45,7 @@ from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
 from pathreport.evaluation.crqs.values import (
     ValueParseError,
     breakdown_count,
+    examined_part,
     to_int,
     total_count,
 )
@@ -791,7 +792,7 @@ class RuleExtractor:
         # The nodes examined are the total's examined part ("2/43 and 2/20" examined 63), so a
         # report that states it per station and one that states the sum agree.
         for fi, source in self._examined_of:
-            examined = _examined(selected.get(source, (None,))[0])
+            examined = examined_part(selected.get(source, (None,))[0])
             if examined is not None:
                 selected[fi] = (examined, selected.get(fi, (None, []))[1])
                 candidates.setdefault(fi, [])
@@ -1034,14 +1035,6 @@ def _opens_aside(text: str, start: int, end: int) -> bool:
     subject of its own before it: a status at ``end`` is that subject's."""
     at = text.rfind("(", start, end)
     return at >= 0 and ")" not in text[at:end] and any(c.isalpha() for c in text[at:end])
-
-
-def _examined(count: Any) -> str | None:
-    """The examined number of a full count ("2/63" -> "63"); None for a bare status."""
-    if not isinstance(count, str) or "/" not in count:
-        return None
-    examined = count.rsplit("/", 1)[1].strip()
-    return examined if examined.isdigit() else None
 
 
 def _overlaps(cand: tuple, spans: set[tuple[int, int]]) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from typing import Any
 
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 NUMBER_WORDS = {
@@ -177,6 +178,15 @@ def _count_parts(value: str) -> tuple[bool, int | None, int | None]:
     involved, _, examined = value.partition("/")
     k = int(involved)
     return k > 0, k, int(examined) if examined else None
+
+
+def examined_part(value: Any) -> str | None:
+    """The examined number of a full count ("2/63" -> "63"); None for a status or a bare number."""
+    try:
+        examined = _count_parts(value)[2] if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return None if examined is None else str(examined)
 
 
 def count_match(a: str, b: str) -> bool:
