@@ -20,7 +20,10 @@ printed, ``w1*CFC + w2*KIR + w3*(1-HR) + w4*(1-CDS)``, divided by ``w1+w2+w3+w4`
 Each field counts with its clinical weight (``weighting="severity"``, the default): a set's size
 |F| above is the sum of its fields' weights, so a discordant margin status (critical) costs more
 than a differently worded procedure (minor). With ``weighting="uniform"`` every field weighs 1 and
-the components are the paper's counts exactly (the ``paper`` schema profile uses this).
+the components are the paper's counts exactly (the ``paper`` schema profile uses this). Under
+severity weighting a discordant set field keeps the share of its elements both reports state
+(``partial_agreement``): a paraphrase that drops one of six sampled prostate sites loses a sixth
+of the field, as much as a report that swaps one of them, rather than the whole field.
 
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
@@ -33,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathreport.evaluation.crqs.schema import Schema
+from pathreport.evaluation.crqs.schema import MULTI_VALUE_SEPARATOR, FieldSpec, Schema
 
 FORMULAS = ("subtractive", "eq6")
 EMPTY_REFERENCE_POLICIES = ("vacuous", "zero", "skip")
@@ -179,10 +182,20 @@ def score_fields(
         def size(names: list[str]) -> float:
             return float(len(names))
 
+        def shared(names: list[str]) -> float:
+            return 0.0
+
     else:
 
         def size(names: list[str]) -> float:
             return sum(schema.field(n).weight for n in names)
+
+        def shared(names: list[str]) -> float:
+            return sum(
+                schema.field(n).weight
+                * partial_agreement(schema.field(n), reference[n], prediction[n])
+                for n in names
+            )
 
     score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
     if not ref_fields:
@@ -192,20 +205,23 @@ def score_fields(
             return score
         cfc = kir = 1.0 if config.on_empty_reference == "vacuous" else 0.0
     else:
-        cfc = _ratio(size(matched), size(ref_fields), empty=1.0)
+        cfc = _ratio(size(matched) + shared(discordant), size(ref_fields), empty=1.0)
         if keys:
-            matched_set = set(matched)
-            kir = _ratio(size([f for f in keys if f in matched_set]), size(keys), empty=1.0)
+            key_matched = [f for f in keys if f in matched]
+            key_discordant = [f for f in keys if f in discordant]
+            kir = _ratio(size(key_matched) + shared(key_discordant), size(keys), empty=1.0)
         else:
             score.vacuous_key = True
             kir = 1.0
     if pred_fields:
-        hr = _ratio(size(hallucinated) + size(discordant), size(pred_fields), empty=0.0)
+        unsupported = size(hallucinated) + size(discordant) - shared(discordant)
+        hr = _ratio(unsupported, size(pred_fields), empty=0.0)
     else:
         score.empty_prediction_fields = True
         hr = 0.0
     if matched or discordant:
-        cds = _ratio(size(discordant), size(matched) + size(discordant), empty=0.0)
+        disagreeing = size(discordant) - shared(discordant)
+        cds = _ratio(disagreeing, size(matched) + size(discordant), empty=0.0)
     else:
         score.no_comparable_fields = True
         cds = 0.0
@@ -219,6 +235,27 @@ def score_fields(
         crqs,
     )
     return score
+
+
+def partial_agreement(spec: FieldSpec, reference: Any, prediction: Any) -> float:
+    """How much of a discordant field the two reports still share, in [0, 1).
+
+    A set field states several facts ("left ovary + right ovary free"): the share is the Jaccard
+    index of the two sets, so dropping one of six stated sites costs a sixth of the field, not
+    all of it. A field that counts tumour-free statements (``select: number``) shares the
+    smaller count's statements (3 of 4 -> 0.75). Every other field is one fact: 0.
+    """
+    if spec.select == "all":
+        a = set(str(reference).split(MULTI_VALUE_SEPARATOR))
+        b = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
+        return len(a & b) / len(a | b)
+    if spec.select == "number":
+        try:
+            a_n, b_n = int(reference), int(prediction)
+        except (TypeError, ValueError):
+            return 0.0
+        return min(a_n, b_n) / max(a_n, b_n) if max(a_n, b_n) > 0 else 0.0
+    return 0.0
 
 
 def _ratio(part: float, whole: float, *, empty: float) -> float:

@@ -70,6 +70,42 @@ def test_crqs_severity_a_critical_error_costs_more_than_a_minor_one():
     )
 
 
+def test_crqs_a_set_field_keeps_the_share_of_its_elements_both_reports_state():
+    sites = {
+        "name": "sites",
+        "fields": [
+            {"name": "diagnosis", "type": "categorical", "severity": "critical",
+             "values": {"carcinoma": ["carcinoma"]}},
+            {"name": "cores", "type": "categorical", "select": "all",
+             "values": {"left apex": ["left apex"], "left base": ["left base"],
+                        "right apex": ["right apex"], "right base": ["right base"]}},
+            {"name": "free_statements", "type": "count", "select": "number", "negatable": True,
+             "negated_value": "absent", "negated_mentions": ["tumor"]},
+        ],
+    }  # fmt: skip
+    schema = build_schema(sites)
+    ref = {"diagnosis": "carcinoma", "cores": "left apex + left base + right apex + right base"}
+    one_dropped = score_fields(
+        ref, {**ref, "cores": "left apex + left base + right apex"}, schema, CRQSConfig()
+    )
+    all_moved = score_fields(ref, {**ref, "cores": "left apex"}, schema, CRQSConfig())
+    # By hand: weights 3 (diagnosis) + 1 (cores); three of four cores shared -> 3.75 of 4.
+    assert pytest.approx(3.75 / 4) == one_dropped.CFC
+    assert pytest.approx(0.25 / 4) == one_dropped.CDS
+    assert one_dropped.discordant == ["cores"]  # still reported as a discordant field
+    assert 1.0 > one_dropped.CRQS > all_moved.CRQS
+    # Three of four tumour-free statements shared.
+    counted = {"diagnosis": "carcinoma", "free_statements": "4"}
+    three = score_fields(counted, {**counted, "free_statements": "3"}, schema, CRQSConfig())
+    assert pytest.approx(3.75 / 4) == three.CFC
+    # The paper's unweighted counts have no partial credit.
+    uniform = score_fields(
+        ref, {**ref, "cores": "left apex + left base + right apex"}, schema,
+        CRQSConfig(weighting="uniform"),
+    )  # fmt: skip
+    assert pytest.approx(0.5) == uniform.CFC
+
+
 def test_crqs_profiles_restrict_fields_and_drop_implications_outside_them():
     paper = SCHEMA.for_profile("paper")
     assert paper.field_names == ("diagnosis", "specimen") and paper.profile == "paper"
