@@ -210,7 +210,8 @@ def total_count(values: list[str]) -> str:
 
     Repeated statements of the same count are one count, and so is a bare number that repeats a
     full count's involved number ("metastases in two lymph nodes (2/7)"); a count that equals
-    the sum of the others is the report's total; otherwise the counts add up ("0/5" and "1/7"
+    the sum of the others is the report's total (of two or more others, its examined number
+    alone must equal theirs); otherwise the counts add up ("0/5" and "1/7"
     -> "1/12"). Counts win over a bare status; without counts a stated ``present`` wins.
     """
     counts = list(dict.fromkeys(v for v in values if v not in ("present", "absent")))
@@ -226,9 +227,15 @@ def total_count(values: list[str]) -> str:
     involved = [k or 0 for _, k, _ in kept]
     examined = [n for *_, n in kept]
     if None not in examined:
+        whole = sum(examined)  # type: ignore[arg-type]
         for i, (count, *_) in enumerate(kept):
-            if 2 * involved[i] == sum(involved) and 2 * examined[i] == sum(examined):  # type: ignore[operator,arg-type]
-                return count  # the stated total of the other counts
+            if 2 * examined[i] == whole and (  # type: ignore[operator]
+                2 * involved[i] == sum(involved) or len(kept) > 2
+            ):
+                # The stated total of the other counts. With two or more parts the examined
+                # numbers alone identify it: a report whose parts' involved counts do not add up
+                # ("2/63: 2/43 and 2/20") still states 2/63 as its total.
+                return count
     return breakdown_count([count for count, *_ in kept])
 
 

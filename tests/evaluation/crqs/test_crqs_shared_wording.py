@@ -1210,6 +1210,10 @@ def test_a_status_left_open_is_neither_present_nor_absent(dataset, text):
         ("The 4 lymph nodes examined are tumour-free.", "0/4"),
         ("Lymph nodes: 0/9 (right 0/4, left 0/5).", "0/9"),
         ("Lymph nodes: 9 examined, all negative (right 0/4, left 0/5).", "0/9"),
+        ("Eleven lymph nodes were retrieved, but no metastatic tumour was seen.", "0/11"),
+        ("The neck dissection shows no identified carcinoma in 21 lymph nodes.", "0/21"),
+        # A total whose stations' involved counts do not add up is still the total.
+        ("Carcinoma in 3 of 40 nodes. Perigastric: 3 of 25; omental: 1 of 15.", "3/40"),
     ],
 )
 def test_node_counts_in_paraphrased_wording(dataset, text, count):
@@ -1401,3 +1405,31 @@ def test_one_name_per_sided_structure():
     )
     assert extract("Left adrenal gland: carcinoma.", "tcga")["lateral_sites"] == "left adrenal"
     assert extract("Right lobectomy: adenocarcinoma.", "histai")["lateral_sites"] == "right lobe"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "site"),
+    [
+        ("Squamous cell carcinoma of the distal third of the oesophagus.", "lower third"),
+        ("Ulcerated carcinoma, greater curve of the gastric body.", "body + greater curvature"),
+        ("Pancreas, tail lesion, fine needle aspiration: adenocarcinoma.", "pancreatic tail"),
+        ("Ductal adenocarcinoma of the head of the pancreas, 3.1 cm.", "pancreatic head"),
+        ("Bladder, biopsies of the trigone: urothelial carcinoma in situ.", "trigone"),
+        ("Left lower lobectomy: adenocarcinoma, acinar predominant.", "lower lobe"),
+        ("Hepatocellular carcinoma, liver segment VII resection.", "liver segment 7"),
+        ("Invasive carcinoma of the outer upper quadrant, left breast.", "upper outer quadrant"),
+        ("Thymoma, type B2, anterior mediastinal mass.", "anterior mediastinum"),
+        ("The tumour invades the perimuscular tissue on the peritoneal side.", "peritoneal side"),
+    ],
+)  # fmt: skip
+def test_sub_sites_that_stage_or_plan_surgery(dataset, text, site):
+    assert extract(text, dataset)["tumor_site"] == site
+    # Another sub-site is another value, not a wording difference.
+    moved = {"distal": "middle", "greater": "lesser", "tail lesion": "head lesion", "head": "tail",
+             "trigone": "dome", "lower": "upper", "VII": "III", "outer upper": "inner lower",
+             "anterior": "posterior", "peritoneal side": "hepatic side"}  # fmt: skip
+    for old, new in moved.items():
+        if old in text:
+            assert extract(text.replace(old, new), dataset)["tumor_site"] != site
+            break
