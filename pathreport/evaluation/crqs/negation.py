@@ -36,6 +36,9 @@ DEFAULT_POST = (
     "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
     "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
     "not demonstrated", "not expressed", "not demonstrable",
+    # "Testing for BRAF and KRAS mutations did not identify any": a test's negative result.
+    "did not identify", "does not identify", "did not detect", "does not detect",
+    "failed to detect", "failed to identify",
     # "The seminal vesicles are without carcinoma": a structure's status stated with "without".
     "without tumor", "without carcinoma", "without malignancy", "without neoplasm",
     "without cancer", "without metastasis", "without metastases", "without involvement",

@@ -77,6 +77,10 @@ _STATUS_HEADING = re.compile(
     r"(?:not identified|not seen|not present|not detected|none identified|absent)[ \t]*:[ \t]*"
 )
 
+# An elliptical status that repeats the verb of the clause before it ("LVI is identified, PNI is
+# not."): the finding is not identified.
+_ELLIPTICAL_NOT = re.compile(r"\b(is|are|was|were) not(?=[ \t]*(?:[.;,\n]|\Z))")
+
 
 def _as_no(match: re.Match) -> str:
     """ "Not identified:" at the start of a line or sentence becomes "no"; elsewhere it stays."""
@@ -108,6 +112,8 @@ def normalise(text: str) -> str:
         text = _ECHOED_ABBREVIATION.sub("", text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
         text = _ECHOED_NUMBER.sub(r"\1", text)
+    if " not" in text:
+        text = _ELLIPTICAL_NOT.sub(r"\1 not identified", text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
     return text

@@ -1433,3 +1433,33 @@ def test_sub_sites_that_stage_or_plan_surgery(dataset, text, site):
         if old in text:
             assert extract(text.replace(old, new), dataset)["tumor_site"] != site
             break
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        # A negative gene panel: what was tested is not what was found.
+        ("Sequencing for mutations in KRAS, NRAS and BRAF did not identify any mutations.",
+         "kras_status", "wild type"),
+        ("Sequencing for mutations in KRAS, NRAS and BRAF did not identify any mutations.",
+         "braf_status", "wild type"),
+        ("Testing of BRAF and KRAS found a BRAF V600E mutation.", "braf_status", "mutant"),
+        ("Invasive lobular carcinoma (NHG 3), 14 mm.", "tumor_grade", "3"),
+        ("HER2 IHC 2+. Dual-probe ISH did not detect amplification of the HER2 gene.",
+         "her2_status", "negative"),
+        ("HER2 IHC 2+. Dual-probe ISH revealed amplification of the HER2 gene.",
+         "her2_status", "positive"),
+        ("Gleason: score 8 (4+4), grade group 4.", "gleason_score", "4+4=8"),
+        ("Seminal vesicles: right invaded; left free of tumour.", "seminal_vesicle_invasion",
+         "present"),
+        ("Carcinoma invades the wall of the right seminal vesicle; the left seminal vesicle is "
+         "uninvolved.", "seminal_vesicle_invasion", "present"),
+        ("The proximal margin and the omentum are uninvolved.", "margin_status", "negative"),
+        ("Adenocarcinoma with a close radial margin (1 mm).", "margin_status", "close"),
+        ("Perineural invasion is seen, lymphovascular invasion is not.",
+         "lymphovascular_invasion", "absent"),
+    ],
+)  # fmt: skip
+def test_test_results_and_statuses_in_paraphrased_wording(dataset, text, field, value):
+    assert extract(text, dataset)[field] == value
