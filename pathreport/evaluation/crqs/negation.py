@@ -25,6 +25,8 @@ DEFAULT_PRE = (
     # "No identified lymphovascular invasion": the affirming word belongs to the cue.
     "no identified", "no definite", "no definitive", "no obvious", "no apparent", "no convincing",
     "no residual", "no detectable",
+    # "nothing to suggest refractory coeliac disease or lymphoma".
+    "nothing to suggest", "nothing suggestive of", "no evidence to suggest",
     "uninvolved by", "not involved by",
     # "does not show venous involvement": "show" alone ends a cue's scope.
     "does not show", "did not show", "do not show", "does not demonstrate", "did not demonstrate",

@@ -1463,3 +1463,34 @@ def test_sub_sites_that_stage_or_plan_surgery(dataset, text, site):
 )  # fmt: skip
 def test_test_results_and_statuses_in_paraphrased_wording(dataset, text, field, value):
     assert extract(text, dataset)[field] == value
+
+
+def test_histai_reads_coeliac_disease_its_marsh_type_and_what_is_ruled_out():
+    fields = extract(
+        "Duodenal biopsies: partial villous atrophy with crypt hyperplasia and 48 IELs per 100 "
+        "enterocytes; modified Marsh-Oberhuber type IIIa. Consistent with gluten-sensitive "
+        "enteropathy. Nothing to suggest lymphoma.",
+        "histai",
+    )
+    assert fields["diagnosis"] == "coeliac disease"
+    assert fields["benign_vs_malignant"] == "benign"
+    assert fields["marsh_type"] == "3a"
+    assert "lymphoma" not in fields["findings"]
+    assert extract("Celiac disease, Marsh 3c.", "histai")["marsh_type"] == "3c"
+    assert extract("Duodenum: Marsh 1 lesion.", "histai")["marsh_type"] == "1"
+
+
+@pytest.mark.parametrize(
+    ("text", "organ"),
+    [
+        ("Prostatic adenocarcinoma; bladder neck invaded by tumour.", "bladder"),
+        ("Endometrioid carcinoma. Extension: into the cervix.", "cervix"),
+    ],
+)
+def test_organ_involvement_stated_with_the_organ_first(text, organ):
+    assert extract(text, "tcga")["organ_involvement"] == organ
+
+
+def test_an_organ_stated_free_is_not_involved():
+    fields = extract("Prostatic adenocarcinoma; bladder neck not invaded by tumour.", "tcga")
+    assert "organ_involvement" not in fields
