@@ -81,6 +81,16 @@ _STATUS_HEADING = re.compile(
 # not."): the finding is not identified.
 _ELLIPTICAL_NOT = re.compile(r"\b(is|are|was|were) not(?=[ \t]*(?:[.;,\n]|\Z))")
 
+_LYMPH_NODE_ABBREVIATION = re.compile(r"ln(s?)(?![a-z0-9])")
+
+
+def _expand_ln(match: re.Match) -> str:
+    """ "ln" and "lns" as words (not inside "kiln") become "lymph node(s)"."""
+    start = match.start()
+    if start and match.string[start - 1].isalnum():
+        return match.group(0)
+    return "lymph nodes" if match.group(1) else "lymph node"
+
 
 def _as_no(match: re.Match) -> str:
     """ "Not identified:" at the start of a line or sentence becomes "no"; elsewhere it stays."""
@@ -110,6 +120,8 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
+    if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
+        text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
         text = _ECHOED_NUMBER.sub(r"\1", text)
     if " not" in text:

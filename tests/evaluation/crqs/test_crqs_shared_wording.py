@@ -1212,6 +1212,9 @@ def test_a_status_left_open_is_neither_present_nor_absent(dataset, text):
         ("Lymph nodes: 9 examined, all negative (right 0/4, left 0/5).", "0/9"),
         ("Eleven lymph nodes were retrieved, but no metastatic tumour was seen.", "0/11"),
         ("The neck dissection shows no identified carcinoma in 21 lymph nodes.", "0/21"),
+        ("Obturator lymph node dissections: right 0/4 and left 1/5.", "1/9"),
+        ("Metastatic carcinoma is present in all six lymph nodes examined.", "6/6"),
+        ("Regional LN: 0/11.", "0/11"),
         # A total whose stations' involved counts do not add up is still the total.
         ("Carcinoma in 3 of 40 nodes. Perigastric: 3 of 25; omental: 1 of 15.", "3/40"),
     ],
@@ -1494,3 +1497,19 @@ def test_organ_involvement_stated_with_the_organ_first(text, organ):
 def test_an_organ_stated_free_is_not_involved():
     fields = extract("Prostatic adenocarcinoma; bladder neck not invaded by tumour.", "tcga")
     assert "organ_involvement" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Papillary carcinoma, 9 mm, with negative margins and lymph nodes.",
+        "No extraprostatic extension and no nodal involvement.",
+    ],
+)
+def test_node_status_shared_with_margins_or_in_a_negated_list(dataset, text):
+    assert extract(text, dataset)["lymph_node_involvement"] == "absent"
+
+
+def test_a_tumour_named_by_its_entity_has_its_size_read():
+    assert extract("A thymoma that measures 45 x 30 x 20 mm.", "tcga")["tumor_size"] == 4.5
