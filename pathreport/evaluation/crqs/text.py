@@ -79,7 +79,15 @@ _STATUS_HEADING = re.compile(
 
 # An elliptical status that repeats the verb of the clause before it ("LVI is identified, PNI is
 # not."): the finding is not identified.
-_ELLIPTICAL_NOT = re.compile(r"\b(is|are|was|were) not(?=[ \t]*(?:[.;,\n]|\Z))")
+_ELLIPTICAL_NOT = re.compile(r" not(?=[ \t]*(?:[.;,\n]|\Z))")  # starts with a literal: fast
+_COPULAS = ("is", "are", "was", "were")
+
+
+def _elliptical_not(match: re.Match) -> str:
+    """ "PNI is not." becomes "PNI is not identified."; any other bare "not" stays."""
+    head = match.string[max(0, match.start() - 5) : match.start()]
+    word = head.rsplit(" ", 1)[-1] if " " in head else head
+    return " not identified" if word in _COPULAS else match.group(0)
 
 _LYMPH_NODE_ABBREVIATION = re.compile(r"ln(s?)(?![a-z0-9])")
 
@@ -125,7 +133,7 @@ def normalise(text: str) -> str:
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
         text = _ECHOED_NUMBER.sub(r"\1", text)
     if " not" in text:
-        text = _ELLIPTICAL_NOT.sub(r"\1 not identified", text)
+        text = _ELLIPTICAL_NOT.sub(_elliptical_not, text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
     return text
