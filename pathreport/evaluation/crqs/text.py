@@ -89,6 +89,7 @@ def _elliptical_not(match: re.Match) -> str:
     word = head.rsplit(" ", 1)[-1] if " " in head else head
     return " not identified" if word in _COPULAS else match.group(0)
 
+
 _LYMPH_NODE_ABBREVIATION = re.compile(r"ln(s?)(?![a-z0-9])")
 
 
