@@ -197,6 +197,8 @@ def score_fields(
                 for n in names
             )
 
+    discordant_set = set(discordant)
+    shared_weight = shared(discordant) if discordant else 0.0  # computed once: REG pairs are short
     score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
     if not ref_fields:
         score.vacuous_reference = True
@@ -205,22 +207,23 @@ def score_fields(
             return score
         cfc = kir = 1.0 if config.on_empty_reference == "vacuous" else 0.0
     else:
-        cfc = _ratio(size(matched) + shared(discordant), size(ref_fields), empty=1.0)
+        cfc = _ratio(size(matched) + shared_weight, size(ref_fields), empty=1.0)
         if keys:
-            key_matched = [f for f in keys if f in matched]
-            key_discordant = [f for f in keys if f in discordant]
-            kir = _ratio(size(key_matched) + shared(key_discordant), size(keys), empty=1.0)
+            matched_set = set(matched)
+            key_matched = [f for f in keys if f in matched_set]
+            key_shared = shared([f for f in keys if f in discordant_set]) if shared_weight else 0.0
+            kir = _ratio(size(key_matched) + key_shared, size(keys), empty=1.0)
         else:
             score.vacuous_key = True
             kir = 1.0
     if pred_fields:
-        unsupported = size(hallucinated) + size(discordant) - shared(discordant)
+        unsupported = size(hallucinated) + size(discordant) - shared_weight
         hr = _ratio(unsupported, size(pred_fields), empty=0.0)
     else:
         score.empty_prediction_fields = True
         hr = 0.0
     if matched or discordant:
-        disagreeing = size(discordant) - shared(discordant)
+        disagreeing = size(discordant) - shared_weight
         cds = _ratio(disagreeing, size(matched) + size(discordant), empty=0.0)
     else:
         score.no_comparable_fields = True
