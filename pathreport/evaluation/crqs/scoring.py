@@ -23,7 +23,8 @@ than a differently worded procedure (minor). With ``weighting="uniform"`` every 
 the components are the paper's counts exactly (the ``paper`` schema profile uses this). Under
 severity weighting a discordant set field keeps the share of its elements both reports state
 (``partial_agreement``): a paraphrase that drops one of six sampled prostate sites loses a sixth
-of the field, as much as a report that swaps one of them, rather than the whole field.
+of the field rather than the whole field; a report that names one of the six wrongly loses two
+sevenths (five shared of seven named in all).
 
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
