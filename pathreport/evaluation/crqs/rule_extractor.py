@@ -11,9 +11,10 @@ How one report is read (all of it linear in the report length, so safe on any in
 3. Each field's regular expressions (Gleason, grade group, sizes, "Necrosis: Absent", ...) run on
    the normalised text; schema patterns are checked for nested unbounded quantifiers on load.
    A pattern runs only on reports that contain its anchor strings
-   (:mod:`~pathreport.evaluation.crqs.anchors`), and one that begins with lookaheads is tried
-   only where they hold (:mod:`~pathreport.evaluation.crqs.match_starts`); both give exactly the
-   matches of a plain search.
+   (:mod:`~pathreport.evaluation.crqs.anchors`), one that begins with lookaheads is tried only
+   where they hold, and one that begins with a word-start guard is searched without it and the
+   guard checked at each match (:mod:`~pathreport.evaluation.crqs.match_starts`); all give exactly
+   the matches of a plain search.
 4. Negation (see :mod:`pathreport.evaluation.crqs.negation`) turns a negated finding into the
    field's ``negated_value`` (``absent`` for presence fields) or drops it (a negated diagnosis is
    no diagnosis).
@@ -33,7 +34,7 @@ from typing import Any
 
 from pathreport.evaluation.crqs.anchors import AnchorIndex, anchor_sets
 from pathreport.evaluation.crqs.extractors import Fields, Finding
-from pathreport.evaluation.crqs.match_starts import StartFinder
+from pathreport.evaluation.crqs.match_starts import finder_of
 from pathreport.evaluation.crqs.schema import (
     MULTI_VALUE_SEPARATOR,
     NEGATED_TEMPLATE,
@@ -203,11 +204,10 @@ class RuleExtractor:
                 self._pattern_rules.append((fi, f, rule, anchor_sets(rule.regex)))
         # A rule runs only when every one of its anchor sets has a member in the text.
         self._anchors = AnchorIndex([sets for *_, sets in self._pattern_rules])
-        # Rules that begin with lookaheads are tried only where those hold (see match_starts).
+        # Rules that begin with lookarounds are searched without them, and those that begin
+        # with lookaheads tried only where they hold (see match_starts).
         lookaheads: dict[str, re.Pattern] = {}
-        self._starts = [
-            StartFinder.of(rule.regex, lookaheads) for _, _, rule, _ in self._pattern_rules
-        ]
+        self._starts = [finder_of(rule.regex, lookaheads) for _, _, rule, _ in self._pattern_rules]
         self._freeze(self._root)
 
     def _freeze(self, node: dict) -> None:

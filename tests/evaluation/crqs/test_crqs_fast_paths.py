@@ -1,9 +1,11 @@
-"""The extractor's two shortcuts give exactly what the plain searches give.
+"""The extractor's shortcuts give exactly what the plain searches give.
 
 Which patterns run on a report is decided from their anchor strings found in one pass
-(:class:`AnchorIndex`), and lookahead-led patterns are tried only where their lookaheads hold
-(:class:`StartFinder`). Both only save time: any difference from testing every anchor with ``in``
-and searching every pattern with ``finditer`` would change extracted values.
+(:class:`AnchorIndex`), lookahead-led patterns are tried only where their lookaheads hold
+(:class:`StartFinder`), and patterns led by a word-start guard are searched without it, the guard
+checked at each match (:class:`GuardedSearch`). All only save time: any difference from testing
+every anchor with ``in`` and searching every pattern with ``finditer`` would change extracted
+values.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pathreport.evaluation.crqs import available_schemas, get_extractor, load_schema
-from pathreport.evaluation.crqs.anchors import AnchorIndex
-from pathreport.evaluation.crqs.match_starts import StartFinder
+from pathreport.evaluation.crqs.anchors import AnchorIndex, parsed
+from pathreport.evaluation.crqs.match_starts import GuardedSearch, StartFinder, first_characters
 from pathreport.evaluation.crqs.text import ReportText
 
 # Pieces of report text around numbers and nodes, where the lookahead-led rules live, plus
@@ -27,6 +29,9 @@ PIECES = [
     "forty", "eleven", "positive", "negative", "benign", "examined", "recovered", "and", "all",
     "were", "are", "with", "metastatic", "carcinoma", "tumour-free", "free", "margin", "total",
     "level", "station", "which", "contain", "pn1a", "pt2", "x", "cm", "between", "extension",
+    # words that open guarded patterns, which also occur inside other words when pieces join
+    "grade", "gleason", "er", "pr", "estrogen receptor", "lymphatic", "vascular", "invasion",
+    "cin", "mandard", "tumor", "mass", "extends", "involving", "deep", "radial", "staining",
 ]  # fmt: skip
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
@@ -73,7 +78,7 @@ def test_anchor_index_with_nested_and_overlapping_anchors(min_anchors_for_trie):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
-def test_start_finder_matches_equal_finditer_for_every_schema_rule(extractors, text):
+def test_search_shortcuts_match_finditer_for_every_schema_rule(extractors, text):
     normalised = ReportText.from_raw(text).text
     for extractor in extractors:
         starts: dict = {}
@@ -98,6 +103,55 @@ def test_start_finder_on_adjacent_and_overlapping_candidates():
     # Patterns sharing their lookaheads share one compiled finder, hence one pass per report.
     other = StartFinder.of(re.compile(r"(?=\d|one)(?:one|\d)\s+nodes?"), compiled)
     assert other is not None and other.lookaheads is finder.lookaheads
+
+
+def test_guarded_search_where_the_guard_fails_and_matches_touch():
+    pattern = re.compile(r"(?<![a-z])(?<!no )(?:neg|pos)(?:ative|itive)?")
+    search = GuardedSearch.of(pattern)
+    assert search is not None
+    for text in [
+        "negative positive",
+        "nonnegative no negative",
+        "negpositive neg",
+        "xneg neg",
+        "",
+        "no positivenegative,negative",
+    ]:
+        assert [m.span() for m in search.matches(pattern, text, {})] == [
+            m.span() for m in pattern.finditer(text)
+        ], text
+    assert search.matches(pattern, "a negative", {})[0].group(0) == "negative"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"(?:negative|positive)",  # no leading assertion: the engine's own scan
+        r"(?<![a-z])(?:n|x)?",  # may match the empty string: finditer's rules apply
+        r"(?<![a-z])[a-z]+ing",  # may begin at any letter: the guard filters better
+        r"(?<![a-z])(?:acute|brisk|chronic|diffuse|early|focal|gross|heavy|intense)",  # 9 letters
+        r"(?<!(x))(?:a|b)",  # a group inside the assertion
+    ],
+)
+def test_guarded_search_is_used_only_where_it_pays(source):
+    assert GuardedSearch.of(re.compile(source)) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (r"(?:tumou?r|mass)\s", {"t", "m"}),
+        (r"(?P<v>[ab]|c)x", {"a", "b", "c"}),
+        (r"(?:ab|c)+x", None),  # a repeat: the engine does not look inside
+        (r"\d+", None),  # a category
+        (r"[a-c]", None),  # a range
+        (r"(?:xy)?z", None),  # an optional first element
+        (r"(?:(?:a|b)c|d)", None),  # a branch that starts with a group
+    ],
+)
+def test_first_characters_follow_the_engines_own_prefix_rule(source, expected):
+    found = first_characters(parsed(re.compile(source)))
+    assert (None if found is None else set(found)) == expected
 
 
 @pytest.mark.parametrize(
