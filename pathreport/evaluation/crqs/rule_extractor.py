@@ -1006,7 +1006,7 @@ def _select(
     elif f.select == "last":
         chosen = cands[-1]
     elif f.select == "total":  # counts: one total over the report's statements
-        return total_count([c[2] for c in cands]), cands
+        return total_count([c[2] for c in cands], repeats_are_parts=f.repeats_are_parts), cands
     elif f.select in ("max", "min"):
         # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared
         # order.

@@ -48,6 +48,9 @@ The file format (one mapping)::
                                        # counts a tumour-free statement gets " free" appended
         examined_of: lymph_node_involvement  # the examined part of that (select: total) count
                                        # replaces the numbers stated for this field
+        repeats_are_parts: true        # (select: total) equal counts are separate parts that
+                                       # add up ("B. 1/2 cores ... D. 1/2 cores"), not one
+                                       # count stated twice
         generic_yields: true           # in a set, "carcinoma" beside "adenocarcinoma" (a value
                                        # that another value's name ends with) is dropped
         ...
@@ -131,6 +134,7 @@ FIELD_KEYS = frozenset(
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
+        "repeats_are_parts",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -236,6 +240,9 @@ class FieldSpec:
     only_negated: bool = False  # keep only negated findings ("no features of papillary carcinoma")
     free_with: str | None = None  # a statement-counting field whose clauses mark a value "free"
     examined_of: str | None = None  # a count field whose total's examined part is this field's
+    # Equal counts are separate parts that add up ("1/2 cores" in two biopsy parts) rather than
+    # one count stated twice (a node count in the diagnosis and again in the synopsis).
+    repeats_are_parts: bool = False
     # In a set, a value that another value's name ends with ("carcinoma" beside "adenocarcinoma")
     # names the same entity less precisely ("The carcinoma invades ...") and is dropped.
     generic_yields: bool = False
@@ -972,6 +979,7 @@ def _build_field(
         only_negated=bool(item.get("only_negated", False)),
         free_with=item.get("free_with"),
         examined_of=item.get("examined_of"),
+        repeats_are_parts=bool(item.get("repeats_are_parts", False)),
         generic_yields=bool(item.get("generic_yields", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         negated_after_is_status=tuple(
@@ -1144,6 +1152,11 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
             raise SchemaError(
                 f"{where}: field '{f.name}': free_with {f.free_with!r} must name a field with "
                 "'select: number' (one that counts tumour-free statements)."
+            )
+        if f.repeats_are_parts and f.select != "total":
+            raise SchemaError(
+                f"{where}: field '{f.name}': repeats_are_parts applies to counts that add up; "
+                f"the field needs 'select: total', found {f.select!r}."
             )
         if f.examined_of is not None and getattr(by_name.get(f.examined_of), "select", None) != (
             "total"

@@ -205,7 +205,7 @@ def count_match(a: str, b: str) -> bool:
     return not (na is not None and nb is not None and na != nb)
 
 
-def total_count(values: list[str]) -> str:
+def total_count(values: list[str], *, repeats_are_parts: bool = False) -> str:
     """One count for a report that states several ("0/5 right; 1/7 left; total 1/12" -> "1/12").
 
     Repeated statements of the same count are one count, and so is a bare number that repeats a
@@ -213,8 +213,11 @@ def total_count(values: list[str]) -> str:
     the sum of the others is the report's total (of two or more others, its examined number
     alone must equal theirs); otherwise the counts add up ("0/5" and "1/7"
     -> "1/12"). Counts win over a bare status; without counts a stated ``present`` wins.
+    With ``repeats_are_parts`` equal counts are kept apart: each biopsy part states its own
+    cores ("1/2" for the right mid and "1/2" for the left base add up to "2/4").
     """
-    counts = list(dict.fromkeys(v for v in values if v not in ("present", "absent")))
+    stated = [v for v in values if v not in ("present", "absent")]
+    counts = stated if repeats_are_parts else list(dict.fromkeys(stated))
     if not counts:
         return "present" if "present" in values else values[0]
     parts = [_count_parts(v)[1:] for v in counts]

@@ -158,6 +158,9 @@ def test_values_one_count_per_report_whatever_its_layout():
     assert total_count(["0/5", "1/7", "1/12"]) == "1/12"  # a stated total wins
     assert total_count(["0/5", "1/7"]) == "1/12"  # stations add up
     assert total_count(["1/12", "1/12"]) == "1/12"  # a repeated statement counts once
+    # ... unless the field's equal counts are separate parts (cores of several biopsy parts)
+    assert total_count(["1/2", "1/2", "2/2"], repeats_are_parts=True) == "4/6"
+    assert total_count(["1/2", "1/2", "2/2"]) == "3/4"
     assert total_count(["2/7", "2"]) == "2/7"  # "metastases in two nodes (2/7)"
     assert total_count(["present", "absent"]) == "present"
     assert count_match("0/11", "absent") and not count_match("0/11", "2/11")
