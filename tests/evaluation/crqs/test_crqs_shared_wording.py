@@ -1388,6 +1388,30 @@ def test_examined_of_must_name_a_summed_count(tmp_path):
         load_schema(schema)
 
 
+def test_repeats_are_parts_needs_a_summed_count(tmp_path):
+    schema = tmp_path / "bad.yaml"
+    schema.write_text(
+        "name: bad\nversion: 1\nkey_fields: [a]\nfields:\n"
+        "  - {name: a, type: count, select: first, repeats_are_parts: true}\n"
+    )
+    with pytest.raises(SchemaError, match="repeats_are_parts"):
+        load_schema(schema)
+
+
+def test_biopsy_parts_with_equal_core_counts_add_up():
+    # Each part of a prostate biopsy states its own cores; equal counts are different parts.
+    parts = extract(
+        "B. Right mid (2 cores): adenocarcinoma, Gleason 3+4=7, 1 of 2 cores involved. "
+        "D. Left base (2 cores): adenocarcinoma, Gleason 3+3=6, 1/2 cores. "
+        "F. Left apex (2 cores): adenocarcinoma, Gleason 4+3=7, in both cores.",
+        "histai",
+    )
+    assert parts["tumor_extent"] == "4/6"
+    # A count restated as the report's total is still one count.
+    restated = extract("Adenocarcinoma in 3 of 12 cores. Cores involved: 3/12.", "histai")
+    assert restated["tumor_extent"] == "3/12"
+
+
 @pytest.mark.parametrize("dataset", ["tcga", "histai"])
 def test_a_generic_name_for_a_named_entity_is_not_a_second_entity(dataset):
     anaphor = extract(
@@ -1513,3 +1537,115 @@ def test_node_status_shared_with_margins_or_in_a_negated_list(dataset, text):
 
 def test_a_tumour_named_by_its_entity_has_its_size_read():
     assert extract("A thymoma that measures 45 x 30 x 20 mm.", "tcga")["tumor_size"] == 4.5
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Melanoma of the scalp; the grade of the melanoma is 3.", "3"),
+        ("Endometrioid carcinoma, which was graded as II.", "2"),
+    ],
+)
+def test_grade_stated_of_the_tumour_or_as_graded(dataset, text, grade):
+    assert extract(text, dataset)["tumor_grade"] == grade
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_nuclear_grade_sentence_is_not_the_histologic_grade(dataset):
+    fields = extract(
+        "Clear cell renal cell carcinoma; the nuclear grade of the tumour is 3.", dataset
+    )
+    assert "tumor_grade" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "sites"),
+    [
+        ("Carcinoma is seen in both the left and the right lobe.", "left lobe + right lobe"),
+        ("Both distal ureters (right and left): negative.", "left ureter + right ureter"),
+    ],
+)
+def test_both_sides_of_one_structure(dataset, text, sites):
+    assert extract(text, dataset)["lateral_sites"].replace(" free", "") == sites
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "distance"),
+    [
+        ("Radial margin: clear, 4 mm; deep margin: clear, 2 mm.", "0.2 + 0.4"),
+        ("Closest margin (deep) 1.5 mm Skin: uninvolved", 0.15),
+        ("The resection margin is clear (3 mm).", 0.3),
+        ("Excised with 5 mm clearance at the lateral margin.", 0.5),
+    ],
+)
+def test_margin_distance_right_after_the_margin(dataset, text, distance):
+    assert extract(text, dataset)["margin_distance"] == distance
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_size_after_a_margin_status_is_not_its_distance(dataset):
+    fields = extract("Margins negative, 3.5 cm tumour in the upper lobe.", dataset)
+    assert "margin_distance" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "types"),
+    [
+        ("Classical Hodgkin lymphoma, mixed cellularity type.", "hodgkin + mixed cellularity"),
+        ("Hodgkin's disease, nodular sclerosing subtype.", "hodgkin + nodular sclerosis"),
+    ],
+)
+def test_hodgkin_lymphoma_and_its_subtypes(dataset, text, types):
+    assert extract(text, dataset)["histologic_type"] == types
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_non_hodgkin_lymphoma_is_not_hodgkin(dataset):
+    fields = extract("Non-Hodgkin lymphoma involving a cervical lymph node.", dataset)
+    assert "hodgkin" not in str(fields.get("histologic_type"))
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Adenocarcinoma of the lung. Spread through air spaces (STAS): present.", "present"),
+        ("Adenocarcinoma of the lung; no tumour spread through air spaces is seen.", "absent"),
+    ],
+)
+def test_spread_through_air_spaces(dataset, text, status):
+    assert extract(text, dataset)["spread_through_air_spaces"] == status
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "lost"),
+    [
+        ("MMR immunohistochemistry: loss of PMS2 and MLH1; MSH2 and MSH6 retained.", "mlh1 + pms2"),
+        ("MSH2/MSH6 expression is lost, MLH1 and PMS2 are intact.", "msh2 + msh6"),
+    ],
+)
+def test_which_mismatch_repair_proteins_are_lost(dataset, text, lost):
+    assert extract(text, dataset)["mmr_proteins_lost"] == lost
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_no_loss_of_mismatch_repair_proteins_loses_none(dataset):
+    fields = extract("No loss of MLH1, PMS2, MSH2 or MSH6 expression.", dataset)
+    assert fields["mmr_msi_status"] == "proficient" and "mmr_proteins_lost" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Anterior resection; both doughnuts are free of tumour.", "negative"),
+        ("The proximal doughnut is clear but the distal doughnut is involved.", "positive"),
+    ],
+)
+def test_anastomotic_doughnuts_are_margins(dataset, text, status):
+    assert extract(text, dataset)["margin_status"] == status
