@@ -1649,3 +1649,15 @@ def test_no_loss_of_mismatch_repair_proteins_loses_none(dataset):
 )
 def test_anastomotic_doughnuts_are_margins(dataset, text, status):
     assert extract(text, dataset)["margin_status"] == status
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The summary gives details on lymph node involvement and lymphovascular invasion.",
+        "There is no information regarding lymph node involvement or lymphovascular invasion.",
+    ],
+)
+def test_a_summary_of_what_a_report_covers_states_no_finding(text):
+    fields = extract(text, "tcga")
+    assert "lymph_node_involvement" not in fields and "lymphovascular_invasion" not in fields
