@@ -66,6 +66,9 @@ _MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and 
 _ENUMERATOR = re.compile(r"[a-z0-9]{1,2}[.)]\s")  # "B. chronic inflammation", "2) ulcer"
 # After "and"/"or", these start a clause, not a list item ("..., and the nodes were not sent").
 _CLAUSE_OPENERS = frozenset({"the", "a", "an", "there", "it", "this", "these", "they", "its"})
+# Words after which a cue begins a statement of its own ("..., and no necrosis is seen",
+# "... reaction with no evidence of carcinoma") instead of closing the list before them.
+_JOIN_A_STATEMENT = frozenset({"and", "or", "but", "with", "while", "whereas"})
 _MAX_OPEN_ITEM_WORDS = 3  # words of an unlisted middle item ("no A, atypical mitoses, or B")
 # Words that end a list of findings: a verb or a preposition starts a clause of its own.
 _NOT_LIST_WORDS = frozenset(
@@ -438,6 +441,18 @@ class RuleExtractor:
                 if cue is not None:
                     if cue[1] != POST or _opens_aside(rt.text, rt.ends[j], rt.starts[k]):
                         return None  # "(E-cadherin negative)" is E-cadherin's status
+                    if (
+                        k in pre_by_start
+                        and (rt.words[k - 1] in _JOIN_A_STATEMENT or k not in opens_scope)
+                        and not _ends_clause(rt, cue[0])
+                        and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
+                    ):
+                        # "invades the pleura, and no necrosis is seen": a cue right after a
+                        # conjunction or "with", or a bare "no", opens a statement of its own.
+                        # A cue closes the list at a clause end ("LVI, PNI: no."), after a label
+                        # ("Lymph nodes and biopsies: no malignancy") or as the status of a
+                        # specimen ("Seminal vesicles, negative for carcinoma").
+                        return None
                     if used_open and (last_conjunction < 0 or not _ends_clause(rt, cue[0])):
                         return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
                     return k, stated_at(k)[1]

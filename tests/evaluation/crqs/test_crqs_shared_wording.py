@@ -1529,6 +1529,7 @@ def test_an_organ_stated_free_is_not_involved():
     [
         "Papillary carcinoma, 9 mm, with negative margins and lymph nodes.",
         "No extraprostatic extension and no nodal involvement.",
+        "Lymph nodes: all samples negative for malignancy.",
     ],
 )
 def test_node_status_shared_with_margins_or_in_a_negated_list(dataset, text):
@@ -1661,3 +1662,21 @@ def test_anastomotic_doughnuts_are_margins(dataset, text, status):
 def test_a_summary_of_what_a_report_covers_states_no_finding(text):
     fields = extract(text, "tcga")
     assert "lymph_node_involvement" not in fields and "lymphovascular_invasion" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_cue_that_opens_the_next_statement_does_not_close_the_finding_before_it(dataset):
+    # "no" after a comma negates what follows it, not the finding before the comma ...
+    fields = extract(
+        "Squamous cell carcinoma of the lung invades the visceral pleura, and no lymphovascular "
+        "invasion is seen.",
+        dataset,
+    )
+    assert fields["pleural_invasion"] == "present"
+    assert fields["lymphovascular_invasion"] == "absent"
+    assert "diagnosis" in extract("Compound nevus, no atypia.", dataset)  # the nevus is stated
+    # ... but it still closes a list at the end of a clause or after a label.
+    listed = extract("Lymphovascular invasion, perineural invasion: no.", dataset)
+    assert listed["lymphovascular_invasion"] == listed["perineural_invasion"] == "absent"
+    labelled = extract("Lymph nodes and staging biopsies: no malignancy.", dataset)
+    assert labelled["lymph_node_involvement"] == "absent"
