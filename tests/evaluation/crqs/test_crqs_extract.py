@@ -424,3 +424,15 @@ def test_extract_histai_complete_profile_fields(text, field, value):
 def test_extract_pd_l1_is_not_lymphovascular_invasion():
     fields = extract("PD-L1 (22C3) tumour proportion score 60%.", "histai")
     assert "lymphovascular_invasion" not in fields and fields["pdl1_score"] == 60.0
+
+
+@pytest.mark.parametrize(
+    "text", ["Flat epithelial atypia", "Columnar cell lesion with atypia", "FEA"]
+)
+def test_reg_flat_epithelial_atypia_is_not_a_plain_columnar_cell_lesion(text):
+    # A columnar cell lesion with atypia is usually excised after a core biopsy; one without is not.
+    assert extract(f"Breast, core-needle biopsy;\n  {text}", "reg2025")["diagnosis"] == (
+        "flat epithelial atypia"
+    )
+    plain = extract("Breast, core-needle biopsy;\n  Columnar cell lesion", "reg2025")
+    assert plain["diagnosis"] == "columnar cell lesion"
