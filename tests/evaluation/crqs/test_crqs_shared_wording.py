@@ -1668,3 +1668,16 @@ def test_a_cue_that_opens_the_next_statement_does_not_close_the_finding_before_i
     assert listed["lymphovascular_invasion"] == listed["perineural_invasion"] == "absent"
     labelled = extract("Lymph nodes and staging biopsies: no malignancy.", dataset)
     assert labelled["lymph_node_involvement"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "degree"),
+    [
+        ("The gallbladder shows mild chronic cholecystitis.", "mild"),
+        ("Severe acute pancreatitis with fat necrosis.", "severe"),
+        ("Moderate acute and chronic inflammation of the appendix wall.", "moderate"),
+    ],
+)
+def test_degree_of_any_inflammation_named_with_itis(dataset, text, degree):
+    assert extract(text, dataset)["inflammation_severity"] == degree
