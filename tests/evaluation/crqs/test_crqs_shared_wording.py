@@ -1681,3 +1681,28 @@ def test_a_cue_that_opens_the_next_statement_does_not_close_the_finding_before_i
 )
 def test_degree_of_any_inflammation_named_with_itis(dataset, text, degree):
     assert extract(text, dataset)["inflammation_severity"] == degree
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "organ"),
+    [
+        ("Endometrioid carcinoma. Cervical stromal involvement: present.", "cervix"),
+        ("Endometrioid carcinoma. Parametrial invasion: present.", "parametrium"),
+    ],
+)
+def test_synoptic_organ_involvement_label(dataset, text, organ):
+    assert extract(text, dataset)["organ_involvement"] == organ
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_synoptic_organ_label_stated_absent_involves_nothing(dataset):
+    assert "organ_involvement" not in extract("Cervical stromal involvement: absent.", dataset)
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "status"), [("Angioinvasion: present.", "present"), ("No angioinvasion.", "absent")]
+)
+def test_angioinvasion_is_vascular_invasion(dataset, text, status):
+    assert extract(f"Follicular carcinoma. {text}", dataset)["lymphovascular_invasion"] == status
