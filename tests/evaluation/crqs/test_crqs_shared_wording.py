@@ -1706,3 +1706,19 @@ def test_a_synoptic_organ_label_stated_absent_involves_nothing(dataset):
 )
 def test_angioinvasion_is_vascular_invasion(dataset, text, status):
     assert extract(f"Follicular carcinoma. {text}", dataset)["lymphovascular_invasion"] == status
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    ["No atrophy, metaplasia or dysplasia.", "No parasites, granulomas or dysplasia are seen."],
+)
+def test_a_negated_list_reaches_a_bare_finding_after_unlisted_items(dataset, text):
+    assert extract(text, dataset)["dysplasia_grade"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_bare_finding_after_an_adjective_heads_the_unlisted_items(dataset):
+    # "bony invasion" is an item of its own; the cue does not make invasion absent as a whole.
+    fields = extract("Carcinoma with no perineural, lymphovascular or bony invasion.", dataset)
+    assert fields.get("invasion_status") != "absent"
