@@ -69,10 +69,6 @@ _CLAUSE_OPENERS = frozenset({"the", "a", "an", "there", "it", "this", "these", "
 # Words after which a cue begins a statement of its own ("..., and no necrosis is seen",
 # "... reaction with no evidence of carcinoma") instead of closing the list before them.
 _JOIN_A_STATEMENT = frozenset({"and", "or", "but", "with", "while", "whereas"})
-# A bare mention right after one of these is a list item of its own ("no atrophy, metaplasia or
-# dysplasia"), so a cue reaches it across unlisted items; after an adjective it is their head
-# noun ("no perineural, lymphovascular or bony invasion") and the cue does not.
-_ITEM_JOINERS = frozenset({"or", "and", "nor"})
 _MAX_OPEN_ITEM_WORDS = 3  # words of an unlisted middle item ("no A, atypical mitoses, or B")
 # Words that end a list of findings: a verb or a preposition starts a clause of its own.
 _NOT_LIST_WORDS = frozenset(
@@ -674,7 +670,11 @@ class RuleExtractor:
             if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
                 continue
             negated, cue, explicit = (
-                negation(i, j, fi, kind == TERM or (i > 0 and rt.words[i - 1] in _ITEM_JOINERS))
+                # A bare mention right after a conjunction is a list item of its own ("no
+                # atrophy, metaplasia or dysplasia"), so the cue reaches it across unlisted items;
+                # after an adjective it heads them ("no perineural, lymphovascular or bony
+                # invasion") and the cue does not.
+                negation(i, j, fi, kind == TERM or (i > 0 and rt.words[i - 1] in _CONJUNCTIONS))
                 if negatable[fi]
                 else (False, None, False)
             )
