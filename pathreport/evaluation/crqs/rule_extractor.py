@@ -787,7 +787,7 @@ class RuleExtractor:
         # malignancy" (benign) compete under benign_vs_malignant's own select rule.
         fields_spec = self.fields
         selected = {
-            fi: _select(fields_spec[fi], cands, breakdowns.get(fi))
+            fi: _select(fields_spec[fi], cands, breakdowns.get(fi), text)
             for fi, cands in candidates.items()
         }
         reselect: set[int] = set()
@@ -809,7 +809,7 @@ class RuleExtractor:
                     candidates.setdefault(ti, []).append((start, neg_end, implied, finding, True))
                     reselect.add(ti)
         for ti in reselect:
-            selected[ti] = _select(self.fields[ti], candidates[ti], breakdowns.get(ti))
+            selected[ti] = _select(self.fields[ti], candidates[ti], breakdowns.get(ti), text)
         # The nodes examined are the total's examined part ("2/43 and 2/20" examined 63), so a
         # report that states it per station and one that states the sum agree.
         for fi, source in self._examined_of:
@@ -994,7 +994,10 @@ def _by_start(item: tuple) -> tuple[int, int]:
 
 
 def _select(
-    f: FieldSpec, cands: list[tuple], breakdowns: set[tuple[int, int]] | None = None
+    f: FieldSpec,
+    cands: list[tuple],
+    breakdowns: set[tuple[int, int]] | None = None,
+    text: str = "",
 ) -> tuple[Any, list[tuple]]:
     """One value per field, by the field's ``select`` rule; also the candidates behind it.
 
@@ -1003,7 +1006,9 @@ def _select(
     In a presence field an explicit statement ("perineural invasion: not identified") outranks a
     bare mention of the word elsewhere ("perineural"), which says nothing about status.
     A summed breakdown of counts (``breakdowns``, their spans) replaces every other reading of
-    the counts inside it, so that no part is counted twice.
+    the counts inside it, so that no part is counted twice. Equal counts of a ``total`` field
+    that ``text`` states for differently named parts ("right pelvic ... (0/3)", "left pelvic
+    ... (0/3)") are two parts, not one count stated twice.
     """
     if breakdowns:
         cands = [c for c in cands if (c[0], -c[1]) in breakdowns or not _overlaps(c, breakdowns)]
@@ -1027,7 +1032,9 @@ def _select(
     elif f.select == "last":
         chosen = cands[-1]
     elif f.select == "total":  # counts: one total over the report's statements
-        return total_count([c[2] for c in cands], repeats_are_parts=f.repeats_are_parts), cands
+        labels = [_part_named_before(text, -c[1]) for c in cands] if text else None
+        values = [c[2] for c in cands]
+        return total_count(values, repeats_are_parts=f.repeats_are_parts, labels=labels), cands
     elif f.select in ("max", "min"):
         # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared
         # order.
@@ -1049,6 +1056,27 @@ def _select(
             return ordered[0], [seen[ordered[0]]]
         return MULTI_VALUE_SEPARATOR.join(str(v) for v in ordered), [seen[v] for v in ordered]
     return chosen[2], [chosen]
+
+
+_PART_WORD = re.compile(r"(?<![a-z])(left|right|base|mid|apex)(?![a-z])")
+_STATEMENT_END = re.compile(r"[.;\n](?:\s|$)|\n")
+
+
+def _part_named_before(text: str, end: int, reach: int = 100) -> str | None:
+    """The part a count ending at ``end`` belongs to, as its statement names it up to the count:
+    the last side and zone ("right pelvic ... (0/3)" -> "right", "Left base: 1/2" -> "left
+    base"), or None when the statement names neither."""
+    window = text[max(0, end - reach) : end]
+    ends = [m.end() for m in _STATEMENT_END.finditer(window)]
+    if ends:
+        window = window[ends[-1] :]
+    side = zone = None
+    for m in _PART_WORD.finditer(window):
+        if m.group(1) in ("left", "right"):
+            side = m.group(1)
+        else:
+            zone = m.group(1)
+    return " ".join(w for w in (side, zone) if w) or None
 
 
 def _opens_aside(text: str, start: int, end: int) -> bool:

@@ -205,7 +205,12 @@ def count_match(a: str, b: str) -> bool:
     return not (na is not None and nb is not None and na != nb)
 
 
-def total_count(values: list[str], *, repeats_are_parts: bool = False) -> str:
+def total_count(
+    values: list[str],
+    *,
+    repeats_are_parts: bool = False,
+    labels: list[str | None] | None = None,
+) -> str:
     """One count for a report that states several ("0/5 right; 1/7 left; total 1/12" -> "1/12").
 
     Repeated statements of the same count are one count, and so is a bare number that repeats a
@@ -215,11 +220,25 @@ def total_count(values: list[str], *, repeats_are_parts: bool = False) -> str:
     -> "1/12"). Counts win over a bare status; without counts a stated ``present`` wins.
     With ``repeats_are_parts`` equal counts are kept apart: each biopsy part states its own
     cores ("1/2" for the right mid and "1/2" for the left base add up to "2/4").
+
+    ``labels`` (one per value, or None) name the part a count belongs to ("right", "left
+    base"): an equal count stated for another named part is a part of its own ("0/3" for the
+    right and for the left pelvic nodes add up to "0/6"), never the other's restatement.
     """
-    stated = [v for v in values if v not in ("present", "absent")]
-    counts = stated if repeats_are_parts else list(dict.fromkeys(stated))
+    named = labels if labels is not None else [None] * len(values)
+    stated = [
+        (v, lab) for v, lab in zip(values, named, strict=True) if v not in ("present", "absent")
+    ]
+    counts_labelled = stated if repeats_are_parts else _one_per_part(stated)
+    counts = [v for v, _ in counts_labelled]
     if not counts:
         return "present" if "present" in values else values[0]
+    # Two equal counts of differently named parts: neither is the total of the other.
+    two_parts = (
+        len(counts_labelled) == 2
+        and None not in (counts_labelled[0][1], counts_labelled[1][1])
+        and counts_labelled[0][1] != counts_labelled[1][1]
+    )
     parts = [_count_parts(v)[1:] for v in counts]
     full = {k for k, n in parts if n is not None}
     kept = [
@@ -229,7 +248,7 @@ def total_count(values: list[str], *, repeats_are_parts: bool = False) -> str:
         return kept[0][0]
     involved = [k or 0 for _, k, _ in kept]
     examined = [n for *_, n in kept]
-    if None not in examined:
+    if None not in examined and not two_parts:
         whole = sum(examined)  # type: ignore[arg-type]
         for i, (count, *_) in enumerate(kept):
             if 2 * examined[i] == whole and (  # type: ignore[operator]
@@ -240,6 +259,22 @@ def total_count(values: list[str], *, repeats_are_parts: bool = False) -> str:
                 # ("2/63: 2/43 and 2/20") still states 2/63 as its total.
                 return count
     return breakdown_count([count for count, *_ in kept])
+
+
+def _one_per_part(stated: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """Each count once, unless it is stated again for another named part (see ``total_count``);
+    a restatement without a name, or a count first stated without one, stays one count."""
+    kept: list[tuple[str, str | None]] = []
+    parts_of: dict[str, set[str | None]] = {}
+    for value, label in stated:
+        seen = parts_of.get(value)
+        if seen is None:
+            parts_of[value] = {label}
+            kept.append((value, label))
+        elif label is not None and None not in seen and label not in seen:
+            seen.add(label)
+            kept.append((value, label))
+    return kept
 
 
 def breakdown_count(parts: list[str]) -> str:

@@ -162,5 +162,15 @@ def test_values_one_count_per_report_whatever_its_layout():
     assert total_count(["1/2", "1/2", "2/2"], repeats_are_parts=True) == "4/6"
     assert total_count(["1/2", "1/2", "2/2"]) == "3/4"
     assert total_count(["2/7", "2"]) == "2/7"  # "metastases in two nodes (2/7)"
+    # An equal count stated for another named part is a part; a restatement is not.
+    assert total_count(["0/3", "0/3"], labels=["right", "left"]) == "0/6"
+    assert total_count(["0/3", "0/3"], labels=["left", "left"]) == "0/3"
+    assert total_count(["0/3", "0/3"], labels=["left", None]) == "0/3"
+    assert total_count(["0/3", "0/3", "0/6"], labels=["right", "left", None]) == "0/6"
+    assert (
+        total_count(["1/2", "1/2"], repeats_are_parts=True, labels=["right mid", "left base"])
+        == "2/4"
+    )
+    assert total_count(["3/12", "3/12"], repeats_are_parts=True) == "3/12"  # restated total
     assert total_count(["present", "absent"]) == "present"
     assert count_match("0/11", "absent") and not count_match("0/11", "2/11")

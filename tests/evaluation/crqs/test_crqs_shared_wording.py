@@ -1663,6 +1663,68 @@ WORDINGS = [
                  id="negated list with an unlisted item"),
     pytest.param("dysplasia_grade", "No parasites, granulomas or dysplasia are seen.", "absent",
                  id="negated list with an unlisted first item"),
+    # A negative amplification or deletion test is the test named, then its result.
+    pytest.param("egfr_status", "EGFR amplification was not detected by FISH.", "not amplified",
+                 id="EGFR amplification not detected"),
+    pytest.param("egfr_status", "Glioblastoma without EGFR amplification.", "not amplified",
+                 id="without EGFR amplification"),
+    pytest.param("egfr_status", "EGFR gene amplification: negative.", "not amplified",
+                 id="EGFR amplification negative"),
+    pytest.param("egfr_status", "The tumour shows EGFR amplification and loss of PTEN.",
+                 "amplified", id="EGFR amplification found"),
+    pytest.param("codeletion_1p19q", "1p/19q codeletion was not detected.", "not codeleted",
+                 id="1p/19q codeletion not detected"),
+    pytest.param("codeletion_1p19q", "1p/19q deletion (FISH): negative.", "not codeleted",
+                 id="1p/19q deletion negative"),
+    pytest.param("codeletion_1p19q", "Oligodendroglioma; 1p/19q: codeletion.", "codeleted",
+                 id="1p/19q codeletion found"),
+    # Carcinoma in situ in its other word orders is not an invasive carcinoma.
+    pytest.param("in_situ_vs_invasive", "Intraductal breast carcinoma, grade II.", "in situ",
+                 id="intraductal breast carcinoma"),
+    pytest.param("in_situ_vs_invasive", "In situ ductal carcinoma, solid type.", "in situ",
+                 id="in situ ductal carcinoma"),
+    pytest.param("invasion_status", "Intraductal carcinoma, cribriform type.", "absent",
+                 id="intraductal carcinoma is not invasive"),
+    # Sides of structures named with two qualifiers, margins, white matter, node stations.
+    pytest.param("lateral_sites", "Left common and external iliac nodes: metastatic carcinoma.",
+                 "left iliac", id="two qualifiers joined by and"),
+    pytest.param("lateral_sites", "Glioblastoma extending into the left parietal white matter.",
+                 "left white matter", id="side of the white matter"),
+    pytest.param("lateral_sites", "The right lateral margin is involved by carcinoma.",
+                 "right margin", id="side of a margin"),
+    # Tumour size stated in other places of the sentence.
+    pytest.param("tumor_size", "Renal cell carcinoma, unclassified type, papillary areas; 38 mm.",
+                 3.8, id="size after a semicolon"),
+    pytest.param("tumor_size", "Invasive ductal carcinoma; tumour diameter 22 mm.", 2.2,
+                 id="tumour diameter"),
+    pytest.param("tumor_size", "The carcinoma of the right mandible, moderately differentiated, "
+                 "has a diameter of 3.0 cm.", 3.0, id="diameter of the carcinoma"),
+    pytest.param("tumor_size", "Invasive lobular carcinoma of classic type (E-cadherin negative) "
+                 "in the lower inner quadrant, measuring 35 x 28 x 20 mm.", 3.5,
+                 id="measuring many words after the tumour"),
+    pytest.param("tumor_size", "Basal cell carcinoma of the nose. Clinical size 9 x 7 mm.", 0.9,
+                 id="size label without a colon"),
+    # Node counts per station or per side add up; one named group's count is read.
+    pytest.param("lymph_node_involvement",
+                 "Lymph nodes: stations 7 (0/4), 9L (2/2), 10L (0/3) and 11L (0/2).", "2/11",
+                 id="station counts in brackets"),
+    pytest.param("lymph_node_involvement",
+                 "Lymph nodes: central compartment (level VI) 3/7 positive.", "3/7",
+                 id="count after a named node group"),
+    pytest.param("lymph_node_involvement",
+                 "Lymph nodes, right pelvic: no tumour (0/3).\n"
+                 "Lymph nodes, left pelvic: no tumour (0/3).",
+                 "0/6", id="equal counts of the two sides"),
+    pytest.param("lymph_node_involvement",
+                 "Left pelvic lymph nodes: 0/3. Summary: carcinoma, 0/3 lymph nodes.", "0/3",
+                 id="a count restated without its side"),
+]  # fmt: skip
+
+# Wordings that must NOT yield the field.
+NOT_READ = [
+    pytest.param("tumor_size", "Margins free; 5 mm.", id="a size after a margin status"),
+    pytest.param("tumor_size", "Cyst size 12 mm, benign.", id="the size of a cyst"),
+    pytest.param("egfr_status", "Testing for EGFR amplification is pending.", id="pending test"),
 ]  # fmt: skip
 
 
@@ -1670,3 +1732,9 @@ WORDINGS = [
 @pytest.mark.parametrize(("field", "text", "expected"), WORDINGS)
 def test_a_wording_is_read_as_its_field(dataset, field, text, expected):
     assert extract(text, dataset)[field] == expected
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(("field", "text"), NOT_READ)
+def test_a_wording_is_not_read_as_the_field(dataset, field, text):
+    assert field not in extract(text, dataset)
