@@ -1718,6 +1718,12 @@ WORDINGS = [
     pytest.param("lymph_node_involvement",
                  "Left pelvic lymph nodes: 0/3. Summary: carcinoma, 0/3 lymph nodes.", "0/3",
                  id="a count restated without its side"),
+    pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
+                 id="a node station is the side's nodes"),
+    pytest.param("pdl1_score", "Adenocarcinoma. PD-L1 22C3 TPS 5%.", 5.0,
+                 id="PD-L1 clone is not the score"),
+    pytest.param("her2_status", "HER2 equivocal (2+) by IHC and not amplified by ISH.", "negative",
+                 id="ISH result before its method"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
@@ -1725,6 +1731,8 @@ NOT_READ = [
     pytest.param("tumor_size", "Margins free; 5 mm.", id="a size after a margin status"),
     pytest.param("tumor_size", "Cyst size 12 mm, benign.", id="the size of a cyst"),
     pytest.param("egfr_status", "Testing for EGFR amplification is pending.", id="pending test"),
+    pytest.param("mitotic_rate", "Nottingham grade 2 (tubules 3, pleomorphism 2, mitoses 1).",
+                 id="Nottingham mitotic score"),
 ]  # fmt: skip
 
 
