@@ -1058,25 +1058,28 @@ def _select(
     return chosen[2], [chosen]
 
 
-_PART_WORD = re.compile(r"(?<![a-z])(left|right|base|mid|apex)(?![a-z])")
-_STATEMENT_END = re.compile(r"[.;\n](?:\s|$)|\n")
+# A named part: a side with the node station or biopsy zone it qualifies ("right pelvic",
+# "left obturator", "right mid"); a side alone ("left breast") names no part of a count.
+_NAMED_PART = re.compile(
+    r"(?<![a-z])(left|right)\s+(?:[a-z-]+\s+)??"
+    r"(pelvic|obturator|iliac|periaortic|para-aortic|paraaortic|axilla|axillary|neck|hilar|"
+    r"paratracheal|inguinal|groin|supraclavicular|cervical|base|mid|apex)(?![a-z])"
+)
+# A statement ends at a full stop, a semicolon or a line end, except the line end of a
+# heading ("LYMPH NODES, RIGHT PELVIC, EXCISION:" names the part of the lines below it).
+_STATEMENT_END = re.compile(r"[.;](?:\s|$)|(?<!:)\n(?!\s*-)")
 
 
 def _part_named_before(text: str, end: int, reach: int = 100) -> str | None:
     """The part a count ending at ``end`` belongs to, as its statement names it up to the count:
-    the last side and zone ("right pelvic ... (0/3)" -> "right", "Left base: 1/2" -> "left
-    base"), or None when the statement names neither."""
+    the last side with its node station or biopsy zone ("Lymph nodes, right pelvic ... (0/3)"
+    -> "right pelvic", "Left base: 1/2" -> "left base"), or None when the statement names none."""
     window = text[max(0, end - reach) : end]
     ends = [m.end() for m in _STATEMENT_END.finditer(window)]
     if ends:
         window = window[ends[-1] :]
-    side = zone = None
-    for m in _PART_WORD.finditer(window):
-        if m.group(1) in ("left", "right"):
-            side = m.group(1)
-        else:
-            zone = m.group(1)
-    return " ".join(w for w in (side, zone) if w) or None
+    parts = _NAMED_PART.findall(window)
+    return " ".join(parts[-1]) if parts else None
 
 
 def _opens_aside(text: str, start: int, end: int) -> bool:

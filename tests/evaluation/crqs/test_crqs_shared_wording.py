@@ -1718,6 +1718,13 @@ WORDINGS = [
     pytest.param("lymph_node_involvement",
                  "Left pelvic lymph nodes: 0/3. Summary: carcinoma, 0/3 lymph nodes.", "0/3",
                  id="a count restated without its side"),
+    pytest.param("lymph_node_involvement",
+                 "LYMPH NODES, RIGHT PELVIC, EXCISION:\n- No malignancy in seven lymph nodes (0/7).\n"
+                 "LYMPH NODES, LEFT PELVIC, EXCISION:\n- No malignancy in seven lymph nodes (0/7).",
+                 "0/14", id="equal counts under side headings"),
+    pytest.param("lymph_node_involvement",
+                 "Right breast: carcinoma, lymph nodes 0/7. Summary: right breast, 0/7 lymph nodes.",
+                 "0/7", id="a side of an organ names no node group"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
                  id="a node station is the side's nodes"),
     pytest.param("pdl1_score", "Adenocarcinoma. PD-L1 22C3 TPS 5%.", 5.0,
