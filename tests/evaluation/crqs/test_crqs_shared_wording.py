@@ -1719,8 +1719,8 @@ WORDINGS = [
                  "Left pelvic lymph nodes: 0/3. Summary: carcinoma, 0/3 lymph nodes.", "0/3",
                  id="a count restated without its side"),
     pytest.param("lymph_node_involvement",
-                 "LYMPH NODES, RIGHT PELVIC, EXCISION:\n- No malignancy in seven lymph nodes (0/7).\n"
-                 "LYMPH NODES, LEFT PELVIC, EXCISION:\n- No malignancy in seven lymph nodes (0/7).",
+                 "LYMPH NODES, RIGHT PELVIC, EXCISION:\n- No malignancy in seven nodes (0/7).\n"
+                 "LYMPH NODES, LEFT PELVIC, EXCISION:\n- No malignancy in seven nodes (0/7).",
                  "0/14", id="equal counts under side headings"),
     pytest.param("lymph_node_involvement",
                  "Right breast: carcinoma, lymph nodes 0/7. Summary: right breast, 0/7 lymph nodes.",
