@@ -1723,7 +1723,7 @@ WORDINGS = [
                  "LYMPH NODES, LEFT PELVIC, EXCISION:\n- No malignancy in seven nodes (0/7).",
                  "0/14", id="equal counts under side headings"),
     pytest.param("lymph_node_involvement",
-                 "Right breast: carcinoma, lymph nodes 0/7. Summary: right breast, 0/7 lymph nodes.",
+                 "Right breast: carcinoma, lymph nodes 0/7. Summary: right breast, 0/7 nodes.",
                  "0/7", id="a side of an organ names no node group"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
                  id="a node station is the side's nodes"),
