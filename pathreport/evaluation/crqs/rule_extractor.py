@@ -683,7 +683,7 @@ class RuleExtractor:
             if (
                 (negated or (kind == TERM and i in pre_by_start))  # "free of tumor" is a status too
                 and self._status_subjects[fi]
-                and _states_status_of(rt, i, self._status_subjects[fi], self._max_gap)
+                and _states_status_of(rt, i, j, self._status_subjects[fi], self._max_gap)
             ):
                 continue  # "margins are free of invasive carcinoma": the margin's status
             if not negated and (kind == MENTION or self._only_negated[fi]):
@@ -895,15 +895,30 @@ class RuleExtractor:
             cands.append((start, -end, value, finding, explicit))
 
 
-def _states_status_of(rt: ReportText, i: int, subjects: frozenset, reach: int) -> bool:
-    """True when one of ``subjects`` ("margins") comes at most ``reach`` words before word ``i``
-    in its clause: the negation after it states that structure's status, not the finding's."""
+def _states_status_of(rt: ReportText, i: int, j: int, subjects: frozenset, reach: int) -> bool:
+    """True when the negated finding at words ``i..j`` states the status of one of ``subjects``
+    ("margins") rather than ruling the finding out: the subject comes at most ``reach`` words
+    before it in its clause ("margins are free of carcinoma"), or a location after it names the
+    subject ("no evidence of carcinoma in the resection margins", "no carcinoma in 15 nodes")."""
     for k in range(i - 1, max(i - 1 - reach, -1), -1):
         if rt.boundary_between(k + 1, i):
-            return False
+            break
         if rt.words[k] in subjects:
             return True
+    located = False
+    for k in range(j + 1, min(j + 1 + reach, len(rt))):
+        if rt.boundary_between(k, k) or rt.comma_between(k, k):
+            return False
+        word = rt.words[k]
+        if word in _LOCATION_WORDS:
+            located = True
+        elif located and word in subjects:
+            return True
     return False
+
+
+# Words that put a finding somewhere: "carcinoma in the margins", "at the margin".
+_LOCATION_WORDS = frozenset({"in", "at", "within", "involving"})
 
 
 def _labels_status(rt: ReportText, k: int, cue_end: int) -> bool:

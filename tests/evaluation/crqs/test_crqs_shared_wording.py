@@ -1750,6 +1750,8 @@ NOT_READ = [
     pytest.param("tumor_size", "Margins free; 5 mm.", id="a size after a margin status"),
     pytest.param("tumor_size", "Cyst size 12 mm, benign.", id="the size of a cyst"),
     pytest.param("egfr_status", "Testing for EGFR amplification is pending.", id="pending test"),
+    pytest.param("excluded_entities", "Adenocarcinoma; no evidence of carcinoma in the margins.",
+                 id="no carcinoma in the margins rules nothing out"),
     pytest.param("mitotic_rate", "Nottingham grade 2 (tubules 3, pleomorphism 2, mitoses 1).",
                  id="Nottingham mitotic score"),
 ]  # fmt: skip
@@ -1765,3 +1767,11 @@ def test_a_wording_is_read_as_its_field(dataset, field, text, expected):
 @pytest.mark.parametrize(("field", "text"), NOT_READ)
 def test_a_wording_is_not_read_as_the_field(dataset, field, text):
     assert field not in extract(text, dataset)
+
+
+def test_histai_reads_abbreviated_precursor_lesions():
+    # HistAI grades prostatic intraepithelial neoplasia as dysplasia and marks germ cell
+    # neoplasia in situ as in situ; the abbreviations are how reports write them.
+    assert extract("Left mid: focal HGPIN.", "histai")["dysplasia_grade"] == "high"
+    fields = extract("Seminoma. GCNIS is seen in adjacent tubules.", "histai")
+    assert fields["in_situ_vs_invasive"] == "in situ"
