@@ -1737,6 +1737,8 @@ WORDINGS = [
     pytest.param("tumor_free_sites", "All margins are clear.", "1", id="margins are clear"),
     pytest.param("lymph_node_involvement", "Leiomyosarcoma; benign regional lymph nodes.",
                  "absent", id="benign regional lymph nodes"),
+    pytest.param("nuclear_grade", "Clear cell renal cell carcinoma, Fuhrman nuclear grade 2-3.",
+                 "2 + 3", id="a grade range states both grades"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
                  id="a node station is the side's nodes"),
     pytest.param("pdl1_score", "Adenocarcinoma. PD-L1 22C3 TPS 5%.", 5.0,
