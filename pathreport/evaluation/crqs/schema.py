@@ -51,6 +51,10 @@ The file format (one mapping)::
         repeats_are_parts: true        # (select: total) equal counts are separate parts that
                                        # add up ("B. 1/2 cores ... D. 1/2 cores"), not one
                                        # count stated twice
+        same_fact_as:                  # a value that another field states too: stated on one
+          n0: {lymph_node_involvement: absent}   # side only, it is neither missed nor
+                                       # invented when the other side states that field's value
+                                       # ("pN0" beside "0/12 nodes negative")
         generic_yields: true           # in a set, "carcinoma" beside "adenocarcinoma" (a value
                                        # that another value's name ends with) is dropped
         ...
@@ -134,7 +138,7 @@ FIELD_KEYS = frozenset(
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
-        "repeats_are_parts",
+        "repeats_are_parts", "same_fact_as",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -243,6 +247,8 @@ class FieldSpec:
     # Equal counts are separate parts that add up ("1/2 cores" in two biopsy parts) rather than
     # one count stated twice (a node count in the diagnosis and again in the synopsis).
     repeats_are_parts: bool = False
+    # value -> ((other field, its value), ...): the same fact stated by another field.
+    same_fact_as: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     # In a set, a value that another value's name ends with ("carcinoma" beside "adenocarcinoma")
     # names the same entity less precisely ("The carcinoma invades ...") and is dropped.
     generic_yields: bool = False
@@ -980,6 +986,7 @@ def _build_field(
         free_with=item.get("free_with"),
         examined_of=item.get("examined_of"),
         repeats_are_parts=bool(item.get("repeats_are_parts", False)),
+        same_fact_as=_same_fact_as(item.get("same_fact_as"), here),
         generic_yields=bool(item.get("generic_yields", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         negated_after_is_status=tuple(
@@ -1120,6 +1127,23 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
     )
 
 
+def _same_fact_as(raw: Any, here: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """``{value: {other_field: other_value}}`` as sorted tuples (the schema stays hashable)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not all(
+        isinstance(targets, dict) and targets for targets in raw.values()
+    ):
+        raise SchemaError(
+            f"{here}: 'same_fact_as' must map a value to {{other_field: other_value}}, e.g. "
+            f"{{n0: {{lymph_node_involvement: absent}}}}; found {raw!r}."
+        )
+    return tuple(
+        (str(value), tuple((str(g), str(w)) for g, w in sorted(targets.items())))
+        for value, targets in sorted(raw.items(), key=lambda kv: str(kv[0]))
+    )
+
+
 def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], where: str) -> None:
     """Fields must be listed group by group, in the declared (hierarchical) order."""
     if not groups:
@@ -1153,6 +1177,18 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
                 f"{where}: field '{f.name}': free_with {f.free_with!r} must name a field with "
                 "'select: number' (one that counts tumour-free statements)."
             )
+        for value, targets in f.same_fact_as:
+            if value not in {v.canonical for v in f.values}:
+                raise SchemaError(
+                    f"{where}: field '{f.name}': same_fact_as names {value!r}, which is not a "
+                    f"value of the field {[v.canonical for v in f.values]}."
+                )
+            for target, _ in targets:
+                if target not in by_name or target == f.name:
+                    raise SchemaError(
+                        f"{where}: field '{f.name}': same_fact_as names field {target!r}, which "
+                        "is not another field of this schema."
+                    )
         if f.repeats_are_parts and f.select != "total":
             raise SchemaError(
                 f"{where}: field '{f.name}': repeats_are_parts applies to counts that add up; "

@@ -177,6 +177,15 @@ def score_fields(
             ).append(name)
     missed = [f for f in ref_fields if f not in pred_set]
     hallucinated = [f for f in pred_fields if f not in ref_set]
+    # A fact one report states in a field of its own and the other only in another field
+    # ("pN0" beside "0/12 nodes negative") is neither missed nor invented.
+    restated = {f for f in missed if _states_same_fact(schema, f, reference[f], prediction)}
+    restated |= {f for f in hallucinated if _states_same_fact(schema, f, prediction[f], reference)}
+    if restated:
+        missed = [f for f in missed if f not in restated]
+        hallucinated = [f for f in hallucinated if f not in restated]
+        ref_fields = [f for f in ref_fields if f not in restated]
+        pred_fields = [f for f in pred_fields if f not in restated]
     keys = [f for f in ref_fields if f in schema.key_fields]
     if config.weighting == "uniform":
 
@@ -239,6 +248,19 @@ def score_fields(
         crqs,
     )
     return score
+
+
+def _states_same_fact(schema: Schema, name: str, value: Any, other: dict[str, Any]) -> bool:
+    """Whether ``other`` states the fact ``name = value`` through another field (the field's
+    ``same_fact_as``), judged by that field's own rule ("0/12" matches "absent")."""
+    spec = schema.field(name)
+    for stated, targets in spec.same_fact_as:
+        if stated == value:
+            return any(
+                g in other and g in schema.field_names and schema.field(g).matches(w, other[g])
+                for g, w in targets
+            )
+    return False
 
 
 def partial_agreement(spec: FieldSpec, reference: Any, prediction: Any) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pathreport.evaluation.crqs import CRQSConfig, build_schema, score_fields
+from pathreport.evaluation.crqs.schema import SchemaError
 from pathreport.evaluation.crqs.scoring import bootstrap_ci, summarise
 from pathreport.evaluation.crqs.values import count_match, parse_count, total_count
 
@@ -174,3 +175,58 @@ def test_values_one_count_per_report_whatever_its_layout():
     assert total_count(["3/12", "3/12"], repeats_are_parts=True) == "3/12"  # restated total
     assert total_count(["present", "absent"]) == "present"
     assert count_match("0/11", "absent") and not count_match("0/11", "2/11")
+
+
+NODES = build_schema(
+    {
+        "name": "nodes",
+        "key_fields": ["diagnosis"],
+        "fields": [
+            {"name": "diagnosis", "type": "categorical", "values": {"adenocarcinoma": []}},
+            {
+                "name": "nodes",
+                "type": "count",
+                "select": "total",
+                "patterns": ["(?P<value>\\d+/\\d+) nodes"],
+            },
+            {
+                "name": "pn",
+                "type": "categorical",
+                "values": {"n0": [], "n1": []},
+                "same_fact_as": {"n0": {"nodes": "absent"}},
+            },
+        ],
+    }
+)
+
+
+def test_scoring_a_fact_stated_by_another_field_is_neither_missed_nor_invented():
+    counted = {"diagnosis": "adenocarcinoma", "nodes": "0/12"}
+    staged = {"diagnosis": "adenocarcinoma", "nodes": "absent", "pn": "n0"}
+    assert pytest.approx(1.0) == score_fields(counted, staged, NODES, DEFAULT).CRQS
+    assert pytest.approx(1.0) == score_fields(staged, counted, NODES, DEFAULT).CRQS
+    # ... but pN0 beside positive nodes is invented, and a wrong pN stays discordant.
+    positive = {"diagnosis": "adenocarcinoma", "nodes": "2/12"}
+    staged_n0 = {"diagnosis": "adenocarcinoma", "nodes": "2/12", "pn": "n0"}
+    assert score_fields(positive, staged_n0, NODES, DEFAULT).hallucinated == ["pn"]
+    n1 = {"diagnosis": "adenocarcinoma", "nodes": "absent", "pn": "n1"}
+    assert score_fields(staged, n1, NODES, DEFAULT).discordant == ["pn"]
+
+
+def test_same_fact_as_names_a_value_and_another_field():
+    def schema(same):
+        return {
+            "name": "bad",
+            "key_fields": ["a"],
+            "fields": [
+                {"name": "a", "type": "categorical", "values": {"x": []}, "same_fact_as": same},
+                {"name": "b", "type": "categorical", "values": {"y": []}},
+            ],
+        }
+
+    with pytest.raises(SchemaError, match="not a value"):
+        build_schema(schema({"z": {"b": "y"}}))
+    with pytest.raises(SchemaError, match="not another field"):
+        build_schema(schema({"x": {"c": "y"}}))
+    with pytest.raises(SchemaError, match="same_fact_as"):
+        build_schema(schema(["x"]))
