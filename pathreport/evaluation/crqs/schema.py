@@ -357,6 +357,8 @@ class Schema:
 
     def __post_init__(self) -> None:
         self._by_name.update((f.name, f) for f in self.fields)
+        # Scoring asks for the names on every pair; build the tuple once.
+        object.__setattr__(self, "_names", tuple(f.name for f in self.fields))
 
     def field(self, name: str) -> FieldSpec:
         try:
@@ -369,7 +371,10 @@ class Schema:
 
     @property
     def field_names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in self.fields)
+        return self._names  # type: ignore[attr-defined]
+
+    def has_field(self, name: str) -> bool:
+        return name in self._by_name
 
     @property
     def profile_names(self) -> tuple[str, ...]:

@@ -179,8 +179,15 @@ def score_fields(
     hallucinated = [f for f in pred_fields if f not in ref_set]
     # A fact one report states in a field of its own and the other only in another field
     # ("pN0" beside "0/12 nodes negative") is neither missed nor invented.
-    restated = {f for f in missed if _states_same_fact(schema, f, reference[f], prediction)}
-    restated |= {f for f in hallucinated if _states_same_fact(schema, f, prediction[f], reference)}
+    restated = {
+        f
+        for f in missed
+        if schema.field(f).same_fact_as and _states_same_fact(schema, f, reference[f], prediction)
+    } | {
+        f
+        for f in hallucinated
+        if schema.field(f).same_fact_as and _states_same_fact(schema, f, prediction[f], reference)
+    }
     if restated:
         missed = [f for f in missed if f not in restated]
         hallucinated = [f for f in hallucinated if f not in restated]
@@ -257,7 +264,7 @@ def _states_same_fact(schema: Schema, name: str, value: Any, other: dict[str, An
     for stated, targets in spec.same_fact_as:
         if stated == value:
             return any(
-                g in other and g in schema.field_names and schema.field(g).matches(w, other[g])
+                g in other and schema.has_field(g) and schema.field(g).matches(w, other[g])
                 for g, w in targets
             )
     return False

@@ -1739,6 +1739,8 @@ WORDINGS = [
                  "absent", id="benign regional lymph nodes"),
     pytest.param("nuclear_grade", "Clear cell renal cell carcinoma, Fuhrman nuclear grade 2-3.",
                  "2 + 3", id="a grade range states both grades"),
+    pytest.param("lymph_node_involvement", "Lymph nodes: one of twenty-four positive.", "1/24",
+                 id="compound number words"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
                  id="a node station is the side's nodes"),
     pytest.param("pdl1_score", "Adenocarcinoma. PD-L1 22C3 TPS 5%.", 5.0,
@@ -1777,3 +1779,12 @@ def test_histai_reads_abbreviated_precursor_lesions():
     assert extract("Left mid: focal HGPIN.", "histai")["dysplasia_grade"] == "high"
     fields = extract("Seminoma. GCNIS is seen in adjacent tubules.", "histai")
     assert fields["in_situ_vs_invasive"] == "in situ"
+
+
+def test_histai_pancreatic_cystic_precursors_are_their_own_entities():
+    spelled = extract("Intraductal papillary mucinous neoplasm (IPMN), gastric subtype.", "histai")
+    short = extract("IPMN, branch-duct type, gastric subtype.", "histai")
+    assert spelled["diagnosis"] == short["diagnosis"] == "intraductal papillary mucinous neoplasm"
+    # "gastric subtype" names the epithelium, not the stomach; "mucinous" is not a subtype here.
+    assert "organ_site" not in short and "histologic_type" not in spelled
+    assert extract("Mucinous cystic neoplasm.", "histai")["diagnosis"] == "mucinous cystic neoplasm"
