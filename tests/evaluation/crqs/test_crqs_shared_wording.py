@@ -1739,6 +1739,8 @@ WORDINGS = [
                  "absent", id="benign regional lymph nodes"),
     pytest.param("nuclear_grade", "Clear cell renal cell carcinoma, Fuhrman nuclear grade 2-3.",
                  "2 + 3", id="a grade range states both grades"),
+    pytest.param("margin_status", "Adenocarcinoma involves both the distal and proximal urethral "
+                 "margins.", "positive", id="carcinoma involves both margins"),
     pytest.param("lymph_node_involvement", "Lymph nodes: one of twenty-four positive.", "1/24",
                  id="compound number words"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
