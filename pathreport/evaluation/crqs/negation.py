@@ -31,6 +31,12 @@ DEFAULT_PRE = (
     # "does not show venous involvement": "show" alone ends a cue's scope.
     "does not show", "did not show", "do not show", "does not demonstrate", "did not demonstrate",
     "does not reveal", "did not reveal", "does not contain", "did not contain",
+    # "Neither tumour shows extrathyroidal extension or LVI": the subject of "neither" is not
+    # what is ruled out, the findings after the verb are.
+    "neither tumour shows", "neither tumor shows", "neither tumour has", "neither tumor has",
+    "neither lesion shows", "neither nodule shows", "neither focus shows", "neither shows",
+    "neither tumour demonstrates", "neither tumor demonstrates", "neither tumours show",
+    "neither tumors show",
 )  # fmt: skip
 DEFAULT_POST = (
     "absent", "negative", "not identified", "not seen", "not present", "not detected",

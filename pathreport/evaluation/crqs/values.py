@@ -281,13 +281,19 @@ def breakdown_count(parts: list[str]) -> str:
     """The count that a breakdown adds up to ("2R 0/3, 4R 0/2, 11R 0/2" -> "0/7").
 
     Unlike the counts of separate statements, equal parts of one breakdown are different
-    stations, so none is taken for a repeat of another.
+    stations, so none is taken for a repeat of another. A part that is the sum of all the
+    others is the breakdown's stated total ("right 0/11, left 0/8; 0/19 in total" -> "0/19").
     """
     split = [_count_parts(v)[1:] for v in parts]
     involved = sum(k or 0 for k, _ in split)
     if any(n is None for _, n in split):
         return str(involved)
-    return f"{involved}/{sum(n for _, n in split)}"  # type: ignore[misc]
+    examined = sum(n for _, n in split)  # type: ignore[misc]
+    if len(split) >= 3:
+        for k, n in split:
+            if 2 * (k or 0) == involved and 2 * n == examined:  # type: ignore[operator]
+                return f"{k or 0}/{n}"
+    return f"{involved}/{examined}"
 
 
 def numeric_match(a: float, b: float, *, absolute: float | None, relative: float | None) -> bool:

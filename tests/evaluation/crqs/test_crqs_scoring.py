@@ -7,7 +7,12 @@ import pytest
 from pathreport.evaluation.crqs import CRQSConfig, build_schema, score_fields
 from pathreport.evaluation.crqs.schema import SchemaError
 from pathreport.evaluation.crqs.scoring import bootstrap_ci, summarise
-from pathreport.evaluation.crqs.values import count_match, parse_count, total_count
+from pathreport.evaluation.crqs.values import (
+    breakdown_count,
+    count_match,
+    parse_count,
+    total_count,
+)
 
 # Five fields; K = {diagnosis, grade}. Values are canonical already (scoring never re-extracts).
 SCHEMA = build_schema(
@@ -173,6 +178,9 @@ def test_values_one_count_per_report_whatever_its_layout():
         == "2/4"
     )
     assert total_count(["3/12", "3/12"], repeats_are_parts=True) == "3/12"  # restated total
+    # A breakdown's part that is the sum of the others is its stated total.
+    assert breakdown_count(["0/11", "0/8", "0/19"]) == "0/19"
+    assert breakdown_count(["0/3", "0/2", "0/2"]) == "0/7"
     assert total_count(["present", "absent"]) == "present"
     assert count_match("0/11", "absent") and not count_match("0/11", "2/11")
 

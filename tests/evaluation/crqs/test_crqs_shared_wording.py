@@ -1741,6 +1741,12 @@ WORDINGS = [
                  "2 + 3", id="a grade range states both grades"),
     pytest.param("margin_status", "Adenocarcinoma involves both the distal and proximal urethral "
                  "margins.", "positive", id="carcinoma involves both margins"),
+    pytest.param("lymph_node_involvement",
+                 "Lymph nodes: right pelvic 0/11, left pelvic 0/8; 0/19 in total.", "0/19",
+                 id="a breakdown with its total"),
+    pytest.param("lymphovascular_invasion",
+                 "Two foci of papillary carcinoma. Neither tumour shows lymphovascular invasion.",
+                 "absent", id="neither tumour shows"),
     pytest.param("lymph_node_involvement", "Lymph nodes: one of twenty-four positive.", "1/24",
                  id="compound number words"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
