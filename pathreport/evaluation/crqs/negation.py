@@ -69,6 +69,10 @@ DEFAULT_UNKNOWN_PRE = (
     "no specification of", "no mention of", "no information on", "no information about",
     "no comment on", "does not mention", "did not mention", "does not specify",
     "did not specify", "does not comment on", "did not comment on", "not mention",
+    "no information is given about", "no information is given on", "no information was given about",
+    "no information is provided about", "no information is provided on",
+    "no information was provided about", "no information regarding", "no details about",
+    "no details on", "no details regarding",
 )  # fmt: skip
 DEFAULT_UNKNOWN_POST = (
     "not specified", "not stated", "not reported", "not mentioned", "not assessed",

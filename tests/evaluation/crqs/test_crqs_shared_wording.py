@@ -1747,6 +1747,8 @@ WORDINGS = [
     pytest.param("lymphovascular_invasion",
                  "Two foci of papillary carcinoma. Neither tumour shows lymphovascular invasion.",
                  "absent", id="neither tumour shows"),
+    pytest.param("lateral_sites", "Carcinoma of the right and left lateral piriform sinus.",
+                 "left sinus + right sinus", id="both sides of any structure"),
     pytest.param("lymph_node_involvement", "Lymph nodes: one of twenty-four positive.", "1/24",
                  id="compound number words"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
@@ -1764,6 +1766,8 @@ NOT_READ = [
     pytest.param("egfr_status", "Testing for EGFR amplification is pending.", id="pending test"),
     pytest.param("excluded_entities", "Adenocarcinoma; no evidence of carcinoma in the margins.",
                  id="no carcinoma in the margins rules nothing out"),
+    pytest.param("lymph_node_involvement",
+                 "No information is given about nodal involvement.", id="no information given"),
     pytest.param("mitotic_rate", "Nottingham grade 2 (tubules 3, pleomorphism 2, mitoses 1).",
                  id="Nottingham mitotic score"),
 ]  # fmt: skip
