@@ -1749,6 +1749,8 @@ WORDINGS = [
                  "absent", id="neither tumour shows"),
     pytest.param("lateral_sites", "Carcinoma of the right and left lateral piriform sinus.",
                  "left sinus + right sinus", id="both sides of any structure"),
+    pytest.param("margin_status", "Adenocarcinoma of the colon, pT3 pN1 (4/21) LO VO RO.",
+                 "negative", id="UICC codes typed with the letter O"),
     pytest.param("lymph_node_involvement", "Lymph nodes: one of twenty-four positive.", "1/24",
                  id="compound number words"),
     pytest.param("lateral_sites", "- Right periaortic: 4 nodes, hyperplastic", "right node",
