@@ -28,6 +28,8 @@ DEFAULT_PRE = (
     # "nothing to suggest refractory coeliac disease or lymphoma".
     "nothing to suggest", "nothing suggestive of", "no evidence to suggest",
     "uninvolved by", "not involved by",
+    # "with negative extrathyroidal extension": the adjective before the finding.
+    "with negative",
     # "does not show venous involvement": "show" alone ends a cue's scope.
     "does not show", "did not show", "do not show", "does not demonstrate", "did not demonstrate",
     "does not reveal", "did not reveal", "does not contain", "did not contain",
@@ -89,6 +91,8 @@ DEFAULT_TERMINATORS = (
     "there is", "there are", "includes", "including",
     # "PR: no staining in invasive tumour cells" says nothing about invasion.
     "staining in", "expression in", "immunoreactivity in",
+    # "with negative margins and positive lymph nodes": a status of its own ends the negation.
+    "and positive", "or positive", "and involved",
 )  # fmt: skip
 DEFAULT_FILLERS = frozenset(
     {
