@@ -899,7 +899,7 @@ def _states_status_of(rt: ReportText, i: int, j: int, subjects: frozenset, reach
     """True when the negated finding at words ``i..j`` states the status of one of ``subjects``
     ("margins") rather than ruling the finding out: the subject comes at most ``reach`` words
     before it in its clause ("margins are free of carcinoma"), or a location after it names the
-    subject ("no evidence of carcinoma in the resection margins", "no carcinoma in 15 nodes")."""
+    subject ("no evidence of carcinoma in the resection margins")."""
     for k in range(i - 1, max(i - 1 - reach, -1), -1):
         if rt.boundary_between(k + 1, i):
             break
