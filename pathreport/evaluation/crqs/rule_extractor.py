@@ -1047,8 +1047,10 @@ def _select(
     elif f.select == "last":
         chosen = cands[-1]
     elif f.select == "total":  # counts: one total over the report's statements
-        labels = [_part_named_before(text, -c[1]) for c in cands] if text else None
         values = [c[2] for c in cands]
+        # Part names only tell equal counts apart, so they are looked up only when one repeats.
+        repeated = len(set(values)) < len(values)
+        labels = [_part_named_before(text, -c[1]) for c in cands] if text and repeated else None
         return total_count(values, repeats_are_parts=f.repeats_are_parts, labels=labels), cands
     elif f.select in ("max", "min"):
         # Numbers compare as numbers (the greatest of two tumour sizes); words by the declared

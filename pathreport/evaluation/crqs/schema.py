@@ -354,10 +354,11 @@ class Schema:
     profiles: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     severity_weights: dict[str, float] = field(default_factory=dict)
     _by_name: dict[str, FieldSpec] = field(default_factory=dict, repr=False, compare=False)
+    # Scoring asks for the names on every pair; built once from ``fields``.
+    _names: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update((f.name, f) for f in self.fields)
-        # Scoring asks for the names on every pair; build the tuple once.
         object.__setattr__(self, "_names", tuple(f.name for f in self.fields))
 
     def field(self, name: str) -> FieldSpec:
@@ -371,7 +372,7 @@ class Schema:
 
     @property
     def field_names(self) -> tuple[str, ...]:
-        return self._names  # type: ignore[attr-defined]
+        return self._names
 
     def has_field(self, name: str) -> bool:
         return name in self._by_name
