@@ -63,6 +63,10 @@ DEFAULT_PSEUDO = (
     "not only", "no longer", "without further", "not possible to", "no further",
     "gram negative", "non small cell", "non hodgkin", "non invasive", "non specific",
     "not provided", "not available", "not applicable",
+    # "does not invade the capsule or show LVI": the second verb of a negated pair keeps the
+    # cue's scope open (its verb alone would end it).
+    "or show", "or shows", "nor show", "nor shows", "or demonstrate", "nor demonstrate",
+    "or reveal", "nor reveal", "or contain", "nor contain",
 )  # fmt: skip
 # A finding whose status the report leaves open: "Lymphovascular invasion: not specified", "no
 # mention of perineural invasion". It is neither present nor absent, so the finding is dropped

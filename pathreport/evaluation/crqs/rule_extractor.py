@@ -93,6 +93,7 @@ _OWN_RESULT = frozenset(
 # that finding's status only when it names tumour ("seminal vesicles free of tumour");
 # "intestinal metaplasia, negative for dysplasia" negates the dysplasia, not the metaplasia.
 # After a counted structure (margins, nodes) it always states the structure's status.
+_TUMOUR_NOUNS = frozenset({"tumor", "tumour", "tumors", "tumours"})
 _TUMOUR_WORDS = frozenset(
     {"tumor", "tumour", "tumors", "tumours", "carcinoma", "adenocarcinoma", "malignancy",
      "malignant", "metastasis", "metastases", "metastatic", "neoplasm", "neoplasia", "cancer",
@@ -115,6 +116,16 @@ _NOT_MODIFIERS = frozenset(
 )  # fmt: skip
 
 
+# Verbs of spread whose forms a phrase may start with; a listed form stands for all of them.
+_VERB_ENDINGS = {
+    **dict.fromkeys(("invad", "involv", "infiltrat", "penetrat", "perforat"),
+                    ("e", "es", "ing", "ed")),
+    "extend": ("", "s", "ing", "ed"),
+    **dict.fromkeys(("breach", "reach"), ("", "es", "ing", "ed")),
+}  # fmt: skip
+_VERB_FORM = re.compile(r"^({})(e|es|s|ing|ed|)$".format("|".join(_VERB_ENDINGS)))
+
+
 def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
     """Word sequences that spell ``phrase``: plural of the last word, joined hyphen compounds.
 
@@ -130,6 +141,11 @@ def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
     m = _ALPHA_DIGIT.match(" ".join(words))
     if m:
         variants.add((m.group(1) + m.group(2),))
+    verb = _VERB_FORM.match(words[0]) if len(words) > 1 else None
+    if verb:  # "invades the myometrium" is also "invade", "invading", "invaded the myometrium"
+        stem = verb.group(1)
+        for ending in _VERB_ENDINGS[stem]:
+            variants.add((stem + ending, *words[1:]))
     for v in list(variants):
         last = v[-1]
         if last.isalpha() and len(last) > 2:
@@ -655,6 +671,10 @@ class RuleExtractor:
         # A negation-only mention inside a longer finding of another field belongs to that
         # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
         longest_term = [0] * len(rt)
+        term_from: dict[int, int] = {}
+        for (_, i), (j, _, kind) in terms.items():
+            if kind == TERM and j > term_from.get(i, -1):
+                term_from[i] = j
         if any(kind == MENTION for _, _, kind in terms.values()):
             for (_, i), (j, _, kind) in terms.items():
                 if kind == TERM:
@@ -669,6 +689,14 @@ class RuleExtractor:
             counting = self._counts_statements[fi]
             if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
                 continue
+            if (
+                counting
+                and kind == MENTION
+                and i == j
+                and rt.words[i] in _TUMOUR_NOUNS
+                and (term_from.get(i, -1) > j)
+            ):
+                continue  # "no tumour necrosis" is the necrosis's status, not a tumour-free site
             negated, cue, explicit = (
                 # A bare mention right after a conjunction is a list item of its own ("no
                 # atrophy, metaplasia or dysplasia"), so the cue reaches it across unlisted items;

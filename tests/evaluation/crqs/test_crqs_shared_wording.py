@@ -310,6 +310,16 @@ def test_a_statement_that_tumour_is_absent_counts_once_whatever_its_wording(word
     assert extract(text, "tcga")["tumor_free_sites"] == "2"
 
 
+@pytest.mark.parametrize(
+    "wording", ["No tumour necrosis.", "Tumour necrosis: not identified.", "No tumor deposits."]
+)
+def test_a_finding_named_after_the_tumour_is_not_a_tumour_free_statement(wording: str):
+    # "No tumour necrosis" rules out necrosis; it does not say that a site is free of tumour, so
+    # rewording it as "Necrosis: absent" keeps the count of tumour-free statements.
+    text = f"Adenocarcinoma. No tumor in the seven left pelvic lymph nodes. {wording}"
+    assert extract(text, "tcga")["tumor_free_sites"] == "1"
+
+
 def test_a_dash_between_items_of_a_one_line_list_ends_a_negation():
     text = "- No tumor in node #1, right axilla - One lymph node positive for metastatic carcinoma"
     assert extract(text, "tcga")["tumor_free_sites"] == "1"
@@ -1771,6 +1781,15 @@ WORDINGS = [
                  id="PD-L1 clone is not the score"),
     pytest.param("her2_status", "HER2 equivocal (2+) by IHC and not amplified by ISH.", "negative",
                  id="ISH result before its method"),
+    pytest.param("lymphovascular_invasion", "Clear cell carcinoma that does not invade the renal "
+                 "capsule or show lymphovascular invasion.", "absent",
+                 id="the second verb of a negated pair"),
+    pytest.param("perineural_invasion", "The carcinoma does not involve the margins nor show "
+                 "perineural invasion.", "absent", id="nor with a second verb"),
+    pytest.param("pleural_invasion", "Adenocarcinoma that invaded the visceral pleura.",
+                 "present", id="a verb of spread in the past tense"),
+    pytest.param("pleural_invasion", "Adenocarcinoma; it does not invade the visceral pleura.",
+                 "absent", id="a verb of spread in its base form"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
