@@ -42,7 +42,7 @@ def anchor_sets(pattern: re.Pattern, limit: int = 3) -> list[tuple[str, ...]]:
     tree = parsed(pattern)
     if tree is None:
         return []
-    usable = [s for s in _required(tree) if min(_anchor_weight(a) for a in s) >= 3]
+    usable = [s for s in _required(tree) if min(_anchor_weight(a) for a in s) >= 2]
     usable = list(dict.fromkeys(usable))
     usable.sort(key=lambda s: (-min(_anchor_weight(a) for a in s), len(s)))
     return usable[:limit]
@@ -132,7 +132,7 @@ class AnchorIndex:
         """The anchors that occur in ``text`` (as ``{a for a in anchors if a in text}``)."""
         if self._finder is None:
             return {anchor for anchor in self._prefixes if anchor in text}
-        longest = {m.group(1) for m in self._finder.finditer(text)}
+        longest = set(self._finder.findall(text))  # group 1 of each match, no match objects
         longest.discard("")
         found: set[str] = set()
         for anchor in longest:

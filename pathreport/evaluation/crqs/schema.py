@@ -1183,11 +1183,14 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
                 f"{where}: field '{f.name}': free_with {f.free_with!r} must name a field with "
                 "'select: number' (one that counts tumour-free statements)."
             )
+        stated = [v.canonical for v in f.values]
+        if f.negatable and f.negated_value and f.negated_value not in stated:
+            stated.append(f.negated_value)  # "absent": what a negated finding becomes
         for value, targets in f.same_fact_as:
-            if value not in {v.canonical for v in f.values}:
+            if value not in stated:
                 raise SchemaError(
                     f"{where}: field '{f.name}': same_fact_as names {value!r}, which is not a "
-                    f"value of the field {[v.canonical for v in f.values]}."
+                    f"value of the field {stated}."
                 )
             for target, _ in targets:
                 if target not in by_name or target == f.name:

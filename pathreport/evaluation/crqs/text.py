@@ -50,6 +50,23 @@ _AMERICAN = {"tumour": "tumor", "oesophag": "esophag", "oestro": "estro", "leuka
              "haem": "hem"}  # fmt: skip
 _HER2_SPELLING = re.compile(r"(?<![a-z])(?:c[ -]?)?erb[ -]?b[ -]?2(?![0-9])")
 _LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
+# "L shoulder", "R ovarian cystectomy": a capital L or R standing alone before a word is a side.
+# Read before lower-casing, so that a lower-case "l" or "r" (a list letter, a unit) never is.
+_SIDE_LETTER = re.compile(
+    r"(?<![A-Za-z0-9/.'+-])(?<!\d )([LR])(?= [A-Za-z]{3,})(?! (?i:local|status|class))"
+)  # "R local 0" is the residual tumour class
+_SIDES = {"L": "left", "R": "right"}
+# "RUL", "LLL": a lung lobe with its side.
+_LOBE = re.compile(r"(?<![a-z0-9])([rl])([uml])l(?![a-z0-9])")
+_LOBE_SIDES = {"r": "right", "l": "left"}
+_LOBE_LEVELS = {"u": "upper", "m": "middle", "l": "lower"}
+
+
+def _expand_lobe(match: re.Match) -> str:
+    side, level = match.group(1), match.group(2)
+    return f"{_LOBE_SIDES[side]} {_LOBE_LEVELS[level]} lobe"
+
+
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
 # (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
 _ABBREVIATIONS = r"\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|hp|tils?|ihc|nos)\)"
@@ -118,7 +135,12 @@ def normalise(text: str) -> str:
         text = html.unescape(text)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
-    text = text.translate(_CHAR_MAP).lower()
+    text = text.translate(_CHAR_MAP)
+    if "L " in text or "R " in text:
+        text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
+    text = text.lower()
+    if "l" in text and _LOBE.search(text):
+        text = _LOBE.sub(_expand_lobe, text)
     if "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "our" in text or "oe" in text or "ae" in text:

@@ -72,6 +72,7 @@ def test_evaluate_records_crqs_summary_per_case_and_fields_table(tmp_path: Path)
         "diagnosis",
         "findings",
         "inflammation_activity",
+        "tumor_site",
         "organ_site",
         "specimen_type",
     ]

@@ -205,6 +205,7 @@ def test_extract_reg_report_keeps_diagnosis_and_subtype_apart():
         "diagnosis": "urothelial carcinoma",
         "findings": "urothelial carcinoma",
         "invasion_depth": "muscularis propria",
+        "tumor_site": "trigone",
         "organ_site": "urinary bladder",
         "specimen_type": "transurethral resection",
         "muscle_proper_status": "included",
