@@ -670,16 +670,19 @@ class RuleExtractor:
         unknown_cues = self._unknown_cues
         # A negation-only mention inside a longer finding of another field belongs to that
         # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
-        longest_term = [0] * len(rt)
-        term_from: dict[int, int] = {}
-        for (_, i), (j, _, kind) in terms.items():
-            if kind == TERM and j > term_from.get(i, -1):
-                term_from[i] = j
-        if any(kind == MENTION for _, _, kind in terms.values()):
+        # Asked only for the words that start a mention (a report has few), so the longest term
+        # over each such word and the end of the longest term starting there are found once.
+        mention_starts = {i for (_, i), (_, _, kind) in terms.items() if kind == MENTION}
+        longest_term: dict[int, int] = {}  # word -> length of the longest term covering it
+        term_from: dict[int, int] = {}  # word -> end of the longest term starting there
+        if mention_starts:
             for (_, i), (j, _, kind) in terms.items():
                 if kind == TERM:
-                    for w in range(i, j + 1):
-                        longest_term[w] = max(longest_term[w], j + 1 - i)
+                    for w in mention_starts:
+                        if i <= w <= j and j + 1 - i > longest_term.get(w, 0):
+                            longest_term[w] = j + 1 - i
+                    if i in mention_starts and j > term_from.get(i, -1):
+                        term_from[i] = j
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
@@ -687,7 +690,7 @@ class RuleExtractor:
             if kind == IGNORE:
                 continue  # "fat necrosis" hides "necrosis"; "perineural invasion" hides "invasion"
             counting = self._counts_statements[fi]
-            if kind == MENTION and longest_term[i] > j + 1 - i and not counting:
+            if kind == MENTION and longest_term.get(i, 0) > j + 1 - i and not counting:
                 continue
             if (
                 counting

@@ -139,7 +139,7 @@ def normalise(text: str) -> str:
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
     text = text.lower()
-    if "l" in text and _LOBE.search(text):
+    if ("ul" in text or "ml" in text or "ll" in text) and _LOBE.search(text):
         text = _LOBE.sub(_expand_lobe, text)
     if "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
