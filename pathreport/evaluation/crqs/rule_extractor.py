@@ -678,8 +678,8 @@ class RuleExtractor:
         if mention_starts:
             for (_, i), (j, _, kind) in terms.items():
                 if kind == TERM:
-                    for w in mention_starts:
-                        if i <= w <= j and j + 1 - i > longest_term.get(w, 0):
+                    for w in range(i, j + 1):
+                        if w in mention_starts and j + 1 - i > longest_term.get(w, 0):
                             longest_term[w] = j + 1 - i
                     if i in mention_starts and j > term_from.get(i, -1):
                         term_from[i] = j
