@@ -109,7 +109,7 @@ _BULLET_GAP = re.compile(r"[,\n]\s*[-*\u2022(]")
 _NOT_MODIFIERS = frozenset(
     {
         "a", "an", "the", "of", "with", "and", "or", "in", "is", "are", "was", "were", "for",
-        "to", "by", "from", "on", "at", "as", "no", "not", "shows", "showing", "show",
+        "to", "by", "from", "on", "at", "as", "no", "not", "without", "shows", "showing", "show",
         "consistent", "suggestive", "favor", "favour", "compatible", "residual", "focal",
         "suspicious", "probable", "possible", "likely", "diagnosis", "final", "type",
     }

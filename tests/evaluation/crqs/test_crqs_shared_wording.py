@@ -1790,6 +1790,21 @@ WORDINGS = [
                  "present", id="a verb of spread in the past tense"),
     pytest.param("pleural_invasion", "Adenocarcinoma; it does not invade the visceral pleura.",
                  "absent", id="a verb of spread in its base form"),
+    pytest.param("laterality", "R ovarian cystectomy: mature cystic teratoma.", "right",
+                 id="a capital side letter"),
+    pytest.param("laterality", "LLL lobectomy: adenocarcinoma.", "left", id="a lobe abbreviation"),
+    pytest.param("lymph_node_involvement", "Right axilla SLNs: 1/3 positive.", "1/3",
+                 id="sentinel nodes abbreviated"),
+    pytest.param("margin_distance", "Margins: peripheral clear by 2 mm.", 0.2,
+                 id="clear by a distance"),
+    pytest.param("tumor_size", "Right breast lumpectomy: 19 mm invasive lobular carcinoma.", 1.9,
+                 id="a size before an adjective starting with in"),
+    pytest.param("tumor_site", "Colon, sigmoid, polypectomy: tubular adenoma.", "sigmoid colon",
+                 id="the colon part after the organ"),
+    pytest.param("diagnosis", "Convexity mass: meningothelial meningioma, CNS WHO grade 1.",
+                 "meningioma", id="meningioma"),
+    pytest.param("diagnosis", "Distal pancreatectomy: well-differentiated NET, G1, 17 mm.",
+                 "neuroendocrine tumor", id="NET abbreviation"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
@@ -1803,6 +1818,10 @@ NOT_READ = [
                  "No information is given about nodal involvement.", id="no information given"),
     pytest.param("mitotic_rate", "Nottingham grade 2 (tubules 3, pleomorphism 2, mitoses 1).",
                  id="Nottingham mitotic score"),
+    pytest.param("tumor_size", "Oesophagus, 36 cm, endoscopic mucosal resection: adenocarcinoma.",
+                 id="an endoscopic distance"),
+    pytest.param("laterality", "Carcinoma, pT2 N0 G2, LO, VO, R local 0.", id="R classification"),
+    pytest.param("laterality", "Aspirate of 1.5 L of fluid.", id="a litre is no side"),
 ]  # fmt: skip
 
 
