@@ -1805,6 +1805,12 @@ WORDINGS = [
                  "meningioma", id="meningioma"),
     pytest.param("diagnosis", "Distal pancreatectomy: well-differentiated NET, G1, 17 mm.",
                  "neuroendocrine tumor", id="NET abbreviation"),
+    pytest.param("lymph_node_involvement", "Cystectomy: urothelial carcinoma. Lymph nodes 0 of 11.",
+                 "0/11", id="node count after the nodes without a colon"),
+    pytest.param("lateral_sites", "Lung, left lower lobe, lobectomy: adenocarcinoma.", "left lobe",
+                 id="the lung's side named with its lobe"),
+    pytest.param("invasion_depth", "Adenocarcinoma extending through the muscularis propria into "
+                 "pericolonic adipose tissue.", "perivisceral fat", id="pericolonic adipose"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
