@@ -1809,6 +1809,8 @@ WORDINGS = [
                  "0/11", id="node count after the nodes without a colon"),
     pytest.param("lateral_sites", "Lung, left lower lobe, lobectomy: adenocarcinoma.", "left lobe",
                  id="the lung's side named with its lobe"),
+    pytest.param("tumor_grade", "Left kidney, partial nephrectomy: clear cell RCC, ISUP grade 2.",
+                 "2", id="the ISUP grade of a renal carcinoma"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
@@ -1826,6 +1828,8 @@ NOT_READ = [
                  id="an endoscopic distance"),
     pytest.param("laterality", "Carcinoma, pT2 N0 G2, LO, VO, R local 0.", id="R classification"),
     pytest.param("laterality", "Aspirate of 1.5 L of fluid.", id="a litre is no side"),
+    pytest.param("grade_group", "Kidney, nephrectomy: clear cell renal carcinoma, ISUP grade 3.",
+                 id="a renal ISUP grade is no grade group"),
 ]  # fmt: skip
 
 
@@ -1852,6 +1856,9 @@ def test_histai_reads_abbreviated_precursor_lesions():
     # HistAI grades prostatic intraepithelial neoplasia as dysplasia and marks germ cell
     # neoplasia in situ as in situ; the abbreviations are how reports write them.
     assert extract("Left mid: focal HGPIN.", "histai")["dysplasia_grade"] == "high"
+    bowen = extract("Skin, left leg, excision: SCC in situ (Bowen disease).", "histai")
+    assert bowen["diagnosis"] == "squamous cell carcinoma in situ"
+    assert bowen["in_situ_vs_invasive"] == "in situ"
     fields = extract("Seminoma. GCNIS is seen in adjacent tubules.", "histai")
     assert fields["in_situ_vs_invasive"] == "in situ"
 
