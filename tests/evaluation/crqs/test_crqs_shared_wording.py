@@ -1811,6 +1811,12 @@ WORDINGS = [
                  id="the lung's side named with its lobe"),
     pytest.param("tumor_grade", "Left kidney, partial nephrectomy: clear cell RCC, ISUP grade 2.",
                  "2", id="the ISUP grade of a renal carcinoma"),
+    pytest.param("gleason_score", "Prostate biopsy: acinar adenocarcinoma, GS 7 (3+4), GG2.",
+                 "3+4=7", id="Gleason score abbreviated"),
+    pytest.param("ki67_index", "Small cell carcinoma; Ki-67 approx. 90%.", 90.0,
+                 id="Ki-67 approximately, abbreviated"),
+    pytest.param("diagnosis", "Bronchial biopsy: small cell lung carcinoma.",
+                 "neuroendocrine carcinoma", id="small cell lung carcinoma"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
@@ -1856,6 +1862,13 @@ def test_histai_reads_abbreviated_precursor_lesions():
     # HistAI grades prostatic intraepithelial neoplasia as dysplasia and marks germ cell
     # neoplasia in situ as in situ; the abbreviations are how reports write them.
     assert extract("Left mid: focal HGPIN.", "histai")["dysplasia_grade"] == "high"
+    polyp = extract("Rectal polyp: TVA with HGD, 2.2 cm.", "histai")
+    assert polyp["adenoma_type"] == "tubulovillous" and polyp["dysplasia_grade"] == "high"
+    dcis = extract("Right breast core: high-grade ductal carcinoma in situ, solid type.", "histai")
+    assert dcis["nuclear_grade"] == "high" and "tumor_grade" not in dcis
+    # Benign soft-tissue tumours are entities of their own, so swapping them is discordant.
+    assert extract("Upper arm, core biopsy: schwannoma.", "histai")["diagnosis"] == "schwannoma"
+    assert extract("Upper arm, core biopsy: neurofibroma.", "histai")["diagnosis"] == "neurofibroma"
     bowen = extract("Skin, left leg, excision: SCC in situ (Bowen disease).", "histai")
     assert bowen["diagnosis"] == "squamous cell carcinoma in situ"
     assert bowen["in_situ_vs_invasive"] == "in situ"
