@@ -683,6 +683,7 @@ class RuleExtractor:
                             longest_term[w] = j + 1 - i
                     if i in mention_starts and j > term_from.get(i, -1):
                         term_from[i] = j
+        has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
@@ -707,7 +708,8 @@ class RuleExtractor:
                 # invasion") and the cue does not.
                 negation(i, j, fi, kind == TERM or (i > 0 and rt.words[i - 1] in _CONJUNCTIONS))
                 if negatable[fi]
-                else (False, None, False)
+                and (has_cues or _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12))
+                else (False, None, False)  # no cue in the report and no sign after the finding
             )
             if negated and cue in unknown_cues:
                 continue  # "LVI: not specified": neither present nor absent
@@ -789,7 +791,11 @@ class RuleExtractor:
                 if rule.negatable and rt.words:
                     i = rt.word_of(m.start())
                     j = max(i, rt.word_of(max(m.end() - 1, m.start())))
-                    negated, cue, stated = negation(i, j, fi)
+                    negated, cue, stated = (
+                        negation(i, j, fi)
+                        if has_cues or _SIGN_AFTER.match(text, rt.ends[j], rt.ends[j] + 12)
+                        else (False, None, False)
+                    )
                     if negated and cue in unknown_cues:
                         continue
                     explicit = explicit or stated
