@@ -1817,6 +1817,10 @@ WORDINGS = [
                  id="Ki-67 approximately, abbreviated"),
     pytest.param("diagnosis", "Bronchial biopsy: small cell lung carcinoma.",
                  "neuroendocrine carcinoma", id="small cell lung carcinoma"),
+    pytest.param("margin_distance", "Low anterior resection: adenocarcinoma; CRM clear (8 mm).",
+                 0.8, id="CRM abbreviation"),
+    pytest.param("pleural_invasion", "Squamous cell carcinoma; the visceral pleura is invaded.",
+                 "present", id="the pleura is invaded"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
@@ -1836,6 +1840,8 @@ NOT_READ = [
     pytest.param("laterality", "Aspirate of 1.5 L of fluid.", id="a litre is no side"),
     pytest.param("grade_group", "Kidney, nephrectomy: clear cell renal carcinoma, ISUP grade 3.",
                  id="a renal ISUP grade is no grade group"),
+    pytest.param("specimen_type", "Adenocarcinoma; resection margins negative.",
+                 id="a resection margin is no procedure"),
 ]  # fmt: skip
 
 
