@@ -104,7 +104,7 @@ DEFAULT_FILLERS = frozenset(
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
         # Head nouns after a finding: "microsatellite lesions were not seen".
-        "lesion", "lesions", "foci",
+        "lesion", "lesions", "foci", "spaces", "channels",
         # Adjectives of a shared head noun: "no lymphatic, venous, or perineural invasion".
         "lymphatic", "venous", "vascular", "perineural", "angiolymphatic",
     }

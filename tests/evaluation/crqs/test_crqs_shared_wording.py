@@ -1821,6 +1821,8 @@ WORDINGS = [
                  0.8, id="CRM abbreviation"),
     pytest.param("pleural_invasion", "Squamous cell carcinoma; the visceral pleura is invaded.",
                  "present", id="the pleura is invaded"),
+    pytest.param("lymphovascular_invasion", "Visceral pleura and lymphovascular spaces not "
+                 "involved.", "absent", id="lymphovascular spaces not involved"),
 ]  # fmt: skip
 
 # Wordings that must NOT yield the field.
