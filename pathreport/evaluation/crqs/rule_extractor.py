@@ -208,6 +208,7 @@ class RuleExtractor:
         self._counts_statements = [f.select == "number" for f in self.fields]
         self._only_negated = [f.only_negated for f in self.fields]
         self._status_subjects = [frozenset(f.negated_after_is_status) for f in self.fields]
+        self._own_status = [f.own_status for f in self.fields]
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         self._free_with = [
             (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
@@ -327,6 +328,20 @@ class RuleExtractor:
         for (_, i), (j, _, kind) in terms.items():
             if kind != IGNORE:
                 in_list[i : j + 1] = b"\x01" * (j + 1 - i)
+        own_status = self._own_status
+        own_status_ends = {
+            j for (fi, _), (j, _, kind) in terms.items() if kind != IGNORE and own_status[fi]
+        }
+
+        def result_of_test(k: int) -> bool:
+            """The cue at word k follows a test's term (fillers aside): "CK7 is negative"."""
+            at = k - 1
+            while (
+                at >= 0 and rt.words[at] in self._fillers and not rt.comma_between(at + 1, at + 1)
+            ):
+                at -= 1
+            return at in own_status_ends
+
         fillers = self._fillers
         prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
 
@@ -597,6 +612,15 @@ class RuleExtractor:
                             and not has_conjunction(j + 1, listed[0] - 1)
                         ):
                             listed = None
+                        # "Adenocarcinoma, CK7 negative, CK20 positive": the result of a test
+                        # named right before the cue is the test's own, not the list's.
+                        if (
+                            listed is not None
+                            and own_status_ends
+                            and not (fi >= 0 and own_status[fi])
+                            and result_of_test(listed[0])
+                        ):
+                            listed = None
                         if listed is not None and closes(listed[0]):
                             post_at, cue_text = listed
                             post = (True, cue_text)
@@ -608,6 +632,13 @@ class RuleExtractor:
                     if rt.words[k] not in self._fillers:
                         if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
                             listed = list_post_cue(j)
+                            if (
+                                listed is not None
+                                and own_status_ends
+                                and not (fi >= 0 and own_status[fi])
+                                and result_of_test(listed[0])
+                            ):
+                                listed = None  # "metastatic adenocarcinoma, CK7 negative"
                             if listed is not None and closes(listed[0]):
                                 post_at, cue_text = listed
                                 post = (True, cue_text)

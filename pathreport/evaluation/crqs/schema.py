@@ -44,6 +44,8 @@ The file format (one mapping)::
         only_negated: true             # keep only negated findings ("no features of X": X)
         only_alone: [benign]           # values dropped when another value is stated
         negated_after_is_status: [margins]  # "margins free of carcinoma" rules nothing out
+        own_status: true               # a test: a cue right after it is its own result
+                                       # ("adenocarcinoma, CK7 negative" keeps the carcinoma)
         free_with: tumor_free_sites    # a value in a clause where that (select: number) field
                                        # counts a tumour-free statement gets " free" appended
         examined_of: lymph_node_involvement  # the examined part of that (select: total) count
@@ -138,7 +140,7 @@ FIELD_KEYS = frozenset(
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
-        "repeats_are_parts", "same_fact_as",
+        "repeats_are_parts", "same_fact_as", "own_status",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -255,6 +257,9 @@ class FieldSpec:
     only_alone: tuple[str, ...] = ()  # values kept only when nothing else is stated
     # Words whose status a negation after them states ("margins are free of carcinoma").
     negated_after_is_status: tuple[str, ...] = ()
+    # A test or marker (an immunostain, an organism): a negation cue right after one of its
+    # terms is that term's result and does not reach back over a list to the findings before it.
+    own_status: bool = False
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -994,6 +999,7 @@ def _build_field(
         repeats_are_parts=bool(item.get("repeats_are_parts", False)),
         same_fact_as=_same_fact_as(item.get("same_fact_as"), here),
         generic_yields=bool(item.get("generic_yields", False)),
+        own_status=bool(item.get("own_status", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         negated_after_is_status=tuple(
             clean_text(w)

@@ -1859,6 +1859,24 @@ def test_a_wording_is_not_read_as_the_field(dataset, field, text):
     assert field not in extract(text, dataset)
 
 
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_test_result_after_a_diagnosis_is_the_tests_own(dataset):
+    # "CK7 negative" is the immunostain's result; the comma list does not carry it back to the
+    # carcinoma (an immunoprofile after the diagnosis is how most reports give it).
+    text = "Liver, core biopsy: metastatic adenocarcinoma, CK7 negative, CK20 positive."
+    fields = extract(text, dataset)
+    assert fields["diagnosis"] == "adenocarcinoma" and "excluded_entities" not in fields
+    assert "ck7 negative" in fields["ihc_markers"]
+    # A list of tests still shares its result.
+    assert extract("CK7, CK20: negative.", dataset)["ihc_markers"] == "ck20 negative + ck7 negative"
+
+
+def test_an_organism_named_after_the_gastritis_takes_its_own_result():
+    text = "Stomach, antrum, biopsy: mild chronic gastritis, Helicobacter not identified."
+    fields = extract(text, "histai")
+    assert fields["diagnosis"] == "gastritis" and fields["hpylori_status"] == "absent"
+
+
 def test_pericolonic_adipose_tissue_is_the_fat_beyond_the_muscularis_propria():
     # Each schema names that layer on its own scale (TCGA: perivisceral fat; HistAI: subserosa).
     text = "Carcinoma extends through the muscularis propria into pericolonic adipose tissue."
