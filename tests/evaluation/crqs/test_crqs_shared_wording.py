@@ -1817,6 +1817,8 @@ WORDINGS = [
                  id="Ki-67 approximately, abbreviated"),
     pytest.param("diagnosis", "Bronchial biopsy: small cell lung carcinoma.",
                  "neuroendocrine carcinoma", id="small cell lung carcinoma"),
+    pytest.param("lymph_node_involvement", "Left neck level IV: 5 nodes, none involved.", "0/5",
+                 id="nodes, none involved"),
     pytest.param("margin_distance", "Low anterior resection: adenocarcinoma; CRM clear (8 mm).",
                  0.8, id="CRM abbreviation"),
     pytest.param("pleural_invasion", "Squamous cell carcinoma; the visceral pleura is invaded.",
@@ -1875,6 +1877,15 @@ def test_an_organism_named_after_the_gastritis_takes_its_own_result():
     text = "Stomach, antrum, biopsy: mild chronic gastritis, Helicobacter not identified."
     fields = extract(text, "histai")
     assert fields["diagnosis"] == "gastritis" and fields["hpylori_status"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_grade_in_numbers_and_in_words_is_one_fact(dataset):
+    reference = "Sigmoid colon, resection: adenocarcinoma, moderately differentiated."
+    rewrite = "Sigmoid colon, resection: adenocarcinoma, G2."
+    wrong = "Sigmoid colon, resection: adenocarcinoma, poorly differentiated."
+    assert score_pair(reference, rewrite, dataset).CRQS > 0.99
+    assert score_pair(reference, wrong, dataset).CRQS < 0.9
 
 
 def test_pericolonic_adipose_tissue_is_the_fat_beyond_the_muscularis_propria():
