@@ -1819,6 +1819,10 @@ WORDINGS = [
                  "neuroendocrine carcinoma", id="small cell lung carcinoma"),
     pytest.param("lymph_node_involvement", "Left neck level IV: 5 nodes, none involved.", "0/5",
                  id="nodes, none involved"),
+    pytest.param("er_status", "Invasive carcinoma, ER 10%, PR negative, HER2 negative.",
+                 "positive", id="a receptor's percentage is its own status"),
+    pytest.param("pr_status", "Invasive carcinoma. ER 95% strong, PR 0%.", "negative",
+                 id="a receptor at 0 percent"),
     pytest.param("margin_distance", "Low anterior resection: adenocarcinoma; CRM clear (8 mm).",
                  0.8, id="CRM abbreviation"),
     pytest.param("pleural_invasion", "Squamous cell carcinoma; the visceral pleura is invaded.",
@@ -1903,6 +1907,8 @@ def test_histai_reads_abbreviated_precursor_lesions():
     assert polyp["adenoma_type"] == "tubulovillous" and polyp["dysplasia_grade"] == "high"
     dcis = extract("Right breast core: high-grade ductal carcinoma in situ, solid type.", "histai")
     assert dcis["nuclear_grade"] == "high" and "tumor_grade" not in dcis
+    after = extract("Core biopsy: DCIS, intermediate grade, present.", "histai")
+    assert after["nuclear_grade"] == "intermediate"
     # Benign soft-tissue tumours are entities of their own, so swapping them is discordant.
     assert extract("Upper arm, core biopsy: schwannoma.", "histai")["diagnosis"] == "schwannoma"
     assert extract("Upper arm, core biopsy: neurofibroma.", "histai")["diagnosis"] == "neurofibroma"
