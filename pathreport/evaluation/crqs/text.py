@@ -110,6 +110,7 @@ def _elliptical_not(match: re.Match) -> str:
 _LYMPH_NODE_ABBREVIATION = re.compile(r"ln(s?)(?![a-z0-9])")
 _SLN = re.compile(r"(?<![a-z0-9])sln(b|s?)(?![a-z0-9])")
 _CRM = re.compile(r"(?<![a-z0-9])crm(?![a-z0-9])")
+_WLE = re.compile(r"(?<![a-z0-9])wle(?![a-z0-9])")
 
 
 def _expand_sln(match: re.Match) -> str:
@@ -162,6 +163,8 @@ def normalise(text: str) -> str:
         text = _ECHOED_ABBREVIATION.sub("", text)
     if "crm" in text:  # "CRM clear (8 mm)": the circumferential resection margin
         text = _CRM.sub("circumferential resection margin", text)
+    if "wle" in text:  # "Right thigh, WLE": a wide local excision
+        text = _WLE.sub("wide local excision", text)
     if "sln" in text:  # "SLNB", "SLNs": the sentinel node procedure and nodes, spelled out
         text = _SLN.sub(_expand_sln, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
