@@ -1797,6 +1797,10 @@ WORDINGS = [
                  id="sentinel nodes abbreviated"),
     pytest.param("margin_distance", "Margins: peripheral clear by 2 mm.", 0.2,
                  id="clear by a distance"),
+    pytest.param("margin_distance", "Skin, excision: BCC. Margins clear (peripheral 2 mm, deep "
+                 "1.5 mm).", "0.15 + 0.2", id="named distances in brackets"),
+    pytest.param("margin_status", "Skin, excision: BCC. Margins: peripheral clear by 2 mm.",
+                 "negative", id="status after a named margin"),
     pytest.param("tumor_size", "Right breast lumpectomy: 19 mm invasive lobular carcinoma.", 1.9,
                  id="a size before an adjective starting with in"),
     pytest.param("tumor_site", "Colon, sigmoid, polypectomy: tubular adenoma.", "sigmoid colon",
