@@ -41,6 +41,10 @@ WORDINGS = [
                  "neuroendocrine tumor", id="NET abbreviation"),
     pytest.param("inflammation_activity", "Stomach, antrum, biopsy;\n  Chronic gastritis with "
                  "activity", "chronic active", id="gastritis with activity"),
+    pytest.param("histologic_type", "Skin, back, punch biopsy;\n  Basal cell carcinoma, nodular "
+                 "type", "nodular", id="basal cell carcinoma subtype"),
+    pytest.param("findings", "Pancreas, Whipple resection;\n  Adenocarcinoma; all resection "
+                 "margins negative for carcinoma", "adenocarcinoma", id="margins are no finding"),
 ]  # fmt: skip
 
 NOT_READ = [
