@@ -582,6 +582,16 @@ class RuleExtractor:
                     if not rt.boundary_between(end + 1, at)
                 )
 
+            def a_tests_result(k: int) -> bool:
+                """The list's cue at word k is the result of a test named right before it
+                ("adenocarcinoma, CK7 negative"), unless this finding is a test too ("CK7,
+                CK20: negative")."""
+                return (
+                    bool(own_status_ends)
+                    and not (fi >= 0 and own_status[fi])
+                    and (result_of_test(k))
+                )
+
             post: tuple[bool, str | None] | None = None
             post_at = j
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
@@ -612,14 +622,7 @@ class RuleExtractor:
                             and not has_conjunction(j + 1, listed[0] - 1)
                         ):
                             listed = None
-                        # "Adenocarcinoma, CK7 negative, CK20 positive": the result of a test
-                        # named right before the cue is the test's own, not the list's.
-                        if (
-                            listed is not None
-                            and own_status_ends
-                            and not (fi >= 0 and own_status[fi])
-                            and result_of_test(listed[0])
-                        ):
+                        if listed is not None and a_tests_result(listed[0]):
                             listed = None
                         if listed is not None and closes(listed[0]):
                             post_at, cue_text = listed
@@ -632,13 +635,8 @@ class RuleExtractor:
                     if rt.words[k] not in self._fillers:
                         if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
                             listed = list_post_cue(j)
-                            if (
-                                listed is not None
-                                and own_status_ends
-                                and not (fi >= 0 and own_status[fi])
-                                and result_of_test(listed[0])
-                            ):
-                                listed = None  # "metastatic adenocarcinoma, CK7 negative"
+                            if listed is not None and a_tests_result(listed[0]):
+                                listed = None
                             if listed is not None and closes(listed[0]):
                                 post_at, cue_text = listed
                                 post = (True, cue_text)
