@@ -589,7 +589,7 @@ class RuleExtractor:
                 return (
                     bool(own_status_ends)
                     and not (fi >= 0 and own_status[fi])
-                    and (result_of_test(k))
+                    and result_of_test(k)
                 )
 
             post: tuple[bool, str | None] | None = None
