@@ -587,9 +587,7 @@ class RuleExtractor:
                 ("adenocarcinoma, CK7 negative"), unless this finding is a test too ("CK7,
                 CK20: negative")."""
                 return (
-                    bool(own_status_ends)
-                    and not (fi >= 0 and own_status[fi])
-                    and result_of_test(k)
+                    bool(own_status_ends) and not (fi >= 0 and own_status[fi]) and result_of_test(k)
                 )
 
             post: tuple[bool, str | None] | None = None
