@@ -314,6 +314,7 @@ class RuleExtractor:
         # it ("seminal vesicles are free of tumor"); after an entity they do not ("adenocarcinoma,
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
         opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
+        has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
         status_field = self._status_field
         count_field = self._count_field
         pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
@@ -333,16 +334,15 @@ class RuleExtractor:
             j for (fi, _), (j, _, kind) in terms.items() if kind != IGNORE and own_status[fi]
         }
 
+        fillers = self._fillers
+
         def result_of_test(k: int) -> bool:
             """The cue at word k follows a test's term (fillers aside): "CK7 is negative"."""
             at = k - 1
-            while (
-                at >= 0 and rt.words[at] in self._fillers and not rt.comma_between(at + 1, at + 1)
-            ):
+            while at >= 0 and rt.words[at] in fillers and not rt.comma_between(at + 1, at + 1):
                 at -= 1
             return at in own_status_ends
 
-        fillers = self._fillers
         prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
 
         def item_break(k: int) -> bool:
@@ -566,6 +566,9 @@ class RuleExtractor:
             list items outside the vocabulary; a bare mention ("invasion" of "no perineural,
             lymphovascular or bony invasion") does not take it, being the head of such items.
             """
+            sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
+            if sign is None and not has_cues:
+                return (False, None, False)  # no cue in the report and no sign after the finding
 
             def closes(k: int) -> bool:
                 """The post cue at word k ends this finding's status (see ``opens_scope``)."""
@@ -592,7 +595,6 @@ class RuleExtractor:
 
             post: tuple[bool, str | None] | None = None
             post_at = j
-            sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
             if sign:
                 symbol = sign.group(1) or sign.group(2) or sign.group(3)
                 post = (symbol.startswith("-"), symbol)
@@ -710,7 +712,6 @@ class RuleExtractor:
                             longest_term[w] = j + 1 - i
                     if i in mention_starts and j > term_from.get(i, -1):
                         term_from[i] = j
-        has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
@@ -735,8 +736,7 @@ class RuleExtractor:
                 # invasion") and the cue does not.
                 negation(i, j, fi, kind == TERM or (i > 0 and rt.words[i - 1] in _CONJUNCTIONS))
                 if negatable[fi]
-                and (has_cues or _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12))
-                else (False, None, False)  # no cue in the report and no sign after the finding
+                else (False, None, False)
             )
             if negated and cue in unknown_cues:
                 continue  # "LVI: not specified": neither present nor absent
@@ -818,11 +818,7 @@ class RuleExtractor:
                 if rule.negatable and rt.words:
                     i = rt.word_of(m.start())
                     j = max(i, rt.word_of(max(m.end() - 1, m.start())))
-                    negated, cue, stated = (
-                        negation(i, j, fi)
-                        if has_cues or _SIGN_AFTER.match(text, rt.ends[j], rt.ends[j] + 12)
-                        else (False, None, False)
-                    )
+                    negated, cue, stated = negation(i, j, fi)
                     if negated and cue in unknown_cues:
                         continue
                     explicit = explicit or stated

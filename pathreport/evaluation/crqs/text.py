@@ -56,16 +56,6 @@ _SIDE_LETTER = re.compile(
     r"(?<![A-Za-z0-9/.'+-])(?<!\d )([LR])(?= [A-Za-z]{3,})(?! (?i:local|status|class))"
 )  # "R local 0" is the residual tumour class
 _SIDES = {"L": "left", "R": "right"}
-# "RUL", "LLL": a lung lobe with its side.
-_LOBE = re.compile(r"(?<![a-z0-9])([rl])([uml])l(?![a-z0-9])")
-_LOBE_SIDES = {"r": "right", "l": "left"}
-_LOBE_LEVELS = {"u": "upper", "m": "middle", "l": "lower"}
-
-
-def _expand_lobe(match: re.Match) -> str:
-    side, level = match.group(1), match.group(2)
-    return f"{_LOBE_SIDES[side]} {_LOBE_LEVELS[level]} lobe"
-
 
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
 # (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
@@ -108,16 +98,19 @@ def _elliptical_not(match: re.Match) -> str:
 
 
 _LYMPH_NODE_ABBREVIATION = re.compile(r"ln(s?)(?![a-z0-9])")
-_SLN = re.compile(r"(?<![a-z0-9])sln(b|s?)(?![a-z0-9])")
-_CRM = re.compile(r"(?<![a-z0-9])crm(?![a-z0-9])")
-_WLE = re.compile(r"(?<![a-z0-9])wle(?![a-z0-9])")
-
-
-def _expand_sln(match: re.Match) -> str:
-    ending = match.group(1)
-    if ending == "b":
-        return "sentinel lymph node biopsy"
-    return "sentinel lymph nodes" if ending else "sentinel lymph node"
+# Abbreviations a report writes as words, spelled out as the vocabulary names them: a lung lobe
+# with its side ("RUL"), the sentinel node procedure and nodes, the circumferential resection
+# margin, a wide local excision.
+_SPELLED_OUT = {
+    "rul": "right upper lobe", "rml": "right middle lobe", "rll": "right lower lobe",
+    "lul": "left upper lobe", "lll": "left lower lobe",
+    "slnb": "sentinel lymph node biopsy", "sln": "sentinel lymph node",
+    "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
+    "wle": "wide local excision",
+}  # fmt: skip
+_ABBREVIATED_WORD = re.compile(
+    r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_SPELLED_OUT, key=len, reverse=True)))
+)
 
 
 def _expand_ln(match: re.Match) -> str:
@@ -149,8 +142,6 @@ def normalise(text: str) -> str:
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
     text = text.lower()
-    if ("ul" in text or "ml" in text or "ll" in text) and _LOBE.search(text):
-        text = _LOBE.sub(_expand_lobe, text)
     if "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "our" in text or "oe" in text or "ae" in text:
@@ -161,12 +152,8 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
-    if "crm" in text:  # "CRM clear (8 mm)": the circumferential resection margin
-        text = _CRM.sub("circumferential resection margin", text)
-    if "wle" in text:  # "Right thigh, WLE": a wide local excision
-        text = _WLE.sub("wide local excision", text)
-    if "sln" in text:  # "SLNB", "SLNs": the sentinel node procedure and nodes, spelled out
-        text = _SLN.sub(_expand_sln, text)
+    if any(word in text for word in _SPELLED_OUT):  # "LLL", "SLNs", "CRM clear (8 mm)"
+        text = _ABBREVIATED_WORD.sub(lambda m: _SPELLED_OUT[m.group(1)], text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
