@@ -5,15 +5,16 @@ match must contain one member of each set ("(positive|negative) for ... idh" nee
 {positive, negative} AND "idh"). A pattern runs only on reports that contain every set, which
 skips most patterns on most reports.
 
-Testing each of several hundred anchors with a substring search cost about a sixth of the
-extraction time on TCGA-length reports. For schemas with many anchors, :class:`AnchorIndex`
-instead finds every anchor in one pass: the anchors are compiled into a single regular
-expression shaped like their trie, wrapped in a lookahead, so each position of the text yields the
-longest anchor that starts there; the anchors that are prefixes of it start there too. The result
-is the same set as testing each anchor with ``in``. The pass costs about 0.13 microseconds per
-character whatever the number of anchors; a substring test costs about a microsecond per anchor
-on a 1,000-character report and a seventh of that on a REG-length one, so with a few dozen
-anchors (the REG 2025 schema has 42) the substring tests stay cheaper.
+Finding which of several hundred anchors occur in a report is itself costly: a substring test
+costs about a microsecond per anchor on a 1,000-character report, and one pass of a regular
+expression shaped like the anchors' trie about 0.13 microseconds per character, which was a
+seventh of the extraction time of a REG-length report. :class:`AnchorIndex` uses the fact that
+most anchors consist of word characters only ("carcinoma", "idh", "pn0"): such an anchor occurs
+in a text exactly when it occurs inside one of the text's words, and reports draw their words
+from a small vocabulary. The anchors inside each distinct word are found once (the trie pass,
+over that word only) and remembered, so a report costs about one dictionary lookup per distinct
+word. An anchor with other characters ("her2/neu", "lamina propria", "%") gets a substring test,
+and only when its longest run of word characters was found inside some word.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ except ImportError:  # Python 3.10
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 AnchorSets = list[tuple[str, ...]]
-# From this many enabling anchors on, one trie pass beats a substring test per anchor (measured
-# on report text of 60 to 1,000 characters: 42 anchors favour the tests, 350 the pass at every
-# length).
-_MIN_ANCHORS_FOR_TRIE = 120
+# A maximal run of word characters, as the extractor's words are (text.py); no anchor spans the
+# apostrophe of a possessive "'s".
+_WORD_RUN = re.compile(r"[^\W_]+")
+# Words remembered per schema: a report vocabulary is a few thousand words, and text that is no
+# report (100 KB of random characters) must not grow the memory without bound.
+_MAX_REMEMBERED_WORDS = 50_000
+_MAX_REMEMBERED_WORD_LENGTH = 40
 
 
 def anchor_sets(pattern: re.Pattern, limit: int = 3) -> list[tuple[str, ...]]:
@@ -99,11 +103,7 @@ def _best_anchor(sets: list[tuple[str, ...]]) -> tuple[str, ...] | None:
 class AnchorIndex:
     """The patterns (by index) whose anchor sets all occur in a text; build once per schema."""
 
-    def __init__(
-        self,
-        rule_anchor_sets: Sequence[AnchorSets],
-        min_anchors_for_trie: int = _MIN_ANCHORS_FOR_TRIE,
-    ) -> None:
+    def __init__(self, rule_anchor_sets: Sequence[AnchorSets]) -> None:
         # A rule is enabled by its first (most selective) set and confirmed by the others;
         # rules without anchors always run.
         self._unanchored = [k for k, sets in enumerate(rule_anchor_sets) if not sets]
@@ -118,37 +118,35 @@ class AnchorIndex:
             if len(sets) > 1:
                 self._confirm[k] = tuple(frozenset(s) for s in sets[1:])
             anchors.update(a for s in sets for a in s)
+        self._anchors = frozenset(anchors)
+        # Looked for inside words: the word anchors, and of every other anchor its longest run
+        # of word characters (its key), without which it cannot occur.
+        inside_words = {a for a in anchors if _WORD_RUN.fullmatch(a)}
+        self._spanning: list[tuple[str, str | None]] = []
+        for anchor in sorted(anchors - inside_words):
+            runs = _WORD_RUN.findall(anchor)
+            key = max(runs, key=len) if runs else None
+            self._spanning.append((anchor, key))
+            if key is not None:
+                inside_words.add(key)
+        # Each position of a word yields the longest string that starts there; the strings that
+        # are prefixes of it start there too.
         self._finder = (
-            re.compile(f"(?=({_trie_regex(_trie(anchors))}))")
-            if len(self._rules_by_anchor) >= min_anchors_for_trie
-            else None
+            re.compile(f"(?=({_trie_regex(_trie(inside_words))}))") if inside_words else None
         )
-        # The anchors that start where a (longer) anchor starts: its prefixes, itself included.
         self._prefixes = {
-            a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in anchors) for a in anchors
+            a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in inside_words)
+            for a in inside_words
         }
+        self._in_word: dict[str, frozenset[str]] = {}
 
     def present(self, text: str) -> set[str]:
         """The anchors that occur in ``text`` (as ``{a for a in anchors if a in text}``)."""
-        if self._finder is None:
-            return {anchor for anchor in self._prefixes if anchor in text}
-        longest = set(self._finder.findall(text))  # group 1 of each match, no match objects
-        longest.discard("")
-        found: set[str] = set()
-        for anchor in longest:
-            found.update(self._prefixes[anchor])
-        return found
+        return self._found(text)[0] & self._anchors
 
     def active(self, text: str) -> list[int]:
         """Indices of the patterns that may match ``text``, in ascending order."""
-        if self._finder is None:
-            return self._active_by_substring(text)
-        present = self.present(text)
-        enabled = set(self._unanchored)
-        for anchor in present:
-            rules = self._rules_by_anchor.get(anchor)
-            if rules is not None:
-                enabled.update(rules)
+        present, enabled = self._found(text)
         confirm = self._confirm
         active = []
         for k in sorted(enabled):
@@ -163,29 +161,40 @@ class AnchorIndex:
                 active.append(k)
         return active
 
-    def _active_by_substring(self, text: str) -> list[int]:
-        """``active`` for few anchors: a substring test per enabling anchor, and confirming
-        anchors tested only for the rules they would confirm."""
-        seen: dict[str, bool] = {}
-        enabled = set(self._unanchored)
-        for anchor, rules in self._rules_by_anchor.items():
-            seen[anchor] = hit = anchor in text
-            if hit:
-                enabled.update(rules)
-        active = []
-        for k in sorted(enabled):
-            for options in self._confirm.get(k, ()):
-                for anchor in options:
-                    hit = seen.get(anchor)
-                    if hit is None:
-                        hit = seen[anchor] = anchor in text
-                    if hit:
-                        break
-                else:
-                    break
-            else:
-                active.append(k)
-        return active
+    def _found(self, text: str) -> tuple[set[str], set[int]]:
+        """(the strings found: every anchor in ``text`` and some keys; the rules they enable)."""
+        remembered = self._in_word
+        words = set(_WORD_RUN.findall(text))
+        known = [remembered[word] for word in words if word in remembered]
+        found: set[str] = set().union(*[strings for strings, _ in known])
+        enabled: set[int] = set(self._unanchored).union(*[rules for _, rules in known])
+        for word in words.difference(remembered):  # new words, or words too long to remember
+            strings, rules = self._inside(word)
+            found.update(strings)
+            enabled.update(rules)
+        rules_by_anchor = self._rules_by_anchor
+        for anchor, key in self._spanning:
+            if (key is None or key in found) and anchor in text:
+                found.add(anchor)
+                enabled.update(rules_by_anchor.get(anchor, ()))
+        return found, enabled
+
+    def _inside(self, word: str) -> tuple[frozenset[str], frozenset[int]]:
+        """The word anchors and keys inside ``word`` (one trie pass over it) and the rules they
+        enable, remembered."""
+        inside: set[str] = set()
+        if self._finder is not None:
+            for longest in self._finder.findall(word):
+                if longest:
+                    inside.update(self._prefixes[longest])
+        rules_by_anchor = self._rules_by_anchor
+        result = (
+            frozenset(inside),
+            frozenset(k for string in inside for k in rules_by_anchor.get(string, ())),
+        )
+        if len(self._in_word) < _MAX_REMEMBERED_WORDS and len(word) <= _MAX_REMEMBERED_WORD_LENGTH:
+            self._in_word[word] = result
+        return result
 
 
 def _trie(words: set[str]) -> dict:

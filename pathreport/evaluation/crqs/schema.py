@@ -168,6 +168,10 @@ OPEN_CLASS_KEYS = frozenset({"heads", "suffixes", "exclude", "max_modifiers"})
 _NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*](?:[^()\\]|\\.)*\)[+*]")
 _UPPERCASE_LITERAL = re.compile(r"[A-Z]")
 _REGEX_SYNTAX = re.compile(r"\\.|\(\?P[<=]")  # escapes and named groups may use capitals
+# Raw values remembered per field (see ``FieldSpec.canonicalize``), bounded for inputs that are
+# not reports.
+_MAX_REMEMBERED_VALUES = 4096
+_MAX_REMEMBERED_VALUE_LENGTH = 200
 
 
 class SchemaError(PathreportError, ValueError):
@@ -271,6 +275,9 @@ class FieldSpec:
     open_class: OpenClass | None = None
     _lookup: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _rank: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    # Canonical values of the raw strings seen so far: extraction meets the same few captures
+    # ("3+4=7", "positive", "2.5 cm") in report after report.
+    _canonical: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def canonicalize(self, raw: Any) -> Any:
         """Canonical value of a raw value (a regex capture, or an LLM backend's answer).
@@ -284,6 +291,15 @@ class FieldSpec:
         if self.type == "numeric" and isinstance(raw, (int, float)):
             return round(float(raw), 4)
         text = str(raw)
+        memo = self._canonical
+        if text in memo:
+            return memo[text]
+        value = self._canonical_of(text)
+        if len(memo) < _MAX_REMEMBERED_VALUES and len(text) <= _MAX_REMEMBERED_VALUE_LENGTH:
+            memo[text] = value
+        return value
+
+    def _canonical_of(self, text: str) -> Any:
         key = clean_text(text)
         if key in self._lookup:
             return self._lookup[key]

@@ -34,11 +34,13 @@ _CHAR_MAP = str.maketrans(
         "\u201c": '"', "\u201d": '"', "\u00d7": "x", "\u00a0": " ", "\t": " ", "\r": "\n",
     }
 )  # fmt: skip
+_ASCII_MAPPED = [chr(code) for code in _CHAR_MAP if code < 128]
 
 # A word, with a possessive "'s" attached (and dropped). The gaps between words are sliced out
 # of the text by position: a pattern that matched "gap then word" would rescan a long run of
 # non-word characters from every position of it (quadratic time on 100 KB of spaces).
 _WORD = re.compile(r"[^\W_]+(?:'s(?![^\W_]))?")
+_WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
@@ -137,12 +139,13 @@ def normalise(text: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    text = text.translate(_CHAR_MAP)
+        text = unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
+    elif any(ch in text for ch in _ASCII_MAPPED):  # most reports have none of them
+        text = text.translate(_CHAR_MAP)
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
     text = text.lower()
-    if "per" in text:
+    if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
@@ -195,36 +198,36 @@ class ReportText:
     @classmethod
     def from_raw(cls, raw: str) -> ReportText:
         text = normalise(raw)
-        matches = list(_WORD.finditer(text))
-        starts = [m.start() for m in matches]
-        match_ends = [m.end() for m in matches]
-        words = [m.group(0) for m in matches]
-        ends = match_ends
+        # One split gives the gaps and the words in turn (gap, word, gap, ..., word, gap), and
+        # the running sum of their lengths every offset, without a match object per word.
+        parts = _WORD_SPLIT.split(text)
+        offsets = list(accumulate(map(len, parts)))
+        gaps = parts[0:-1:2]  # the gap before each word
+        words = parts[1::2]
+        starts = offsets[0:-1:2]
+        ends = offsets[1::2]
         if "'s" in text:  # possessives: "gleason's" is the word "gleason"
-            ends = list(match_ends)
             for k, word in enumerate(words):
                 if word.endswith("'s"):
                     words[k] = word[:-2]
                     ends[k] -= 2
-        gaps = [
-            text[a:b] for a, b in zip([0, *match_ends[:-1]] if matches else [], starts, strict=True)
-        ]
         cache = _GAP_CACHE
         classes = [cache.get(g) or _classify_gap(g) for g in gaps]
-        joinable = [c[0] for c in classes]
-        boundary = [c[1] for c in classes]
-        comma = [c[2] for c in classes]
-        if words:
+        if classes:
+            joinable, boundary, comma, second_look = map(list, zip(*classes))
             joinable[0] = False
-        for k in [k for k, c in enumerate(classes) if c[3]]:
-            if not k:
-                continue
-            prev, gap = words[k - 1], gaps[k]
-            if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
-                # "h. pylori", "e. coli": a full stop after one letter is an abbreviation.
-                joinable[k], boundary[k] = True, False
-            elif gap in (".", ",") and prev.isdigit() and words[k][:1].isdigit():
-                boundary[k] = comma[k] = False  # "2.5 cm", "1,5 cm"
+        else:
+            joinable, boundary, comma, second_look = [], [], [], []
+        if True in second_look:
+            for k, look in enumerate(second_look):
+                if not look or not k:
+                    continue
+                prev, gap = words[k - 1], gaps[k]
+                if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
+                    # "h. pylori", "e. coli": a full stop after one letter is an abbreviation.
+                    joinable[k], boundary[k] = True, False
+                elif gap in (".", ",") and prev.isdigit() and words[k][:1].isdigit():
+                    boundary[k] = comma[k] = False  # "2.5 cm", "1,5 cm"
         return cls(
             text, words, starts, ends, joinable, [0, *accumulate(boundary)], [0, *accumulate(comma)]
         )
