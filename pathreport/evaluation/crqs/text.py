@@ -24,6 +24,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from pathreport.evaluation.crqs.abbreviations import spell_out
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
 # One dash, one apostrophe; keeps patterns simple.
@@ -100,19 +101,6 @@ def _elliptical_not(match: re.Match) -> str:
 
 
 _LYMPH_NODE_ABBREVIATION = re.compile(r"ln(s?)(?![a-z0-9])")
-# Abbreviations a report writes as words, spelled out as the vocabulary names them: a lung lobe
-# with its side ("RUL"), the sentinel node procedure and nodes, the circumferential resection
-# margin, a wide local excision.
-_SPELLED_OUT = {
-    "rul": "right upper lobe", "rml": "right middle lobe", "rll": "right lower lobe",
-    "lul": "left upper lobe", "lll": "left lower lobe",
-    "slnb": "sentinel lymph node biopsy", "sln": "sentinel lymph node",
-    "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
-    "wle": "wide local excision",
-}  # fmt: skip
-_ABBREVIATED_WORD = re.compile(
-    r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_SPELLED_OUT, key=len, reverse=True)))
-)
 
 
 def _expand_ln(match: re.Match) -> str:
@@ -155,8 +143,7 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
-    if any(word in text for word in _SPELLED_OUT):  # "LLL", "SLNs", "CRM clear (8 mm)"
-        text = _ABBREVIATED_WORD.sub(lambda m: _SPELLED_OUT[m.group(1)], text)
+    text = spell_out(text)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI"
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):

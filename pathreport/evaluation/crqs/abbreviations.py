@@ -1,0 +1,134 @@
+"""Shorthand that pathologists and report generators write, spelled out before extraction.
+
+Terse reports say "Adenoca, mod. diff., 15 mm; neg for LVI; Rt breast bx" where a full report
+says "adenocarcinoma, moderately differentiated ... right breast biopsy". Spelling the shorthand
+out once, on the normalised (lower-case) text, lets every schema's vocabulary name each finding
+once instead of listing every abbreviation per field and per schema.
+
+A word is replaced only where it cannot mean something else:
+
+* "ca" is carcinoma, except before a number ("CA 19-9", "CA-125", "ca. 2 cm" for circa);
+* "rt" and "lt" are sides only before a word that is no treatment ("Rt breast", not "post-RT
+  changes" or "RT effect");
+* "pd" and "wd" are differentiation grades, except in "PD-L1" or "PD-1";
+* "ptc" is papillary thyroid carcinoma, except in the "RET/PTC" rearrangement;
+* "hg" is high grade, except in "mm Hg";
+* "gr" is grade only before a grade number ("Gr 2", "gr. III").
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+# Word for word; a longer key wins where two could match.
+_WORDS = {
+    # lung lobes with their side, nodes, margins and procedures
+    "rul": "right upper lobe", "rml": "right middle lobe", "rll": "right lower lobe",
+    "lul": "left upper lobe", "lll": "left lower lobe",
+    "slnb": "sentinel lymph node biopsy", "sln": "sentinel lymph node",
+    "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
+    "wle": "wide local excision", "bx": "biopsy", "bxs": "biopsies",
+    "turp": "transurethral resection of prostate",
+    # entities
+    "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
+    "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
+    "wdlps": "well differentiated liposarcoma", "ddlps": "dedifferentiated liposarcoma",
+    "dlbcl": "diffuse large b-cell lymphoma",
+    "hgsc": "high grade serous carcinoma", "lgsc": "low grade serous carcinoma",
+    "hgd": "high grade dysplasia", "lgd": "low grade dysplasia", "hg": "high grade",
+    "mets": "metastases",
+    # findings
+    "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
+    "ene": "extranodal extension", "ete": "extrathyroidal extension",
+    "lvsi": "lymphovascular space invasion",
+    # status, grade and side
+    "neg": "negative", "pos": "positive",
+    "wd": "well differentiated", "pd": "poorly differentiated",
+    "rt": "right", "lt": "left",
+}  # fmt: skip
+_WORD = re.compile(
+    r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_WORDS, key=len, reverse=True)))
+)
+# What may follow "rt" or "lt" when it means radiotherapy or something else, not a side.
+_NOT_A_SIDE_AFTER = frozenset(
+    ["changes", "change", "effect", "effects", "induced", "related", "therapy", "treatment"]
+    + ["dose", "field"]
+)
+_NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/")
+_NUMBER_AFTER = re.compile(r"\.?[ \t]*\d|-\d")
+_WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
+
+# "mod. diff.", "poorly-diff", "mod differentiated", "m/d": the grade of differentiation.
+_ADVERBS = {"well": "well", "w": "well", "mod": "moderately", "moderately": "moderately",
+            "m": "moderately", "poorly": "poorly", "poor": "poorly", "p": "poorly"}  # fmt: skip
+_DIFFERENTIATION = re.compile(
+    r"(?<![a-z0-9])(?:(well|mod|moderately|poorly|poor)(?:\.[ \t]*|[ \t]+|-)diff(?![a-z])"
+    r"(?:\.(?=[ \t]*[,;:)]))?"  # the abbreviation's full stop before other punctuation
+    r"|(mod)\.?[ \t]+(?=differentiated)"
+    r"|([wmp])/d(?![a-z0-9/]))"
+)
+# "w/o LVI", "w/ focal necrosis", "c/w adenoma"; "neg. for" and "Rt. breast" keep no full stop
+# that would end the clause before its object.
+_SHORTHAND = re.compile(
+    r"(?<![a-z0-9/])(?:(w/o)|(w/)(?=[ \t])|(c/w)"
+    r"|(neg|pos)\.(?=[ \t]+for\b)|(rt|lt)\.(?=[ \t]+[a-z]))"
+)
+_SHORTHAND_TEXT = {"w/o": "without", "w/": "with", "c/w": "consistent with"}
+_GRADE = re.compile(r"(?<![a-z0-9])gr\.?[ \t]*(?=(?:[1-4]|i{1,3}|iv)(?![a-z0-9]))")
+
+# The words without which no rule above applies: one set test skips reports without shorthand.
+_TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"}
+
+
+def spell_out(text: str) -> str:
+    """``text`` (normalised, lower case) with its shorthand written in full."""
+    words = set(_WORD_RUN.findall(text))
+    if words.isdisjoint(_TRIGGERS):
+        return text
+    if "/" in text or "." in text:
+        text = _SHORTHAND.sub(_shorthand, text)
+    if "diff" in words or "d" in words or "mod" in words:
+        text = _DIFFERENTIATION.sub(_differentiation, text)
+    if "gr" in words:
+        text = _GRADE.sub("grade ", text)
+    if not words.isdisjoint(_WORDS):
+        text = _WORD.sub(_word, text)
+    return text
+
+
+def _shorthand(match: re.Match) -> str:
+    if match.lastindex >= 4:
+        return match.group(match.lastindex)  # "neg. for" -> "neg for", spelled out below
+    return _SHORTHAND_TEXT[match.group(match.lastindex)]
+
+
+def _differentiation(match: re.Match) -> str:
+    adverb = match.group(1) or match.group(3)
+    if adverb is None:  # "mod. differentiated"
+        return "moderately "
+    return f"{_ADVERBS[adverb]} differentiated"
+
+
+def _word(match: re.Match) -> str:
+    word = match.group(1)
+    text, end = match.string, match.end()
+    if word == "ca" and _NUMBER_AFTER.match(text, end):
+        return word  # "CA 19-9", "ca. 2 cm"
+    if word in ("pd", "wd") and text.startswith("-", end):
+        return word  # "PD-L1"
+    if word == "ptc" and match.start() and text[match.start() - 1] in "/-":
+        return word  # the "RET/PTC" rearrangement
+    if word == "hg" and text[max(0, match.start() - 3) : match.start()].strip() == "mm":
+        return word  # "mm Hg"
+    if word in ("rt", "lt"):
+        following = _WORD_AFTER.match(text, end)
+        before = text[: match.start()].rstrip()
+        if (
+            following is None
+            or following.group(1) in _NOT_A_SIDE_AFTER
+            or before.endswith(_NOT_A_SIDE_BEFORE)
+        ):
+            return word
+    return _WORDS[word]
