@@ -1,9 +1,11 @@
-"""Shorthand that pathologists and report generators write, spelled out before extraction.
+"""Shorthand and worded measurements, written the one way the schemas read them.
 
 Terse reports say "Adenoca, mod. diff., 15 mm; neg for LVI; Rt breast bx" where a full report
-says "adenocarcinoma, moderately differentiated ... right breast biopsy". Spelling the shorthand
-out once, on the normalised (lower-case) text, lets every schema's vocabulary name each finding
-once instead of listing every abbreviation per field and per schema.
+says "adenocarcinoma, moderately differentiated ... right breast biopsy", and some reports write
+measurements out ("eleven millimetres", "two point nine centimetres", "sixty percent").
+Rewriting both once, on the normalised (lower-case) text, lets every schema's vocabulary name
+each finding once and every size pattern read "11 mm", instead of listing every variant per field
+and per schema.
 
 A word is replaced only where it cannot mean something else:
 
@@ -19,6 +21,8 @@ A word is replaced only where it cannot mean something else:
 from __future__ import annotations
 
 import re
+
+from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
 _WORD_RUN = re.compile(r"[^\W_]+")
 
@@ -78,13 +82,40 @@ _SHORTHAND = re.compile(
 _SHORTHAND_TEXT = {"w/o": "without", "w/": "with", "c/w": "consistent with"}
 _GRADE = re.compile(r"(?<![a-z0-9])gr\.?[ \t]*(?=(?:[1-4]|i{1,3}|iv)(?![a-z0-9]))")
 
+# Units written out become their symbols ("centimetres" -> "cm"); a number written out before a
+# unit becomes digits ("two point nine cm" -> "2.9 cm", "sixty percent" -> "60 percent").
+_UNIT_WORD = re.compile(r"(?<![a-z])(centi|milli)met(?:er|re)s?(?![a-z])")
+_UNIT_WORDS = frozenset(
+    f"{scale}met{ending}" for scale in ("centi", "milli") for ending in ("er", "re", "ers", "res")
+)
+_DIGIT_NAMES = {w: v for w, v in NUMBER_WORDS.items() if 0 <= v <= 9 and w not in ("no", "none")}
+_NUMBER_NAMES = {w: v for w, v in NUMBER_WORDS.items() if w not in ("no", "none", "single")}
+_NAMED_NUMBER = "(?:(?:{tens})(?:[ -](?:{digits}))?|{names})".format(
+    tens="|".join(TENS),
+    digits="|".join(w for w, v in _DIGIT_NAMES.items() if v),
+    names="|".join(sorted(_NUMBER_NAMES, key=len, reverse=True)),
+)
+_DIGIT = "(?:{})".format("|".join(_DIGIT_NAMES))
+_WORDED_MEASURE = re.compile(
+    rf"(?<![a-z-])({_NAMED_NUMBER})(?:[ \t]+point[ \t]+({_DIGIT})(?:[ \t]+({_DIGIT}))?)?"
+    r"(?=[ \t]*(?:cm|mm|%|percent|per[ \t]+cent)(?![a-z]))"
+)
+_MEASURE_UNITS = frozenset(["cm", "mm", "percent", "cent"]) | _UNIT_WORDS
+_NUMBER_WORD_SET = frozenset(_NUMBER_NAMES) | frozenset(TENS)
+
 # The words without which no rule above applies: one set test skips reports without shorthand.
-_TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"}
+_TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 
 
 def spell_out(text: str) -> str:
     """``text`` (normalised, lower case) with its shorthand written in full."""
     words = set(_WORD_RUN.findall(text))
+    if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
+        if not words.isdisjoint(_UNIT_WORDS):
+            text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
+        text = _WORDED_MEASURE.sub(_digits, text)
+    elif not words.isdisjoint(_UNIT_WORDS):
+        text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
@@ -96,6 +127,16 @@ def spell_out(text: str) -> str:
     if not words.isdisjoint(_WORDS):
         text = _WORD.sub(_word, text)
     return text
+
+
+def _digits(match: re.Match) -> str:
+    """ "twenty-three" -> "23", "two point nine" -> "2.9"."""
+    named, first, second = match.groups()
+    tens, _, unit = named.replace("-", " ").partition(" ")
+    number = str(TENS[tens] + _DIGIT_NAMES[unit] if unit else {**_NUMBER_NAMES, **TENS}[tens])
+    if first is not None:
+        number += "." + str(_DIGIT_NAMES[first]) + (str(_DIGIT_NAMES[second]) if second else "")
+    return number
 
 
 def _shorthand(match: re.Match) -> str:

@@ -133,8 +133,6 @@ def normalise(text: str) -> str:
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
     text = text.lower()
-    if "cent" in text and "per" in text:
-        text = _PERCENT_WORD.sub(r"\1%", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
@@ -143,7 +141,9 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
-    text = spell_out(text)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI"
+    text = spell_out(text)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six millimetres"
+    if "cent" in text and "per" in text:
+        text = _PERCENT_WORD.sub(r"\1%", text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):

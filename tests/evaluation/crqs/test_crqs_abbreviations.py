@@ -33,6 +33,11 @@ from pathreport.evaluation.crqs.text import normalise
         ("Rt breast bx", "right breast biopsy"),
         ("Lt. kidney", "left kidney"),
         ("Nodal mets", "nodal metastases"),
+        ("measuring six millimetres", "measuring 6 mm"),
+        ("two point nine centimetres", "2.9 cm"),
+        ("twenty-three mm", "23 mm"),
+        ("TPS sixty per cent", "tps 60%"),
+        ("size 3 centimeters", "size 3 cm"),
         (
             "EPE: none; SVI absent",
             "extraprostatic extension: none; seminal vesicle invasion absent",
@@ -57,10 +62,24 @@ def test_shorthand_is_spelled_out(shorthand, spelled_out):
         "RET/PTC rearrangement",
         "grade 2 in 3 of 12",  # already in full
         "calcium, cancer, diffuse",  # words that start like shorthand
+        "one of three nodes, 4 mm",  # a count, not a measurement
+        "no mm",
     ],
 )
 def test_look_alikes_stay(text):
     assert normalise(text) == text.lower()
+
+
+def test_worded_sizes_are_read_as_sizes():
+    extractor = get_extractor("rule", load_schema("tcga"))
+    worded = extractor.extract(
+        "Lipoma, measuring eight point five centimetres in greatest dimension."
+    )
+    assert (
+        worded["tumor_size"]
+        == extractor.extract("Lipoma, measuring 8.5 cm in greatest dimension.")["tumor_size"]
+        == 8.5
+    )
 
 
 def test_terse_report_extracts_what_its_full_wording_extracts():

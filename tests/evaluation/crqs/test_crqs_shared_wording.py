@@ -1932,3 +1932,12 @@ def test_histai_pancreatic_cystic_precursors_are_their_own_entities():
     # "gastric subtype" names the epithelium, not the stomach; "mucinous" is not a subtype here.
     assert "organ_site" not in short and "histologic_type" not in spelled
     assert extract("Mucinous cystic neoplasm.", "histai")["diagnosis"] == "mucinous cystic neoplasm"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_uicc_venous_invasion_code_is_lymphovascular_invasion(dataset: str):
+    # "L0, V1": no lymphatic but venous invasion, which CAP reports as lymphovascular invasion.
+    assert extract("Neuroendocrine tumour, G2. L0, V1, R0.", dataset)[
+        "lymphovascular_invasion"
+    ] == ("present")
+    assert extract("Adenocarcinoma, G2. L0, V0.", dataset)["lymphovascular_invasion"] == "absent"
