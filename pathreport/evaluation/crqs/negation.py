@@ -52,6 +52,8 @@ DEFAULT_POST = (
     # "The seminal vesicles are without carcinoma": a structure's status stated with "without".
     "without tumor", "without carcinoma", "without malignancy", "without neoplasm",
     "without cancer", "without metastasis", "without metastases", "without involvement",
+    # "E-cadherin lost", "MLH1 and PMS2: lost": a marker's expression is absent.
+    "lost",
 )  # fmt: skip
 DEFAULT_AFFIRM = (
     "present", "identified", "seen", "detected", "positive", "noted", "found", "observed",
@@ -105,6 +107,8 @@ DEFAULT_FILLERS = frozenset(
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
         # Head nouns after a finding: "microsatellite lesions were not seen".
         "lesion", "lesions", "foci", "spaces", "channels",
+        # A marker's result: "E-cadherin expression lost", "p53 expression: wild type".
+        "expression",
         # Adjectives of a shared head noun: "no lymphatic, venous, or perineural invasion".
         "lymphatic", "venous", "vascular", "perineural", "angiolymphatic",
     }

@@ -1941,3 +1941,21 @@ def test_uicc_venous_invasion_code_is_lymphovascular_invasion(dataset: str):
         "lymphovascular_invasion"
     ] == ("present")
     assert extract("Adenocarcinoma, G2. L0, V0.", dataset)["lymphovascular_invasion"] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "dataset", "field", "value"),
+    [
+        ("Lobular carcinoma; E-cadherin lost.", "tcga", "ihc_markers", "e-cadherin negative"),
+        ("ILC; E-cadherin expression lost.", "histai", "ihc_markers", "e-cadherin negative"),
+        ("Basal cell carcinoma, completely excised.", "tcga", "margin_status", "negative"),
+        ("Bowen disease, fully excised, 1 mm clear.", "histai", "margin_status", "negative"),
+        ("Melanoma in situ, incompletely excised.", "tcga", "margin_status", "positive"),
+        ("Adenocarcinoma of the distal oesophagus.", "tcga", "tumor_site", "lower third"),
+        ("Adenocarcinoma, mid-thoracic esophagus.", "tcga", "tumor_site", "middle third"),
+        ("Lung;\n  Adenocarcinoma\n  - PD-L1 (22C3) TPS: 60%", "reg2025", "pdl1_score", 60.0),
+        ("Lung;\n  Adenocarcinoma, EGFR exon 19 deletion", "reg2025", "egfr_status", "mutant"),
+    ],
+)  # fmt: skip
+def test_statuses_sites_and_markers_in_other_words(text, dataset, field, value):
+    assert extract(text, dataset).get(field) == value
