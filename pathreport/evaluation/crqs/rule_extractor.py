@@ -55,7 +55,7 @@ from pathreport.registry import EXTRACTORS
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
 _SIGN_AFTER = re.compile(
-    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)])"
+    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)/])"
 )
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").

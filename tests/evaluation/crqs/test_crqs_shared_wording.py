@@ -1959,3 +1959,26 @@ def test_uicc_venous_invasion_code_is_lymphovascular_invasion(dataset: str):
 )  # fmt: skip
 def test_statuses_sites_and_markers_in_other_words(text, dataset, field, value):
     assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Immunoprofile CK7-/CK20+/CDX2+.", "ihc_markers", "ck7 negative + ck20 + cdx2"),
+        ("ER-/PR-, HER2 positive (3+).", "er_status", "negative"),
+        ("ER-/PR-, HER2 positive (3+).", "pr_status", "negative"),
+        (
+            "Left retromolar trigone, excision: squamous cell carcinoma.",
+            "organ_site",
+            "head and neck",
+        ),
+        (
+            "Left retromolar trigone, excision: squamous cell carcinoma.",
+            "tumor_site",
+            "retromolar trigone",
+        ),
+        ("Bladder, trigone, TURBT: urothelial carcinoma.", "tumor_site", "trigone"),
+    ],
+)
+def test_signs_in_slashed_lists_and_sites_that_share_a_word(text, field, value):
+    assert extract(text, "tcga")[field] == value
