@@ -9,7 +9,7 @@ and per schema.
 
 A word is replaced only where it cannot mean something else:
 
-* "ca" is carcinoma, except before a number ("CA 19-9", "CA-125", "ca. 2 cm" for circa);
+* "ca" is carcinoma, except as a tumour marker ("CA 19-9", "CA-125") or as "ca." (circa);
 * "rt" and "lt" are sides only before a word that is no treatment ("Rt breast", not "post-RT
   changes" or "RT effect");
 * "pd" and "wd" are differentiation grades, except in "PD-L1" or "PD-1";
@@ -42,7 +42,10 @@ _WORDS = {
     "dlbcl": "diffuse large b-cell lymphoma",
     "hgsc": "high grade serous carcinoma", "lgsc": "low grade serous carcinoma",
     "hgd": "high grade dysplasia", "lgd": "low grade dysplasia", "hg": "high grade",
-    "mets": "metastases",
+    "mets": "metastases", "fvptc": "follicular variant of papillary thyroid carcinoma",
+    "mtc": "medullary thyroid carcinoma", "ssl": "sessile serrated lesion",
+    "tva": "tubulovillous adenoma", "chrcc": "chromophobe renal cell carcinoma",
+    "prcc": "papillary renal cell carcinoma", "pannet": "pancreatic neuroendocrine tumor",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
     "ene": "extranodal extension", "ete": "extrathyroidal extension",
@@ -61,7 +64,8 @@ _NOT_A_SIDE_AFTER = frozenset(
     + ["dose", "field"]
 )
 _NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/")
-_NUMBER_AFTER = re.compile(r"\.?[ \t]*\d|-\d")
+# After "ca": a tumour marker's number ("CA 19-9", "CA-125") or the full stop of "ca." (circa).
+_NOT_CARCINOMA_AFTER = re.compile(r"\.|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])")
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
 
 # "mod. diff.", "poorly-diff", "mod differentiated", "m/d": the grade of differentiation.
@@ -155,7 +159,7 @@ def _differentiation(match: re.Match) -> str:
 def _word(match: re.Match) -> str:
     word = match.group(1)
     text, end = match.string, match.end()
-    if word == "ca" and _NUMBER_AFTER.match(text, end):
+    if word == "ca" and _NOT_CARCINOMA_AFTER.match(text, end):
         return word  # "CA 19-9", "ca. 2 cm"
     if word in ("pd", "wd") and text.startswith("-", end):
         return word  # "PD-L1"

@@ -33,6 +33,8 @@ from pathreport.evaluation.crqs.text import normalise
         ("Rt breast bx", "right breast biopsy"),
         ("Lt. kidney", "left kidney"),
         ("Nodal mets", "nodal metastases"),
+        ("embryonal ca 70%", "embryonal carcinoma 70%"),
+        ("SSL, no dysplasia", "sessile serrated lesion, no dysplasia"),
         ("measuring six millimetres", "measuring 6 mm"),
         ("two point nine centimetres", "2.9 cm"),
         ("twenty-three mm", "23 mm"),

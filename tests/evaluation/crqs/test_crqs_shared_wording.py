@@ -1982,3 +1982,16 @@ def test_statuses_sites_and_markers_in_other_words(text, dataset, field, value):
 )
 def test_signs_in_slashed_lists_and_sites_that_share_a_word(text, field, value):
     assert extract(text, "tcga")[field] == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Right breast, core biopsy: classic ILC; LCIS present.",
+        "Right breast WLE: ILC, classic, G2, 22 mm.",
+        "Right breast, core biopsy: invasive lobular carcinoma, classic type.",
+    ],
+)
+def test_the_classic_lobular_subtype_in_any_order(dataset: str, text: str):
+    assert extract(text, dataset)["histologic_type"] == "lobular + classic"
