@@ -24,7 +24,7 @@ import re
 
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
-_WORD_RUN = re.compile(r"[^\W_]+")
+_WORD_RUN = re.compile(r"[a-z0-9]+")  # every word that can trigger a rule below is ASCII
 
 # Word for word; a longer key wins where two could match.
 _WORDS = {

@@ -9,12 +9,12 @@ Finding which of several hundred anchors occur in a report is itself costly: a s
 costs about a microsecond per anchor on a 1,000-character report, and one pass of a regular
 expression shaped like the anchors' trie about 0.13 microseconds per character, which was a
 seventh of the extraction time of a REG-length report. :class:`AnchorIndex` uses the fact that
-most anchors consist of word characters only ("carcinoma", "idh", "pn0"): such an anchor occurs
+most anchors consist of letters and digits only ("carcinoma", "idh", "pn0"): such an anchor occurs
 in a text exactly when it occurs inside one of the text's words, and reports draw their words
 from a small vocabulary. The anchors inside each distinct word are found once (the trie pass,
 over that word only) and remembered, so a report costs about one dictionary lookup per distinct
 word. An anchor with other characters ("her2/neu", "lamina propria", "%") gets a substring test,
-and only when its longest run of word characters was found inside some word.
+and only when its longest run of letters and digits was found inside some word.
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ except ImportError:  # Python 3.10
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 AnchorSets = list[tuple[str, ...]]
-# A maximal run of word characters, as the extractor's words are (text.py); no anchor spans the
-# apostrophe of a possessive "'s".
-_WORD_RUN = re.compile(r"[^\W_]+")
+# A maximal run of ASCII letters and digits. Any character class would do, as long as the anchors
+# made only of it are looked up inside its runs and every other anchor is tested as a substring;
+# this one is the quickest to scan (the text is lower case), and few anchors leave it.
+_WORD_RUN = re.compile(r"[a-z0-9]+")
 # Words remembered per schema: a report vocabulary is a few thousand words, and text that is no
 # report (100 KB of random characters) must not grow the memory without bound.
 _MAX_REMEMBERED_WORDS = 50_000
@@ -120,15 +121,18 @@ class AnchorIndex:
             anchors.update(a for s in sets for a in s)
         self._anchors = frozenset(anchors)
         # Looked for inside words: the word anchors, and of every other anchor its longest run
-        # of word characters (its key), without which it cannot occur.
+        # of letters and digits (its key), without which it cannot occur.
         inside_words = {a for a in anchors if _WORD_RUN.fullmatch(a)}
-        self._spanning: list[tuple[str, str | None]] = []
+        self._spanning_by_key: dict[str, list[str]] = {}
+        self._symbols: list[str] = []  # anchors without a word character ("+", "%")
         for anchor in sorted(anchors - inside_words):
             runs = _WORD_RUN.findall(anchor)
-            key = max(runs, key=len) if runs else None
-            self._spanning.append((anchor, key))
-            if key is not None:
-                inside_words.add(key)
+            if runs:
+                self._spanning_by_key.setdefault(max(runs, key=len), []).append(anchor)
+            else:
+                self._symbols.append(anchor)
+        self._keys = frozenset(self._spanning_by_key)
+        inside_words |= self._keys
         # Each position of a word yields the longest string that starts there; the strings that
         # are prefixes of it start there too.
         self._finder = (
@@ -173,8 +177,9 @@ class AnchorIndex:
             found.update(strings)
             enabled.update(rules)
         rules_by_anchor = self._rules_by_anchor
-        for anchor, key in self._spanning:
-            if (key is None or key in found) and anchor in text:
+        spanning = [a for key in self._keys.intersection(found) for a in self._spanning_by_key[key]]
+        for anchor in spanning + self._symbols:
+            if anchor in text:
                 found.add(anchor)
                 enabled.update(rules_by_anchor.get(anchor, ()))
         return found, enabled

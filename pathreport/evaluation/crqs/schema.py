@@ -75,6 +75,7 @@ import json
 import os
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -375,12 +376,26 @@ class Schema:
     profiles: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     severity_weights: dict[str, float] = field(default_factory=dict)
     _by_name: dict[str, FieldSpec] = field(default_factory=dict, repr=False, compare=False)
-    # Scoring asks for the names on every pair; built once from ``fields``.
+    # Scoring asks for the names and their order on every pair; built once from ``fields``.
     _names: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
+    _order: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _weights: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update((f.name, f) for f in self.fields)
         object.__setattr__(self, "_names", tuple(f.name for f in self.fields))
+        self._order.update((f.name, i) for i, f in enumerate(self.fields))
+        self._weights.update((f.name, f.weight) for f in self.fields)
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """Each field's clinical weight by name (read-only by convention: scoring reads it)."""
+        return self._weights
+
+    def in_schema_order(self, names: Iterable[str]) -> list[str]:
+        """The names that are fields of this schema, in schema order (unknown names dropped)."""
+        order = self._order
+        return sorted([n for n in names if n in order], key=order.__getitem__)
 
     def field(self, name: str) -> FieldSpec:
         try:

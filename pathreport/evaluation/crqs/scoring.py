@@ -162,9 +162,8 @@ def score_fields(
     ``hallucinated`` lists prediction fields absent from the reference; ``discordant`` lists
     fields present in both with non-equivalent values. HR counts both (paper Eq. 4).
     """
-    known = schema.field_names
-    ref_fields = [f for f in known if f in reference]
-    pred_fields = [f for f in known if f in prediction]
+    ref_fields = schema.in_schema_order(reference)
+    pred_fields = schema.in_schema_order(prediction)
     pred_set, ref_set = set(pred_fields), set(ref_fields)
     matched: list[str] = []
     discordant: list[str] = []
@@ -203,9 +202,10 @@ def score_fields(
             return 0.0
 
     else:
+        weights = schema.weights
 
         def size(names: list[str]) -> float:
-            return sum(schema.field(n).weight for n in names)
+            return sum([weights[n] for n in names])
 
         def shared(names: list[str]) -> float:
             return sum(
