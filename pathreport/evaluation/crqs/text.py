@@ -42,6 +42,9 @@ _ASCII_MAPPED = [chr(code) for code in _CHAR_MAP if code < 128]
 # non-word characters from every position of it (quadratic time on 100 KB of spaces).
 _WORD = re.compile(r"[^\W_]+(?:'s(?![^\W_]))?")
 _WORD_SPLIT = re.compile(f"({_WORD.pattern})")
+# The same split for ASCII text, which is lower case here: a plain class scans faster than the
+# Unicode word class, and on ASCII text both find the same words.
+_ASCII_WORD_SPLIT = re.compile(r"([a-z0-9]+(?:'s(?![a-z0-9]))?)")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
@@ -187,7 +190,7 @@ class ReportText:
         text = normalise(raw)
         # One split gives the gaps and the words in turn (gap, word, gap, ..., word, gap), and
         # the running sum of their lengths every offset, without a match object per word.
-        parts = _WORD_SPLIT.split(text)
+        parts = (_ASCII_WORD_SPLIT if text.isascii() else _WORD_SPLIT).split(text)
         offsets = list(accumulate(map(len, parts)))
         gaps = parts[0:-1:2]  # the gap before each word
         words = parts[1::2]
