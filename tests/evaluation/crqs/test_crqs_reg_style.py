@@ -107,3 +107,33 @@ def test_the_paper_profile_keeps_the_challenge_field_list():
 def test_a_reg_style_rewrite_outscores_a_wrong_side_count_or_site(reference, rewrite, wrong):
     rewritten = score_pair(reference, rewrite, "reg2025").CRQS
     assert rewritten > score_pair(reference, wrong, "reg2025").CRQS
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Breast, core biopsy;\n  Invasive carcinoma NST, grade 1 (tubules 2, pleomorphism 1, "
+            "mitoses 1)\n  - DCIS, low nuclear grade",
+            "nuclear_grade",
+            "1",
+        ),
+        (
+            "Thyroid;\n  Papillary carcinoma, conventional (classic) variant",
+            "histologic_type",
+            "classic",
+        ),
+        (
+            "Prostate, biopsy;\n  Benign prostatic tissue\n  - No high-grade PIN",
+            "in_situ_component",
+            "absent",
+        ),
+        (
+            "Thyroid;\n  Papillary thyroid carcinoma with angioinvasion",
+            "lymphovascular_invasion",
+            "present",
+        ),
+    ],
+)
+def test_reg_wording_of_grade_subtype_and_invasion(text, field, value):
+    assert extract(text, "reg2025")[field] == value

@@ -1995,3 +1995,9 @@ def test_signs_in_slashed_lists_and_sites_that_share_a_word(text, field, value):
 )
 def test_the_classic_lobular_subtype_in_any_order(dataset: str, text: str):
     assert extract(text, dataset)["histologic_type"] == "lobular + classic"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_not_invaded_is_no_invasion(dataset: str):
+    text = "Ureter biopsy: papillary urothelial carcinoma. The lamina propria is not invaded."
+    assert extract(text, dataset)["invasion_status"] == "absent"
