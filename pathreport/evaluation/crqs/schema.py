@@ -109,6 +109,29 @@ DEFAULT_PARSER = {
 DEFAULT_SELECT = {"presence": "max"}
 PRESENCE_VALUES = ("absent", "present")
 MULTI_VALUE_SEPARATOR = " + "
+
+
+def entity_sets(reference: Any, prediction: Any) -> tuple[set[str], set[str]]:
+    """The entities two set values name, an entity named generically on one side and specifically
+    on the other counted once: "carcinoma in situ" in one report is the "urothelial carcinoma in
+    situ" of the other (its name ends with the generic one, after a space), so it takes that name;
+    "adenocarcinoma" and "squamous cell carcinoma" stay two entities.
+    """
+    ref = set(str(reference).split(MULTI_VALUE_SEPARATOR))
+    pred = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
+    for names, others in ((pred, ref), (ref, pred)):
+        for name in sorted(names - others):
+            specific = [o for o in others - names if _names_same_entity(name, o)]
+            if len(specific) == 1:  # one counterpart: the same entity, named the other way
+                names.discard(name)
+                names.add(specific[0])
+    return ref, pred
+
+
+def _names_same_entity(a: str, b: str) -> bool:
+    return a.endswith(" " + b) or b.endswith(" " + a)
+
+
 UNLISTED_PREFIX = "unlisted: "
 NEGATED_TEMPLATE = "{value}"  # in a negated_value: the negated finding's own value
 COMPLETE_PROFILE = "complete"
@@ -353,6 +376,9 @@ class FieldSpec:
             return gleason_match(str(reference), str(prediction))
         if self.type == "count":
             return count_match(str(reference), str(prediction))
+        if self.generic_yields and reference != prediction:
+            ref_set, pred_set = entity_sets(reference, prediction)
+            return ref_set == pred_set
         return reference == prediction
 
 

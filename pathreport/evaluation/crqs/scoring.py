@@ -37,7 +37,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathreport.evaluation.crqs.schema import MULTI_VALUE_SEPARATOR, FieldSpec, Schema
+from pathreport.evaluation.crqs.schema import (
+    MULTI_VALUE_SEPARATOR,
+    FieldSpec,
+    Schema,
+    entity_sets,
+)
 
 FORMULAS = ("subtractive", "eq6")
 EMPTY_REFERENCE_POLICIES = ("vacuous", "zero", "skip")
@@ -279,8 +284,11 @@ def partial_agreement(spec: FieldSpec, reference: Any, prediction: Any) -> float
     smaller count's statements (3 of 4 -> 0.75). Every other field is one fact: 0.
     """
     if spec.select == "all":
-        a = set(str(reference).split(MULTI_VALUE_SEPARATOR))
-        b = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
+        if spec.generic_yields:
+            a, b = entity_sets(reference, prediction)
+        else:
+            a = set(str(reference).split(MULTI_VALUE_SEPARATOR))
+            b = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
         return len(a & b) / len(a | b)
     if spec.select == "number":
         try:

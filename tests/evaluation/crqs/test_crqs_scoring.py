@@ -238,3 +238,26 @@ def test_same_fact_as_names_a_value_and_another_field():
         build_schema(schema({"x": {"c": "y"}}))
     with pytest.raises(SchemaError, match="same_fact_as"):
         build_schema(schema(["x"]))
+
+
+def test_an_entity_named_generically_and_specifically_is_one_entity():
+    from pathreport.evaluation.crqs import load_schema
+
+    schema, config = load_schema("tcga"), CRQSConfig()
+    findings = schema.field("findings")
+    specific = "urothelial carcinoma + urothelial carcinoma in situ"
+    # "carcinoma in situ" beside a urothelial carcinoma is the urothelial carcinoma in situ.
+    assert findings.matches("urothelial carcinoma + carcinoma in situ", specific)
+    # Two different entities stay two, whatever their shared head word.
+    assert not findings.matches("adenocarcinoma", "squamous cell carcinoma")
+    assert not findings.matches("urothelial carcinoma", "squamous cell carcinoma")
+    # A generic name with two specific counterparts names neither of them.
+    assert not findings.matches("carcinoma", "urothelial carcinoma + squamous cell carcinoma")
+    same = score_fields({"findings": specific}, {"findings": specific}, schema, config).CRQS
+    generic = score_fields(
+        {"findings": specific},
+        {"findings": "urothelial carcinoma + carcinoma in situ"},
+        schema,
+        config,
+    ).CRQS
+    assert generic == same == 1.0
