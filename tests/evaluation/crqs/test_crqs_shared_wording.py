@@ -2001,3 +2001,15 @@ def test_the_classic_lobular_subtype_in_any_order(dataset: str, text: str):
 def test_not_invaded_is_no_invasion(dataset: str):
     text = "Ureter biopsy: papillary urothelial carcinoma. The lamina propria is not invaded."
     assert extract(text, dataset)["invasion_status"] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "distance"),
+    [
+        ("Completely excised; clearance deep 2 mm, peripheral 4 mm.", "0.2 + 0.4"),
+        ("Excised with clearance of 4 mm endocervically and 2 mm ectocervically.", "0.2 + 0.4"),
+        ("Staple line negative, 6 mm clearance.", 0.6),
+    ],
+)
+def test_a_clearance_is_a_margin_distance(text, distance):
+    assert extract(text, "tcga")["margin_distance"] == distance
