@@ -2013,3 +2013,15 @@ def test_not_invaded_is_no_invasion(dataset: str):
 )
 def test_a_clearance_is_a_margin_distance(text, distance):
     assert extract(text, "tcga")["margin_distance"] == distance
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Thyroid, left lobe, lobectomy: adenoma.", "Left thyroid lobectomy: adenoma."),
+        ("Lymph node, left inguinal, core biopsy: SCC.", "L groin LN, core bx: SCC."),
+        ("Lymph node, right cervical, excision: reactive.", "R neck LN, excision: reactive."),
+    ],
+)  # fmt: skip
+def test_one_side_of_one_structure_in_either_wording(one: str, other: str):
+    assert extract(one, "tcga")["lateral_sites"] == extract(other, "tcga")["lateral_sites"]
