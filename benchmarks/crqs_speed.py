@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from pathreport.evaluation.crqs import CRQSConfig, get_extractor, load_schema, score_fields  # noqa: E402
 
-CHECK_SET = ROOT / "tests" / "data" / "crqs_check_set.yaml"
+CHECK_SET = ROOT / "tests" / "evaluation" / "crqs" / "crqs_check_set.yaml"
 
 
 # -- generated report pairs ----------------------------------------------------------------------

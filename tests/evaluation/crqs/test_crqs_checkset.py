@@ -64,3 +64,14 @@ def test_checkset_bleu4_prefers_the_wrong_report_far_more_often_than_crqs(triple
     )
     crqs_rate = sum(_crqs_wins(triplets)) / len(triplets)
     assert bleu_rate < 0.5 < crqs_rate
+
+
+def test_the_speed_benchmark_compares_metrics_on_this_check_set():
+    """``benchmarks/crqs_speed.py --check-set`` compares the metrics on this file, not a copy."""
+    import importlib.util
+
+    path = Path(__file__).parents[3] / "benchmarks" / "crqs_speed.py"
+    spec = importlib.util.spec_from_file_location("crqs_speed", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.CHECK_SET.resolve() == CHECK_SET.resolve()
