@@ -148,9 +148,13 @@ class AnchorIndex:
         """The anchors that occur in ``text`` (as ``{a for a in anchors if a in text}``)."""
         return self._found(text)[0] & self._anchors
 
-    def active(self, text: str) -> list[int]:
-        """Indices of the patterns that may match ``text``, in ascending order."""
-        present, enabled = self._found(text)
+    def active(self, text: str, words: Sequence[str] | None = None) -> list[int]:
+        """Indices of the patterns that may match ``text``, in ascending order.
+
+        ``words``, if given, must be the text's maximal runs of ASCII letters and digits (an
+        ASCII report's words, as the extractor has already split them), which saves a scan.
+        """
+        present, enabled = self._found(text, words)
         confirm = self._confirm
         active = []
         for k in sorted(enabled):
@@ -165,10 +169,10 @@ class AnchorIndex:
                 active.append(k)
         return active
 
-    def _found(self, text: str) -> tuple[set[str], set[int]]:
+    def _found(self, text: str, runs: Sequence[str] | None = None) -> tuple[set[str], set[int]]:
         """(the strings found: every anchor in ``text`` and some keys; the rules they enable)."""
         remembered = self._in_word
-        words = set(_WORD_RUN.findall(text))
+        words = set(_WORD_RUN.findall(text) if runs is None else runs)
         known = [remembered[word] for word in words if word in remembered]
         found: set[str] = set().union(*[strings for strings, _ in known])
         enabled: set[int] = set(self._unanchored).union(*[rules for _, rules in known])

@@ -52,10 +52,13 @@ def _naive_active(rule_sets, text: str) -> list[int]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_anchor_index_finds_what_substring_tests_find(extractors, text):
+    report = ReportText.from_raw(text + " gleason's")  # a possessive: its "s" is no word
+    runs = report.words + ["s"]
     for extractor in extractors:
         rule_sets = [sets for *_, sets in extractor._pattern_rules]
-        normalised = ReportText.from_raw(text).text
-        assert extractor._anchors.active(normalised) == _naive_active(rule_sets, normalised)
+        expected = _naive_active(rule_sets, report.text)
+        assert extractor._anchors.active(report.text) == expected
+        assert extractor._anchors.active(report.text, runs) == expected  # the extractor's words
 
 
 def test_anchor_index_with_nested_overlapping_and_spanning_anchors():
