@@ -105,7 +105,8 @@ _WORDED_MEASURE = re.compile(
     r"(?=[ \t]*(?:cm|mm|%|percent|per[ \t]+cent)(?![a-z]))"
 )
 _MEASURE_UNITS = frozenset(["cm", "mm", "percent", "cent"]) | _UNIT_WORDS
-_NUMBER_WORD_SET = frozenset(_NUMBER_NAMES) | frozenset(TENS)
+_NUMBER_VALUES = {**_NUMBER_NAMES, **TENS}  # "twenty" is in both, with one value
+_NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
@@ -114,12 +115,10 @@ _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WOR
 def spell_out(text: str) -> str:
     """``text`` (normalised, lower case) with its shorthand written in full."""
     words = set(_WORD_RUN.findall(text))
-    if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
-        if not words.isdisjoint(_UNIT_WORDS):
-            text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
-        text = _WORDED_MEASURE.sub(_digits, text)
-    elif not words.isdisjoint(_UNIT_WORDS):
+    if not words.isdisjoint(_UNIT_WORDS):
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
+    if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
+        text = _WORDED_MEASURE.sub(_digits, text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
@@ -137,7 +136,7 @@ def _digits(match: re.Match) -> str:
     """ "twenty-three" -> "23", "two point nine" -> "2.9"."""
     named, first, second = match.groups()
     tens, _, unit = named.replace("-", " ").partition(" ")
-    number = str(TENS[tens] + _DIGIT_NAMES[unit] if unit else {**_NUMBER_NAMES, **TENS}[tens])
+    number = str(TENS[tens] + _DIGIT_NAMES[unit] if unit else _NUMBER_VALUES[tens])
     if first is not None:
         number += "." + str(_DIGIT_NAMES[first]) + (str(_DIGIT_NAMES[second]) if second else "")
     return number

@@ -58,7 +58,10 @@ The file format (one mapping)::
                                        # invented when the other side states that field's value
                                        # ("pN0" beside "0/12 nodes negative")
         generic_yields: true           # in a set, "carcinoma" beside "adenocarcinoma" (a value
-                                       # that another value's name ends with) is dropped
+                                       # that another value's name ends with) is dropped; in
+                                       # scoring, a generic name and the one specific name of
+                                       # the other report that ends with it (after a space)
+                                       # are one entity
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
