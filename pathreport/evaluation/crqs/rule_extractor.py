@@ -779,10 +779,7 @@ class RuleExtractor:
         pattern_spans: list[tuple[int, int]] = []
         starts: dict[re.Pattern, list[int]] = {}  # lookahead positions, shared by rules
         breakdowns: dict[int, set[tuple[int, int]]] = {}  # spans of summed count breakdowns
-        # An ASCII report's words are its runs of letters and digits, but for the "s" of a
-        # possessive, which the words drop.
-        runs = (rt.words + ["s"] if "'s" in text else rt.words) if text.isascii() else None
-        for k in self._anchors.active(text, runs):
+        for k in self._anchors.active(text, rt.ascii_runs()):
             fi, f, rule, _ = self._pattern_rules[k]
             finder = self._starts[k]
             matches = (

@@ -225,6 +225,14 @@ class ReportText:
     def __len__(self) -> int:
         return len(self.words)
 
+    def ascii_runs(self) -> list[str] | None:
+        """The text's maximal runs of ASCII letters and digits, if the text is ASCII: its words
+        and the "s" of a possessive, which the words drop. None for other text, whose words are
+        runs of the Unicode word class."""
+        if not self.text.isascii():
+            return None
+        return self.words + ["s"] if "'s" in self.text else self.words
+
     def boundary_between(self, first: int, last: int) -> bool:
         """True when a clause boundary lies in a gap before any word ``first..last`` (inclusive)."""
         return self.boundary_count[last + 1] - self.boundary_count[first] > 0
