@@ -16,6 +16,10 @@ A word is replaced only where it cannot mean something else:
 * "ptc" is papillary thyroid carcinoma, except in the "RET/PTC" rearrangement;
 * "hg" is high grade, except in "mm Hg";
 * "gr" is grade only before a grade number ("Gr 2", "gr. III").
+
+A few verb phrases of pathologists writing English as a second language say the same in other
+words: a tumour "growing into" a layer invades it, a lesion "radically removed" or "excised in
+sound tissue" is completely excised, and "nil of 15" nodes is none of them.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ _WORDS = {
     "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
     "wle": "wide local excision", "bx": "biopsy", "bxs": "biopsies",
     "turp": "transurethral resection of prostate",
+    "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
     # entities
     "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
@@ -46,12 +51,15 @@ _WORDS = {
     "mtc": "medullary thyroid carcinoma", "ssl": "sessile serrated lesion",
     "tva": "tubulovillous adenoma", "chrcc": "chromophobe renal cell carcinoma",
     "prcc": "papillary renal cell carcinoma", "pannet": "pancreatic neuroendocrine tumor",
+    "pdac": "pancreatic ductal adenocarcinoma", "sma": "superior mesenteric artery",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
     "ene": "extranodal extension", "ete": "extrathyroidal extension",
-    "lvsi": "lymphovascular space invasion",
+    "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
     # status, grade and side
     "neg": "negative", "pos": "positive",
+    # "nodular subtype" is the "nodular type" every vocabulary names
+    "subtype": "type", "subtypes": "types",
     "wd": "well differentiated", "pd": "poorly differentiated",
     "rt": "right", "lt": "left",
 }  # fmt: skip
@@ -67,6 +75,7 @@ _NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/
 # After "ca": a tumour marker's number ("CA 19-9", "CA-125") or the full stop of "ca." (circa).
 _NOT_CARCINOMA_AFTER = re.compile(r"\.|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])")
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
+_MARGIN_AFTER = re.compile(r"\)?[ \t]*(?:\(?(?:resection|retroperitoneal|uncinate)[ \t]+)?margin")
 
 # "mod. diff.", "poorly-diff", "mod differentiated", "m/d": the grade of differentiation.
 _ADVERBS = {"well": "well", "w": "well", "mod": "moderately", "moderately": "moderately",
@@ -85,6 +94,20 @@ _SHORTHAND = re.compile(
 )
 _SHORTHAND_TEXT = {"w/o": "without", "w/": "with", "c/w": "consistent with"}
 _GRADE = re.compile(r"(?<![a-z0-9])gr\.?[ \t]*(?=(?:[1-4]|i{1,3}|iv)(?![a-z0-9]))")
+
+_GROWING = re.compile(
+    r"(?<![a-z])(?:(?:is|are|was|were)[ \t]+)?growing[ \t]+(?:(through)|in(?:to)?)(?![a-z])"
+)
+_COMPLETE_EXCISION = re.compile(
+    r"(?<![a-z])(?:radically[ \t]+(?:removed|excised|resected)"
+    r"|(?:removed|excised|resected)[ \t]+"
+    r"(?:radically|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
+    r"(?![a-z])"
+)
+# "mutated isocitrate dehydrogenase 1 (IDH1)": the gene by its symbol.
+_IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))?")
+_VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
+_NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
 
 # Units written out become their symbols ("centimetres" -> "cm"); a number written out before a
 # unit becomes digits ("two point nine cm" -> "2.9 cm", "sixty percent" -> "60 percent").
@@ -110,6 +133,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
+_TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 
 
 def spell_out(text: str) -> str:
@@ -127,6 +151,16 @@ def spell_out(text: str) -> str:
         text = _DIFFERENTIATION.sub(_differentiation, text)
     if "gr" in words:
         text = _GRADE.sub("grade ", text)
+    if "growing" in words:
+        text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
+    if "radically" in words or "sound" in words or "healthy" in words:
+        text = _COMPLETE_EXCISION.sub("completely excised", text)
+    if "nil" in words:
+        text = _NIL_OF.sub("0", text)
+    if "isocitrate" in words:
+        text = _IDH_NAME.sub(lambda m: "idh" + (m.group(1) or ""), text)
+    if "fold" in words or "folds" in words:
+        text = _VOCAL_FOLD.sub("vocal cord", text)
     if not words.isdisjoint(_WORDS):
         text = _WORD.sub(_word, text)
     return text
@@ -166,6 +200,8 @@ def _word(match: re.Match) -> str:
         return word  # the "RET/PTC" rearrangement
     if word == "hg" and text[max(0, match.start() - 3) : match.start()].strip() == "mm":
         return word  # "mm Hg"
+    if word == "sma" and not _MARGIN_AFTER.match(text, end):
+        return word  # smooth muscle actin, except as the superior mesenteric artery margin
     if word in ("rt", "lt"):
         following = _WORD_AFTER.match(text, end)
         before = text[: match.start()].rstrip()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from pathreport.evaluation.crqs.abbreviations import spell_out
+from pathreport.evaluation.crqs.latin import english_anatomy
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
 # One dash, one apostrophe; keeps patterns simple.
@@ -83,9 +84,33 @@ _ECHOED_NUMBER = re.compile(
     )
     + r") ?\(\d{1,3}\)"
 )
+_BRACKETED_COUNT = re.compile(r"\((\d{1,3})[ \t]+of[ \t]+(\d{1,3})\)")
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
+# Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
+# invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
+# or lymphovascular invasion") and each is read as a finding of its own.
+_SHARED_INVASION = re.compile(
+    r"(?<![a-z])((?:visceral[ \t]+)?pleural|perineural|lymphovascular|lymphatic|vascular|venous"
+    r"|angiolymphatic|microvascular|capsular|extraprostatic|extrathyroidal|extranodal)"
+    r"(?=[ \t]*,?[ \t]+(?:or|and|nor)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z]))"
+)
+# "One node holds a metastasis; the remaining two nodes are negative": the remaining nodes are
+# part of a count stated elsewhere, so their number is dropped and only their status is read
+# (a count of its own would add to the total a second time).
+_REMAINING_COUNT = re.compile(
+    r"(?<![a-z])((?:remaining|other)[ \t]+)(?:\d{1,2}|"
+    + "|".join(w for w, v in NUMBER_WORDS.items() if 2 <= v <= 19)
+    + r")[ \t]+(?=(?:[a-z]+[ \t]+)?(?:lymph[ \t]+)?nodes?(?![a-z]))"
+)
+# A result that heads the markers it applies to ("IHC negative: S100, CD34, KIT") reads as
+# "negative for S100, CD34, KIT", so that the result reaches every marker of the list.
+_RESULT_HEADING = re.compile(
+    r"(?:(?<![a-z])(?:ihc|immunohistochemistry|immunostains?|stains?|markers?)[ \t]+|(?<=\n)|^)"
+    r"(positive|negative)[ \t]*:[ \t]*(?=[a-z0-9])",
+    re.MULTILINE,
+)
 _STATUS_HEADING = re.compile(
     r"(?:not identified|not seen|not present|not detected|none identified|absent)[ \t]*:[ \t]*"
 )
@@ -120,6 +145,11 @@ def _as_no(match: re.Match) -> str:
     return "no " if not before or before[-1] in "\n.;" else match.group(0)
 
 
+def _result_for(match: re.Match) -> str:
+    """ "IHC negative: S100" -> "IHC negative for S100"."""
+    return match.group(0)[: match.start(1) - match.start(0)] + match.group(1) + " for "
+
+
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
@@ -144,15 +174,24 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
+    text = english_anatomy(text)  # "Mamma dextra", "Pulmo sinister, lobus superior", "axilla dx."
     text = spell_out(text)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six millimetres"
     if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
+    if "(" in text and " of " in text:  # "negative (0 of 3)" is the count "(0/3)"
+        text = _BRACKETED_COUNT.sub(r"(\1/\2)", text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
         text = _ECHOED_NUMBER.sub(r"\1", text)
     if " not" in text:
         text = _ELLIPTICAL_NOT.sub(_elliptical_not, text)
+    if "remaining" in text or "other" in text:
+        text = _REMAINING_COUNT.sub(r"\1", text)
+    if "invasion" in text or "involvement" in text:
+        text = _SHARED_INVASION.sub(r"\1 invasion", text)
+    if ":" in text and ("positive" in text or "negative" in text):
+        text = _RESULT_HEADING.sub(_result_for, text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
     return text

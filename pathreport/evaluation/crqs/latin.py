@@ -1,0 +1,102 @@
+"""Latin anatomical names and sides, written in English.
+
+Pathologists trained in much of Europe and Asia name specimens in Latin ("Mamma dextra, core
+biopsy", "Pulmo sinister, lobus superior", "Vesica urinaria, TUR-B", "Lymph node, axilla dx.").
+The schemas name organs, sites and sides in English, so a report in Latin would lose its organ,
+site and side, and a rewrite between the two languages would cost as much as a wrong organ.
+Writing the Latin names in English once, before the vocabularies are matched, keeps one name
+per structure.
+
+A side written after its structure in Latin ("mamma dextra", "apex sinister") moves before it
+("right breast", "left apex"), the order in which the schemas pair a side with its structure.
+The abbreviations "dx." and "sin." are read as sides only after a structure, so that "Dx:"
+(diagnosis) stays what it is.
+
+The names are the Terminologia Anatomica terms that appear in specimen headers; the translation
+is the English term the schemas use.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Latin name -> English name. Longer names win where two could match.
+_NAMES = {
+    # organs
+    "mamma": "breast", "mammae": "breast", "pulmo": "lung", "hepar": "liver", "ren": "kidney",
+    "ventriculus": "stomach", "gaster": "stomach", "cutis": "skin", "prostata": "prostate",
+    "thyroidea": "thyroid", "glandula thyroidea": "thyroid gland", "ovarium": "ovary",
+    "lingua": "tongue", "palpebra": "eyelid", "cerebrum": "brain", "vesica urinaria":
+    "urinary bladder", "vesica fellea": "gallbladder", "cervix uteri": "cervix",
+    "corpus uteri": "uterine corpus", "tuba uterina": "fallopian tube",
+    "appendix vermiformis": "appendix", "glandula suprarenalis": "adrenal gland",
+    "glandula parotis": "parotid gland", "glandula parotidea": "parotid gland",
+    "glandula submandibularis": "submandibular gland", "funiculus spermaticus": "spermatic cord",
+    "vesicula seminalis": "seminal vesicle", "vesiculae seminales": "seminal vesicles",
+    "vena renalis": "renal vein", "nodus lymphaticus": "lymph node",
+    "nodi lymphatici": "lymph nodes", "lymphonodus": "lymph node", "lymphonodi": "lymph nodes",
+    # parts of organs
+    "colon sigmoideum": "sigmoid colon", "colon transversum": "transverse colon",
+    "colon descendens": "descending colon", "colon ascendens": "ascending colon",
+    "caput pancreatis": "pancreatic head", "corpus pancreatis": "pancreatic body",
+    "cauda pancreatis": "pancreatic tail", "corpus ventriculi": "gastric body",
+    "antrum ventriculi": "gastric antrum", "fundus ventriculi": "gastric fundus",
+    "bronchus principalis": "main bronchus", "ala nasi": "nasal ala",
+    "lobus superior": "upper lobe", "lobus medius": "middle lobe", "lobus inferior": "lower lobe",
+    "lobus frontalis": "frontal lobe", "lobus temporalis": "temporal lobe",
+    "lobus parietalis": "parietal lobe", "lobus occipitalis": "occipital lobe", "lobus": "lobe",
+    # limbs and regions
+    "brachium": "upper arm", "antebrachium": "forearm", "regio femoris": "thigh",
+}  # fmt: skip
+# Names read only with a Latin side after them: "crus" alone is also the diaphragm's.
+_NAMES_WITH_SIDE = {"crus": "lower leg"}
+_SIDES = {
+    "dexter": "right", "dextra": "right", "dextrum": "right", "dextri": "right",
+    "dextrae": "right", "sinister": "left", "sinistra": "left", "sinistrum": "left",
+    "sinistri": "left", "sinistrae": "left",
+}  # fmt: skip
+_SIDE_ABBREVIATIONS = {"dx": "right", "sin": "left"}
+# English structures after which "dx." or "sin." is a side (the Latin names above count too).
+_STRUCTURES = frozenset([
+    "breast", "axilla", "lung", "kidney", "ovary", "testis", "adrenal", "thyroid", "lobe",
+    "apex", "base", "arm", "forearm", "leg", "thigh", "cheek", "temple", "hand", "foot", "knee",
+    "shoulder", "hip", "buttock", "flank", "back", "eyelid", "ear", "neck", "groin", "tube",
+    "ureter", "parotid", "tonsil", "side",
+])  # fmt: skip
+
+_NAME = "|".join(sorted((re.escape(n) for n in _NAMES), key=len, reverse=True))
+_NAME_WITH_SIDE = "|".join(sorted({**_NAMES, **_NAMES_WITH_SIDE}, key=len, reverse=True))
+_SIDE = "|".join(sorted(_SIDES, key=len, reverse=True))
+# A structure (Latin or any one word) followed by a Latin side: the side moves before it.
+_STRUCTURE_THEN_SIDE = re.compile(
+    rf"(?<![a-z])(?P<structure>{_NAME_WITH_SIDE}|[a-z]+)(?P<gap>,?[ \t]+)"
+    rf"(?:(?P<side>{_SIDE})|(?P<abbr>dx|sin)(?:\.(?=[ \t]*[,;:)])|(?![a-z.])|\.(?!\S)))(?![a-z])"
+)
+_LATIN_NAME = re.compile(rf"(?<![a-z])({_NAME})(?![a-z])")
+_WORD_RUN = re.compile(r"[a-z]+")
+# Words without which nothing above applies (English words that begin a Latin name excluded).
+_ENGLISH_TOO = {"colon", "appendix", "cervix", "corpus", "antrum", "fundus", "bronchus"}
+_TRIGGERS = frozenset(w for name in _NAMES for w in name.split()) - _ENGLISH_TOO
+_TRIGGERS |= frozenset(_SIDES) | frozenset(_SIDE_ABBREVIATIONS)
+
+
+def english_anatomy(text: str) -> str:
+    """``text`` (normalised, lower case) with Latin anatomical names and sides in English."""
+    words = set(_WORD_RUN.findall(text))
+    if words.isdisjoint(_TRIGGERS):
+        return text
+    if not words.isdisjoint(_SIDES) or not words.isdisjoint(_SIDE_ABBREVIATIONS):
+        text = _STRUCTURE_THEN_SIDE.sub(_side_first, text)
+    return _LATIN_NAME.sub(lambda m: _NAMES[m.group(1)], text)
+
+
+def _side_first(match: re.Match) -> str:
+    structure = match.group("structure")
+    if match.group("side") is not None:
+        side = _SIDES[match.group("side")]
+    elif structure in _NAMES or structure in _STRUCTURES:
+        side = _SIDE_ABBREVIATIONS[match.group("abbr")]
+    else:
+        return match.group(0)  # "Dx", "sin" after a word that is no structure
+    english = _NAMES.get(structure) or _NAMES_WITH_SIDE.get(structure, structure)
+    return f"{side} {english}"
