@@ -53,7 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument("--reference", required=True, help="reference report text")
     score.add_argument("--prediction", required=True, help="generated report text")
     score.add_argument("--formula", choices=("subtractive", "eq6"), default="subtractive")
-    score.add_argument("--weights", help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.4)")
+    score.add_argument(
+        "--weights",
+        help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.8; paper profile: the "
+        "paper's 0.3,0.4,0.2,0.4)",
+    )
     score.add_argument(
         "--on-empty-reference", choices=("vacuous", "zero", "skip"), default="vacuous"
     )
@@ -291,7 +295,7 @@ def run_score(args: argparse.Namespace) -> int:
     schema, extractor = _load(args)
     config = CRQSConfig(
         formula=args.formula,
-        weights=parse_weights(args.weights),
+        weights=parse_weights(args.weights, args.schema_profile),
         on_empty_reference=args.on_empty_reference,
         weighting=default_weighting(args.schema_profile),
     )

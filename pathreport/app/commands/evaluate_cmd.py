@@ -84,7 +84,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ("subtractive", "eq6"),
         help="aggregate: subtractive (paper A.7 and code, default) or eq6 (paper Eq. 6)",
     )
-    crqs.add_argument("--weights", help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.4)")
+    crqs.add_argument(
+        "--weights",
+        help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,0.8; paper profile: the "
+        "paper's 0.3,0.4,0.2,0.4)",
+    )
     add_choice(
         crqs,
         "--on-empty-reference",

@@ -16,7 +16,12 @@ Importing this package registers the ``crqs`` report evaluator; it stays cheap (
 PyYAML and pathreport only; numpy is imported when a confidence interval is computed).
 """
 
-from pathreport.evaluation.crqs.evaluator import CRQS_METRICS, default_weighting, evaluate_crqs
+from pathreport.evaluation.crqs.evaluator import (
+    CRQS_METRICS,
+    default_weighting,
+    default_weights,
+    evaluate_crqs,
+)
 from pathreport.evaluation.crqs.extractors import EXTRACTORS, Finding, get_extractor
 from pathreport.evaluation.crqs.schema import (
     FieldSpec,
@@ -48,11 +53,11 @@ def score_pair(
     """CRQS of one generated report against its reference.
 
     ``profile="paper"`` scores with the paper's field lists and, unless ``config`` says
-    otherwise, the paper's unweighted components.
+    otherwise, the paper's unweighted fields and component weights.
     """
     schema = load_schema(dataset).for_profile(profile)
     if config is None:
-        config = CRQSConfig(weighting=default_weighting(profile))
+        config = CRQSConfig(weights=default_weights(profile), weighting=default_weighting(profile))
     backend = get_extractor(extractor, schema)
     return score_fields(backend.extract(reference), backend.extract(prediction), schema, config)
 

@@ -19,6 +19,7 @@ from pathreport.evaluation.crqs.schema import Schema, load_schema
 from pathreport.evaluation.crqs.scoring import (
     COMPONENTS,
     DEFAULT_WEIGHTS,
+    PAPER_WEIGHTS,
     CRQSConfig,
     bootstrap_ci,
     field_table,
@@ -30,10 +31,11 @@ from pathreport.registry import EVALUATORS
 CRQS_METRICS = ("CRQS", "CRQS_raw", *COMPONENTS)
 
 
-def parse_weights(weights: Any) -> tuple[float, float, float, float]:
-    """Weights from a tuple, a list, a mapping {CFC, KIR, HR, CDS} or a string "0.3,0.4,0.2,0.4"."""
+def parse_weights(weights: Any, profile: str | None = None) -> tuple[float, float, float, float]:
+    """Weights from a tuple, a list, a mapping {CFC, KIR, HR, CDS} or a string "0.3,0.4,0.2,0.4";
+    None gives the profile's (``default_weights``)."""
     if weights is None:
-        return DEFAULT_WEIGHTS
+        return default_weights(profile)
     if isinstance(weights, str):
         weights = [w for w in weights.replace(" ", "").split(",") if w]
     if isinstance(weights, dict):
@@ -56,6 +58,11 @@ def parse_weights(weights: Any) -> tuple[float, float, float, float]:
             f"{weights!r}."
         )
     return values  # type: ignore[return-value]
+
+
+def default_weights(profile: str | None) -> tuple[float, float, float, float]:
+    """The paper's profile scores with the paper's component weights; others double discordance."""
+    return PAPER_WEIGHTS if profile == "paper" else DEFAULT_WEIGHTS
 
 
 def default_weighting(profile: str | None) -> str:
@@ -112,12 +119,13 @@ def evaluate_crqs(
 
     A dataset without a schema does not fail the evaluation: CRQS is reported as unavailable
     with the reason, and other evaluators still run. ``profile`` selects the schema's field set
-    (``complete``, or ``paper`` for the paper's own lists); ``weighting`` defaults to the
-    profile's (uniform for ``paper``, severity otherwise).
+    (``complete``, or ``paper`` for the paper's own lists); ``weighting`` and ``weights``
+    default to the profile's (uniform fields and the paper's weights for ``paper``, severity
+    and doubled discordance otherwise).
     """
     config = CRQSConfig(
         formula=formula,
-        weights=parse_weights(weights),
+        weights=parse_weights(weights, profile),
         on_empty_reference=on_empty_reference,
         weighting=weighting or default_weighting(profile),
     )

@@ -6,7 +6,7 @@ import pytest
 
 from pathreport.evaluation.crqs import CRQSConfig, build_schema, score_fields
 from pathreport.evaluation.crqs.schema import SchemaError
-from pathreport.evaluation.crqs.scoring import bootstrap_ci, summarise
+from pathreport.evaluation.crqs.scoring import PAPER_WEIGHTS, bootstrap_ci, summarise
 from pathreport.evaluation.crqs.values import (
     breakdown_count,
     count_match,
@@ -62,23 +62,44 @@ def test_scoring_components_by_hand():
         pytest.approx(2 / 4) == s.HR
     )  # grade (wrong value) + lvi (not in reference), of 4 predicted
     assert pytest.approx(1 / 3) == s.CDS  # grade, of the 3 fields in both
-    raw = 0.3 * 0.5 + 0.4 * 0.5 - 0.2 * 0.5 - 0.4 / 3
+    raw = 0.3 * 0.5 + 0.4 * 0.5 - 0.2 * 0.5 - 0.8 / 3  # the default doubles discordance
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 0.7) == s.CRQS
+    paper = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=PAPER_WEIGHTS))
+    paper_raw = 0.3 * 0.5 + 0.4 * 0.5 - 0.2 * 0.5 - 0.4 / 3
+    assert (
+        paper.CRQS_raw == pytest.approx(paper_raw) and pytest.approx(paper_raw / 0.7) == paper.CRQS
+    )
+
+
+def test_a_wrong_value_costs_more_than_a_missing_one():
+    """A report stating the wrong grade scores below one that leaves the grade out."""
+    wrong = score_fields(REF, {**REF, "grade": "3"}, SCHEMA, DEFAULT)
+    missing = score_fields(REF, {k: v for k, v in REF.items() if k != "grade"}, SCHEMA, DEFAULT)
+    assert wrong.CRQS < missing.CRQS
+    # Doubling the discordance weight widens the gap the paper's weights already leave.
+    paper = CRQSConfig(weights=PAPER_WEIGHTS)
+    paper_gap = (
+        score_fields(REF, {k: v for k, v in REF.items() if k != "grade"}, SCHEMA, paper).CRQS
+        - score_fields(REF, {**REF, "grade": "3"}, SCHEMA, paper).CRQS
+    )
+    assert missing.CRQS - wrong.CRQS > paper_gap > 0
 
 
 def test_scoring_worst_case_is_negative_and_not_clipped():
     pred = {"diagnosis": "squamous cell carcinoma", "grade": "1", "necrosis": "absent", "size": 5.0}
     s = score_fields(REF, pred, SCHEMA, DEFAULT)
     assert (s.CFC, s.KIR, s.HR, s.CDS) == (0.0, 0.0, 1.0, 1.0)
-    assert pytest.approx(-0.6 / 0.7) == s.CRQS  # -0.857, the bottom of the range
+    assert pytest.approx(-1.0 / 0.7) == s.CRQS  # -1.429, the bottom of the default range
+    paper = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=PAPER_WEIGHTS))
+    assert pytest.approx(-0.6 / 0.7) == paper.CRQS  # -0.857 with the paper's weights
 
 
 def test_scoring_eq6_formula_and_custom_weights():
     pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
-    s = score_fields(REF, pred, SCHEMA, CRQSConfig(formula="eq6"))
+    s = score_fields(REF, pred, SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
     raw = 0.3 * 0.5 + 0.4 * 0.5 + 0.2 * (1 - 0.5) + 0.4 * (1 - 1 / 3)
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 1.3) == s.CRQS
-    perfect = score_fields(REF, dict(REF), SCHEMA, CRQSConfig(formula="eq6"))
+    perfect = score_fields(REF, dict(REF), SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
     assert perfect.CRQS_raw == pytest.approx(1.3) and pytest.approx(1.0) == perfect.CRQS  # not 0.7
     weighted = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=(1, 1, 0, 0)))
     assert pytest.approx((0.5 + 0.5) / 2) == weighted.CRQS
