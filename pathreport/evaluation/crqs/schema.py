@@ -62,6 +62,10 @@ The file format (one mapping)::
                                        # scoring, a generic name and the one specific name of
                                        # the other report that ends with it (after a space)
                                        # are one entity
+        discordance_only: true         # a roll-up of facts other fields state ("invasion
+                                       # present"): scored only where both reports state it,
+                                       # so it counts a contradiction, never a wording that
+                                       # leaves it implicit
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -167,7 +171,7 @@ FIELD_KEYS = frozenset(
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
-        "repeats_are_parts", "same_fact_as", "own_status",
+        "repeats_are_parts", "same_fact_as", "own_status", "discordance_only",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -291,6 +295,8 @@ class FieldSpec:
     # A test or marker (an immunostain, an organism): a negation cue right after one of its
     # terms is that term's result and does not reach back over a list to the findings before it.
     own_status: bool = False
+    # A roll-up of facts that other fields state: compared only where both reports state it.
+    discordance_only: bool = False
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -409,12 +415,19 @@ class Schema:
     _names: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
     _order: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _weights: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # The names of the ``discordance_only`` fields (scoring asks on every pair).
+    discordance_only: frozenset[str] = field(
+        default=frozenset(), init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         self._by_name.update((f.name, f) for f in self.fields)
         object.__setattr__(self, "_names", tuple(f.name for f in self.fields))
         self._order.update((f.name, i) for i, f in enumerate(self.fields))
         self._weights.update((f.name, f.weight) for f in self.fields)
+        object.__setattr__(
+            self, "discordance_only", frozenset(f.name for f in self.fields if f.discordance_only)
+        )
 
     @property
     def weights(self) -> dict[str, float]:
@@ -1060,6 +1073,7 @@ def _build_field(
         same_fact_as=_same_fact_as(item.get("same_fact_as"), here),
         generic_yields=bool(item.get("generic_yields", False)),
         own_status=bool(item.get("own_status", False)),
+        discordance_only=bool(item.get("discordance_only", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         negated_after_is_status=tuple(
             clean_text(w)

@@ -172,10 +172,18 @@ def score_fields(
     """Compare two extractions field by field and compute the components and the aggregate.
 
     ``hallucinated`` lists prediction fields absent from the reference; ``discordant`` lists
-    fields present in both with non-equivalent values. HR counts both (paper Eq. 4).
+    fields present in both with non-equivalent values. HR counts both (paper Eq. 4). A
+    ``discordance_only`` field (a roll-up such as "invasion present") counts only where both
+    reports state it.
     """
     ref_fields = schema.in_schema_order(reference)
     pred_fields = schema.in_schema_order(prediction)
+    one_sided = schema.discordance_only.difference(reference).symmetric_difference(
+        schema.discordance_only.difference(prediction)
+    )
+    if one_sided:  # a roll-up stated on one side only is neither missed nor invented
+        ref_fields = [f for f in ref_fields if f not in one_sided]
+        pred_fields = [f for f in pred_fields if f not in one_sided]
     pred_set, ref_set = set(pred_fields), set(ref_fields)
     matched: list[str] = []
     discordant: list[str] = []

@@ -282,3 +282,29 @@ def test_an_entity_named_generically_and_specifically_is_one_entity():
         config,
     ).CRQS
     assert generic == same == 1.0
+
+
+def test_a_discordance_only_roll_up_counts_a_contradiction_but_no_omission():
+    schema = build_schema(
+        {
+            "name": "rollup",
+            "fields": [
+                {"name": "diagnosis", "type": "categorical", "values": {"carcinoma": []}},
+                {
+                    "name": "invasion_beyond_organ",
+                    "type": "presence",
+                    "values": {"present": ["extension"]},
+                    "discordance_only": True,
+                },
+            ],
+        }
+    )
+    ref = {"diagnosis": "carcinoma", "invasion_beyond_organ": "present"}
+    left_implicit = score_fields(ref, {"diagnosis": "carcinoma"}, schema, DEFAULT)
+    assert left_implicit.CRQS == pytest.approx(1.0) and not left_implicit.missed
+    invented = score_fields({"diagnosis": "carcinoma"}, ref, schema, DEFAULT)
+    assert invented.CRQS == pytest.approx(1.0) and not invented.hallucinated
+    contradicted = score_fields(
+        ref, {"diagnosis": "carcinoma", "invasion_beyond_organ": "absent"}, schema, DEFAULT
+    )
+    assert contradicted.discordant == ["invasion_beyond_organ"] and contradicted.CRQS < 0.5
