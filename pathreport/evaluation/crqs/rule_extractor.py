@@ -221,7 +221,8 @@ class RuleExtractor:
         self._pattern_rules = []
         for fi, f in enumerate(self.fields):
             for rule in f.patterns:
-                self._pattern_rules.append((fi, f, rule, anchor_sets(rule.regex)))
+                sets = [rule.anchors] if rule.anchors else anchor_sets(rule.regex)
+                self._pattern_rules.append((fi, f, rule, sets))
         # A rule runs only when every one of its anchor sets has a member in the text.
         self._anchors = AnchorIndex([sets for *_, sets in self._pattern_rules])
         # Rules that begin with lookarounds are searched without them, and those that begin

@@ -32,6 +32,8 @@ The file format (one mapping)::
         patterns:                      # regular expressions on the lower-cased text
           - {regex: "...(?P<value>...)...", value: optional-constant, negatable: false}
           - {regex: "(?P<n>\\w+) benign lymph nodes", value: "0/{n}"}   # a template of groups
+          - {regex: "...", anchors: [pt, t1]}  # literals every match's text contains, where
+                                       # the regex hides them (the rule runs only then)
         select: first                  # first | last | max | min | all | total (counts) | number
         negated_value: absent          # what a negated finding becomes (default: dropped);
                                        # "{value} negative" keeps the value with its status
@@ -175,7 +177,7 @@ FIELD_KEYS = frozenset(
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
-PATTERN_KEYS = frozenset({"regex", "value", "negatable", "each"})
+PATTERN_KEYS = frozenset({"regex", "value", "negatable", "each", "anchors"})
 NEGATION_KEYS = frozenset(
     {
         "pre",
@@ -222,6 +224,10 @@ class PatternRule:
     value: str | None = None
     negatable: bool = False
     each: re.Pattern | None = None
+    # Literals one of which every text that the regex matches contains, where the regex hides
+    # them from the automatic analysis ("pT2" behind a lookbehind); the rule runs only on texts
+    # that contain one (see :mod:`pathreport.evaluation.crqs.anchors`).
+    anchors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -1205,11 +1211,18 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
                 f"{source!r} as stated; both regexes need a value group, neither a constant "
                 "value, and the pattern is not negatable."
             )
+    anchors = raw.get("anchors", [])
+    if not isinstance(anchors, list) or not all(isinstance(a, str) and a for a in anchors):
+        raise SchemaError(
+            f"{here}: 'anchors' must be a list of literal strings one of which every match "
+            f"contains, e.g. [pt, t1, t2]; found {anchors!r}."
+        )
     return PatternRule(
         regex=compiled,
         value=None if value is None else str(value),
         negatable=bool(raw.get("negatable", False)),
         each=None if each is None else each.regex,
+        anchors=tuple(a.lower() for a in anchors),
     )
 
 

@@ -187,3 +187,35 @@ def test_number_led_node_rules_use_the_start_finder():
     assert len(node_rules) >= 5
     assert all(finder is not None for finder in node_rules)
     assert len({finder.lookaheads for finder in node_rules}) == 1  # one pass shared by all
+
+
+STAGE_WORDINGS = [
+    "pT2 pN1a", "p T3 N0", "pt 2", "ypT3 ypN0", "yp T1", "T2 N0 M0", "Tis N0", "pT4aN1M0",
+    "pN0(sn)", "pN1mi", "pTX", "ptis", "stage pT1b", "pT2, pN0 (0/14)", "N2 disease", "T1, N1",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_declared_pattern_anchors_change_no_stage(dataset):
+    """Stage rules hide their literals behind lookbehinds and declare them instead; dropping the
+    declared anchors (every such rule then runs on every report) extracts the same stages."""
+    import dataclasses
+
+    schema = load_schema(dataset)
+    declared = [r for f in schema.fields for r in f.patterns if r.anchors]
+    assert declared, "the stage rules declare their anchors"
+    undeclared = dataclasses.replace(
+        schema,
+        fields=tuple(
+            dataclasses.replace(
+                f, patterns=tuple(dataclasses.replace(r, anchors=()) for r in f.patterns)
+            )
+            for f in schema.fields
+        ),
+    )
+    gated, ungated = get_extractor("rule", schema), get_extractor("rule", undeclared)
+    for wording in STAGE_WORDINGS:
+        text = f"Adenocarcinoma, moderately differentiated; {wording}."
+        found = gated.extract(text)
+        assert found == ungated.extract(text), wording
+        assert "pt_stage" in found or "pn_stage" in found, wording

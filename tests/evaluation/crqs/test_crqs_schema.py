@@ -140,6 +140,12 @@ def _broken(change) -> dict:
             r"lower case",
         ),
         (lambda r: r["fields"][1].update(patterns=["necrosis"]), r"needs a \(\?P<value>"),
+        (
+            lambda r: r["fields"][1].update(
+                patterns=[{"regex": "necrosis", "value": "present", "anchors": "necr"}]
+            ),
+            r"'anchors' must be a list of literal strings",
+        ),
         (lambda r: r["fields"][0]["values"].update(adenocarcinoma=["carcinoma"]), r"maps to both"),
         (lambda r: r["fields"][1].update(values={"yes": ["necrosis"]}), r"'present' and 'absent'"),
         (

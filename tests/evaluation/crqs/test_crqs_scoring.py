@@ -301,9 +301,9 @@ def test_a_discordance_only_roll_up_counts_a_contradiction_but_no_omission():
     )
     ref = {"diagnosis": "carcinoma", "invasion_beyond_organ": "present"}
     left_implicit = score_fields(ref, {"diagnosis": "carcinoma"}, schema, DEFAULT)
-    assert left_implicit.CRQS == pytest.approx(1.0) and not left_implicit.missed
+    assert pytest.approx(1.0) == left_implicit.CRQS and not left_implicit.missed
     invented = score_fields({"diagnosis": "carcinoma"}, ref, schema, DEFAULT)
-    assert invented.CRQS == pytest.approx(1.0) and not invented.hallucinated
+    assert pytest.approx(1.0) == invented.CRQS and not invented.hallucinated
     contradicted = score_fields(
         ref, {"diagnosis": "carcinoma", "invasion_beyond_organ": "absent"}, schema, DEFAULT
     )
