@@ -783,8 +783,12 @@ def test_uveal_melanoma_extension_and_invaded_structures():
             "tumor_infiltrating_lymphocytes",
             "non-brisk",
         ),
-        ("Background liver: cirrhosis (Ishak stage 6/6).", "fibrosis_stage", "ishak 6"),
-        ("Steatohepatitis; fibrosis stage 2 (Kleiner). NAS 5.", "fibrosis_stage", "kleiner 2"),
+        ("Background liver: cirrhosis (Ishak stage 6/6).", "fibrosis_stage", "ishak stage 6"),
+        (
+            "Steatohepatitis; fibrosis stage 2 (Kleiner). NAS 5.",
+            "fibrosis_stage",
+            "kleiner stage 2",
+        ),
         ("Steatohepatitis; fibrosis stage 2 (Kleiner). NAS 5.", "nafld_activity_score", "5"),
         # Separators, asides and staging strings around a node count.
         ("Lymph nodes - 2/15 with metastatic adenocarcinoma.", "lymph_node_involvement", "2/15"),

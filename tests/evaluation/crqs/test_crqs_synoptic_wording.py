@@ -73,7 +73,20 @@ from pathreport.evaluation.crqs import extract
         ("Clear cell RCC; renal cortical and medullary parenchyma unremarkable.", "tcga",
          "histologic_type", "clear cell"),
         ("Endometrial curettings: endometrioid carcinoma.", "reg2025", "organ_site", "uterus"),
+        ("Fibrosis: stage F3, bridging.", "histai", "fibrosis_stage", "stage 3"),
+        ("Bridging fibrosis (Kleiner F3); stage 3 fibrosis.", "histai", "fibrosis_stage",
+         "kleiner stage 3"),
+        ("Carcinoma, 26 mm in greatest horizontal dimension.", "tcga", "tumor_size", 2.6),
+        ("Skin ellipse. Diameter 9 mm; thickness 4 mm.", "histai", "tumor_size", 0.9),
     ],
 )  # fmt: skip
 def test_values_read_from_synoptic_and_condensed_wording(text, dataset, field, value):
     assert extract(text, dataset).get(field) == value
+
+
+def test_a_fibrosis_stage_without_its_system_is_that_stage_less_precisely():
+    from pathreport.evaluation.crqs import score_pair
+
+    reference = "Steatohepatitis. Bridging fibrosis, Kleiner F3."
+    assert score_pair(reference, "Steatohepatitis, fibrosis stage 3.", "histai").CRQS == 1.0
+    assert score_pair(reference, "Steatohepatitis, Ishak stage 3.", "histai").CRQS < 0.9
