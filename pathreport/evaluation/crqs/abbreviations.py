@@ -29,6 +29,7 @@ import re
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
 _WORD_RUN = re.compile(r"[a-z0-9]+")  # every word that can trigger a rule below is ASCII
+WORD_RUN = _WORD_RUN  # the runs ``spell_out`` and ``english_anatomy`` test their triggers on
 
 # Word for word; a longer key wins where two could match.
 _WORDS = {
@@ -136,9 +137,13 @@ _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WOR
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 
 
-def spell_out(text: str) -> str:
-    """``text`` (normalised, lower case) with its shorthand written in full."""
-    words = set(_WORD_RUN.findall(text))
+def spell_out(text: str, words: set[str] | None = None) -> str:
+    """``text`` (normalised, lower case) with its shorthand written in full.
+
+    ``words`` are the text's runs of letters and digits, when the caller has them already.
+    """
+    if words is None:
+        words = set(_WORD_RUN.findall(text))
     if not words.isdisjoint(_UNIT_WORDS):
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):

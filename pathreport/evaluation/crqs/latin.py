@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from pathreport.evaluation.crqs.abbreviations import WORD_RUN
+
 # Latin name -> English name. Longer names win where two could match.
 _NAMES = {
     # organs
@@ -73,16 +75,19 @@ _STRUCTURE_THEN_SIDE = re.compile(
     rf"(?:(?P<side>{_SIDE})|(?P<abbr>dx|sin)(?:\.(?=[ \t]*[,;:)])|(?![a-z.])|\.(?!\S)))(?![a-z])"
 )
 _LATIN_NAME = re.compile(rf"(?<![a-z])({_NAME})(?![a-z])")
-_WORD_RUN = re.compile(r"[a-z]+")
 # Words without which nothing above applies (English words that begin a Latin name excluded).
 _ENGLISH_TOO = {"colon", "appendix", "cervix", "corpus", "antrum", "fundus", "bronchus"}
 _TRIGGERS = frozenset(w for name in _NAMES for w in name.split()) - _ENGLISH_TOO
 _TRIGGERS |= frozenset(_SIDES) | frozenset(_SIDE_ABBREVIATIONS)
 
 
-def english_anatomy(text: str) -> str:
-    """``text`` (normalised, lower case) with Latin anatomical names and sides in English."""
-    words = set(_WORD_RUN.findall(text))
+def english_anatomy(text: str, words: set[str] | None = None) -> str:
+    """``text`` (normalised, lower case) with Latin anatomical names and sides in English.
+
+    ``words`` are the text's runs of letters and digits, when the caller has them already.
+    """
+    if words is None:
+        words = set(WORD_RUN.findall(text))
     if words.isdisjoint(_TRIGGERS):
         return text
     if not words.isdisjoint(_SIDES) or not words.isdisjoint(_SIDE_ABBREVIATIONS):

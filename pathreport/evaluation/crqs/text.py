@@ -24,7 +24,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from pathreport.evaluation.crqs.abbreviations import spell_out
+from pathreport.evaluation.crqs.abbreviations import WORD_RUN, spell_out
 from pathreport.evaluation.crqs.latin import english_anatomy
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
@@ -86,8 +86,6 @@ _ECHOED_NUMBER = re.compile(
 )
 _BRACKETED_COUNT = re.compile(r"\((\d{1,3})[ \t]+of[ \t]+(\d{1,3})\)")
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
-# A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
-# perineural invasion") reads as the same list after "no".
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own.
@@ -111,6 +109,8 @@ _RESULT_HEADING = re.compile(
     r"(positive|negative)[ \t]*:[ \t]*(?=[a-z0-9])",
     re.MULTILINE,
 )
+# A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
+# perineural invasion") reads as the same list after "no".
 _STATUS_HEADING = re.compile(
     r"(?:not identified|not seen|not present|not detected|none identified|absent)[ \t]*:[ \t]*"
 )
@@ -174,8 +174,11 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
-    text = english_anatomy(text)  # "Mamma dextra", "Pulmo sinister, lobus superior", "axilla dx."
-    text = spell_out(text)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six millimetres"
+    words = set(WORD_RUN.findall(text))  # one word set for the two steps below
+    english = english_anatomy(text, words)  # "Mamma dextra", "Pulmo sinister", "axilla dx."
+    if english != text:
+        text, words = english, None
+    text = spell_out(text, words)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six mm"
     if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
