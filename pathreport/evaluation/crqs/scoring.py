@@ -178,12 +178,14 @@ def score_fields(
     """
     ref_fields = schema.in_schema_order(reference)
     pred_fields = schema.in_schema_order(prediction)
-    one_sided = schema.discordance_only.difference(reference).symmetric_difference(
-        schema.discordance_only.difference(prediction)
-    )
-    if one_sided:  # a roll-up stated on one side only is neither missed nor invented
-        ref_fields = [f for f in ref_fields if f not in one_sided]
-        pred_fields = [f for f in pred_fields if f not in one_sided]
+    rollups = schema.discordance_only
+    if rollups:  # a roll-up stated on one side only is neither missed nor invented
+        one_sided = rollups.difference(reference).symmetric_difference(
+            rollups.difference(prediction)
+        )
+        if one_sided:
+            ref_fields = [f for f in ref_fields if f not in one_sided]
+            pred_fields = [f for f in pred_fields if f not in one_sided]
     pred_set, ref_set = set(pred_fields), set(ref_fields)
     matched: list[str] = []
     discordant: list[str] = []

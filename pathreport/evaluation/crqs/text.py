@@ -191,7 +191,9 @@ def normalise(text: str) -> str:
         text = _ELLIPTICAL_NOT.sub(_elliptical_not, text)
     if "remaining" in text or "other" in text:
         text = _REMAINING_COUNT.sub(r"\1", text)
-    if "invasion" in text or "involvement" in text:
+    if ("invasion" in text or "involvement" in text) and (
+        " or " in text or " and " in text or " nor " in text
+    ):
         text = _SHARED_INVASION.sub(r"\1 invasion", text)
     if ":" in text and ("positive" in text or "negative" in text):
         text = _RESULT_HEADING.sub(_result_for, text)
