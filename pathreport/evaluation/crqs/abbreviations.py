@@ -20,6 +20,11 @@ A word is replaced only where it cannot mean something else:
 A few verb phrases of pathologists writing English as a second language say the same in other
 words: a tumour "growing into" a layer invades it, a lesion "radically removed" or "excised in
 sound tissue" is completely excised, and "nil of 15" nodes is none of them.
+
+Report-writing models and some pathologists spell out the names behind the symbols ("Anaplastic
+lymphoma kinase (ALK): negative", "International Society of Urological Pathology grade 2"). Each
+name becomes its symbol, so that the symbol's rules read it and its words ("lymphoma",
+"thyroid") name no entity or organ.
 """
 
 from __future__ import annotations
@@ -107,8 +112,64 @@ _COMPLETE_EXCISION = re.compile(
 )
 # "mutated isocitrate dehydrogenase 1 (IDH1)": the gene by its symbol.
 _IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))?")
+# "Is not identified lymphovascular invasion": a clause that opens with its verb, as writers whose
+# first language puts it there ("No se identifica ...") word it, says "no lymphovascular invasion".
+_VERB_FIRST_NEGATION = re.compile(
+    r"(?:^|(?<=[.;:\n]))([ \t]*)(?:it[ \t]+)?(?:is|are|was|were)[ \t]+not[ \t]+"
+    r"(?:identified|seen|observed|found|detected)(?=[ \t]+[a-z])(?![ \t]+(?:in|on|at)(?![a-z]))"
+)
+# "Margins without neoplastic compromise", "2 of 12 with metastatic compromise": involvement, in the
+# words of writers for whom "compromiso" is the word ("sin compromiso neoplásico").
+_COMPROMISE = re.compile(
+    r"(?<![a-z])(?:(without)|(with)|(?:by|of|for))?([ \t]+|^)"
+    r"(?:(?:neoplastic|tumou?r(?:al)?|metastatic|malignant)[ \t]+)?compromise(?![a-z])"
+)
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
+
+# Spelled-out names of grading systems, genes and immunostains, by their symbols. "_" stands for
+# the gap between two words, spaces or a hyphen ("programmed death-ligand 1").
+_NAMES = {
+    "who/isup": r"world_health_organi[sz]ation[ \t]*/[ \t]*international_society_of_urological"
+    r"_pathology",
+    "isup": r"international_society_of_urological_pathology",
+    "figo": r"international_federation_of_gyna?ecology_and_obstetrics",
+    "who": r"world_health_organi[sz]ation",
+    "ttf-1": r"thyroid_transcription_factor(?:_?1)?",
+    "alk": r"anaplastic_lymphoma_kinase",
+    "her2": r"human_epidermal_growth_factor_receptor_?2",
+    "egfr": r"epidermal_growth_factor_receptor",
+    "pd-l1": r"programmed(?:_cell)?_death_?ligand(?:_?1)?",
+    "pax8": r"paired_box(?:_gene|_protein)?_?8",
+    "insm1": r"insulinoma_?associated_protein_?1",
+    "gata3": r"gata_binding_protein_?3",
+}
+_NAME = re.compile(
+    r"(?<![a-z0-9])(?:{})(?![a-z0-9])".format(
+        "|".join(
+            "(?P<n{}>{})".format(k, v.replace("_", r"[ \t-]+"))
+            for k, v in enumerate(_NAMES.values())
+        )
+    )
+)
+_NAME_SYMBOLS = tuple(_NAMES)
+
+# "Nottingham grade two", "grade group one", "a score of six", "CIN three", "Clark level four",
+# "stage three": a grade's or stage's number written out, in digits as their rules read it.
+_RANKS = ("grade", "group", "stage", "level", "score", "pattern", "cin", "ain", "vin", "pin")
+_SMALL_NUMBERS = {w: v for w, v in NUMBER_WORDS.items() if 1 <= v <= 12 and w != "single"}
+_RANKED_NUMBER = re.compile(
+    r"(?<![a-z])((?:{})(?:[ \t]+of)?[ \t]+)({})(?![a-z-])".format(
+        "|".join(_RANKS), "|".join(sorted(_SMALL_NUMBERS, key=len, reverse=True))
+    )
+)
+_RANK_WORDS = frozenset(_RANKS)
+_NEGATED_VERBS = frozenset(["identified", "seen", "observed", "found", "detected"])
+_SMALL_NUMBER_WORDS = frozenset(_SMALL_NUMBERS)
+_NAME_TRIGGERS = frozenset(
+    ["organization", "organisation", "international", "transcription", "anaplastic"]
+    + ["epidermal", "programmed", "paired", "insulinoma", "binding"]
+)
 
 # Units written out become their symbols ("centimetres" -> "cm"); a number written out before a
 # unit becomes digits ("two point nine cm" -> "2.9 cm", "sixty percent" -> "60 percent").
@@ -135,6 +196,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
+_TRIGGERS |= _NAME_TRIGGERS | {"compromise"}
 
 
 def spell_out(text: str, words: set[str] | None = None) -> str:
@@ -148,6 +210,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
         text = _WORDED_MEASURE.sub(_digits, text)
+    if not words.isdisjoint(_SMALL_NUMBER_WORDS) and not words.isdisjoint(_RANK_WORDS):
+        text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
+    if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
+        text = _VERB_FIRST_NEGATION.sub(lambda m: m.group(1) + "no", text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
@@ -162,6 +228,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _COMPLETE_EXCISION.sub("completely excised", text)
     if "nil" in words:
         text = _NIL_OF.sub("0", text)
+    if not words.isdisjoint(_NAME_TRIGGERS):
+        text = _NAME.sub(_symbol, text)
+    if "compromise" in words:
+        text = _COMPROMISE.sub(_involvement, text)
     if "isocitrate" in words:
         text = _IDH_NAME.sub(lambda m: "idh" + (m.group(1) or ""), text)
     if "fold" in words or "folds" in words:
@@ -179,6 +249,22 @@ def _digits(match: re.Match) -> str:
     if first is not None:
         number += "." + str(_DIGIT_NAMES[first]) + (str(_DIGIT_NAMES[second]) if second else "")
     return number
+
+
+def _involvement(match: re.Match) -> str:
+    """ "without neoplastic compromise" -> "without involvement", "margin with neoplastic
+    compromise" -> "margin involved by tumour"; "metastatic compromise" keeps its adjective."""
+    without, with_, gap = match.group(1), match.group(2), match.group(3)
+    if without:
+        return f"without{gap}involvement"
+    if with_ and "metastatic" not in match.group(0):
+        return f"involved{gap}by tumour"
+    return match.group(0).replace("compromise", "involvement")
+
+
+def _symbol(match: re.Match) -> str:
+    """ "anaplastic lymphoma kinase" -> "alk"."""
+    return _NAME_SYMBOLS[int(match.lastgroup[1:])]
 
 
 def _shorthand(match: re.Match) -> str:

@@ -46,6 +46,8 @@ DEFAULT_POST = (
     "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
     "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
     "not demonstrated", "not expressed", "not demonstrable",
+    # "Lymphovascular invasion: no evidence": the pre cue "no evidence (of)" with its object first.
+    "no evidence",
     # "Testing for BRAF and KRAS mutations did not identify any": a test's negative result.
     "did not identify", "does not identify", "did not detect", "does not detect",
     "failed to detect", "failed to identify",

@@ -258,6 +258,11 @@ def total_count(
                 # numbers alone identify it: a report whose parts' involved counts do not add up
                 # ("2/63: 2/43 and 2/20") still states 2/63 as its total.
                 return count
+    if None in examined and all(n is None or k == 0 for _, k, n in kept) and any(examined):
+        # "Two lymph nodes contain metastases; ten are negative": the negative nodes are others,
+        # so the involved and the negative counts make up the nodes examined (2/12).
+        positive = sum(k or 0 for _, k, n in kept if n is None)
+        return f"{positive}/{positive + sum(n for *_, n in kept if n is not None)}"
     return breakdown_count([count for count, *_ in kept])
 
 
