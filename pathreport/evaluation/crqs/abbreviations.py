@@ -60,6 +60,7 @@ _WORDS = {
     "pdac": "pancreatic ductal adenocarcinoma", "sma": "superior mesenteric artery",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
+    "sv": "seminal vesicle", "svs": "seminal vesicles",
     "ene": "extranodal extension", "ete": "extrathyroidal extension",
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
     # status, grade and side
@@ -187,9 +188,10 @@ _NAMED_NUMBER = "(?:(?:{tens})(?:[ -](?:{digits}))?|{names})".format(
 _DIGIT = "(?:{})".format("|".join(_DIGIT_NAMES))
 _WORDED_MEASURE = re.compile(
     rf"(?<![a-z-])({_NAMED_NUMBER})(?:[ \t]+point[ \t]+({_DIGIT})(?:[ \t]+({_DIGIT}))?)?"
-    r"(?=[ \t]*(?:cm|mm|%|percent|per[ \t]+cent)(?![a-z]))"
-)
-_MEASURE_UNITS = frozenset(["cm", "mm", "percent", "cent"]) | _UNIT_WORDS
+    r"(?=[ \t]*(?:(?:cm|mm|%|percent|per[ \t]+cent)(?![a-z])"
+    r"|per[ \t]+(?:(?:5|10|50)[ \t]+)?(?:square[ \t]+mm|mm2|hpf|high[ -]power)))"
+)  # a measure, a percentage or a rate ("six per square millimetre", "two per 10 HPF")
+_MEASURE_UNITS = frozenset(["cm", "mm", "percent", "cent", "mm2", "hpf", "power"]) | _UNIT_WORDS
 _NUMBER_VALUES = {**_NUMBER_NAMES, **TENS}  # "twenty" is in both, with one value
 _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 

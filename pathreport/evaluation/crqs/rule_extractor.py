@@ -103,6 +103,7 @@ _TUMOUR_WORDS = frozenset(
 _MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
+_OBJECT_PREPOSITIONS = frozenset({"of", "into", "beyond", "through"})
 # A comma or line end followed by one of these starts a new item ("..., - fungal infection").
 _BULLET_GAP = re.compile(r"[,\n]\s*[-*\u2022(]")
 # Words that end the modifiers of an unlisted entity ("consistent with [xanthoma]").
@@ -311,6 +312,14 @@ class RuleExtractor:
                         post_by_start[i] = (j, kind)
                 elif kind == STOP:
                     stop_starts.append(i)
+        # "non" that begins a term of its own ("non-keratinizing") is that term's first word, not
+        # a negation of the entity after it ("non-keratinizing squamous cell carcinoma").
+        prefixed = [k for k in pre_by_start if rt.words[k] in _PREFIX_CUES]
+        if prefixed:
+            term_starts = {i for (_, i), (_, _, kind) in terms.items() if kind == TERM}
+            for k in prefixed:
+                if k in term_starts:
+                    del pre_by_start[k]
         # "negative for" / "free of" also open a pre-cue scope. After a status finding they close
         # it ("seminal vesicles are free of tumor"); after an entity they do not ("adenocarcinoma,
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
@@ -552,6 +561,24 @@ class RuleExtractor:
             k = bisect_left(rt.starts, close)
             return k if k < n_words else None
 
+        def status_after_object(j: int) -> int | None:
+            """The post cue that follows the finding's object ("invasion of the lamina propria
+            is not identified"): the cue within a few words after a preposition right after
+            word j, in the same clause and with no conjunction before it."""
+            at = j + 1
+            if at >= n_words or rt.words[at] not in _OBJECT_PREPOSITIONS:
+                return None
+            if rt.boundary_between(at, at) or rt.comma_between(at, at):
+                return None
+            for k in range(at + 1, min(at + 6, n_words)):
+                if rt.boundary_between(k, k) or rt.comma_between(k, k):
+                    return None
+                if k in post_by_start:
+                    return k
+                if k in pre_by_start or rt.words[k] in _CONJUNCTIONS:
+                    return None
+            return None
+
         def negation(
             i: int, j: int, fi: int = -1, open_list: bool = True
         ) -> tuple[bool, str | None, bool]:
@@ -602,6 +629,8 @@ class RuleExtractor:
             else:
                 k, limit = j + 1, j + 1 + self._max_post
                 skip_to = bracketed_after(j)
+                if skip_to is None and has_cues:
+                    skip_to = status_after_object(j)  # "invasion of the lamina propria is absent"
                 if skip_to is not None:  # "Perineural invasion (nerves involved) was identified"
                     k, limit = skip_to, skip_to + self._max_post
                 while k < len(rt) and k <= limit:

@@ -60,8 +60,9 @@ _LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
 # "L shoulder", "R ovarian cystectomy": a capital L or R standing alone before a word is a side.
 # Read before lower-casing, so that a lower-case "l" or "r" (a list letter, a unit) never is.
 _SIDE_LETTER = re.compile(
-    r"(?<![A-Za-z0-9/.'+-])(?<!\d )([LR])(?= [A-Za-z]{3,})(?! (?i:local|status|class))"
-)  # "R local 0" is the residual tumour class
+    r"(?<![A-Za-z0-9/.'+-])(?<!\d )([LR])(?= (?:[A-Za-z]{3,}|SVs?(?![A-Za-z])))"
+    r"(?! (?i:local|status|class))"
+)  # "R local 0" is the residual tumour class; "L SV" is the left seminal vesicle
 _SIDES = {"L": "left", "R": "right"}
 
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
