@@ -46,11 +46,13 @@ _WORDS = {
     "wle": "wide local excision", "bx": "biopsy", "bxs": "biopsies",
     "turp": "transurethral resection of prostate",
     "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
+    "apr": "abdominoperineal resection", "lar": "low anterior resection",
+    "mnd": "modified neck dissection", "gb": "gallbladder",
     # entities
     "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
     "wdlps": "well differentiated liposarcoma", "ddlps": "dedifferentiated liposarcoma",
-    "dlbcl": "diffuse large b-cell lymphoma",
+    "dlbcl": "diffuse large b-cell lymphoma", "ups": "undifferentiated pleomorphic sarcoma",
     "hgsc": "high grade serous carcinoma", "lgsc": "low grade serous carcinoma",
     "hgd": "high grade dysplasia", "lgd": "low grade dysplasia", "hg": "high grade",
     "mets": "metastases", "fvptc": "follicular variant of papillary thyroid carcinoma",
@@ -63,6 +65,7 @@ _WORDS = {
     "sv": "seminal vesicle", "svs": "seminal vesicles",
     "ene": "extranodal extension", "ete": "extrathyroidal extension",
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
+    "lve": "lymphovascular emboli",
     # status, grade and side
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names

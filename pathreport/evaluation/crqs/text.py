@@ -87,6 +87,10 @@ _ECHOED_NUMBER = re.compile(
 )
 _BRACKETED_COUNT = re.compile(r"\((\d{1,3})[ \t]+of[ \t]+(\d{1,3})\)")
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
+# "Lymph node metastasis: 0/18": the finding's status is none, and the count stays readable.
+_NONE_OF_COUNT = re.compile(
+    r"(metastas[ie]s|involvement)([ \t]*:[ \t]*)(0[ \t]*/[ \t]*\d{1,3})(?![\d/])"
+)
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own.
@@ -166,6 +170,8 @@ def normalise(text: str) -> str:
         text = text.translate(_CHAR_MAP)
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
+    if "(L)" in text or "(R)" in text:  # "Breast (R), CNB"
+        text = text.replace("(L)", "(left)").replace("(R)", "(right)")
     text = text.lower()
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
@@ -184,6 +190,8 @@ def normalise(text: str) -> str:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
+    if ": 0/" in text or ":0/" in text:
+        text = _NONE_OF_COUNT.sub(r"\1\2none (\3)", text)
     if "(" in text and " of " in text:  # "negative (0 of 3)" is the count "(0/3)"
         text = _BRACKETED_COUNT.sub(r"(\1/\2)", text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):

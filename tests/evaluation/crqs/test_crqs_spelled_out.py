@@ -196,3 +196,48 @@ def test_figo_histological_grade():
     assert (
         extract("Endometrioid carcinoma, FIGO histological grade 2.", "tcga")["figo_grade"] == "2"
     )
+
+
+@pytest.mark.parametrize(
+    ("short", "full"),
+    [
+        ("APR specimen", "abdominoperineal resection specimen"),
+        ("LAR, rectum", "low anterior resection, rectum"),
+        (
+            "Oral cavity WLE + L MND",
+            "oral cavity wide local excision + left modified neck dissection",
+        ),
+        ("Adenocarcinoma GB", "adenocarcinoma gallbladder"),
+        ("UPS, grade 3", "undifferentiated pleomorphic sarcoma, grade 3"),
+        ("LVE seen", "lymphovascular emboli seen"),
+    ],
+)
+def test_more_shorthand(short, full):
+    from pathreport.evaluation.crqs.text import normalise
+
+    assert normalise(short) == full
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_lymphovascular_emboli_are_lymphovascular_invasion(dataset):
+    assert (
+        extract("Adenocarcinoma. Lymphovascular emboli: absent.", dataset)[
+            "lymphovascular_invasion"
+        ]
+        == "absent"
+    )
+    assert extract("Adenocarcinoma. LVE seen.", dataset)["lymphovascular_invasion"] == "present"
+
+
+def test_a_side_letter_in_brackets_after_the_organ():
+    fields = extract("Breast (R), core needle biopsy: invasive carcinoma, grade 3.", "tcga")
+    assert fields["laterality"] == "right"
+    assert fields["lateral_sites"] == "right breast"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_a_labelled_node_count_of_none_is_no_metastasis(dataset):
+    fields = extract("Colon, sigmoidectomy: adenocarcinoma. Lymph node metastasis: 0/18.", dataset)
+    assert fields["lymph_node_involvement"] == "0/18"
+    status = "metastatic_involvement" if dataset == "tcga" else "lymph_node_metastasis"
+    assert fields[status] == "absent"
