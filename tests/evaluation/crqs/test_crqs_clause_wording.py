@@ -99,3 +99,19 @@ def test_sv_is_the_seminal_vesicle():
 )
 def test_a_mitotic_rate_written_in_words(text, rate):
     assert extract(text, "tcga")["mitotic_rate"] == pytest.approx(rate)
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Adenocarcinoma with clear proximal and distal margins.", "negative"),
+        ("Adenocarcinoma. Negative deep and peripheral margins.", "negative"),
+        (
+            "Adenocarcinoma with five of eighteen lymph nodes involved and all margins clear.",
+            "negative",
+        ),
+        ("Carcinoma extending to the deep and lateral margins.", "positive"),
+    ],
+)
+def test_margin_status_with_listed_margins(text, status):
+    assert extract(text, "tcga")["margin_status"] == status
