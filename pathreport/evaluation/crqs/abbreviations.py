@@ -47,7 +47,8 @@ _WORDS = {
     "turp": "transurethral resection of prostate",
     "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
     "apr": "abdominoperineal resection", "lar": "low anterior resection",
-    "mnd": "modified neck dissection", "gb": "gallbladder",
+    "mnd": "modified neck dissection", "plnd": "pelvic lymph node dissection",
+    "gb": "gallbladder", "fts": "fallopian tubes",
     # entities
     "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
@@ -65,13 +66,14 @@ _WORDS = {
     "sv": "seminal vesicle", "svs": "seminal vesicles",
     "ene": "extranodal extension", "ete": "extrathyroidal extension",
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
-    "lve": "lymphovascular emboli",
+    "lve": "lymphovascular emboli", "mp": "muscularis propria",
+    "mvp": "microvascular proliferation",
     # status, grade and side
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names
     "subtype": "type", "subtypes": "types",
     "wd": "well differentiated", "pd": "poorly differentiated",
-    "rt": "right", "lt": "left",
+    "rt": "right", "lt": "left", "bilat": "bilateral",
 }  # fmt: skip
 _WORD = re.compile(
     r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_WORDS, key=len, reverse=True)))
@@ -296,7 +298,11 @@ def _word(match: re.Match) -> str:
         return word  # the "RET/PTC" rearrangement
     if word == "hg" and text[max(0, match.start() - 3) : match.start()].strip() == "mm":
         return word  # "mm Hg"
-    if word == "sma" and not _MARGIN_AFTER.match(text, end):
+    if (
+        word == "sma"
+        and not _MARGIN_AFTER.match(text, end)
+        and not text[: match.start()].rstrip(" (/").endswith("uncinate")
+    ):
         return word  # smooth muscle actin, except as the superior mesenteric artery margin
     if word in ("rt", "lt"):
         following = _WORD_AFTER.match(text, end)

@@ -115,3 +115,14 @@ def test_a_mitotic_rate_written_in_words(text, rate):
 )
 def test_margin_status_with_listed_margins(text, status):
     assert extract(text, "tcga")["margin_status"] == status
+
+
+def test_a_bulleted_synoptic_block_in_capitals():
+    text = (
+        "WHIPPLE:\n- PDAC, PANCREATIC HEAD, MOD DIFF\n- 28 MM, EXTENDS INTO PERIPANCREATIC SOFT "
+        "TISSUE\n- MARGINS: PANCREATIC NECK, BILE DUCT, ENTERIC - NEGATIVE\n- LNs: 4/16 POSITIVE"
+    )
+    fields = extract(text, "tcga")
+    assert fields["tumor_size"] == pytest.approx(2.8)
+    assert fields["margin_status"] == "negative"
+    assert fields["lymph_node_involvement"] == "4/16"

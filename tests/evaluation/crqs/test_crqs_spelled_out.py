@@ -210,6 +210,15 @@ def test_figo_histological_grade():
         ("Adenocarcinoma GB", "adenocarcinoma gallbladder"),
         ("UPS, grade 3", "undifferentiated pleomorphic sarcoma, grade 3"),
         ("LVE seen", "lymphovascular emboli seen"),
+        ("no MVP or necrosis", "no microvascular proliferation or necrosis"),
+        ("Bilat ovaries and FTs", "bilateral ovaries and fallopian tubes"),
+        ("invades MP", "invades muscularis propria"),
+        ("cystectomy + bilat PLND", "cystectomy + bilateral pelvic lymph node dissection"),
+        (
+            "Margins: uncinate/SMA - negative",
+            "margins: uncinate/superior mesenteric artery - negative",
+        ),
+        ("SMA positive, desmin positive", "sma positive, desmin positive"),
     ],
 )
 def test_more_shorthand(short, full):
