@@ -121,7 +121,7 @@ _IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))
 # "Is not identified lymphovascular invasion": a clause that opens with its verb, as writers whose
 # first language puts it there ("No se identifica ...") word it, says "no lymphovascular invasion".
 _VERB_FIRST_NEGATION = re.compile(
-    r"(?:^|(?<=[.;:\n]))([ \t]*)(?:it[ \t]+)?(?:is|are|was|were)[ \t]+not[ \t]+"
+    r"(?:^|(?<=[.;:\n)]))([ \t]*)(?:it[ \t]+)?(?:is|are|was|were)[ \t]+not[ \t]+"
     r"(?:identified|seen|observed|found|detected)(?=[ \t]+[a-z])(?![ \t]+(?:in|on|at)(?![a-z]))"
 )
 # "Margins without neoplastic compromise", "2 of 12 with metastatic compromise": involvement, in the
@@ -130,6 +130,16 @@ _COMPROMISE = re.compile(
     r"(?<![a-z])(?:(without)|(with)|(?:by|of|for))?([ \t]+|^)"
     r"(?:(?:neoplastic|tumou?r(?:al)?|metastatic|malignant)[ \t]+)?compromise(?![a-z])"
 )
+# "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
+# in the order of Romance languages; written before it, as the vocabularies name them.
+_TYPE_AFTER = re.compile(
+    # the noun heads its phrase: "renal cell carcinoma of clear cell type" keeps its order
+    r"(?:(^|[\n,;:.(])([ \t]*)|(?<=invasive )|(?<=infiltrating )|(?<=an )|(?<=a ))"
+    r"((?:adeno)?carcinoma)[ \t]+of[ \t]+(?:the[ \t]+)?"
+    r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
+    r"|tubular|clear[ \t]+cell|squamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
+)
+_GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
 
@@ -221,6 +231,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
         text = _VERB_FIRST_NEGATION.sub(lambda m: m.group(1) + "no", text)
+    if "of" in words and (("type" in words and "carcinoma" in text) or "dysplasia" in words):
+        text = _TYPE_AFTER.sub(_type_first, text)
+        text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
@@ -256,6 +269,12 @@ def _digits(match: re.Match) -> str:
     if first is not None:
         number += "." + str(_DIGIT_NAMES[first]) + (str(_DIGIT_NAMES[second]) if second else "")
     return number
+
+
+def _type_first(match: re.Match) -> str:
+    """ "carcinoma of endometrioid type" -> "endometrioid carcinoma" (what precedes it kept)."""
+    before, gap, noun, kind = match.groups()
+    return f"{before or ''}{gap or ''}{kind} {noun}"
 
 
 def _involvement(match: re.Match) -> str:

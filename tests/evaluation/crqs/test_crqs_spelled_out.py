@@ -250,3 +250,27 @@ def test_a_labelled_node_count_of_none_is_no_metastasis(dataset):
     assert fields["lymph_node_involvement"] == "0/18"
     status = "metastatic_involvement" if dataset == "tcga" else "lymph_node_metastasis"
     assert fields[status] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("Carcinoma of endometrioid type, grade 1", "endometrioid carcinoma, grade 1"),
+        (
+            "Uterus, biopsy;\n   Carcinoma of endometrioid type",
+            "uterus, biopsy;\n   endometrioid carcinoma",
+        ),
+        ("Infiltrating carcinoma of ductal type.", "infiltrating ductal carcinoma."),
+        (
+            "Barrett esophagus with dysplasia of high grade",
+            "barrett esophagus with high grade dysplasia",
+        ),
+        # A name that already has words before its noun keeps its order.
+        ("Renal cell carcinoma of clear cell type.", "renal cell carcinoma of clear cell type."),
+        ("Note) Is not identified lymphovascular invasion.", "note) no lymphovascular invasion."),
+    ],
+)
+def test_romance_word_order(text, normalised):
+    from pathreport.evaluation.crqs.text import normalise
+
+    assert normalise(text) == normalised
