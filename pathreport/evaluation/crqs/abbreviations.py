@@ -121,9 +121,9 @@ _IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))
 # "Is not identified lymphovascular invasion": a clause that opens with its verb, as writers whose
 # first language puts it there ("No se identifica ...") word it, says "no lymphovascular invasion".
 _VERB_FIRST_NEGATION = re.compile(
-    r"(?:^|(?<=[.;:\n)]))([ \t]*)(?:it[ \t]+)?(?:is|are|was|were)[ \t]+not[ \t]+"
+    r"(?<![a-z])(?:it[ \t]+)?(?:is|are|was|were)[ \t]+not[ \t]+"
     r"(?:identified|seen|observed|found|detected)(?=[ \t]+[a-z])(?![ \t]+(?:in|on|at)(?![a-z]))"
-)
+)  # replaced only where it opens a clause (see ``_opens_clause``)
 # "Margins without neoplastic compromise", "2 of 12 with metastatic compromise": involvement, in the
 # words of writers for whom "compromiso" is the word ("sin compromiso neoplásico").
 _COMPROMISE = re.compile(
@@ -133,12 +133,11 @@ _COMPROMISE = re.compile(
 # "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
 # in the order of Romance languages; written before it, as the vocabularies name them.
 _TYPE_AFTER = re.compile(
-    # the noun heads its phrase: "renal cell carcinoma of clear cell type" keeps its order
-    r"(?:(^|[\n,;:.(])([ \t]*)|(?<=invasive )|(?<=infiltrating )|(?<=an )|(?<=a ))"
-    r"((?:adeno)?carcinoma)[ \t]+of[ \t]+(?:the[ \t]+)?"
+    r"(?<![a-z])((?:adeno)?carcinoma)[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
     r"|tubular|clear[ \t]+cell|squamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
-)
+)  # reordered only where the noun heads its phrase (see ``_type_first``)
+_HEADS_AFTER = ("invasive ", "infiltrating ", "an ", "a ")
 _GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
@@ -230,7 +229,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_SMALL_NUMBER_WORDS) and not words.isdisjoint(_RANK_WORDS):
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
-        text = _VERB_FIRST_NEGATION.sub(lambda m: m.group(1) + "no", text)
+        text = _VERB_FIRST_NEGATION.sub(
+            lambda m: "no" if _opens_clause(m.string, m.start()) else m.group(0), text
+        )
     if "of" in words and (("type" in words and "carcinoma" in text) or "dysplasia" in words):
         text = _TYPE_AFTER.sub(_type_first, text)
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
@@ -271,10 +272,21 @@ def _digits(match: re.Match) -> str:
     return number
 
 
+def _opens_clause(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` opens a clause: nothing but spaces since the text's start, a
+    line end, a full stop, a colon, a semicolon or a closing bracket ("Note) Is not ...")."""
+    before = text[:start].rstrip(" \t")
+    return not before or before[-1] in ".;:\n)"
+
+
 def _type_first(match: re.Match) -> str:
-    """ "carcinoma of endometrioid type" -> "endometrioid carcinoma" (what precedes it kept)."""
-    before, gap, noun, kind = match.groups()
-    return f"{before or ''}{gap or ''}{kind} {noun}"
+    """ "carcinoma of endometrioid type" -> "endometrioid carcinoma", where the noun heads its
+    phrase: "renal cell carcinoma of clear cell type" keeps its order."""
+    text, start = match.string, match.start()
+    before = text[:start].rstrip(" \t")
+    if before and before[-1] not in "\n,;:.(" and not text.endswith(_HEADS_AFTER, 0, start):
+        return match.group(0)
+    return f"{match.group(2)} {match.group(1)}"
 
 
 def _involvement(match: re.Match) -> str:
