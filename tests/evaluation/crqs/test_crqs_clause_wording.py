@@ -126,3 +126,16 @@ def test_a_bulleted_synoptic_block_in_capitals():
     assert fields["tumor_size"] == pytest.approx(2.8)
     assert fields["margin_status"] == "negative"
     assert fields["lymph_node_involvement"] == "4/16"
+
+
+def test_cholecystitis_is_a_benign_inflammatory_diagnosis():
+    a = (
+        "Specimen: Gallbladder, cholecystectomy.\nMicroscopy: Gallbladder wall with chronic "
+        "inflammation.\nConclusion: Chronic cholecystitis with cholelithiasis."
+    )
+    b = (
+        "Cholecystectomy.\nMicroscopic: Chronically inflamed gallbladder wall.\nDiagnosis: "
+        "Chronic cholecystitis and cholelithiasis."
+    )
+    assert extract(a, "histai")["diagnosis"] == "cholecystitis"
+    assert score_pair(a, b, "histai").CRQS > 0.99
