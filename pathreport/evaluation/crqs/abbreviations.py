@@ -120,10 +120,11 @@ _COMPLETE_EXCISION = re.compile(
 _IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))?")
 # "Is not identified lymphovascular invasion": a clause that opens with its verb, as writers whose
 # first language puts it there ("No se identifica ...") word it, says "no lymphovascular invasion".
-_VERB_FIRST_NEGATION = re.compile(
-    r"(?<![a-z])(?:it[ \t]+)?(?:is|are|was|were)[ \t]+not[ \t]+"
-    r"(?:identified|seen|observed|found|detected)(?=[ \t]+[a-z])(?![ \t]+(?:in|on|at)(?![a-z]))"
-)  # replaced only where it opens a clause (see ``_opens_clause``)
+_NOT_FOUND = re.compile(
+    r"not[ \t]+(?:identified|seen|observed|found|detected)(?=[ \t]+[a-z])"
+    r"(?![ \t]+(?:in|on|at)(?![a-z]))"
+)  # searched from its literal; the verb before it and the clause opening are checked after
+_VERB_BEFORE = re.compile(r"(?:(?<![a-z])it[ \t]+)?(?<![a-z])(?:is|are|was|were)[ \t]+$")
 # "Margins without neoplastic compromise", "2 of 12 with metastatic compromise": involvement, in the
 # words of writers for whom "compromiso" is the word ("sin compromiso neoplásico").
 _COMPROMISE = re.compile(
@@ -133,10 +134,10 @@ _COMPROMISE = re.compile(
 # "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
 # in the order of Romance languages; written before it, as the vocabularies name them.
 _TYPE_AFTER = re.compile(
-    r"(?<![a-z])((?:adeno)?carcinoma)[ \t]+of[ \t]+(?:the[ \t]+)?"
+    r"carcinoma[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
     r"|tubular|clear[ \t]+cell|squamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
-)  # reordered only where the noun heads its phrase (see ``_type_first``)
+)  # reordered only where the noun heads its phrase (see ``_types_first``)
 _HEADS_AFTER = ("invasive ", "infiltrating ", "an ", "a ")
 _GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
@@ -229,11 +230,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_SMALL_NUMBER_WORDS) and not words.isdisjoint(_RANK_WORDS):
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
-        text = _VERB_FIRST_NEGATION.sub(
-            lambda m: "no" if _opens_clause(m.string, m.start()) else m.group(0), text
-        )
-    if "of" in words and (("type" in words and "carcinoma" in text) or "dysplasia" in words):
-        text = _TYPE_AFTER.sub(_type_first, text)
+        text = _verb_first_negation(text)
+    if "of" in words and "type" in words and "carcinoma of " in text:
+        text = _types_first(text)
+    if "of" in words and "dysplasia" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
     if words.isdisjoint(_TRIGGERS):
         return text
@@ -272,21 +272,40 @@ def _digits(match: re.Match) -> str:
     return number
 
 
+def _verb_first_negation(text: str) -> str:
+    """ "Is not identified lymphovascular invasion" -> "no lymphovascular invasion": the verb and
+    "not identified" where they open a clause (see ``_opens_clause``)."""
+    pieces, done = [], 0
+    for found in _NOT_FOUND.finditer(text):
+        verb = _VERB_BEFORE.search(text, max(done, found.start() - 16), found.start())
+        if verb is not None and _opens_clause(text, verb.start()):
+            pieces += [text[done : verb.start()], "no"]
+            done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _types_first(text: str) -> str:
+    """ "carcinoma of endometrioid type" -> "endometrioid carcinoma", where the noun heads its
+    phrase: "renal cell carcinoma of clear cell type" keeps its order."""
+    pieces, done = [], 0
+    for found in _TYPE_AFTER.finditer(text):
+        start, noun = found.start(), "carcinoma"
+        if text.endswith("adeno", 0, start):
+            start, noun = start - 5, "adenocarcinoma"
+        if start < done or (start and text[start - 1].isalpha()):
+            continue
+        if not (_opens_clause(text, start) or text.endswith(_HEADS_AFTER, 0, start)):
+            continue
+        pieces += [text[done:start], f"{found.group(1)} {noun}"]
+        done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
 def _opens_clause(text: str, start: int) -> bool:
     """Whether ``text[start:]`` opens a clause: nothing but spaces since the text's start, a
     line end, a full stop, a colon, a semicolon or a closing bracket ("Note) Is not ...")."""
     before = text[:start].rstrip(" \t")
     return not before or before[-1] in ".;:\n)"
-
-
-def _type_first(match: re.Match) -> str:
-    """ "carcinoma of endometrioid type" -> "endometrioid carcinoma", where the noun heads its
-    phrase: "renal cell carcinoma of clear cell type" keeps its order."""
-    text, start = match.string, match.start()
-    before = text[:start].rstrip(" \t")
-    if before and before[-1] not in "\n,;:.(" and not text.endswith(_HEADS_AFTER, 0, start):
-        return match.group(0)
-    return f"{match.group(2)} {match.group(1)}"
 
 
 def _involvement(match: re.Match) -> str:
