@@ -24,7 +24,10 @@ sound tissue" is completely excised, and "nil of 15" nodes is none of them.
 Report-writing models and some pathologists spell out the names behind the symbols ("Anaplastic
 lymphoma kinase (ALK): negative", "International Society of Urological Pathology grade 2"). Each
 name becomes its symbol, so that the symbol's rules read it and its words ("lymphoma",
-"thyroid") name no entity or organ.
+"thyroid") name no entity or organ. A grade's number written as a word ("grade two") becomes
+digits, and the word order of writers whose first language puts the verb or the type first is
+turned round where it cannot mean anything else: "Is not identified lymphovascular invasion",
+"carcinoma of endometrioid type", "dysplasia of high grade", "without neoplastic compromise".
 """
 
 from __future__ import annotations

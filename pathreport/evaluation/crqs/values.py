@@ -217,7 +217,9 @@ def total_count(
     full count's involved number ("metastases in two lymph nodes (2/7)"); a count that equals
     the sum of the others is the report's total (of two or more others, its examined number
     alone must equal theirs); otherwise the counts add up ("0/5" and "1/7"
-    -> "1/12"). Counts win over a bare status; without counts a stated ``present`` wins.
+    -> "1/12"). An involved number stated without its examined nodes beside counts that are all
+    negative adds to them ("two nodes positive; 0/10" -> "2/12"): the negative nodes are others.
+    Counts win over a bare status; without counts a stated ``present`` wins.
     With ``repeats_are_parts`` equal counts are kept apart: each biopsy part states its own
     cores ("1/2" for the right mid and "1/2" for the left base add up to "2/4").
 
