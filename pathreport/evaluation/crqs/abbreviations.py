@@ -33,6 +33,7 @@ turned round where it cannot mean anything else: "Is not identified lymphovascul
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
@@ -140,7 +141,7 @@ _TYPE_AFTER = re.compile(
     r"carcinoma[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
     r"|tubular|clear[ \t]+cell|squamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
-)  # reordered only where the noun heads its phrase (see ``_types_first``)
+)  # reordered only where the noun heads its phrase (see ``_type_first``)
 _HEADS_AFTER = ("invasive ", "infiltrating ", "an ", "a ")
 _GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
@@ -233,9 +234,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_SMALL_NUMBER_WORDS) and not words.isdisjoint(_RANK_WORDS):
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
-        text = _verb_first_negation(text)
+        text = _rewrite(text, _NOT_FOUND, _verb_first_negation)
     if "of" in words and "type" in words and "carcinoma of " in text:
-        text = _types_first(text)
+        text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "of" in words and "dysplasia" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
     if words.isdisjoint(_TRIGGERS):
@@ -275,33 +276,44 @@ def _digits(match: re.Match) -> str:
     return number
 
 
-def _verb_first_negation(text: str) -> str:
-    """ "Is not identified lymphovascular invasion" -> "no lymphovascular invasion": the verb and
-    "not identified" where they open a clause (see ``_opens_clause``)."""
+def _rewrite(
+    text: str, pattern: re.Pattern, rewrite: Callable[[re.Match, int], tuple[int, str] | None]
+) -> str:
+    """``text`` with each match of ``pattern`` that ``rewrite(match, done)`` accepts replaced:
+    it returns (start, replacement) for the span start..match end, or None to keep the match
+    (``done``: where the previous replacement ended). Unlike ``re.sub`` the span may begin
+    before the match, so a pattern can be searched from its literal."""
     pieces, done = [], 0
-    for found in _NOT_FOUND.finditer(text):
-        verb = _VERB_BEFORE.search(text, max(done, found.start() - 16), found.start())
-        if verb is not None and _opens_clause(text, verb.start()):
-            pieces += [text[done : verb.start()], "no"]
+    for found in pattern.finditer(text):
+        accepted = rewrite(found, done)
+        if accepted is not None:
+            start, replacement = accepted
+            pieces += [text[done:start], replacement]
             done = found.end()
     return "".join(pieces) + text[done:] if pieces else text
 
 
-def _types_first(text: str) -> str:
+def _verb_first_negation(found: re.Match, done: int) -> tuple[int, str] | None:
+    """ "Is not identified lymphovascular invasion" -> "no lymphovascular invasion": the verb and
+    "not identified" where they open a clause (see ``_opens_clause``)."""
+    text = found.string
+    verb = _VERB_BEFORE.search(text, max(done, found.start() - 16), found.start())
+    if verb is not None and _opens_clause(text, verb.start()):
+        return verb.start(), "no"
+    return None
+
+
+def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:
     """ "carcinoma of endometrioid type" -> "endometrioid carcinoma", where the noun heads its
     phrase: "renal cell carcinoma of clear cell type" keeps its order."""
-    pieces, done = [], 0
-    for found in _TYPE_AFTER.finditer(text):
-        start, noun = found.start(), "carcinoma"
-        if text.endswith("adeno", 0, start):
-            start, noun = start - 5, "adenocarcinoma"
-        if start < done or (start and text[start - 1].isalpha()):
-            continue
-        if not (_opens_clause(text, start) or text.endswith(_HEADS_AFTER, 0, start)):
-            continue
-        pieces += [text[done:start], f"{found.group(1)} {noun}"]
-        done = found.end()
-    return "".join(pieces) + text[done:] if pieces else text
+    text, start, noun = found.string, found.start(), "carcinoma"
+    if text.endswith("adeno", 0, start):
+        start, noun = start - 5, "adenocarcinoma"
+    if start < done or (start and text[start - 1].isalpha()):
+        return None
+    if not (_opens_clause(text, start) or text.endswith(_HEADS_AFTER, 0, start)):
+        return None
+    return start, f"{found.group(1)} {noun}"
 
 
 def _opens_clause(text: str, start: int) -> bool:
