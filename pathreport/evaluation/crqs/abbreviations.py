@@ -52,17 +52,20 @@ _WORDS = {
     "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
     "apr": "abdominoperineal resection", "lar": "low anterior resection",
     "mnd": "modified neck dissection", "plnd": "pelvic lymph node dissection",
-    "gb": "gallbladder", "fts": "fallopian tubes",
+    "gb": "gallbladder", "fts": "fallopian tubes", "tm": "total mastectomy",
+    "exc": "excision", "perc": "percutaneous", "appy": "appendectomy",
     # entities
     "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
     "wdlps": "well differentiated liposarcoma", "ddlps": "dedifferentiated liposarcoma",
     "dlbcl": "diffuse large b-cell lymphoma", "ups": "undifferentiated pleomorphic sarcoma",
     "hgsc": "high grade serous carcinoma", "lgsc": "low grade serous carcinoma",
-    "hgd": "high grade dysplasia", "lgd": "low grade dysplasia", "hg": "high grade",
+    "hgd": "high grade dysplasia", "lgd": "low grade dysplasia",
+    "hg": "high grade", "lg": "low grade",
     "mets": "metastases", "fvptc": "follicular variant of papillary thyroid carcinoma",
     "mtc": "medullary thyroid carcinoma", "ssl": "sessile serrated lesion",
-    "tva": "tubulovillous adenoma", "chrcc": "chromophobe renal cell carcinoma",
+    "tva": "tubulovillous adenoma", "ta": "tubular adenoma",
+    "chrcc": "chromophobe renal cell carcinoma",
     "prcc": "papillary renal cell carcinoma", "pannet": "pancreatic neuroendocrine tumor",
     "pdac": "pancreatic ductal adenocarcinoma", "sma": "superior mesenteric artery",
     # findings
@@ -76,7 +79,7 @@ _WORDS = {
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names
     "subtype": "type", "subtypes": "types",
-    "wd": "well differentiated", "pd": "poorly differentiated",
+    "wd": "well differentiated", "pd": "poorly differentiated", "int": "intermediate",
     "rt": "right", "lt": "left", "bilat": "bilateral",
 }  # fmt: skip
 _WORD = re.compile(
@@ -87,6 +90,8 @@ _NOT_A_SIDE_AFTER = frozenset(
     ["changes", "change", "effect", "effects", "induced", "related", "therapy", "treatment"]
     + ["dose", "field"]
 )
+_INTERMEDIATE_OF = frozenset(["grade", "nuclear", "differentiation", "risk"])
+_LARGE_THINGS = frozenset(["fragment", "fragments", "piece", "pieces", "portion", "amount", "cyst"])
 _NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/")
 # After "ca": a tumour marker's number ("CA 19-9", "CA-125") or the full stop of "ca." (circa).
 _NOT_CARCINOMA_AFTER = re.compile(r"\.|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])")
@@ -144,6 +149,49 @@ _TYPE_AFTER = re.compile(
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
 _HEADS_AFTER = ("invasive ", "infiltrating ", "an ", "a ")
 _GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
+# "Loss of E-cadherin expression", "ATRX loss", "BAP1 nuclear staining is retained": the result of a
+# stain whose loss is the finding, written as the result every marker's rule reads ("E-cadherin
+# negative"). Mismatch-repair proteins are left alone: their own fields read "loss of MLH1".
+_LOSABLE = (
+    r"(e-?[ \t]?cadherin|atrx|bap-?1|ini-?1|smarcb1|smarca4|brg-?1|pten|mtap|h3[ \t]?k27me3|sdhb"
+    r"|fumarate[ \t]+hydratase)"
+)
+_STAIN = (
+    r"(?:[ \t]+(?:nuclear|membranous|cytoplasmic))?"
+    r"(?:[ \t]+(?:expression|staining|immunoreactivity|immunostaining|protein))?"
+)
+_LOSS_OF = re.compile(
+    r"(?<![a-z])(loss|retained|retention|intact|preserved)[ \t]+(?:of[ \t]+)?"
+    r"(?:(?:nuclear|membranous|cytoplasmic)[ \t]+)?"
+    r"(?:(?:expression|staining|immunoreactivity)[ \t]+(?:of|for)[ \t]+)?"
+    + _LOSABLE
+    + _STAIN
+    + r"(?![a-z0-9-])"
+)
+_MARKER_LOST = re.compile(
+    r"(?<![a-z0-9-])" + _LOSABLE + _STAIN + r"(?:[ \t]*:)?(?:[ \t]+(?:is|was|are|were))?[ \t]+"
+    r"(loss|lost|retained|intact|preserved)(?![a-z])"
+)
+_LOSS_WORDS = frozenset(["loss", "lost", "retained", "retention", "intact", "preserved"])
+_LOSABLE_WORDS = frozenset(
+    ["cadherin", "ecadherin", "atrx", "bap1", "bap", "ini1", "ini", "smarcb1", "smarca4", "brg1"]
+    + ["brg", "pten", "mtap", "h3k27me3", "k27me3", "sdhb", "hydratase"]
+)
+# Shorthand whose meaning depends on the report: "MM" is a melanoma in a report that gives its
+# Breslow thickness or Clark level (not the unit: no number or "per" before it), "ACC" an
+# adrenocortical carcinoma in an adrenal report and an adenoid cystic one in a salivary report,
+# "invades SM" the submucosa, and "S6" a liver segment in a liver report.
+_MELANOMA_MM = re.compile(r"(?<![a-z0-9/.])(?<![0-9] )(?<!per )(?<!square )(?<!sq )mm(?![a-z0-9])")
+_MELANOMA_WORDS = frozenset(["breslow", "clark", "melanocytic", "melanocytes", "nevus", "naevus"])
+_ACC = re.compile(r"(?<![a-z0-9])acc(?![a-z0-9])")
+_ADRENAL_WORDS = frozenset(["adrenal", "adrenalectomy"])
+_SALIVARY_WORDS = frozenset(["salivary", "parotid", "submandibular", "parotidectomy", "palate"])
+_SUBMUCOSA = re.compile(
+    r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
+)
+_LIVER_SEGMENT = re.compile(r"(?<![a-z0-9/])s([1-8])(?![a-z0-9/])")
+_LIVER_WORDS = frozenset(["liver", "hepatic", "hepatectomy", "hepatocellular", "hcc"])
+_SEGMENT_NAMES = frozenset(f"s{k}" for k in range(1, 9))
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
 
@@ -239,6 +287,20 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "of" in words and "dysplasia" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
+    if "mm" in words and not words.isdisjoint(_MELANOMA_WORDS):
+        text = _MELANOMA_MM.sub("malignant melanoma", text)
+    if "acc" in words:
+        if not words.isdisjoint(_ADRENAL_WORDS):
+            text = _ACC.sub("adrenocortical carcinoma", text)
+        elif not words.isdisjoint(_SALIVARY_WORDS):
+            text = _ACC.sub("adenoid cystic carcinoma", text)
+    if "sm" in words:
+        text = _SUBMUCOSA.sub(r"\1submucosa", text)
+    if not words.isdisjoint(_LIVER_WORDS) and not words.isdisjoint(_SEGMENT_NAMES):
+        text = _LIVER_SEGMENT.sub(r"segment \1", text)
+    if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
+        text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
+        text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2)), text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
@@ -264,6 +326,11 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_WORDS):
         text = _WORD.sub(_word, text)
     return text
+
+
+def _stain_result(marker: str, word: str) -> str:
+    """ "E-cadherin" and "loss" -> "e-cadherin negative"; "retained" -> "positive"."""
+    return marker + (" negative" if word.startswith("los") else " positive")
 
 
 def _digits(match: re.Match) -> str:
@@ -369,6 +436,12 @@ def _word(match: re.Match) -> str:
         and not text[: match.start()].rstrip(" (/").endswith("uncinate")
     ):
         return word  # smooth muscle actin, except as the superior mesenteric artery margin
+    if word == "lg" or word == "int":
+        following = _WORD_AFTER.match(text, end)
+        if word == "int" and (following is None or following.group(1) not in _INTERMEDIATE_OF):
+            return word  # "int" is intermediate only before a grade: "DCIS, int grade"
+        if word == "lg" and following is not None and following.group(1) in _LARGE_THINGS:
+            return word  # "lg fragment": large
     if word in ("rt", "lt"):
         following = _WORD_AFTER.match(text, end)
         before = text[: match.start()].rstrip()

@@ -83,6 +83,7 @@ DEFAULT_UNKNOWN_PRE = (
     "no information is provided about", "no information is provided on",
     "no information was provided about", "no information regarding", "no details about",
     "no details on", "no details regarding",
+    "pending", "awaiting", "requested", "will be requested", "has been requested",
 )  # fmt: skip
 DEFAULT_UNKNOWN_POST = (
     "not specified", "not stated", "not reported", "not mentioned", "not assessed",
@@ -90,6 +91,8 @@ DEFAULT_UNKNOWN_POST = (
     "unknown", "indeterminate", "cannot be assessed", "could not be assessed",
     "cannot be evaluated", "could not be evaluated", "cannot be determined",
     "could not be determined", "not determined", "not known",
+    # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".
+    "requested", "pending", "to follow", "will follow", "awaited",
 )  # fmt: skip
 DEFAULT_TERMINATORS = (
     "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",
@@ -111,6 +114,10 @@ DEFAULT_FILLERS = frozenset(
         "lesion", "lesions", "foci", "spaces", "channels",
         # A marker's result: "E-cadherin expression lost", "p53 expression: wild type".
         "expression",
+        # A test named by its method: "CK7 immunostain negative", "CMV IHC: negative".
+        "stain", "stains", "staining", "immunostain", "immunostains", "immunostaining",
+        "immunohistochemistry", "ihc", "immunoreactivity", "studies", "study", "testing",
+        "analysis",
         # Adjectives of a shared head noun: "no lymphatic, venous, or perineural invasion".
         "lymphatic", "venous", "vascular", "perineural", "angiolymphatic",
     }

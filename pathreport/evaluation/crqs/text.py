@@ -37,6 +37,7 @@ _CHAR_MAP = str.maketrans(
     }
 )  # fmt: skip
 _ASCII_MAPPED = [chr(code) for code in _CHAR_MAP if code < 128]
+_APPROXIMATELY = re.compile("[~\u2248][ \t]*(?=[0-9])")
 
 # A word, with a possessive "'s" attached (and dropped). The gaps between words are sliced out
 # of the text by position: a pattern that matched "gap then word" would rescan a long run of
@@ -168,6 +169,8 @@ def normalise(text: str) -> str:
         text = unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
     elif any(ch in text for ch in _ASCII_MAPPED):  # most reports have none of them
         text = text.translate(_CHAR_MAP)
+    if "~" in text or "\u2248" in text:  # "~40% of hepatocytes"
+        text = _APPROXIMATELY.sub("approximately ", text)
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
     if "(L)" in text or "(R)" in text:  # "Breast (R), CNB"
