@@ -363,17 +363,24 @@ class RuleExtractor:
             # Most reports never ask (no cue near a comma), so the word loop runs only if needed.
             if not prefix:
                 listish, conj = [0], [0]
+                members = conjunctions = 0
+                commas = rt.comma_count
                 for k, word in enumerate(rt.words):
                     is_conj = word in _CONJUNCTIONS
+                    comma_before = commas[k + 1] != commas[k]
                     # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
                     # precedes it: "without necrosis, (2) fungal infection" starts a new item.
-                    numbered = len(word) <= 2 and word.isdigit() and not rt.comma_between(k, k)
-                    joiner = is_conj or word in fillers or numbered
-                    member = (in_list[k] or joiner) and not (
-                        rt.comma_between(k, k) and item_break(k)
-                    )
-                    listish.append(listish[-1] + (1 if member else 0))
-                    conj.append(conj[-1] + is_conj)
+                    if (
+                        in_list[k]
+                        or is_conj
+                        or word in fillers
+                        or (len(word) <= 2 and not comma_before and word.isdigit())
+                    ) and not (comma_before and item_break(k)):
+                        members += 1
+                    listish.append(members)
+                    if is_conj:
+                        conjunctions += 1
+                    conj.append(conjunctions)
                 prefix.extend((listish, conj))
             return prefix
 

@@ -108,6 +108,8 @@ _REMAINING_COUNT = re.compile(
     + "|".join(w for w, v in NUMBER_WORDS.items() if 2 <= v <= 19)
     + r")[ \t]+(?=(?:[a-z]+[ \t]+)?(?:lymph[ \t]+)?nodes?(?![a-z]))"
 )
+_SHARED_HEAD = re.compile(r"(?:or|and|nor)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])")
+_REMAINING_NUMBER = re.compile(_REMAINING_COUNT.pattern.removeprefix("(?<![a-z])"))
 # A result that heads the markers it applies to ("IHC negative: S100, CD34, KIT") reads as
 # "negative for S100, CD34, KIT", so that the result reaches every marker of the list.
 _RESULT_HEADING = re.compile(
@@ -115,6 +117,7 @@ _RESULT_HEADING = re.compile(
     r"(positive|negative)[ \t]*:[ \t]*(?=[a-z0-9])",
     re.MULTILINE,
 )
+_RESULT_COLON = re.compile(r"(?:positive|negative)[ \t]*:")
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
 _STATUS_HEADING = re.compile(
@@ -201,13 +204,13 @@ def normalise(text: str) -> str:
         text = _ECHOED_NUMBER.sub(r"\1", text)
     if " not" in text:
         text = _ELLIPTICAL_NOT.sub(_elliptical_not, text)
-    if "remaining" in text or "other" in text:
+    # Each rewrite below first looks for the literal part its pattern cannot match without
+    # (searched fast); the full pattern, which begins with a lookbehind, runs only where it is.
+    if ("remaining" in text or "other" in text) and _REMAINING_NUMBER.search(text):
         text = _REMAINING_COUNT.sub(r"\1", text)
-    if ("invasion" in text or "involvement" in text) and (
-        " or " in text or " and " in text or " nor " in text
-    ):
+    if ("invasion" in text or "involvement" in text) and _SHARED_HEAD.search(text):
         text = _SHARED_INVASION.sub(r"\1 invasion", text)
-    if ":" in text and ("positive" in text or "negative" in text):
+    if ":" in text and _RESULT_COLON.search(text):
         text = _RESULT_HEADING.sub(_result_for, text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
