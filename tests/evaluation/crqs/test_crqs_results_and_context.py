@@ -259,3 +259,26 @@ def test_a_generic_carcinoma_beside_its_type_is_one_reg_entity():
 )
 def test_a_wording_names_its_value(text, dataset, field, value):
     assert extract(text, dataset)[field] == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025", "histai"])
+def test_a_numbered_nuclear_grade_with_its_word(dataset):
+    a = extract("Breast, biopsy: DCIS, nuclear grade 3 (high), solid type.", dataset)
+    b = extract("Breast, biopsy: DCIS, high nuclear grade, solid type.", dataset)
+    assert a["nuclear_grade"] == b["nuclear_grade"] == "high"
+    assert a.get("tumor_grade") == b.get("tumor_grade")
+
+
+def test_a_margin_without_involvement_is_free():
+    text = "Colon, polypectomy;\n   Note) Resection margin without involvement (distance 2.5 mm)."
+    assert extract(text, "reg2025")["margin_status"] == "free"
+
+
+def test_margins_named_after_the_word_margins():
+    text = "Adenocarcinoma. Margins proximal, distal and circumferential radial free of tumour."
+    assert extract(text, "tcga")["margin_status"] == "negative"
+
+
+def test_steatosis_of_hepatocytes_is_no_tumour_share():
+    text = "Liver, biopsy. Macrovesicular steatosis involving approximately 40% of hepatocytes."
+    assert "tumor_volume" not in extract(text, "histai")
