@@ -1165,6 +1165,12 @@ def _select(
             for v in names:
                 if any(w != v and w.endswith(v) for w in names):
                     del seen[v]  # "adenocarcinoma ... the carcinoma": one entity
+        if f.type == "gleason" and len(seen) > 1:
+            # "Primary pattern: 3, secondary pattern: 4, total score: 7" also reads as 3+4=7:
+            # a bare number that is part of a full score is that score, not another one.
+            parts = {p for v in seen if "+" in str(v) for p in _DIGITS.findall(str(v))}
+            for v in [v for v in seen if str(v).isdigit() and str(v) in parts]:
+                del seen[v]
         ordered = sorted(seen, key=lambda v: (f.rank(v), str(v)))
         if len(ordered) == 1:  # one value stated twice keeps its type (a number stays a number)
             return ordered[0], [seen[ordered[0]]]
@@ -1172,6 +1178,7 @@ def _select(
     return chosen[2], [chosen]
 
 
+_DIGITS = re.compile(r"\d+")
 # A named part: a side with the node station or biopsy zone it qualifies ("right pelvic",
 # "left obturator", "right mid"); a side alone ("left breast") names no part of a count.
 _NAMED_PART = re.compile(

@@ -282,3 +282,10 @@ def test_margins_named_after_the_word_margins():
 def test_steatosis_of_hepatocytes_is_no_tumour_share():
     text = "Liver, biopsy. Macrovesicular steatosis involving approximately 40% of hepatocytes."
     assert "tumor_volume" not in extract(text, "histai")
+
+
+def test_synoptic_gleason_patterns_are_one_score():
+    synoptic = "Primary Gleason grade: 3\nSecondary Gleason grade: 4\nGleason sum score: 7"
+    assert extract(synoptic, "tcga")["gleason_score"] == "3+4=7"
+    two_parts = extract("A. Gleason 3+4=7. B. Gleason score 6.", "tcga")["gleason_score"]
+    assert two_parts == "3+4=7 + 6"  # a second part's own score stays
