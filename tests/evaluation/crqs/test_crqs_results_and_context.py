@@ -289,3 +289,26 @@ def test_synoptic_gleason_patterns_are_one_score():
     assert extract(synoptic, "tcga")["gleason_score"] == "3+4=7"
     two_parts = extract("A. Gleason 3+4=7. B. Gleason score 6.", "tcga")["gleason_score"]
     assert two_parts == "3+4=7 + 6"  # a second part's own score stays
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Conclusion: Tubular adenomas (4) with low-grade dysplasia.",
+        "Dx: TA x4 w/ LGD.",
+        "Diagnosis: four tubular adenomas, all with low-grade dysplasia.",
+    ],
+)
+def test_the_number_of_adenomas_is_read(text):
+    assert extract(text, "histai")["polyp_count"] == "4"
+
+
+def test_a_wrong_number_of_adenomas_lowers_the_score():
+    reference = "Colon, polypectomies:\n   Tubular adenomas with low-grade dysplasia, 3 polyps"
+    rewrite = "Colonic polypectomies:\n   Three tubular adenomas, each with low-grade dysplasia"
+    wrong = "Colon, polypectomies:\n   Tubular adenomas with low-grade dysplasia, 5 polyps"
+    for dataset in ("histai", "reg2025", "tcga"):
+        assert (
+            score_pair(reference, rewrite, dataset).CRQS
+            > score_pair(reference, wrong, dataset).CRQS
+        )
