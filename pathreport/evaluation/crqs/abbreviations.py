@@ -59,6 +59,7 @@ _WORDS = {
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
     "wdlps": "well differentiated liposarcoma", "ddlps": "dedifferentiated liposarcoma",
     "dlbcl": "diffuse large b-cell lymphoma", "ups": "undifferentiated pleomorphic sarcoma",
+    "lms": "leiomyosarcoma", "rms": "rhabdomyosarcoma",
     "hgsc": "high grade serous carcinoma", "lgsc": "low grade serous carcinoma",
     "hgd": "high grade dysplasia", "lgd": "low grade dysplasia",
     "hg": "high grade", "lg": "low grade",
