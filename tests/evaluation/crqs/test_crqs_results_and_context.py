@@ -249,6 +249,7 @@ def test_a_generic_carcinoma_beside_its_type_is_one_reg_entity():
             "classic",
         ),
         ("Conclusion: Normal duodenal mucosa.", "histai", "diagnosis", "normal mucosa"),
+        ("Right thigh, wide excision: LMS, 95 mm.", "tcga", "histologic_type", "leiomyosarcoma"),
         (
             "There is chronic active inflammation of the ileal mucosa.",
             "histai",
