@@ -107,7 +107,7 @@ DEFAULT_TERMINATORS = (
 )  # fmt: skip
 DEFAULT_FILLERS = frozenset(
     {
-        "is", "are", "was", "were", "be", "been", "has", "have", "also", "all", "both",
+        "is", "are", "was", "were", "be", "been", "being", "has", "have", "also", "all", "both",
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
         # Head nouns after a finding: "microsatellite lesions were not seen".

@@ -251,6 +251,18 @@ def test_a_generic_carcinoma_beside_its_type_is_one_reg_entity():
         ("Conclusion: Normal duodenal mucosa.", "histai", "diagnosis", "normal mucosa"),
         ("Right thigh, wide excision: LMS, 95 mm.", "tcga", "histologic_type", "leiomyosarcoma"),
         (
+            "Stomach, biopsy:\n   Chronic gastritis showing activity.",
+            "reg2025",
+            "inflammation_activity",
+            "chronic active",
+        ),
+        (
+            "Stomach, biopsy:\n   Gastritis, intestinal metaplasia being absent.",
+            "reg2025",
+            "intestinal_metaplasia",
+            "absent",
+        ),
+        (
             "There is chronic active inflammation of the ileal mucosa.",
             "histai",
             "findings",
