@@ -325,3 +325,9 @@ def test_a_wrong_number_of_adenomas_lowers_the_score():
             score_pair(reference, rewrite, dataset).CRQS
             > score_pair(reference, wrong, dataset).CRQS
         )
+
+
+def test_nodes_negative_for_carcinoma_exclude_no_entity():
+    fields = extract("Twelve lymph nodes, all negative for metastatic carcinoma.", "tcga")
+    assert fields["lymph_node_involvement"] == "0/12"
+    assert "excluded_entities" not in fields
