@@ -15,7 +15,16 @@ A word is replaced only where it cannot mean something else:
 * "pd" and "wd" are differentiation grades, except in "PD-L1" or "PD-1";
 * "ptc" is papillary thyroid carcinoma, except in the "RET/PTC" rearrangement;
 * "hg" is high grade, except in "mm Hg";
-* "gr" is grade only before a grade number ("Gr 2", "gr. III").
+* "gr" is grade only before a grade number ("Gr 2", "gr. III");
+* "int" is intermediate only before a grade, and "lg" low grade except before "fragment";
+* "MM" is a melanoma only in a report that gives a Breslow thickness or Clark level, and never
+  after a number or "per" (the unit); "ACC" is adrenocortical in an adrenal report and adenoid
+  cystic in a salivary one; "SM" is the submucosa after a verb of invasion; "S6" a liver
+  segment in a liver report.
+
+A stain whose loss is the finding is written as its result: "loss of E-cadherin expression" and
+"ATRX loss" become "E-cadherin negative" and "ATRX negative", "BAP1 staining is retained" "BAP1
+positive" (mismatch-repair proteins keep their own wording, which their fields read).
 
 A few verb phrases of pathologists writing English as a second language say the same in other
 words: a tumour "growing into" a layer invades it, a lesion "radically removed" or "excised in
