@@ -268,6 +268,10 @@ def test_a_generic_carcinoma_beside_its_type_is_one_reg_entity():
             "findings",
             "chronic inflammation",
         ),
+        ("Appendectomy. Neoplasia absent.", "histai", "organ_site", "appendix"),
+        ("Appendectomy. Neoplasia absent.", "histai", "malignancy_status", "absent"),
+        ("Diagnosis: solar keratosis.", "histai", "benign_vs_malignant", "premalignant"),
+        ("Axillary sentinel node biopsy:\n- Metastasis.", "reg2025", "organ_site", "lymph node"),
     ],
 )
 def test_a_wording_names_its_value(text, dataset, field, value):
@@ -325,16 +329,3 @@ def test_a_wrong_number_of_adenomas_lowers_the_score():
             score_pair(reference, rewrite, dataset).CRQS
             > score_pair(reference, wrong, dataset).CRQS
         )
-
-
-@pytest.mark.parametrize(
-    ("text", "dataset", "field", "value"),
-    [
-        ("Appendectomy. Neoplasia absent.", "histai", "organ_site", "appendix"),
-        ("Appendectomy. Neoplasia absent.", "histai", "malignancy_status", "absent"),
-        ("Diagnosis: solar keratosis.", "histai", "benign_vs_malignant", "premalignant"),
-        ("Axillary sentinel node biopsy:\n- Metastasis.", "reg2025", "organ_site", "lymph node"),
-    ],
-)  # fmt: skip
-def test_more_wordings_name_their_values(text, dataset, field, value):
-    assert extract(text, dataset)[field] == value
