@@ -100,6 +100,7 @@ _NOT_A_SIDE_AFTER = frozenset(
     ["changes", "change", "effect", "effects", "induced", "related", "therapy", "treatment"]
     + ["dose", "field"]
 )
+_READ_BY_NEXT_WORD = frozenset(["int", "lg", "rt", "lt"])  # see ``_word``
 _INTERMEDIATE_OF = frozenset(["grade", "nuclear", "differentiation", "risk"])
 _LARGE_THINGS = frozenset(["fragment", "fragments", "piece", "pieces", "portion", "amount", "cyst"])
 _NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/")
@@ -446,19 +447,17 @@ def _word(match: re.Match) -> str:
         and not text[: match.start()].rstrip(" (/").endswith("uncinate")
     ):
         return word  # smooth muscle actin, except as the superior mesenteric artery margin
-    if word == "lg" or word == "int":
+    if word in _READ_BY_NEXT_WORD:
         following = _WORD_AFTER.match(text, end)
-        if word == "int" and (following is None or following.group(1) not in _INTERMEDIATE_OF):
+        after = following.group(1) if following is not None else None
+        if word == "int" and after not in _INTERMEDIATE_OF:
             return word  # "int" is intermediate only before a grade: "DCIS, int grade"
-        if word == "lg" and following is not None and following.group(1) in _LARGE_THINGS:
+        if word == "lg" and after in _LARGE_THINGS:
             return word  # "lg fragment": large
-    if word in ("rt", "lt"):
-        following = _WORD_AFTER.match(text, end)
-        before = text[: match.start()].rstrip()
-        if (
-            following is None
-            or following.group(1) in _NOT_A_SIDE_AFTER
-            or before.endswith(_NOT_A_SIDE_BEFORE)
+        if word in ("rt", "lt") and (
+            after is None
+            or after in _NOT_A_SIDE_AFTER
+            or text[: match.start()].rstrip().endswith(_NOT_A_SIDE_BEFORE)
         ):
-            return word
+            return word  # "post-RT changes", "RT effect": radiotherapy
     return _WORDS[word]

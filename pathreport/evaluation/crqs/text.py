@@ -95,10 +95,11 @@ _NONE_OF_COUNT = re.compile(
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own.
+_SHARED_NOUN = r"(?:or|and|nor)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])"
 _SHARED_INVASION = re.compile(
     r"(?<![a-z])((?:visceral[ \t]+)?pleural|perineural|lymphovascular|lymphatic|vascular|venous"
     r"|angiolymphatic|microvascular|capsular|extraprostatic|extrathyroidal|extranodal)"
-    r"(?=[ \t]*,?[ \t]+(?:or|and|nor)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z]))"
+    rf"(?=[ \t]*,?[ \t]+{_SHARED_NOUN})"
 )
 # "One node holds a metastasis; the remaining two nodes are negative": the remaining nodes are
 # part of a count stated elsewhere, so their number is dropped and only their status is read
@@ -108,16 +109,19 @@ _REMAINING_COUNT = re.compile(
     + "|".join(w for w, v in NUMBER_WORDS.items() if 2 <= v <= 19)
     + r")[ \t]+(?=(?:[a-z]+[ \t]+)?(?:lymph[ \t]+)?nodes?(?![a-z]))"
 )
-_SHARED_HEAD = re.compile(r"(?:or|and|nor)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])")
+# The literal parts the two patterns above cannot match without: searched first, they let most
+# reports skip the patterns, which begin with a lookbehind and are tried at every position.
+_SHARED_HEAD = re.compile(_SHARED_NOUN)
 _REMAINING_NUMBER = re.compile(_REMAINING_COUNT.pattern.removeprefix("(?<![a-z])"))
 # A result that heads the markers it applies to ("IHC negative: S100, CD34, KIT") reads as
 # "negative for S100, CD34, KIT", so that the result reaches every marker of the list.
+_RESULT_COLON = re.compile(r"(positive|negative)[ \t]*:")  # searched first, as above
 _RESULT_HEADING = re.compile(
     r"(?:(?<![a-z])(?:ihc|immunohistochemistry|immunostains?|stains?|markers?)[ \t]+|(?<=\n)|^)"
-    r"(positive|negative)[ \t]*:[ \t]*(?=[a-z0-9])",
+    + _RESULT_COLON.pattern
+    + r"[ \t]*(?=[a-z0-9])",
     re.MULTILINE,
 )
-_RESULT_COLON = re.compile(r"(?:positive|negative)[ \t]*:")
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
 _STATUS_HEADING = re.compile(
