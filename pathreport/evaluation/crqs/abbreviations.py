@@ -136,6 +136,23 @@ _COMPLETE_EXCISION = re.compile(
     r"(?:radically|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
     r"(?![a-z])"
 )
+# A margin called a limit, as French and Italian reports translate "limite"/"limite di
+# resezione": "limits of exeresis healthy", "the deep limit at 4 mm", "resection limits free".
+# A margin that is "healthy" (or "in healthy tissue") is free of tumour.
+_MARGIN_SIDES = (
+    "deep|lateral|peripheral|circumferential|radial|bronchial|vaginal|distal|proximal|ureteral"
+    "|urethral|surgical|resection|excision|exeresis|mucosal|parenchymal|superior|inferior"
+    "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
+)
+_LIMIT = re.compile(
+    r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"
+    rf"|(?<![a-z])((?:{_MARGIN_SIDES})[ \t]+)limit(s?)"
+    r"(?:[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection))?)(?![a-z])"
+)
+_HEALTHY_MARGIN = re.compile(
+    r"(?<![a-z])(margins?(?:[ \t]+\([^)\n]{0,40}\))?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)"
+    r"(?:(?:in|at)[ \t]+(?:a[ \t]+)?)?healthy(?:[ \t]+(?:zone|tissue))?(?![a-z])"
+)
 # "mutated isocitrate dehydrogenase 1 (IDH1)": the gene by its symbol.
 _IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))?")
 # "Is not identified lymphovascular invasion": a clause that opens with its verb, as writers whose
@@ -276,7 +293,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
-_TRIGGERS |= _NAME_TRIGGERS | {"compromise"}
+_TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis"}
 
 
 def spell_out(text: str, words: set[str] | None = None) -> str:
@@ -324,6 +341,12 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
     if "radically" in words or "sound" in words or "healthy" in words:
         text = _COMPLETE_EXCISION.sub("completely excised", text)
+    if "limit" in words or "limits" in words:
+        text = _LIMIT.sub(_as_margin, text)
+    if "exeresis" in words:  # the French and Italian word for an excision
+        text = text.replace("exeresis", "excision")
+    if "healthy" in words and "margin" in text:
+        text = _HEALTHY_MARGIN.sub(r"\1free", text)
     if "nil" in words:
         text = _NIL_OF.sub("0", text)
     if not words.isdisjoint(_NAME_TRIGGERS):
@@ -337,6 +360,12 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_WORDS):
         text = _WORD.sub(_word, text)
     return text
+
+
+def _as_margin(match: re.Match) -> str:
+    """ "limits of exeresis" -> "margins"; "deep limit" -> "deep margin"."""
+    plural = match.group(1) or match.group(3) or ""
+    return (match.group(2) or "") + "margin" + plural
 
 
 def _stain_result(marker: str, word: str) -> str:

@@ -113,6 +113,7 @@ _NOT_MODIFIERS = frozenset(
         "to", "by", "from", "on", "at", "as", "no", "not", "without", "shows", "showing", "show",
         "consistent", "suggestive", "favor", "favour", "compatible", "residual", "focal",
         "suspicious", "probable", "possible", "likely", "diagnosis", "final", "type",
+        "be", "been", "being", "proved", "proven", "represents", "represent", "revealed",
     }
 )  # fmt: skip
 

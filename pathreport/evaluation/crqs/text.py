@@ -38,6 +38,15 @@ _CHAR_MAP = str.maketrans(
 )  # fmt: skip
 _ASCII_MAPPED = [chr(code) for code in _CHAR_MAP if code < 128]
 _APPROXIMATELY = re.compile("[~\u2248][ \t]*(?=[0-9])")
+# A decimal comma before a unit ("2,8 cm", "0,6 mm", "40 %" after "12,5"): European reports
+# write it, and read as two numbers "2,8 cm" became 8 cm. A thousands separator has three
+# digits after the comma and a list ("1,2,3") a comma after them; neither is rewritten.
+_DECIMAL_COMMA = re.compile(
+    r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=[ \t]*(?:cm|mm|%|x(?![a-z])))"
+)
+_DIGIT_COMMA_DIGIT = re.compile(r"\d,\d")  # a fast first look for the rewrite above
+# The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
+_NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
 
 # A word, with a possessive "'s" attached (and dropped). The gaps between words are sliced out
 # of the text by position: a pattern that matched "gap then word" would rescan a long run of
@@ -183,6 +192,8 @@ def normalise(text: str) -> str:
     if "(L)" in text or "(R)" in text:  # "Breast (R), CNB"
         text = text.replace("(L)", "(left)").replace("(R)", "(right)")
     text = text.lower()
+    if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
+        text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
@@ -198,6 +209,8 @@ def normalise(text: str) -> str:
     text = spell_out(text, words)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six mm"
     if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
+    if "n+" in text or "n +" in text:  # "Lymph nodes: 1 N+ / 23 N"
+        text = _NODES_PLUS.sub(r"\1/\2", text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if ": 0/" in text or ":0/" in text:
