@@ -153,6 +153,12 @@ _HEALTHY_MARGIN = re.compile(
     r"(?<![a-z])(margins?(?:[ \t]+\([^)\n]{0,40}\))?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)"
     r"(?:(?:in|at)[ \t]+(?:a[ \t]+)?)?healthy(?:[ \t]+(?:zone|tissue))?(?![a-z])"
 )
+# "Amplification of EGFR", "amplification of the HER2 gene": the result after its gene, as every
+# marker's rule reads it ("EGFR amplified").
+_AMPLIFICATION_OF = re.compile(
+    r"(?<![a-z])amplification[ \t]+of[ \t]+(?:the[ \t]+)?"
+    r"(her2|egfr|mdm2|cdk4|mycn|myc|met|ccnd1|fgfr1)(?:[ \t]+gene)?(?![a-z0-9])"
+)
 # "mutated isocitrate dehydrogenase 1 (IDH1)": the gene by its symbol.
 _IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))?")
 # "Is not identified lymphovascular invasion": a clause that opens with its verb, as writers whose
@@ -293,7 +299,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
-_TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis"}
+_TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 
 
 def spell_out(text: str, words: set[str] | None = None) -> str:
@@ -343,6 +349,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _COMPLETE_EXCISION.sub("completely excised", text)
     if "limit" in words or "limits" in words:
         text = _LIMIT.sub(_as_margin, text)
+    if "amplification" in words and "of" in words:
+        text = _AMPLIFICATION_OF.sub(_amplified, text)
     if "exeresis" in words:  # the French and Italian word for an excision
         text = text.replace("exeresis", "excision")
     if "healthy" in words and "margin" in text:
@@ -360,6 +368,18 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_WORDS):
         text = _WORD.sub(_word, text)
     return text
+
+
+# A negation shortly before "amplification of" ("ISH did not detect amplification of HER2"):
+# the phrase is left as it is, for the negation to read.
+_NEGATION_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|absence|absent|negative)(?![a-z])")
+
+
+def _amplified(match: re.Match) -> str:
+    """ "amplification of EGFR" -> "egfr amplified", unless a negation comes just before."""
+    if _NEGATION_BEFORE.search(match.string, max(0, match.start() - 30), match.start()):
+        return match.group(0)
+    return match.group(1) + " amplified"
 
 
 def _as_margin(match: re.Match) -> str:

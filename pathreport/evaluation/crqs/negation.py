@@ -117,7 +117,7 @@ DEFAULT_FILLERS = frozenset(
         # A test named by its method: "CK7 immunostain negative", "CMV IHC: negative".
         "stain", "stains", "staining", "immunostain", "immunostains", "immunostaining",
         "immunohistochemistry", "ihc", "immunoreactivity", "studies", "study", "testing",
-        "analysis",
+        "analysis", "ish", "fish", "cish", "sish",
         # Adjectives of a shared head noun: "no lymphatic, venous, or perineural invasion".
         "lymphatic", "venous", "vascular", "perineural", "angiolymphatic",
     }

@@ -55,6 +55,8 @@ The file format (one mapping)::
         repeats_are_parts: true        # (select: total) equal counts are separate parts that
                                        # add up ("B. 1/2 cores ... D. 1/2 cores"), not one
                                        # count stated twice
+        equivalent: [[high, "3"]]      # pairs of values that state the same fact in two
+                                       # wordings ("high nuclear grade" = "nuclear grade 3")
         same_fact_as:                  # a value that another field states too: stated on one
           n0: {lymph_node_involvement: absent}   # side only, it is neither missed nor
                                        # invented when the other side states that field's value
@@ -173,7 +175,7 @@ FIELD_KEYS = frozenset(
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
-        "repeats_are_parts", "same_fact_as", "own_status", "discordance_only",
+        "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -292,6 +294,9 @@ class FieldSpec:
     repeats_are_parts: bool = False
     # value -> ((other field, its value), ...): the same fact stated by another field.
     same_fact_as: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # Pairs of the field's values that state one fact in two wordings: a three-tier nuclear
+    # grade is written "high" or "3". Each pair matches; neither value matches a third.
+    equivalent: frozenset[frozenset[str]] = frozenset()
     # In a set, a value that another value's name ends with ("carcinoma" beside "adenocarcinoma")
     # names the same entity less precisely ("The carcinoma invades ...") and is dropped.
     generic_yields: bool = False
@@ -391,6 +396,8 @@ class FieldSpec:
             return gleason_match(str(reference), str(prediction))
         if self.type == "count":
             return count_match(str(reference), str(prediction))
+        if self.equivalent and frozenset((reference, prediction)) in self.equivalent:
+            return True
         if self.generic_yields and reference != prediction:
             ref_set, pred_set = entity_sets(reference, prediction)
             return ref_set == pred_set
@@ -1081,6 +1088,7 @@ def _build_field(
         own_status=bool(item.get("own_status", False)),
         discordance_only=bool(item.get("discordance_only", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
+        equivalent=_equivalent_pairs(item.get("equivalent"), here),
         negated_after_is_status=tuple(
             clean_text(w)
             for w in _string_list(
@@ -1258,12 +1266,32 @@ def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], w
         last = index
 
 
+def _equivalent_pairs(raw: Any, where: str) -> frozenset[frozenset[str]]:
+    """``equivalent: [[high, "3"], ...]``: each item two different values of the field."""
+    if raw is None:
+        return frozenset()
+    if not isinstance(raw, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and pair[0] != pair[1] for pair in raw
+    ):
+        raise SchemaError(
+            f"{where}: 'equivalent' must be a list of pairs of two different values, "
+            f'e.g. [[high, "3"]]; found {raw!r}.'
+        )
+    return frozenset(frozenset(str(v) for v in pair) for pair in raw)
+
+
 def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
     """``only_alone`` names the field's own values; ``free_with`` a statement-counting field;
     ``examined_of`` a summed count field."""
     by_name = {f.name: f for f in fields}
     for f in fields:
         unknown = set(f.only_alone) - {v.canonical for v in f.values}
+        unpaired = {v for pair in f.equivalent for v in pair} - {v.canonical for v in f.values}
+        if unpaired:
+            raise SchemaError(
+                f"{where}: field '{f.name}': equivalent names {sorted(unpaired)}, which are not "
+                f"values of the field {[v.canonical for v in f.values]}."
+            )
         if unknown:
             raise SchemaError(
                 f"{where}: field '{f.name}': only_alone names {sorted(unknown)}, which are not "

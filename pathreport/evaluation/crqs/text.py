@@ -44,6 +44,11 @@ _APPROXIMATELY = re.compile("[~\u2248][ \t]*(?=[0-9])")
 _DECIMAL_COMMA = re.compile(
     r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=[ \t]*(?:cm|mm|%|x(?![a-z])))"
 )
+# A stain's sign written apart from its name ("CK7 -, TTF1 -."; "CDX2 +"): the sign of "CK7-".
+_SPACED_SIGN = re.compile(r"([a-z0-9])[ \t]([+-])(?=[ \t]*(?:[,;.)\n]|$))")
+# "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
+# reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
+_IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
 _DIGIT_COMMA_DIGIT = re.compile(r"\d,\d")  # a fast first look for the rewrite above
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
 _NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
@@ -194,6 +199,10 @@ def normalise(text: str) -> str:
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
+        text = _SPACED_SIGN.sub(r"\1\2", text)
+    if "hybridi" in text:
+        text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
