@@ -953,10 +953,14 @@ class RuleExtractor:
                 and words[start - 1] not in _NOT_MODIFIERS
             ):
                 start -= 1
+            # Words of a structured value are no part of the name ("high-grade osteosarcoma":
+            # the grade), and a head inside one names nothing ("tumor volume: 30%").
+            while start <= k and any(a <= rt.starts[start] < b for a, b in pattern_spans):
+                start += 1
+            if start > k:
+                continue
             if start == k and word in open_class.heads:
                 continue  # a bare "tumor" or "lesion" names no entity; "xanthoma" does
-            if any(a <= rt.starts[start] < b for a, b in pattern_spans):
-                continue  # part of a structured value ("tumor volume: 30%")
             negated, cue, _ = negation(start, k)
             if negated:
                 continue
