@@ -377,7 +377,9 @@ _NEGATION_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|absence|absent|negat
 
 def _amplified(match: re.Match) -> str:
     """ "amplification of EGFR" -> "egfr amplified", unless a negation comes just before."""
-    if _NEGATION_BEFORE.search(match.string, max(0, match.start() - 30), match.start()):
+    before = match.string[max(0, match.start() - 30) : match.start()]
+    clause = re.split(r"[.;:\n]", before)[-1]  # the negation must be in the same clause
+    if _NEGATION_BEFORE.search(clause):
         return match.group(0)
     return match.group(1) + " amplified"
 
