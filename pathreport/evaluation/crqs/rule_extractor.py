@@ -764,9 +764,11 @@ class RuleExtractor:
                 and kind == MENTION
                 and i == j
                 and rt.words[i] in _TUMOUR_NOUNS
-                and (term_from.get(i, -1) > j)
+                and (term_from.get(i, -1) > j or longest_term.get(i, 0) > 1)
             ):
-                continue  # "no tumour necrosis" is the necrosis's status, not a tumour-free site
+                # "no tumour necrosis", "no vascular tumour thrombus": the status of that
+                # finding, not a tumour-free site
+                continue
             negated, cue, explicit = (
                 # A bare mention right after a conjunction is a list item of its own ("no
                 # atrophy, metaplasia or dysplasia"), so the cue reaches it across unlisted items;
