@@ -742,12 +742,16 @@ class RuleExtractor:
         mention_starts = {i for (_, i), (_, _, kind) in terms.items() if kind == MENTION}
         longest_term: dict[int, int] = {}  # word -> length of the longest term covering it
         term_from: dict[int, int] = {}  # word -> end of the longest term starting there
+        term_over: dict[int, int] = {}  # word -> end of the longest term starting before it
         if mention_starts:
             for (_, i), (j, _, kind) in terms.items():
                 if kind == TERM:
                     for w in range(i, j + 1):
-                        if w in mention_starts and j + 1 - i > longest_term.get(w, 0):
-                            longest_term[w] = j + 1 - i
+                        if w in mention_starts:
+                            if j + 1 - i > longest_term.get(w, 0):
+                                longest_term[w] = j + 1 - i
+                            if w > i and j > term_over.get(w, -1):
+                                term_over[w] = j
                     if i in mention_starts and j > term_from.get(i, -1):
                         term_from[i] = j
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
@@ -764,7 +768,7 @@ class RuleExtractor:
                 and kind == MENTION
                 and i == j
                 and rt.words[i] in _TUMOUR_NOUNS
-                and (term_from.get(i, -1) > j or longest_term.get(i, 0) > 1)
+                and (term_from.get(i, -1) > j or term_over.get(i, -1) > j)
             ):
                 # "no tumour necrosis", "no vascular tumour thrombus": the status of that
                 # finding, not a tumour-free site
