@@ -161,6 +161,14 @@ def _broken(change) -> dict:
             r"not a value of 'necrosis'",
         ),
         (lambda r: r["fields"][0].update(tolerance={"abs": 1}), r"only to numeric"),
+        (
+            lambda r: r["fields"][0].update(equivalent=[["carcinoma"]]),
+            r"'equivalent' must be a list of pairs of two different values",
+        ),
+        (
+            lambda r: r["fields"][0].update(equivalent=[["carcinoma", "sarcoma"]]),
+            r"equivalent names \['sarcoma'\], which are not values of the field",
+        ),
         (lambda r: r.update(name="Toy"), r"'name' must be a dataset name"),
     ],
 )
