@@ -62,7 +62,7 @@ _WORDS = {
     "apr": "abdominoperineal resection", "lar": "low anterior resection",
     "mnd": "modified neck dissection", "plnd": "pelvic lymph node dissection",
     "gb": "gallbladder", "fts": "fallopian tubes", "tm": "total mastectomy",
-    "exc": "excision", "perc": "percutaneous", "appy": "appendectomy",
+    "exc": "excision", "perc": "percutaneous", "appy": "appendectomy", "cx": "cervix",
     # entities
     "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
@@ -177,9 +177,9 @@ _COMPROMISE = re.compile(
 # "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
 # in the order of Romance languages; written before it, as the vocabularies name them.
 _TYPE_AFTER = re.compile(
-    r"carcinoma[ \t]+of[ \t]+(?:the[ \t]+)?"
+    r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|,[ \t]*)"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
-    r"|tubular|clear[ \t]+cell|squamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
+    r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
 _HEADS_AFTER = ("invasive ", "infiltrating ", "an ", "a ")
 _GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
@@ -317,7 +317,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
         text = _rewrite(text, _NOT_FOUND, _verb_first_negation)
-    if "of" in words and "type" in words and "carcinoma of " in text:
+    if "type" in words and ("carcinoma of " in text or "carcinoma," in text):
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "of" in words and "dysplasia" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
@@ -433,8 +433,9 @@ def _verb_first_negation(found: re.Match, done: int) -> tuple[int, str] | None:
 
 
 def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:
-    """ "carcinoma of endometrioid type" -> "endometrioid carcinoma", where the noun heads its
-    phrase: "renal cell carcinoma of clear cell type" keeps its order."""
+    """ "carcinoma of endometrioid type" and "adenocarcinoma, endometrioid type" -> "endometrioid
+    carcinoma", where the noun heads its phrase: "renal cell carcinoma of clear cell type" keeps
+    its order."""
     text, start, noun = found.string, found.start(), "carcinoma"
     if text.endswith("adeno", 0, start):
         start, noun = start - 5, "adenocarcinoma"
