@@ -45,11 +45,12 @@ _DECIMAL_COMMA = re.compile(
     r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=[ \t]*(?:cm|mm|%|x(?![a-z])))"
 )
 # A stain's sign written apart from its name ("CK7 -, TTF1 -."; "CDX2 +"): the sign of "CK7-".
-_SPACED_SIGN = re.compile(r"([a-z0-9])[ \t]([+-])(?=[ \t]*(?:[,;.)\n]|$))")
+# (Searched from its space: a pattern that starts with a class tries every position.)
+_SPACED_SIGN = re.compile(r" (?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))")
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
-_DIGIT_COMMA_DIGIT = re.compile(r"\d,\d")  # a fast first look for the rewrite above
+_DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
 _NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
 
@@ -200,7 +201,7 @@ def normalise(text: str) -> str:
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
-        text = _SPACED_SIGN.sub(r"\1\2", text)
+        text = _SPACED_SIGN.sub(r"\1", text)
     if "hybridi" in text:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
