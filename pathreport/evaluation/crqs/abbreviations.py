@@ -159,6 +159,12 @@ _AMPLIFICATION_OF = re.compile(
     r"(?<![a-z])amplification[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(her2|egfr|mdm2|cdk4|mycn|myc|met|ccnd1|fgfr1)(?:[ \t]+gene)?(?![a-z0-9])"
 )
+# "Mucosa without particularity" (French "sans particularité"): within normal limits; "no
+# histological argument for" (French "pas d'argument pour"): no evidence of.
+_PARTICULARITY = re.compile(r"(?<![a-z])without[ \t]+(?:any[ \t]+)?particularit(?:y|ies)(?![a-z])")
+_ARGUMENT_FOR = re.compile(
+    r"(?<![a-z])(?:histological[ \t]+)?arguments?[ \t]+(?:for|in[ \t]+favou?r[ \t]+of)(?![a-z])"
+)
 # "mutated isocitrate dehydrogenase 1 (IDH1)": the gene by its symbol.
 _IDH_NAME = re.compile(r"(?<![a-z])isocitrate[ \t]+dehydrogenase(?:[ \t]*([12]))?")
 # "Is not identified lymphovascular invasion": a clause that opens with its verb, as writers whose
@@ -300,6 +306,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
+_TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 
 
 def spell_out(text: str, words: set[str] | None = None) -> str:
@@ -355,6 +362,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = text.replace("exeresis", "excision")
     if "healthy" in words and "margin" in text:
         text = _HEALTHY_MARGIN.sub(r"\1free", text)
+    if "particularity" in words or "particularities" in words:
+        text = _PARTICULARITY.sub("within normal limits", text)
+    if "argument" in words or "arguments" in words:
+        text = _ARGUMENT_FOR.sub("evidence of", text)
     if "nil" in words:
         text = _NIL_OF.sub("0", text)
     if not words.isdisjoint(_NAME_TRIGGERS):
