@@ -92,6 +92,11 @@ from pathreport.evaluation.crqs.text import normalise
         # Procedures.
         ("histai", "Lymph node, station 7, EBUS-TBNA: metastatic adenocarcinoma.",
          "specimen_type", "cytology"),
+        # French: "sans particularité", "pas d'argument pour".
+        ("histai", "Duodenum, biopsies: duodenal mucosa without particularity.", "diagnosis",
+         "normal mucosa"),
+        ("histai", "Duodenum, biopsies: no histological argument for coeliac disease.",
+         "excluded_entities", "coeliac disease"),
     ],
 )  # fmt: skip
 def test_a_house_style_wording_states_the_usual_fact(dataset, text, field, value):
@@ -104,6 +109,9 @@ def test_a_house_style_wording_states_the_usual_fact(dataset, text, field, value
         ("tcga", "Liver: chronic hepatitis C with bridging fibrosis (Ishak stage 4).",
          "stage_group"),
         ("tcga", "Liver biopsy: steatohepatitis; bridging fibrosis (stage 3).", "stage_group"),
+        ("tcga", "Liver biopsy: chronic hepatitis B, grade 2, stage 3 (Scheuer).", "stage_group"),
+        ("tcga", "Liver biopsy: chronic hepatitis B, grade 2, stage 3 (Scheuer).", "tumor_grade"),
+        ("histai", "Liver biopsy: chronic hepatitis C, grade 1, stage 2 (METAVIR).", "tumor_grade"),
         ("tcga", "Stomach, wedge resection: gastrointestinal stromal tumour, spindle cell "
          "morphology.", "divergent_differentiation"),
         ("tcga", "Ovary, right: serous cystadenoma. Peritoneal cytology negative.",
