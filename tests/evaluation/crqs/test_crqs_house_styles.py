@@ -133,6 +133,14 @@ def test_a_margin_direction_before_a_distance_is_no_tumour_size():
     assert fields["tumor_size"] == 1.5 and fields["margin_distance"] == 0.2
 
 
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_the_axilla_is_its_nodes_side(dataset):
+    labelled = "Lymph node, left axilla, sentinel lymph node biopsy: metastatic carcinoma (1/3)."
+    adjective = "Left axillary sentinel lymph nodes, excision: metastatic carcinoma in 1 of 3."
+    assert extract(labelled, dataset)["lateral_sites"] == "left node"
+    assert extract(adjective, dataset)["lateral_sites"] == "left node"
+
+
 def test_a_wedge_resection_is_no_lobectomy():
     fields = extract("Stomach, wedge resection: gastrointestinal stromal tumour.", "tcga")
     assert "lobectomy" not in fields["specimen_type"]
