@@ -89,6 +89,13 @@ from pathreport.evaluation.crqs.text import normalise
          "tumor_site", "lesser curvature"),
         ("tcga", "Esophagus, resection: adenocarcinoma of the oesogastric junction.", "tumor_site",
          "cardia"),
+        # Wordings of paraphrased TCGA reports.
+        ("tcga", "Leiomyosarcoma, 17 cm, with tumor present at the left internal iliac vein "
+         "margin; the vena cava margin is free of tumor.", "margin_status", "positive"),
+        ("tcga", "Thyroid: papillary carcinoma.\n- Lymph nodes: benign.", "lymph_node_involvement",
+         "absent"),
+        ("tcga", "Papillary carcinoma, encapsulated, with no evidence of invasion into blood "
+         "vessels.", "lymphovascular_invasion", "absent"),
         # Procedures.
         ("histai", "Lymph node, station 7, EBUS-TBNA: metastatic adenocarcinoma.",
          "specimen_type", "cytology"),
