@@ -28,7 +28,11 @@ positive" (mismatch-repair proteins keep their own wording, which their fields r
 
 A few verb phrases of pathologists writing English as a second language say the same in other
 words: a tumour "growing into" a layer invades it, a lesion "radically removed" or "excised in
-sound tissue" is completely excised, and "nil of 15" nodes is none of them.
+sound tissue" is completely excised, and "nil of 15" nodes is none of them. French and Italian
+reports call a margin a limit ("limits of exeresis healthy", "the deep limit at 4 mm"), which
+is written as a free margin; "without particularity" is within normal limits, and "no
+histological argument for" no evidence of. "Amplification of EGFR" is written "EGFR amplified",
+unless a negation in its clause comes before it.
 
 Report-writing models and some pathologists spell out the names behind the symbols ("Anaplastic
 lymphoma kinase (ALK): negative", "International Society of Urological Pathology grade 2"). Each

@@ -38,8 +38,8 @@ _CHAR_MAP = str.maketrans(
 )  # fmt: skip
 _ASCII_MAPPED = [chr(code) for code in _CHAR_MAP if code < 128]
 _APPROXIMATELY = re.compile("[~\u2248][ \t]*(?=[0-9])")
-# A decimal comma before a unit ("2,8 cm", "0,6 mm", "40 %" after "12,5"): European reports
-# write it, and read as two numbers "2,8 cm" became 8 cm. A thousands separator has three
+# A decimal comma before a unit ("2,8 cm", "0,6 mm", "12,5 %"): European reports write it, and
+# read as two numbers "2,8 cm" became 8 cm. A thousands separator has three
 # digits after the comma and a list ("1,2,3") a comma after them; neither is rewritten.
 _DECIMAL_COMMA = re.compile(
     r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=[ \t]*(?:cm|mm|%|x(?![a-z])))"
@@ -182,8 +182,11 @@ def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
     "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage
-    needs one spelling of the unit; British spellings become American ones and an abbreviation
-    or a number echoed in brackets is dropped, so that a vocabulary names each finding once.
+    needs one spelling of the unit; a decimal comma before a unit becomes a point ("2,8 cm"), a
+    stain's sign written apart joins it ("CK7 -"), "in situ hybridisation" is "ISH" and the
+    French node count "1 N+ / 23 N" is "1/23"; British spellings become American ones and an
+    abbreviation or a number echoed in brackets is dropped, so that a vocabulary names each
+    finding once.
     """
     if "&" in text:
         text = html.unescape(text)
