@@ -163,6 +163,10 @@ _AMPLIFICATION_OF = re.compile(
     r"(?<![a-z])amplification[ \t]+of[ \t]+(?:the[ \t]+)?"
     r"(her2|egfr|mdm2|cdk4|mycn|myc|met|ccnd1|fgfr1)(?:[ \t]+gene)?(?![a-z0-9])"
 )
+# A negation in the same clause before it ("ISH did not detect amplification of HER2") leaves
+# the phrase as it is, for the negation to read.
+_NEGATION_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|absence|absent|negative)(?![a-z])")
+_CLAUSE_END = re.compile(r"[.;:\n]")
 # "Mucosa without particularity" (French "sans particularité"): within normal limits; "no
 # histological argument for" (French "pas d'argument pour"): no evidence of.
 _PARTICULARITY = re.compile(r"(?<![a-z])without[ \t]+(?:any[ \t]+)?particularit(?:y|ies)(?![a-z])")
@@ -385,15 +389,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     return text
 
 
-# A negation shortly before "amplification of" ("ISH did not detect amplification of HER2"):
-# the phrase is left as it is, for the negation to read.
-_NEGATION_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|absence|absent|negative)(?![a-z])")
-
-
 def _amplified(match: re.Match) -> str:
     """ "amplification of EGFR" -> "egfr amplified", unless a negation comes just before."""
-    before = match.string[max(0, match.start() - 30) : match.start()]
-    clause = re.split(r"[.;:\n]", before)[-1]  # the negation must be in the same clause
+    clause = _CLAUSE_END.split(match.string[max(0, match.start() - 30) : match.start()])[-1]
     if _NEGATION_BEFORE.search(clause):
         return match.group(0)
     return match.group(1) + " amplified"

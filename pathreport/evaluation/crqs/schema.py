@@ -1281,22 +1281,19 @@ def _equivalent_pairs(raw: Any, where: str) -> frozenset[frozenset[str]]:
 
 
 def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
-    """``only_alone`` names the field's own values; ``free_with`` a statement-counting field;
-    ``examined_of`` a summed count field."""
+    """``only_alone`` and ``equivalent`` name the field's own values; ``free_with`` a
+    statement-counting field; ``examined_of`` a summed count field."""
     by_name = {f.name: f for f in fields}
     for f in fields:
-        unknown = set(f.only_alone) - {v.canonical for v in f.values}
-        unpaired = {v for pair in f.equivalent for v in pair} - {v.canonical for v in f.values}
-        if unpaired:
-            raise SchemaError(
-                f"{where}: field '{f.name}': equivalent names {sorted(unpaired)}, which are not "
-                f"values of the field {[v.canonical for v in f.values]}."
-            )
-        if unknown:
-            raise SchemaError(
-                f"{where}: field '{f.name}': only_alone names {sorted(unknown)}, which are not "
-                f"values of the field {[v.canonical for v in f.values]}."
-            )
+        values = [v.canonical for v in f.values]
+        named = {"only_alone": set(f.only_alone), "equivalent": set().union(*f.equivalent)}
+        for key, names in named.items():
+            unknown = names.difference(values)
+            if unknown:
+                raise SchemaError(
+                    f"{where}: field '{f.name}': {key} names {sorted(unknown)}, which are not "
+                    f"values of the field {values}."
+                )
         if f.free_with is not None and getattr(by_name.get(f.free_with), "select", None) != (
             "number"
         ):
