@@ -62,6 +62,7 @@ _WORDS = {
     "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
     "wle": "wide local excision", "bx": "biopsy", "bxs": "biopsies",
     "turp": "transurethral resection of prostate",
+    "turbt": "transurethral resection of bladder tumor",
     "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
     "apr": "abdominoperineal resection", "lar": "low anterior resection",
     "mnd": "modified neck dissection", "plnd": "pelvic lymph node dissection",
@@ -234,6 +235,12 @@ _MELANOMA_WORDS = frozenset(["breslow", "clark", "melanocytic", "melanocytes", "
 _ACC = re.compile(r"(?<![a-z0-9])acc(?![a-z0-9])")
 _ADRENAL_WORDS = frozenset(["adrenal", "adrenalectomy"])
 _SALIVARY_WORDS = frozenset(["salivary", "parotid", "submandibular", "parotidectomy", "palate"])
+_UC = re.compile(r"(?<![a-z0-9])uc(?![a-z0-9])")  # urothelial carcinoma, or ulcerative colitis
+_UROTHELIAL_WORDS = frozenset(
+    ["bladder", "urothelial", "turbt", "turb", "ureter", "ureteric", "urethra", "cystectomy"]
+)
+_MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
+_SEG = re.compile(r"(?<![a-z])seg\.?(?=[ \t]*(?:[1-8]|i{1,3}|iv|v|vi{1,3})(?![a-z0-9]))")
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
 )
@@ -343,6 +350,12 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             text = _ACC.sub("adrenocortical carcinoma", text)
         elif not words.isdisjoint(_SALIVARY_WORDS):
             text = _ACC.sub("adenoid cystic carcinoma", text)
+    if "uc" in words and not words.isdisjoint(_UROTHELIAL_WORDS):  # "TURBT: LG papillary UC"
+        text = _UC.sub("urothelial carcinoma", text)
+    if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):
+        text = _MEC.sub("mucoepidermoid carcinoma", text)
+    if "seg" in words and not words.isdisjoint(_LIVER_WORDS):  # "partial hepatectomy, seg. 7"
+        text = _SEG.sub("segment", text)
     if "sm" in words:
         text = _SUBMUCOSA.sub(r"\1submucosa", text)
     if not words.isdisjoint(_LIVER_WORDS) and not words.isdisjoint(_SEGMENT_NAMES):

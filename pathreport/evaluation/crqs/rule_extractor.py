@@ -356,6 +356,15 @@ class RuleExtractor:
 
         prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
 
+        def measured(j: int) -> bool:
+            """The finding ending at word j is followed by its number ("mitotic rate 3/mm2",
+            "mitoses: 5 per 10 HPF"): a statement of its own, not an item of a negated list."""
+            return (
+                j + 1 < n_words
+                and rt.words[j + 1][0].isdigit()
+                and not rt.text[rt.ends[j] : rt.starts[j + 1]].strip(" \t:")
+            )
+
         def item_break(k: int) -> bool:
             """The gap before word k opens a new bulleted item."""
             return k > 0 and _BULLET_GAP.search(rt.text, rt.ends[k - 1], rt.starts[k]) is not None
@@ -716,6 +725,8 @@ class RuleExtractor:
                 return affirmed  # "Sarcomatoid features: none Necrosis: present": a new label
             if rt.comma_between(cue_end + 1, i) and not between_is_list:
                 return affirmed  # "without necrosis, (2) fungal infection": a new item
+            if rt.comma_between(cue_end + 1, i) and measured(j):
+                return affirmed  # "no ulceration, mitotic rate 3/mm2": a measured item
             s = bisect_left(stop_starts, cue_end + 1)
             if s < len(stop_starts) and stop_starts[s] < i:
                 return affirmed

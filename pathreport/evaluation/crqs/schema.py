@@ -140,6 +140,9 @@ def entity_sets(reference: Any, prediction: Any) -> tuple[set[str], set[str]]:
 
 
 def _names_same_entity(a: str, b: str) -> bool:
+    """One name ends with the other ("conventional osteosarcoma", "osteosarcoma"), a name outside
+    the vocabulary compared without its "unlisted: " mark."""
+    a, b = a.removeprefix(UNLISTED_PREFIX), b.removeprefix(UNLISTED_PREFIX)
     return a.endswith(" " + b) or b.endswith(" " + a)
 
 
@@ -401,6 +404,13 @@ class FieldSpec:
         if self.generic_yields and reference != prediction:
             ref_set, pred_set = entity_sets(reference, prediction)
             return ref_set == pred_set
+        if (
+            reference != prediction
+            and isinstance(reference, str)
+            and isinstance(prediction, str)
+            and (reference.startswith(UNLISTED_PREFIX) or prediction.startswith(UNLISTED_PREFIX))
+        ):  # a name outside the vocabulary, generic in one report, specific in the other
+            return _names_same_entity(reference, prediction)
         return reference == prediction
 
 

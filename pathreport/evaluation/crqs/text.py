@@ -49,6 +49,21 @@ _DECIMAL_COMMA = re.compile(
 _SPACED_SIGN = re.compile(r" (?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))")
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
+# A finding's sign after its heading's colon ("LVI: -", "Margins: -; closest 5 mm", "Invasive
+# carcinoma: -") is the word a checklist writes there: the sign alone reaches only the stain and
+# finding names it follows, the word every field's status patterns.
+_COLON_SIGN = re.compile(r":[ \t]*(all[ \t]+)?(?:(-)|\+{1,3})(?=[ \t]*(?:[,;.()\n]|$))")
+# A node count's sign after it ("Nodes: 2/15 +", "SLN 0/3 -") is the count's status.
+_COUNT_SIGN = re.compile(r"/(?<=\d/)([ \t]*\d{1,3})[ \t]*(?:(-)|\+)(?=[ \t]*(?:[,;.()\n]|$))")
+# Margins listed by name, each with its own status ("Margins: ecto -, endo -, deep -";
+# "Margins: neck negative, bile duct negative"): the heading gets the status they share, which
+# the margin patterns read; names outside their lists would leave the status unread.
+_MARGIN_LIST = re.compile(r"margins?[ \t]*:[ \t]*(?=[a-z(])([^;.:\n]{1,160})")
+_LIST_ITEMS = re.compile(r",|[ \t]and[ \t]")
+_ITEM_STATUS = re.compile(
+    r"[a-z)][ \t]*(?:(-)|\+|(?<![a-z])(?:(negative|free|clear|uninvolved|not involved)|positive"
+    r"|involved))$"
+)
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
 _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
@@ -130,11 +145,10 @@ _SHARED_HEAD = re.compile(_SHARED_NOUN)
 _REMAINING_NUMBER = re.compile(_REMAINING_COUNT.pattern.removeprefix("(?<![a-z])"))
 # A result that heads the markers it applies to ("IHC negative: S100, CD34, KIT") reads as
 # "negative for S100, CD34, KIT", so that the result reaches every marker of the list.
-_RESULT_COLON = re.compile(r"(positive|negative)[ \t]*:")  # searched first, as above
+_RESULT_COLON = re.compile(r"(positive|negative)[ \t]*(?::|-(?=[ \t]))")  # searched first
 _RESULT_HEADING = re.compile(
-    r"(?:(?<![a-z])(?:ihc|immunohistochemistry|immunostains?|stains?|markers?)[ \t]+|(?<=\n)|^)"
-    + _RESULT_COLON.pattern
-    + r"[ \t]*(?=[a-z0-9])",
+    r"(?:(?<![a-z])(?:ihc|immunohistochemistry|immunostains?|stains?|markers?)[ \t]*:?[ \t]+"
+    r"|(?<=\n)|(?<=[.;] )|^)" + _RESULT_COLON.pattern + r"[ \t]*(?=[a-z0-9])",
     re.MULTILINE,
 )
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
@@ -178,6 +192,32 @@ def _result_for(match: re.Match) -> str:
     return match.group(0)[: match.start(1) - match.start(0)] + match.group(1) + " for "
 
 
+def _colon_sign(match: re.Match) -> str:
+    """ "LVI: -" -> "LVI: negative"; "Margins: all -" -> "Margins: all negative"."""
+    return f": {match.group(1) or ''}{'negative' if match.group(2) else 'positive'}"
+
+
+def _count_sign(match: re.Match) -> str:
+    """ "2/15 +" -> "2/15 positive"."""
+    return f"/{match.group(1)} {'negative' if match.group(2) else 'positive'}"
+
+
+def _margin_list(match: re.Match) -> str:
+    """ "margins: ecto -, endo -" -> "margins: negative, ecto -, endo -"; any other list stays."""
+    items = _LIST_ITEMS.split(match.group(1))
+    if len(items) < 2 or "margin" in match.group(1):
+        return match.group(0)  # "Margins: mucosal margins negative" states its status already
+    negative = True
+    for item in items:
+        status = _ITEM_STATUS.search(item.rstrip())
+        if status is None:
+            return match.group(0)
+        negative = negative and bool(status.group(1) or status.group(2))
+    at = match.start(1) - match.start(0)
+    word = "negative" if negative else "positive"
+    return f"{match.group(0)[:at]}{word}, {match.group(1)}"
+
+
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
@@ -203,6 +243,12 @@ def normalise(text: str) -> str:
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if ":" in text:  # "LVI: -", "Margins: all -"
+        text = _COLON_SIGN.sub(_colon_sign, text)
+    if "/" in text and ("+" in text or "-" in text):  # "Nodes: 2/15 +"
+        text = _COUNT_SIGN.sub(_count_sign, text)
+    if "margin" in text and ":" in text:  # "Margins: ecto -, endo -, deep -"
+        text = _MARGIN_LIST.sub(_margin_list, text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
         text = _SPACED_SIGN.sub(r"\1", text)
     if "hybridi" in text:
@@ -240,7 +286,7 @@ def normalise(text: str) -> str:
         text = _REMAINING_COUNT.sub(r"\1", text)
     if ("invasion" in text or "involvement" in text) and _SHARED_HEAD.search(text):
         text = _SHARED_INVASION.sub(r"\1 invasion", text)
-    if ":" in text and _RESULT_COLON.search(text):
+    if ("positive" in text or "negative" in text) and _RESULT_COLON.search(text):
         text = _RESULT_HEADING.sub(_result_for, text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
