@@ -54,8 +54,12 @@ from pathreport.registry import EXTRACTORS
 
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
+# A sign after a finding, its colon or its bracket; not a bullet's dash on the next line ("Left
+# pelvic lymph nodes:\n- metastatic carcinoma ...").
 _SIGN_AFTER = re.compile(
-    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)|\s*:\s*([+-]{1,3})(?=$|[\s.,;])|([+-]{1,3})(?=$|[\s.,;)/])"
+    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)"
+    r"|[ \t]*:[ \t]*([+-]{1,3})(?=$|[\s.,;])"
+    r"|([+-]{1,3})(?=$|[\s.,;)/])"
 )
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
@@ -1073,8 +1077,9 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
     involved is compared, not only the sides named. The statement must be in the value's comma
     segment or, when the value labels its clause ("Right lobe: high-grade PIN, no carcinoma"),
     anywhere in that clause except a margin ("Left lobe: adenocarcinoma, margins negative" says
-    nothing of the lobe); and at most ``FREE_STATUS_REACH`` words away, so that a report flattened
-    into one long clause does not mark everything in it.
+    nothing of the lobe) or, when the value ends a part's heading ("B. Lymph nodes, right
+    pelvic:"), in the line below it; and at most ``FREE_STATUS_REACH`` words away, so that a
+    report flattened into one long clause does not mark everything in it.
     """
     places = []
     for start, neg_end, *_ in statements:
@@ -1085,10 +1090,13 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
         i = rt.word_of(start)
         sentence, segment = rt.place(i)
         labels = rt.text[-neg_end : -neg_end + 3].lstrip().startswith(":")
+        # A part's heading ("B. Lymph nodes, right pelvic:") whose status is the line below it.
+        rest = rt.text[-neg_end:].partition("\n")[0].rstrip()
+        heads = rest.endswith(":") and not any(ch in rest for ch in ".;") and rest.count(":") == 1
         if any(
-            b == sentence
+            (b == sentence or (heads and b == sentence + 1))
             and abs(k - i) <= FREE_STATUS_REACH
-            and (c == segment or (labels and not margin))
+            and (c == segment or ((labels or heads) and not margin))
             for k, b, c, margin in places
         ):
             value = f"{value} free"

@@ -123,3 +123,20 @@ def test_a_name_outside_the_vocabulary_matches_its_generic_or_specific_form():
     other = "Femur, resection: Ewing sarcoma, 9 cm."
     assert "diagnosis" in score_pair(specific, reworded, "tcga").matched
     assert "diagnosis" in score_pair(specific, other, "tcga").discordant
+
+
+def test_a_part_heading_takes_the_tumour_free_status_of_the_line_below_it():
+    report = (
+        "A. Lymph nodes, right obturator, excision:\n"
+        "   - Negative for carcinoma (0/4).\n"
+        "B. Lymph nodes, left obturator, excision:\n"
+        "   - Metastatic adenocarcinoma in 1 of 3 lymph nodes."
+    )
+    assert extract(report, "tcga")["lateral_sites"] == "left node + right node free"
+
+
+def test_a_bullet_dash_below_a_heading_is_no_minus_sign():
+    report = "Left pelvic lymph nodes:\n- Metastatic carcinoma in 2 of 5 nodes."
+    fields = extract(report, "tcga")
+    assert fields["lateral_sites"] == "left pelvic"
+    assert "tumor_free_sites" not in fields
