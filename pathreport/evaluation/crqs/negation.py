@@ -28,6 +28,10 @@ DEFAULT_PRE = (
     # "nothing to suggest refractory coeliac disease or lymphoma".
     "nothing to suggest", "nothing suggestive of", "no evidence to suggest",
     "uninvolved by", "not involved by",
+    # "Four lymph nodes, none with metastasis"; "12 nodes, none of which contains tumour".
+    "none with", "none showing", "none show", "none shows", "none containing", "none contain",
+    "none contains", "none of which show", "none of which shows", "none of which contain",
+    "none of which contains", "none involved by",
     # "with negative extrathyroidal extension": the adjective before the finding.
     "with negative",
     # "does not show venous involvement": "show" alone ends a cue's scope.

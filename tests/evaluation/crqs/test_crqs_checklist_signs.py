@@ -140,3 +140,18 @@ def test_a_bullet_dash_below_a_heading_is_no_minus_sign():
     fields = extract(report, "tcga")
     assert fields["lateral_sites"] == "left pelvic"
     assert "tumor_free_sites" not in fields
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Eleven lymph nodes from stations 4R, 7, 10R and 11R are negative for carcinoma.",
+         "lymph_node_involvement", "0/11"),
+        ("Nine nodes from stations 2R, 4R and 7, all negative.", "lymph_nodes_examined", "9"),
+        ("Lymph nodes of the central compartment: five, none with metastasis.",
+         "metastatic_involvement", "absent"),
+        ("Sentinel nodes, left axilla: 0/3.", "lymph_node_involvement", "0/3"),
+    ],
+)  # fmt: skip
+def test_a_node_count_worded_around_its_stations_is_read(text, field, value):
+    assert extract(text, "tcga").get(field) == value
