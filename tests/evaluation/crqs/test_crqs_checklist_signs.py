@@ -79,6 +79,10 @@ from pathreport.evaluation.crqs.text import normalise
          "liver segment 6"),
         ("histai", "Appendix: low-grade appendiceal mucinous neoplasm (LAMN).", "diagnosis",
          "appendiceal mucinous neoplasm"),
+        # An organ named by one of its parts.
+        ("tcga", "Left distal femur, resection: osteosarcoma, osteoblastic type.", "organ_site",
+         "bone"),
+        ("tcga", "Diffuse glioma infiltrating the grey and white matter.", "organ_site", "brain"),
     ],
 )  # fmt: skip
 def test_a_sign_or_shorthand_states_the_usual_fact(dataset, text, field, value):
