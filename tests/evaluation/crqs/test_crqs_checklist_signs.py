@@ -83,6 +83,10 @@ from pathreport.evaluation.crqs.text import normalise
         ("tcga", "Left distal femur, resection: osteosarcoma, osteoblastic type.", "organ_site",
          "bone"),
         ("tcga", "Diffuse glioma infiltrating the grey and white matter.", "organ_site", "brain"),
+        ("tcga", "Lung, lobectomy: adenocarcinoma. No visceral pleural involvement.", "organ_site",
+         "lung"),
+        ("histai", "Duodenum, biopsies: small intestinal mucosa with villous atrophy.",
+         "organ_site", "duodenum + small intestine"),
     ],
 )  # fmt: skip
 def test_a_sign_or_shorthand_states_the_usual_fact(dataset, text, field, value):
