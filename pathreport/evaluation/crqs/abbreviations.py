@@ -192,11 +192,14 @@ _COMPROMISE = re.compile(
 # "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
 # in the order of Romance languages; written before it, as the vocabularies name them.
 _TYPE_AFTER = re.compile(
-    r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|,[ \t]*)"
+    r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|,[ \t]*|[ \t]*(\()[ \t]*)"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
     r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
-_HEADS_AFTER = ("invasive ", "infiltrating ", "an ", "a ")
+_HEADS_AFTER = (
+    "invasive ", "infiltrating ", "an ", "a ", "differentiated ", "primary ", "endometrial ",
+    "uterine ", "ovarian ", "gastric ", "mammary ",
+)  # fmt: skip
 _GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
 # "Loss of E-cadherin expression", "ATRX loss", "BAP1 nuclear staining is retained": the result of a
 # stain whose loss is the finding, written as the result every marker's rule reads ("E-cadherin
@@ -339,7 +342,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
         text = _rewrite(text, _NOT_FOUND, _verb_first_negation)
-    if "type" in words and ("carcinoma of " in text or "carcinoma," in text):
+    if "type" in words and (
+        "carcinoma of " in text or "carcinoma," in text or "carcinoma (" in text
+    ):
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "of" in words and "dysplasia" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
@@ -459,9 +464,10 @@ def _verb_first_negation(found: re.Match, done: int) -> tuple[int, str] | None:
 
 
 def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:
-    """ "carcinoma of endometrioid type" and "adenocarcinoma, endometrioid type" -> "endometrioid
-    carcinoma", where the noun heads its phrase: "renal cell carcinoma of clear cell type" keeps
-    its order."""
+    """ "carcinoma of endometrioid type", "adenocarcinoma, endometrioid type" and "adenocarcinoma
+    (endometrioid type" -> "endometrioid carcinoma", where the noun heads its phrase (after a
+    differentiation or an organ's adjective at most): "renal cell carcinoma of clear cell type"
+    keeps its order."""
     text, start, noun = found.string, found.start(), "carcinoma"
     if text.endswith("adeno", 0, start):
         start, noun = start - 5, "adenocarcinoma"
@@ -469,7 +475,8 @@ def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:
         return None
     if not (_opens_clause(text, start) or text.endswith(_HEADS_AFTER, 0, start)):
         return None
-    return start, f"{found.group(1)} {noun}"
+    bracket = " (" if found.group(1) else ""  # "adenocarcinoma (endometrioid type, G1)"
+    return start, f"{found.group(2)} {noun}{bracket}"
 
 
 def _opens_clause(text: str, start: int) -> bool:

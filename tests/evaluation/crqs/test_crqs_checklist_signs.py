@@ -79,6 +79,13 @@ from pathreport.evaluation.crqs.text import normalise
          "liver segment 6"),
         ("histai", "Appendix: low-grade appendiceal mucinous neoplasm (LAMN).", "diagnosis",
          "appendiceal mucinous neoplasm"),
+        # A type after the noun, behind a differentiation or an organ's adjective.
+        ("tcga", "Uterus: well-differentiated adenocarcinoma (endometrioid type, FIGO grade 1).",
+         "diagnosis", "endometrioid carcinoma"),
+        ("tcga", "Hysterectomy: primary uterine carcinoma of adenosquamous type.", "diagnosis",
+         "adenosquamous carcinoma"),
+        ("tcga", "Kidney: renal cell carcinoma of clear cell type.", "diagnosis",
+         "renal cell carcinoma"),
         # An organ named by one of its parts.
         ("tcga", "Left distal femur, resection: osteosarcoma, osteoblastic type.", "organ_site",
          "bone"),
