@@ -192,7 +192,7 @@ _COMPROMISE = re.compile(
 # "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
 # in the order of Romance languages; written before it, as the vocabularies name them.
 _TYPE_AFTER = re.compile(
-    r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|,[ \t]*|[ \t]*(\()[ \t]*)"
+    r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|[ \t]?,[ \t]*|[ \t]*(\()[ \t]*)"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
     r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
@@ -342,9 +342,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
         text = _rewrite(text, _NOT_FOUND, _verb_first_negation)
-    if "type" in words and (
-        "carcinoma of " in text or "carcinoma," in text or "carcinoma (" in text
-    ):
+    if "type" in words and "carcinoma" in text:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "of" in words and "dysplasia" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
