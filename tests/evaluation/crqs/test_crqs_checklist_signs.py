@@ -71,6 +71,19 @@ from pathreport.evaluation.crqs.text import normalise
         # Stains listed after a result and a dash.
         ("histai", "Immunohistochemistry: Positive - CK7, TTF-1. Negative - CK20, CDX2.",
          "ihc_markers", "cdx2 negative + ck20 negative + ck7 + ttf-1"),
+        # Mismatch-repair and p53 stains with their result in brackets or as a sign.
+        ("tcga", "Colon: adenocarcinoma. IHC: MLH1(-), PMS2(-), MSH2(+), MSH6(+).",
+         "mmr_proteins_lost", "mlh1 + pms2"),
+        ("tcga", "Colon: adenocarcinoma. IHC: MLH1(-), PMS2(-), MSH2(+), MSH6(+).",
+         "mmr_msi_status", "deficient"),
+        ("histai", "Endometrium: endometrioid carcinoma. MSH2 and MSH6 negative.",
+         "mmr_proteins_lost", "msh2 + msh6"),
+        ("reg2025", "Colon, biopsy;\n  Adenocarcinoma\n  Note) MLH1 -, PMS2 -, MSH2 +, MSH6 +.",
+         "mmr_proteins_lost", "mlh1 + pms2"),
+        ("tcga", "Endometrium: serous carcinoma. IHC: p53 (aberrant, null pattern).",
+         "p53_status", "aberrant"),
+        ("tcga", "Endometrium: endometrioid carcinoma. p53 (wild-type), ER(+).", "p53_status",
+         "wild type"),
         # Shorthand read by its context.
         ("tcga", "Bladder, TURBT: low-grade papillary UC, non-invasive.", "diagnosis",
          "urothelial carcinoma"),
