@@ -84,6 +84,16 @@ from pathreport.evaluation.crqs.text import normalise
          "p53_status", "aberrant"),
         ("tcga", "Endometrium: endometrioid carcinoma. p53 (wild-type), ER(+).", "p53_status",
          "wild type"),
+        # A dysplasia graded by an adjective before its kind; granulomatous diseases by name.
+        ("histai", "Tongue, biopsy: moderate epithelial dysplasia.", "dysplasia_grade",
+         "moderate"),
+        ("tcga", "Oesophagus: severe squamous dysplasia adjacent to the carcinoma.",
+         "dysplasia_grade", "high"),
+        ("reg2025", "Oral cavity, biopsy;\n  Mild epithelial dysplasia", "dysplasia_grade", "low"),
+        ("histai", "Lymph node: caseating granulomas, consistent with tuberculosis.", "diagnosis",
+         "tuberculosis"),
+        ("histai", "Lung, transbronchial biopsy: non-necrotising granulomas, in keeping with "
+         "sarcoidosis.", "diagnosis", "sarcoidosis"),
         # Shorthand read by its context.
         ("tcga", "Bladder, TURBT: low-grade papillary UC, non-invasive.", "diagnosis",
          "urothelial carcinoma"),
