@@ -1091,7 +1091,9 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
         sentence, segment = rt.place(i)
         labels = rt.text[-neg_end : -neg_end + 3].lstrip().startswith(":")
         # A part's heading ("B. Lymph nodes, right pelvic:") whose status is the line below it.
-        rest = rt.text[-neg_end:].partition("\n")[0].rstrip()
+        end = -neg_end  # a candidate is (start, -end, value, finding, explicit)
+        line_end = rt.text.find("\n", end)
+        rest = rt.text[end : line_end if line_end >= 0 else len(rt.text)].rstrip()
         heads = rest.endswith(":") and not any(ch in rest for ch in ".;") and rest.count(":") == 1
         if any(
             (b == sentence or (heads and b == sentence + 1))

@@ -47,8 +47,6 @@ _DECIMAL_COMMA = re.compile(
 # A stain's sign written apart from its name ("CK7 -, TTF1 -."; "CDX2 +"): the sign of "CK7-".
 # (Searched from its space: a pattern that starts with a class tries every position.)
 _SPACED_SIGN = re.compile(r" (?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))")
-# "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
-# reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 # A finding's sign after its heading's colon ("LVI: -", "Margins: -; closest 5 mm", "Invasive
 # carcinoma: -") is the word a checklist writes there: the sign alone reaches only the stain and
 # finding names it follows, the word every field's status patterns.
@@ -64,6 +62,8 @@ _ITEM_STATUS = re.compile(
     r"[a-z)][ \t]*(?:(-)|\+|(?<![a-z])(?:(negative|free|clear|uninvolved|not involved)|positive"
     r"|involved))$"
 )
+# "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
+# reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
 _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
@@ -223,10 +223,11 @@ def normalise(text: str) -> str:
 
     "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage
     needs one spelling of the unit; a decimal comma before a unit becomes a point ("2,8 cm"), a
-    stain's sign written apart joins it ("CK7 -"), "in situ hybridisation" is "ISH" and the
-    French node count "1 N+ / 23 N" is "1/23"; British spellings become American ones and an
-    abbreviation or a number echoed in brackets is dropped, so that a vocabulary names each
-    finding once.
+    sign after a heading's colon or a node count becomes its word ("LVI: -", "2/15 +"), margins
+    listed by name with their signs get the status they share, a stain's sign written apart
+    joins it ("CK7 -"), "in situ hybridisation" is "ISH" and the French node count "1 N+ / 23
+    N" is "1/23"; British spellings become American ones and an abbreviation or a number echoed
+    in brackets is dropped, so that a vocabulary names each finding once.
     """
     if "&" in text:
         text = html.unescape(text)
