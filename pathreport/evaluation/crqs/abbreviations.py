@@ -243,13 +243,16 @@ _UROTHELIAL_WORDS = frozenset(
     ["bladder", "urothelial", "turbt", "turb", "ureter", "ureteric", "urethra", "cystectomy"]
 )
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
-_SEG = re.compile(r"(?<![a-z])seg\.?(?=[ \t]*(?:[1-8]|i{1,3}|iv|v|vi{1,3})(?![a-z0-9]))")
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
 )
-_LIVER_SEGMENT = re.compile(r"(?<![a-z0-9/])s([1-8])(?![a-z0-9/])")
+# A liver segment written "S7", "seg. 7" or "seg. VII".
+_LIVER_SEGMENT = re.compile(
+    r"(?<![a-z0-9/])s"
+    r"(?:eg\.?[ \t]*(?=(?:[1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9]))|(?=[1-8](?![a-z0-9/])))"
+)
 _LIVER_WORDS = frozenset(["liver", "hepatic", "hepatectomy", "hepatocellular", "hcc"])
-_SEGMENT_NAMES = frozenset(f"s{k}" for k in range(1, 9))
+_SEGMENT_NAMES = frozenset([f"s{k}" for k in range(1, 9)] + ["seg"])
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
 
@@ -357,12 +360,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _UC.sub("urothelial carcinoma", text)
     if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):
         text = _MEC.sub("mucoepidermoid carcinoma", text)
-    if "seg" in words and not words.isdisjoint(_LIVER_WORDS):  # "partial hepatectomy, seg. 7"
-        text = _SEG.sub("segment", text)
     if "sm" in words:
         text = _SUBMUCOSA.sub(r"\1submucosa", text)
     if not words.isdisjoint(_LIVER_WORDS) and not words.isdisjoint(_SEGMENT_NAMES):
-        text = _LIVER_SEGMENT.sub(r"segment \1", text)
+        text = _LIVER_SEGMENT.sub("segment ", text)  # "partial hepatectomy, seg. 7"
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2)), text)
