@@ -21,7 +21,10 @@ from dataclasses import dataclass, field
 DEFAULT_PRE = (
     "no", "not", "without", "negative for", "free of", "absence of", "no evidence of",
     "no evidence", "no sign of", "no signs of", "no features of", "lack of", "lacks", "lacking",
-    "nor", "neither", "never", "rules out", "rule out", "non",
+    "nor", "neither", "never", "rules out", "rule out", "non", "lack",
+    # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and
+    # schwannoma", "co-expression argues against a metastasis".
+    "excludes", "excluding", "argues against", "argue against", "arguing against",
     # "No identified lymphovascular invasion": the affirming word belongs to the cue.
     "no identified", "no definite", "no definitive", "no obvious", "no apparent", "no convincing",
     "no residual", "no detectable",
@@ -55,6 +58,8 @@ DEFAULT_POST = (
     # "Testing for BRAF and KRAS mutations did not identify any": a test's negative result.
     "did not identify", "does not identify", "did not detect", "does not detect",
     "failed to detect", "failed to identify",
+    # "Follicular lymphoma is not supported", "a metastasis is not favoured".
+    "not supported", "not favored", "thereby excluded",
     # "The seminal vesicles are without carcinoma": a structure's status stated with "without".
     "without tumor", "without carcinoma", "without malignancy", "without neoplasm",
     "without cancer", "without metastasis", "without metastases", "without involvement",
@@ -108,12 +113,15 @@ DEFAULT_TERMINATORS = (
     "staining in", "expression in", "immunoreactivity in",
     # "with negative margins and positive lymph nodes": a status of its own ends the negation.
     "and positive", "or positive", "and involved",
+    # "a metastasis is not favoured given TTF-1 co-expression": the reason is affirmed.
+    "given", "because of", "in view of",
 )  # fmt: skip
 DEFAULT_FILLERS = frozenset(
     {
         "is", "are", "was", "were", "be", "been", "being", "has", "have", "also", "all", "both",
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
+        "features", "feature",
         # Head nouns after a finding: "microsatellite lesions were not seen".
         "lesion", "lesions", "foci", "spaces", "channels",
         # A marker's result: "E-cadherin expression lost", "p53 expression: wild type".

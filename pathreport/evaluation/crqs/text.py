@@ -53,6 +53,26 @@ _SPACED_SIGN = re.compile(r" (?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))")
 _COLON_SIGN = re.compile(r":[ \t]*(all[ \t]+)?(?:(-)|\+{1,3})(?=[ \t]*(?:[,;.()\n]|$))")
 # A node count's sign after it ("Nodes: 2/15 +", "SLN 0/3 -") is the count's status.
 _COUNT_SIGN = re.compile(r"/(?<=\d/)([ \t]*\d{1,3})[ \t]*(?:(-)|\+)(?=[ \t]*(?:[,;.()\n]|$))")
+# Key-value records that a laboratory system exports from its templates ("SITE=COLON | LAT=L |
+# LVI=N | MARG=NEG (2 MM, DEEP) | LN=0/12"): each "KEY=value" field is written as the heading and
+# colon a report prints, its fields as lines, its one-letter answers and side codes as words and
+# its short keys as the names they stand for. A text is a record when it holds two such fields,
+# so a lone "closest = uncinate" or "3+4=7" stays as it is.
+_RECORD_FIELD = re.compile(
+    r"(?:^|(?<=[\n|;,]))[ \t]*([a-z][a-z0-9 .-]{0,24}?)[ \t]*=[ \t]*(?=[^=\s])", re.MULTILINE
+)
+_RECORD_SIDE = re.compile(r"^(?:lat|side|laterality)$")
+_RECORD_SIDES = {"l": "left", "lt": "left", "r": "right", "rt": "right", "b": "bilateral",
+                 "bil": "bilateral", "bilat": "bilateral"}  # fmt: skip
+_RECORD_KEYS = {
+    "dx": "diagnosis", "diag": "diagnosis", "proc": "procedure", "histotype": "histologic type",
+    "htype": "histologic type", "marg": "margins", "margs": "margins", "ln": "lymph nodes",
+    "lns": "lymph nodes", "hp": "helicobacter pylori", "im": "intestinal metaplasia",
+    "dyspl": "dysplasia", "dysp": "dysplasia", "gg": "grade group", "necr": "necrosis",
+}  # fmt: skip
+_RECORD_ANSWER = re.compile(r"(?<=: )(y|yes|n|no)(?=[ \t]*(?:[\n;,(]|$))", re.MULTILINE)
+_RECORD_ANSWERS = {"y": "present", "yes": "present", "n": "absent", "no": "absent"}
+_RECORD_SIDE_VALUE = re.compile(r"(?<=^laterality: )(l|lt|r|rt|b|bil|bilat)(?![a-z])", re.M)
 # Margins listed by name, each with its own status ("Margins: ecto -, endo -, deep -";
 # "Margins: neck negative, bile duct negative"): the heading gets the status they share, which
 # the margin patterns read; names outside their lists would leave the status unread.
@@ -95,6 +115,10 @@ _SIDE_LETTER = re.compile(
     r"(?! (?i:local|status|class))"
 )  # "R local 0" is the residual tumour class; "L SV" is the left seminal vesicle
 _SIDES = {"L": "left", "R": "right"}
+# The UICC perineural code "Pn0"/"Pn1" ("pT2 pN0 L0 V0 Pn1 R0") differs from the nodal stage
+# "pN1" only in case, so it becomes words before the text is lower-cased.
+_PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
+_PERINEURAL_WORDS = {"0": "perineural invasion absent", "1": "perineural invasion present"}
 
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
 # (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
@@ -124,8 +148,9 @@ _NONE_OF_COUNT = re.compile(
 )
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
-# or lymphovascular invasion") and each is read as a finding of its own.
-_SHARED_NOUN = r"(?:or|and|nor)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])"
+# or lymphovascular invasion") and each is read as a finding of its own; so do contrasted ones
+# ("microvascular but no macrovascular invasion").
+_SHARED_NOUN = r"(?:or|and|nor|but[ \t]+no)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])"
 _SHARED_INVASION = re.compile(
     r"(?<![a-z])((?:visceral[ \t]+)?pleural|perineural|lymphovascular|lymphatic|vascular|venous"
     r"|angiolymphatic|microvascular|capsular|extraprostatic|extrathyroidal|extranodal)"
@@ -192,6 +217,22 @@ def _result_for(match: re.Match) -> str:
     return match.group(0)[: match.start(1) - match.start(0)] + match.group(1) + " for "
 
 
+def _record_field(match: re.Match) -> str:
+    """ "LAT=R" -> "laterality: R"; "MARG=NEG" -> "margins: NEG", on a line of its own."""
+    key = match.group(1).strip()
+    name = "laterality" if _RECORD_SIDE.match(key) else _RECORD_KEYS.get(key, key)
+    return f"\n{name}: "
+
+
+def _as_record(text: str) -> str:
+    """A laboratory system's "KEY=value | KEY=value" record as the report lines it stands for."""
+    if len(_RECORD_FIELD.findall(text, 0, 4000)) < 2:
+        return text
+    text = _RECORD_FIELD.sub(_record_field, text.replace("|", "\n"))
+    text = _RECORD_SIDE_VALUE.sub(lambda m: _RECORD_SIDES[m.group(1)], text)
+    return _RECORD_ANSWER.sub(lambda m: _RECORD_ANSWERS[m.group(1)], text)
+
+
 def _colon_sign(match: re.Match) -> str:
     """ "LVI: -" -> "LVI: negative"; "Margins: all -" -> "Margins: all negative"."""
     return f": {match.group(1) or ''}{'negative' if match.group(2) else 'positive'}"
@@ -241,9 +282,13 @@ def normalise(text: str) -> str:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
     if "(L)" in text or "(R)" in text:  # "Breast (R), CNB"
         text = text.replace("(L)", "(left)").replace("(R)", "(right)")
+    if "Pn" in text:  # "L0 V0 Pn1": perineural invasion, not the nodal stage
+        text = _PERINEURAL_CODE.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"
+        text = _as_record(text)
     if ":" in text:  # "LVI: -", "Margins: all -"
         text = _COLON_SIGN.sub(_colon_sign, text)
     if "/" in text and ("+" in text or "-" in text):  # "Nodes: 2/15 +"
