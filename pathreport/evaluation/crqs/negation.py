@@ -24,7 +24,7 @@ DEFAULT_PRE = (
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
     # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and
     # schwannoma", "co-expression argues against a metastasis".
-    "excludes", "excluding", "argues against", "argue against", "arguing against",
+    "exclude", "excludes", "excluding", "argues against", "argue against", "arguing against",
     # "No identified lymphovascular invasion": the affirming word belongs to the cue.
     "no identified", "no definite", "no definitive", "no obvious", "no apparent", "no convincing",
     "no residual", "no detectable",

@@ -53,6 +53,9 @@ _SPACED_SIGN = re.compile(r" (?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))")
 _COLON_SIGN = re.compile(r":[ \t]*(all[ \t]+)?(?:(-)|\+{1,3})(?=[ \t]*(?:[,;.()\n]|$))")
 # A node count's sign after it ("Nodes: 2/15 +", "SLN 0/3 -") is the count's status.
 _COUNT_SIGN = re.compile(r"/(?<=\d/)([ \t]*\d{1,3})[ \t]*(?:(-)|\+)(?=[ \t]*(?:[,;.()\n]|$))")
+# "Non-atypical endometrial hyperplasia" is the hyperplasia without atypia (the WHO name); read
+# as "non" before "atypical hyperplasia" it would rule out the atypical one and name nothing.
+_NON_ATYPICAL = re.compile(r"(?<![a-z])non[- ]?atypical[ \t]+((?:[a-z]+[ \t]+){0,2}?hyperplasia)")
 # Key-value records that a laboratory system exports from its templates ("SITE=COLON | LAT=L |
 # LVI=N | MARG=NEG (2 MM, DEEP) | LN=0/12"): each "KEY=value" field is written as the heading and
 # colon a report prints, its fields as lines, its one-letter answers and side codes as words and
@@ -287,6 +290,8 @@ def normalise(text: str) -> str:
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
+        text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"
         text = _as_record(text)
     if ":" in text:  # "LVI: -", "Margins: all -"
