@@ -86,6 +86,23 @@ _PROSE = (
         ("reg2025", "Larynx, biopsy;\n  High-grade (severe) squamous dysplasia", "tumor_grade",
          None),
         ("histai", "Tongue: low-grade (mild) oral epithelial dysplasia.", "dysplasia_grade", "low"),
+        # Background liver, lymphoma cell of origin and nodal stations.
+        ("tcga", "Liver, hepatectomy: hepatocellular carcinoma. Non-neoplastic liver: "
+         "cirrhosis.", "cirrhosis", "present"),
+        ("reg2025", "Liver, segment 6, biopsy;\n  Hepatocellular carcinoma\n  Note) The "
+         "surrounding liver is cirrhotic.", "cirrhosis", "present"),
+        ("histai", "Liver biopsy: steatohepatitis without cirrhosis.", "cirrhosis", "absent"),
+        ("histai", "Neck node: diffuse large B-cell lymphoma, non-germinal centre B-cell type.",
+         "cell_of_origin", "non-gcb"),
+        ("reg2025", "Lymph node, axilla, biopsy;\n  Diffuse large B-cell lymphoma, GCB type",
+         "cell_of_origin", "gcb"),
+        ("histai", "Lymph nodes, EBUS: stations 4L and 10R negative; station 7 with metastatic "
+         "adenocarcinoma.", "lymph_node_stations", "10r + 4l + 7"),
+        # The REG schema reads what the TCGA one defines for FIGO stage and MGMT.
+        ("reg2025", "Uterus, hysterectomy;\n  Endometrioid carcinoma, FIGO grade 2\n  FIGO "
+         "stage IB", "figo_stage", "ib"),
+        ("reg2025", "Brain, biopsy;\n  Glioblastoma, IDH-wildtype\n  Note) MGMT promoter "
+         "unmethylated.", "mgmt_status", "unmethylated"),
         # Other wording.
         ("histai", "Endometrium: non-atypical endometrial hyperplasia.", "diagnosis",
          "endometrial hyperplasia"),
