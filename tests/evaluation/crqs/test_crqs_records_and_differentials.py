@@ -98,6 +98,20 @@ _PROSE = (
          "cell_of_origin", "gcb"),
         ("histai", "Lymph nodes, EBUS: stations 4L and 10R negative; station 7 with metastatic "
          "adenocarcinoma.", "lymph_node_stations", "10r + 4l + 7"),
+        # Depth of invasion in mm, and of submucosal invasion in micrometres.
+        ("tcga", "Tongue, partial glossectomy: squamous cell carcinoma, DOI 7 mm.",
+         "depth_of_invasion", 7.0),
+        ("tcga", "Endometrium: endometrioid carcinoma. Myometrial invasion: 5 of 16 mm.",
+         "depth_of_invasion", 5.0),
+        ("tcga", "Cervix: squamous cell carcinoma invading 4 mm into a 12 mm thick wall.",
+         "depth_of_invasion", 4.0),
+        ("reg2025", "Colon, polypectomy;\n  Adenocarcinoma in adenoma, depth of submucosal "
+         "invasion 1200 μm", "depth_of_invasion", 1.2),
+        # Mucosal counts.
+        ("histai", "Oesophagus, biopsies: eosinophilic oesophagitis, peak 38 eosinophils/HPF.",
+         "eosinophils_per_hpf", 38.0),
+        ("histai", "Duodenum: villous atrophy; intraepithelial lymphocytes 40 per 100 "
+         "enterocytes.", "intraepithelial_lymphocytes", 40.0),
         # The REG schema reads what the TCGA one defines for FIGO stage and MGMT.
         ("reg2025", "Uterus, hysterectomy;\n  Endometrioid carcinoma, FIGO grade 2\n  FIGO "
          "stage IB", "figo_stage", "ib"),
