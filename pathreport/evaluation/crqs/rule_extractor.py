@@ -699,7 +699,33 @@ class RuleExtractor:
                     k += 1
             if post is not None and post[0]:
                 return (*post, True)
-            affirmed = (False, None, True) if post is not None else (False, None, False)
+            # "Carcinoma with (associated) lymphovascular invasion" states the finding present as
+            # plainly as "lymphovascular invasion: present" does.
+            w = (
+                i - 1
+                if i > 0 and rt.words[i - 1] == "with"
+                else i - 2  # "with urothelial carcinoma in situ"
+                if i > 1 and rt.words[i - 2] == "with"
+                else i - 3
+                if i > 2 and rt.words[i - 3] == "with" and rt.words[i - 2] in _WITH_QUALIFIERS
+                else -1
+            )
+            with_before = (
+                w >= 0
+                and not rt.boundary_between(w, i)
+                # A one-word finding must end its phrase: "with LVI," but not "with perineural
+                # fibrosis", where the word is an adjective of something else.
+                and (
+                    i < j
+                    or j + 1 >= n_words
+                    or rt.boundary_between(j + 1, j + 1)
+                    or rt.comma_between(j + 1, j + 1)
+                    or rt.words[j + 1] in _CONJUNCTIONS
+                )
+                # "Lymph nodes: 0 of 13 with metastasis" states none.
+                and not any(rt.words[k] in _NONE_WORDS for k in range(max(w - 3, 0), w))
+            )
+            affirmed = (False, None, post is not None or with_before)
             # Pre cue: the nearest cue ending before i, in the same clause, close enough.
             idx = bisect_left(pre_ends, i) - 1
             while idx >= 0 and pre_cues[idx][1] >= i:  # a cue overlapping the finding itself
@@ -1211,6 +1237,10 @@ def _select(
 
 
 _DIGITS = re.compile(r"\d+")
+# Words between "with" and a finding's adjective that keep it stated: "with associated urothelial
+# carcinoma in situ".
+_WITH_QUALIFIERS = frozenset(["associated", "focal", "extensive", "concurrent", "adjacent"])
+_NONE_WORDS = frozenset(["0", "zero", "none", "no"])
 # A named part: a side with the node station or biopsy zone it qualifies ("right pelvic",
 # "left obturator", "right mid"); a side alone ("left breast") names no part of a count.
 _NAMED_PART = re.compile(

@@ -56,6 +56,12 @@ _COUNT_SIGN = re.compile(r"/(?<=\d/)([ \t]*\d{1,3})[ \t]*(?:(-)|\+)(?=[ \t]*(?:[
 # "Non-atypical endometrial hyperplasia" is the hyperplasia without atypia (the WHO name); read
 # as "non" before "atypical hyperplasia" it would rule out the atypical one and name nothing.
 _NON_ATYPICAL = re.compile(r"(?<![a-z])non[- ]?atypical[ \t]+((?:[a-z]+[ \t]+){0,2}?hyperplasia)")
+# "Criteria for atypical meningioma (grade 2) are not met": the entity is ruled out, as in "does
+# not meet criteria for atypical meningioma" (a pre cue).
+_CRITERIA_NOT_MET = re.compile(
+    r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:are|is|were|was)[ \t]+not[ \t]+"
+    r"(?:met|fulfilled|satisfied)(?![a-z])"
+)
 # Key-value records that a laboratory system exports from its templates ("SITE=COLON | LAT=L |
 # LVI=N | MARG=NEG (2 MM, DEEP) | LN=0/12"): each "KEY=value" field is written as the heading and
 # colon a report prints, its fields as lines, its one-letter answers and side codes as words and
@@ -292,6 +298,8 @@ def normalise(text: str) -> str:
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
+    if "criteria" in text and " not " in text:  # "criteria for X are not met"
+        text = _CRITERIA_NOT_MET.sub(r"no \1", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"
         text = _as_record(text)
     if ":" in text:  # "LVI: -", "Margins: all -"

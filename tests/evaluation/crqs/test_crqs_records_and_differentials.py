@@ -117,6 +117,24 @@ _PROSE = (
          "stage IB", "figo_stage", "ib"),
         ("reg2025", "Brain, biopsy;\n  Glioblastoma, IDH-wildtype\n  Note) MGMT promoter "
          "unmethylated.", "mgmt_status", "unmethylated"),
+        # A finding after "with" is stated present, against a negation elsewhere.
+        ("tcga", "Bladder, cystectomy: invasive urothelial carcinoma with associated urothelial "
+         "carcinoma in situ. Urethral margin free of invasive and in situ carcinoma.",
+         "carcinoma_in_situ", "present"),
+        # Counts, grades and criteria in other words.
+        ("tcga", "Axillary sentinel nodes: four nodes, two containing metastatic carcinoma.",
+         "lymph_node_involvement", "2/4"),
+        ("histai", "Breast core: invasive carcinoma NST, Nottingham grade 2 (2+3+1).",
+         "nottingham_components", "mitoses 1 + pleomorphism 3 + tubules 2"),
+        ("tcga", "Rectum: adenocarcinoma, G2. Mesorectum complete, mesorectal plane (grade 1).",
+         "tumor_grade", "2"),
+        ("histai", "Tongue: squamous dysplasia (low grade).", "tumor_grade", None),
+        ("histai", "Uterus: leiomyoma with no more than mild nuclear atypia.", "epithelial_atypia",
+         "present"),
+        ("histai", "Dura: meningioma, WHO grade 1. Criteria for atypical meningioma are not met.",
+         "diagnosis", "meningioma"),
+        ("histai", "Dura: meningioma, WHO grade 1; does not meet criteria for atypical "
+         "meningioma.", "excluded_entities", "atypical meningioma"),
         # Other wording.
         ("histai", "Endometrium: non-atypical endometrial hyperplasia.", "diagnosis",
          "endometrial hyperplasia"),
@@ -148,6 +166,7 @@ def test_a_record_and_its_prose_state_the_same_facts():
     ],
 )
 def test_equals_signs_outside_records_stay(text):
+    """A lone "=" in a Gleason score or a margin is no key-value record."""
     assert "\n" not in normalise(text)
 
 
@@ -155,3 +174,10 @@ def test_perineural_code_needs_its_case():
     """Only the mixed-case "Pn1" is the perineural code; "pN1" and "PN1" stay nodal stages."""
     assert extract("Colon: adenocarcinoma. pT3 pN1 (2/15).", "tcga").get("pn_stage") == "n1"
     assert "perineural" not in normalise("pT3 PN1")
+
+
+def test_a_grade_stated_as_nuclear_grade_is_the_same_fact():
+    """REG: "intermediate nuclear grade (G2)" against "nuclear grade 2" loses nothing."""
+    ref = "Breast, core biopsy;\n  Ductal carcinoma in situ, intermediate nuclear grade (G2)"
+    rewrite = "Breast, core biopsy;\n  DCIS, nuclear grade 2"
+    assert score_pair(ref, rewrite, "reg2025").CRQS > 0.99
