@@ -24,12 +24,12 @@ DEFAULT_PRE = (
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
     # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and
     # schwannoma", "co-expression argues against a metastasis".
-    "exclude", "excludes", "excluding", "argues against",
+    "exclude", "excludes", "excluding", "argues against", "argue against", "arguing against",
     # "does not fulfil the criteria for atypical meningioma".
     "does not fulfil criteria for", "does not fulfill criteria for", "does not meet criteria for",
     "does not fulfil the criteria for", "does not fulfill the criteria for",
     "does not meet the criteria for", "do not meet criteria for", "do not meet the criteria for",
-    "falls short of criteria for", "insufficient for", "argue against", "arguing against",
+    "falls short of criteria for",
     # "No identified lymphovascular invasion": the affirming word belongs to the cue.
     "no identified", "no definite", "no definitive", "no obvious", "no apparent", "no convincing",
     "no residual", "no detectable",

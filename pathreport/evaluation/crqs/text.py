@@ -276,8 +276,10 @@ def normalise(text: str) -> str:
     sign after a heading's colon or a node count becomes its word ("LVI: -", "2/15 +"), margins
     listed by name with their signs get the status they share, a stain's sign written apart
     joins it ("CK7 -"), "in situ hybridisation" is "ISH" and the French node count "1 N+ / 23
-    N" is "1/23"; British spellings become American ones and an abbreviation or a number echoed
-    in brackets is dropped, so that a vocabulary names each finding once.
+    N" is "1/23"; a laboratory system's "KEY=value | KEY=value" record becomes the report lines
+    it stands for, and the UICC perineural code "Pn1" (not the nodal stage "pN1") its words;
+    British spellings become American ones and an abbreviation or a number echoed in brackets
+    is dropped, so that a vocabulary names each finding once.
     """
     if "&" in text:
         text = html.unescape(text)
