@@ -70,7 +70,7 @@ _CRITERIA_NOT_MET = re.compile(
 _RECORD_FIELD = re.compile(
     r"(?:^|(?<=[\n|;,]))[ \t]*([a-z][a-z0-9 .-]{0,24}?)[ \t]*=[ \t]*(?=[^=\s])", re.MULTILINE
 )
-_RECORD_SIDE = re.compile(r"^(?:lat|side|laterality)$")
+_RECORD_SIDE_KEYS = frozenset(["lat", "side", "laterality"])
 _RECORD_SIDES = {"l": "left", "lt": "left", "r": "right", "rt": "right", "b": "bilateral",
                  "bil": "bilateral", "bilat": "bilateral"}  # fmt: skip
 _RECORD_KEYS = {
@@ -229,7 +229,7 @@ def _result_for(match: re.Match) -> str:
 def _record_field(match: re.Match) -> str:
     """ "LAT=R" -> "laterality: R"; "MARG=NEG" -> "margins: NEG", on a line of its own."""
     key = match.group(1).strip()
-    name = "laterality" if _RECORD_SIDE.match(key) else _RECORD_KEYS.get(key, key)
+    name = "laterality" if key in _RECORD_SIDE_KEYS else _RECORD_KEYS.get(key, key)
     return f"\n{name}: "
 
 
