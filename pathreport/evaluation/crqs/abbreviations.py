@@ -88,7 +88,7 @@ _WORDS = {
     "sv": "seminal vesicle", "svs": "seminal vesicles",
     "ene": "extranodal extension", "ete": "extrathyroidal extension",
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
-    "lve": "lymphovascular emboli", "mp": "muscularis propria",
+    "lve": "lymphovascular invasion", "mp": "muscularis propria",
     "mvp": "microvascular proliferation",
     # status, grade and side
     "neg": "negative", "pos": "positive",
@@ -148,12 +148,19 @@ _MARGIN_SIDES = (
     "deep|lateral|peripheral|circumferential|radial|bronchial|vaginal|distal|proximal|ureteral"
     "|urethral|surgical|resection|excision|exeresis|mucosal|parenchymal|superior|inferior"
     "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
+    "|cord"  # "spermatic cord limit"
 )
 _LIMIT = re.compile(
     r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"
     rf"|(?<![a-z])((?:{_MARGIN_SIDES})[ \t]+)limit(s?)"
     r"(?:[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection))?)(?![a-z])"
 )
+# "Healthy surgical limits", "healthy proximal and distal margins": the status before the margin.
+_HEALTHY_BEFORE = re.compile(
+    r"(?<![a-z])healthy"
+    r"(?=[ \t]+(?:[a-z]+[ \t]+(?:and[ \t]+|&[ \t]+)?){0,3}(?:margin|limit)s?(?![a-z]))"
+)
+_HEALTHY_LIMIT = re.compile(r"(?<![a-z])healthy[ \t]+limit(s?)(?![a-z])")
 _HEALTHY_MARGIN = re.compile(
     r"(?<![a-z])(margins?(?:[ \t]+\([^)\n]{0,40}\))?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)"
     r"(?:(?:in|at)[ \t]+(?:a[ \t]+)?)?healthy(?:[ \t]+(?:zone|tissue))?(?![a-z])"
@@ -188,6 +195,49 @@ _VERB_BEFORE = re.compile(r"(?:(?<![a-z])it[ \t]+)?(?<![a-z])(?:is|are|was|were)
 _COMPROMISE = re.compile(
     r"(?<![a-z])(?:(without)|(with)|(?:by|of|for))?([ \t]+|^)"
     r"(?:(?:neoplastic|tumou?r(?:al)?|metastatic|malignant)[ \t]+)?compromise(?![a-z])"
+)
+# The terms of reports translated from French: "ganglions" are lymph nodes ("0/18 invaded
+# ganglia"), "emboles" vascular invasion ("no vascular or lymphatic emboli") and "engainement
+# perinerveux" perineural invasion ("perineural sheathing"); "RE"/"RP" are the oestrogen and
+# progesterone receptors and a "Lieberkuhnian" adenocarcinoma is the usual colorectal one.
+_GANGLIA = re.compile(r"(?<![a-z])(?:ganglia|ganglions|(?<=sentinel )ganglion)(?![a-z])")
+_INVADED_COUNT = re.compile(
+    r"(\d{1,3}[ \t]*/[ \t]*\d{1,3}[ \t]+)invaded(?![a-z])|invaded(?=[ \t]+lymph)"
+)
+_EMBOLI = re.compile(
+    r"(?<![a-z])(?:((?:lympho)?vascular|lymphatic|venous|angiolymphatic)[ \t]+)?"
+    r"(?<!fat )(?<!septic )(?<!cholesterol )(?<!pulmonary )(?<!air )(?<!tumor )(?<!cancer )"
+    r"embol(?:i|us)(?![a-z])"
+)
+_SHEATHING = re.compile(r"(?<![a-z])(?:perineural|perinervous|nerve)[ \t]+sheathing(?![a-z])")
+_RECEPTOR_FRENCH = re.compile(
+    r"(?<![a-z])(re|rp)(?=[ \t]*:?[ \t]*(?:\d{1,3}[ \t]*%|positive|negative|\+|-))"
+)
+_LIEBERKUHN = re.compile(
+    r"(?<![a-z])lieberk(?:u|ue|\u00fc)hn(?:ian|ien|ienne)[ \t]+(?=adenocarcinoma)"
+)
+# The terms of reports translated from Chinese: a "cancer thrombus in vessels" (ai shuan) is
+# lymphovascular invasion, "nerve invasion" is perineural invasion and a "cutting edge" (qie yuan)
+# is a margin. A tumour thrombus in a named vein ("renal vein tumour thrombus") stays as it is:
+# that is a macroscopic venous extension, which the schemas read by its vein.
+_CANCER_THROMBUS = re.compile(
+    r"(?<![a-z])(?:(?:intra)?vascular[ \t]+)?(?:cancer[ \t]+(?:thromb(?:us|i)|embol(?:us|i))"
+    r"(?![ \t]+(?:in|within|of|into|extending[ \t]+into)[ \t]+(?:the[ \t]+)?(?:[a-z]+[ \t]+)?"
+    r"(?:vein|vena|ivc))|tumou?r[ \t]+(?:thromb(?:us|i)|embol(?:us|i))"
+    r"(?=[ \t]+(?:in|within)[ \t]+(?:the[ \t]+)?(?:lymphatic[ \t]+|blood[ \t]+|small[ \t]+)?"
+    r"vessels?(?![a-z])))(?:[ \t]+(?:in|within)[ \t]+(?:the[ \t]+)?(?:lymphatic[ \t]+|blood[ \t]+"
+    r"|small[ \t]+)?vessels?)?(?![a-z])"
+)
+_NERVE_INVASION = re.compile(
+    r"(?<![a-z])(?<!optic )(?<!cranial )(?:nerve|neural)[ \t]+(?:invasion|involvement|infiltration)"
+    r"(?![a-z])"
+)
+_CUTTING_EDGE = re.compile(r"(?<![a-z])cutting[ \t]+edge(s?)(?![a-z])")
+# "Bronchial margin: no cancer involvement", "endocervical margin: HSIL involvement": the status
+# after the margin's colon, in the words such reports use.
+_MARGIN_INVOLVEMENT = re.compile(
+    r"(margins?[ \t]*:[ \t]*)(no[ \t]+)?(?:(?:cancer|tumor|carcinoma|lesion|neoplastic|malignant"
+    r"|hsil|dcis|dysplasia)[ \t]+)?involvement(?![a-z])(?![ \t]+(?:by|of|at|in)(?![a-z]))"
 )
 # "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
 # in the order of Romance languages; written before it, as the vocabularies name them.
@@ -329,6 +379,8 @@ _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WOR
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
+_TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural", "cutting"}
+_TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp"}
 
 
 def spell_out(text: str, words: set[str] | None = None) -> str:
@@ -380,6 +432,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
     if "radically" in words or "sound" in words or "healthy" in words:
         text = _COMPLETE_EXCISION.sub("completely excised", text)
+    if "healthy" in words and "limit" in text:  # "Healthy limits, the deep one at 4 mm"
+        text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
     if "limit" in words or "limits" in words:
         text = _LIMIT.sub(_as_margin, text)
     if "amplification" in words and "of" in words:
@@ -388,6 +442,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = text.replace("exeresis", "excision")
     if "healthy" in words and "margin" in text:
         text = _HEALTHY_MARGIN.sub(r"\1free", text)
+        text = _HEALTHY_BEFORE.sub("free", text)
     if "particularity" in words or "particularities" in words:
         text = _PARTICULARITY.sub("within normal limits", text)
     if "argument" in words or "arguments" in words:
@@ -402,6 +457,27 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _IDH_NAME.sub(lambda m: "idh" + (m.group(1) or ""), text)
     if "fold" in words or "folds" in words:
         text = _VOCAL_FOLD.sub("vocal cord", text)
+    if "cancer" in words or "tumor" in words:  # "cancer thrombus in vessels (-)"
+        text = _CANCER_THROMBUS.sub("lymphovascular invasion", text)
+    if "nerve" in words or "neural" in words:
+        text = _NERVE_INVASION.sub("perineural invasion", text)
+    if "cutting" in words:
+        text = _CUTTING_EDGE.sub(r"margin\1", text)
+    if "involvement" in words and "margin" in text:
+        text = _MARGIN_INVOLVEMENT.sub(
+            lambda m: m.group(1) + ("uninvolved" if m.group(2) else "involved"), text
+        )
+    if "ganglia" in words or "ganglions" in words or "ganglion" in words:
+        text = _GANGLIA.sub("lymph nodes", text)
+        text = _INVADED_COUNT.sub(_invaded_nodes, text)
+    if "emboli" in words or "embolus" in words:
+        text = _EMBOLI.sub(lambda m: (m.group(1) or "lymphovascular") + " invasion", text)
+    if "sheathing" in words:
+        text = _SHEATHING.sub("perineural invasion", text)
+    if "re" in words or "rp" in words:
+        text = _RECEPTOR_FRENCH.sub(lambda m: "er" if m.group(1) == "re" else "pr", text)
+    if "adenocarcinoma" in words and "lieberk" in text:
+        text = _LIEBERKUHN.sub("", text)
     if not words.isdisjoint(_WORDS):
         text = _WORD.sub(_word, text)
     return text
@@ -413,6 +489,11 @@ def _amplified(match: re.Match) -> str:
     if _NEGATION_BEFORE.search(clause):
         return match.group(0)
     return match.group(1) + " amplified"
+
+
+def _invaded_nodes(match: re.Match) -> str:
+    """ "3/16 invaded" -> "3/16 positive"; "invaded lymph nodes" -> "involved lymph nodes"."""
+    return match.group(1) + "positive" if match.group(1) else "involved"
 
 
 def _as_margin(match: re.Match) -> str:

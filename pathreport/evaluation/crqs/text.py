@@ -79,7 +79,21 @@ _RECORD_KEYS = {
     "lns": "lymph nodes", "hp": "helicobacter pylori", "im": "intestinal metaplasia",
     "dyspl": "dysplasia", "dysp": "dysplasia", "gg": "grade group", "necr": "necrosis",
 }  # fmt: skip
-_RECORD_ANSWER = re.compile(r"(?<=: )(y|yes|n|no)(?=[ \t]*(?:[\n;,(]|$))", re.MULTILINE)
+# The words of a multi-word key, spelled out: "CAPS INV" is capsular invasion, "VAGINAL MARG" the
+# vaginal margin.
+_RECORD_KEY_WORDS = {"inv": "invasion", "vasc": "vascular", "caps": "capsular", "marg": "margin",
+                     "spec": "specimen", "loc": "location", "ext": "extension"}  # fmt: skip
+_RECORD_ANSWER = re.compile(r"(?<=: )(y|yes|n|no)(?=[ \t]*(?:[\n;,()]|$))", re.MULTILINE)
+# "NEG"/"POS" as a record's values are the words they stand for ("HER2=POS", "MARG: deep NEG").
+_RECORD_SIGN = re.compile(r"(?<![a-z])(neg|pos)(?![a-z])")
+# Margins named inside the margin field, each with its own value ("MARG: ecto=NEG, endo=POS"):
+# each becomes "ecto margin negative", which the margin patterns read one by one.
+_RECORD_MARGINS = re.compile(r"(?<![a-z])margs?([ \t]*:[^\n|]*)")
+_RECORD_NAMED_MARGIN = re.compile(r"([a-z][a-z .-]{0,20}?)[ \t]*=[ \t]*")
+# A side code among the words of a site field ("SITE=Kidney, R, lower pole"; "SPEC=Testis, R").
+_RECORD_SITE_SIDE = re.compile(
+    r"^((?:site|specimen|location): [^\n]*?[ ,])(l|r|lt|rt)(?=[ \t]*(?:[,+;\n]|$))", re.MULTILINE
+)
 _RECORD_ANSWERS = {"y": "present", "yes": "present", "n": "absent", "no": "absent"}
 _RECORD_SIDE_VALUE = re.compile(r"(?<=^laterality: )(l|lt|r|rt|b|bil|bilat)(?![a-z])", re.M)
 # Margins listed by name, each with its own status ("Margins: ecto -, endo -, deep -";
@@ -89,7 +103,14 @@ _MARGIN_LIST = re.compile(r"margins?[ \t]*:[ \t]*(?=[a-z(])([^;.:\n]{1,160})")
 _LIST_ITEMS = re.compile(r",|[ \t]and[ \t]")
 _ITEM_STATUS = re.compile(
     r"[a-z)][ \t]*(?:(-)|\+|(?<![a-z])(?:(negative|free|clear|uninvolved|not involved)|positive"
-    r"|involved))$"
+    r"|involved))(?:[ \t]*\([^()]*\))?$"
+)
+# Isolated tumour cells do not make a node positive (AJCC: pN0(i+)): "isolated tumour cells in 1
+# of 3 sentinel nodes" counts 0 involved of 3.
+_ISOLATED_CELLS_COUNT = re.compile(
+    r"(isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?[ \t]+(?:only[ \t]+)?"
+    r"(?:in|within|involving)[ \t]+)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
+    r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
@@ -229,16 +250,27 @@ def _result_for(match: re.Match) -> str:
 def _record_field(match: re.Match) -> str:
     """ "LAT=R" -> "laterality: R"; "MARG=NEG" -> "margins: NEG", on a line of its own."""
     key = match.group(1).strip()
-    name = "laterality" if key in _RECORD_SIDE_KEYS else _RECORD_KEYS.get(key, key)
+    if key in _RECORD_SIDE_KEYS:
+        return "\nlaterality: "
+    name = _RECORD_KEYS.get(key) or " ".join(_RECORD_KEY_WORDS.get(w, w) for w in key.split())
     return f"\n{name}: "
+
+
+def _record_margins(match: re.Match) -> str:
+    """ "marg: ecto=neg, endo=pos" -> "margins: ecto margin neg, endo margin pos"."""
+    return "margins" + _RECORD_NAMED_MARGIN.sub(r"\1 margin ", match.group(1))
 
 
 def _as_record(text: str) -> str:
     """A laboratory system's "KEY=value | KEY=value" record as the report lines it stands for."""
     if len(_RECORD_FIELD.findall(text, 0, 4000)) < 2:
         return text
+    if "marg" in text:  # "MARG: ectocervical=NEG, endocervical=POS"
+        text = _RECORD_MARGINS.sub(_record_margins, text)
     text = _RECORD_FIELD.sub(_record_field, text.replace("|", "\n"))
     text = _RECORD_SIDE_VALUE.sub(lambda m: _RECORD_SIDES[m.group(1)], text)
+    text = _RECORD_SITE_SIDE.sub(lambda m: m.group(1) + _RECORD_SIDES[m.group(2)], text)
+    text = _RECORD_SIGN.sub(lambda m: "negative" if m.group(1) == "neg" else "positive", text)
     return _RECORD_ANSWER.sub(lambda m: _RECORD_ANSWERS[m.group(1)], text)
 
 
@@ -316,6 +348,8 @@ def normalise(text: str) -> str:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
+    if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
+        text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
         text = _HER2_SPELLING.sub("her2", text)
     if "pno" in text:  # "pNO": a letter O for the zero, common in OCR'd and retyped TNM stages

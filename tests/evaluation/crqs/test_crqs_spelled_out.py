@@ -209,7 +209,7 @@ def test_figo_histological_grade():
         ),
         ("Adenocarcinoma GB", "adenocarcinoma gallbladder"),
         ("UPS, grade 3", "undifferentiated pleomorphic sarcoma, grade 3"),
-        ("LVE seen", "lymphovascular emboli seen"),
+        ("LVE seen", "lymphovascular invasion seen"),
         ("no MVP or necrosis", "no microvascular proliferation or necrosis"),
         ("Bilat ovaries and FTs", "bilateral ovaries and fallopian tubes"),
         ("invades MP", "invades muscularis propria"),
