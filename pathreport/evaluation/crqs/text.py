@@ -78,11 +78,15 @@ _RECORD_KEYS = {
     "htype": "histologic type", "marg": "margins", "margs": "margins", "ln": "lymph nodes",
     "lns": "lymph nodes", "hp": "helicobacter pylori", "im": "intestinal metaplasia",
     "dyspl": "dysplasia", "dysp": "dysplasia", "gg": "grade group", "necr": "necrosis",
+    "mvi": "microvascular invasion", "emvi": "extramural venous invasion", "calc": "calcifications",
+    "calcs": "calcifications", "td": "tumor deposits", "tb": "tumor budding", "perf": "perforation",
+    "doi": "depth of invasion",
 }  # fmt: skip
 # The words of a multi-word key, spelled out: "CAPS INV" is capsular invasion, "VAGINAL MARG" the
 # vaginal margin.
 _RECORD_KEY_WORDS = {"inv": "invasion", "vasc": "vascular", "caps": "capsular", "marg": "margin",
-                     "spec": "specimen", "loc": "location", "ext": "extension"}  # fmt: skip
+                     "spec": "specimen", "loc": "location", "ext": "extension",
+                     "bg": "background"}  # fmt: skip
 _RECORD_ANSWER = re.compile(r"(?<=: )(y|yes|n|no)(?=[ \t]*(?:[\n;,()]|$))", re.MULTILINE)
 # "NEG"/"POS" as a record's values are the words they stand for ("HER2=POS", "MARG: deep NEG").
 _RECORD_SIGN = re.compile(r"(?<![a-z])(neg|pos)(?![a-z])")

@@ -1,0 +1,112 @@
+"""The terms of reports translated from Chinese and French, and more of a laboratory record.
+
+A Chinese report translated into English calls lymphovascular invasion a "cancer thrombus in
+vessels", perineural invasion "nerve invasion" and a margin a "cutting edge"; a French one calls
+lymph nodes "ganglia", vascular invasion "emboli" and perineural invasion "perineural sheathing",
+and a healthy limit is a free margin. A laboratory record names margins inside its margin field
+("MARG: ecto=NEG, endo=POS") and abbreviates its keys ("CAPS INV=N"). Each states the same fact
+as the plain English report, so each must be read as that fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # Chinese terms.
+        ("tcga", "Rectal adenocarcinoma, ESD; vascular cancer thrombus (-), nerve invasion (+).",
+         "lymphovascular_invasion", "absent"),
+        ("tcga", "Rectal adenocarcinoma, ESD; vascular cancer thrombus (-), nerve invasion (+).",
+         "perineural_invasion", "present"),
+        ("tcga", "Gastric carcinoma; cancer thrombus in vessels seen; nerve invasion not seen.",
+         "lymphovascular_invasion", "present"),
+        ("tcga", "Gastric carcinoma; cancer thrombus in vessels seen; nerve invasion not seen.",
+         "perineural_invasion", "absent"),
+        ("tcga", "Lobectomy: adenocarcinoma; bronchial cutting edge: no cancer involvement.",
+         "margin_status", "negative"),
+        ("histai", "LEEP cone: HSIL (CIN 3); endocervical cutting edge: HSIL involvement; "
+         "ectocervical cutting edge: no lesion involvement.", "margin_status", "positive"),
+        ("tcga", "Colectomy: adenocarcinoma; no cancer involvement at the proximal and distal "
+         "cutting edges.", "margin_status", "negative"),
+        # French terms.
+        ("tcga", "Sigmoidectomy: adenocarcinoma. Ganglia: 3/16 invaded.",
+         "lymph_node_involvement", "3/16"),
+        ("tcga", "Hemicolectomy: adenocarcinoma. 0/18 invaded ganglia.",
+         "metastatic_involvement", "absent"),
+        ("tcga", "Gastrectomy: adenocarcinoma. No vascular or lymphatic emboli, no perineural "
+         "sheathing.", "lymphovascular_invasion", "absent"),
+        ("tcga", "Gastrectomy: adenocarcinoma. No vascular or lymphatic emboli, no perineural "
+         "sheathing.", "perineural_invasion", "absent"),
+        ("tcga", "Colectomy: adenocarcinoma. Lymphatic emboli present.",
+         "lymphovascular_invasion", "present"),
+        ("tcga", "Colectomy: carcinoma. Healthy surgical limits.", "margin_status", "negative"),
+        ("tcga", "Glossectomy: squamous cell carcinoma. Healthy limits, the deep one at 4 mm.",
+         "margin_status", "negative"),
+        ("tcga", "Orchiectomy: seminoma. Spermatic cord limit healthy.", "margin_status",
+         "negative"),
+        ("tcga", "Tumorectomy: lobular carcinoma. RE 95 %, RP 40 %, HER2 score 0.", "er_status",
+         "positive"),
+        ("tcga", "Tumorectomy: lobular carcinoma. RE 95 %, RP 40 %, HER2 score 0.", "pr_status",
+         "positive"),
+        # A laboratory record.
+        ("reg2025", "SITE=Kidney, R, lower pole mass | PROC=Core bx;\n DX: Clear cell renal cell "
+         "carcinoma | NECROSIS=N", "laterality", "right"),
+        ("histai", "SITE=Cervix | PROC=LEEP cone;\n DX: HSIL (CIN 3) | MARG: ectocervical=NEG, "
+         "endocervical=POS (HSIL), deep=NEG | INVASION=N", "margin_status", "positive"),
+        ("tcga", "SPEC=Thyroid, L lobe | DX: Follicular carcinoma | CAPS INV=Y | VASC INV=N",
+         "capsular_invasion", "present"),
+        ("tcga", "SPEC=Thyroid, L lobe | DX: Follicular carcinoma | CAPS INV=Y | VASC INV=N",
+         "lymphovascular_invasion", "absent"),
+        ("tcga", "SPEC=Breast, L | DX: Invasive carcinoma NST | SLN=1/2 (macromet 4 mm, ENE=N)",
+         "extranodal_extension", "absent"),
+        ("tcga", "SPEC=Stomach | MARG: prox POS (tumour at ink), dist NEG | LN=2/20",
+         "margin_status", "positive"),
+        ("tcga", "SPEC=Breast, R | DX: DCIS, intermediate grade | CALC=Y | MARG=NEG",
+         "calcification", "present"),
+        # Neck dissections are their side's nodes.
+        ("tcga", "Partial glossectomy with left neck dissection: squamous cell carcinoma.",
+         "lateral_sites", "left node"),
+    ],
+)  # fmt: skip
+def test_translated_and_recorded_facts_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "absent_value"),
+    [
+        # A tumour in a named nerve or a thrombus-free embolus of another kind is no invasion.
+        ("tcga", "Retinoblastoma; optic nerve invasion beyond the lamina cribrosa.",
+         "perineural_invasion", "present"),
+        ("tcga", "Lung: fat emboli in small pulmonary arteries; no tumour.",
+         "lymphovascular_invasion", "present"),
+        # Inflammatory cells infiltrating mucosa are no invasion by a tumour.
+        ("histai", "Gastric antral mucosa with moderate chronic inflammatory cell infiltration; "
+         "chronic gastritis.", "invasion_status", "present"),
+        # Isolated tumour cells make no node positive (pN0(i+)).
+        ("tcga", "Sentinel lymph nodes: isolated tumour cells in 1/3. pN0(i+)(sn).",
+         "lymph_node_involvement", "1/3"),
+    ],
+)  # fmt: skip
+def test_look_alikes_are_not_read_as_the_finding(dataset, text, field, absent_value):
+    assert extract(text, dataset).get(field) != absent_value
+
+
+def test_a_flipped_thrombus_status_costs_more_than_its_plain_english_rewording():
+    reference = (
+        "(Stomach) distal gastrectomy: adenocarcinoma, moderately differentiated; cancer thrombus "
+        "in vessels (+), nerve invasion (-); no cancer involvement at the proximal and distal "
+        "cutting edges; lymph nodes: metastasis (2/14)."
+    )
+    rewrite = (
+        "Distal gastrectomy: moderately differentiated adenocarcinoma. Lymphovascular invasion "
+        "present; no perineural invasion. Proximal and distal margins free. 2 of 14 lymph nodes "
+        "positive."
+    )
+    wrong = reference.replace("cancer thrombus in vessels (+)", "cancer thrombus in vessels (-)")
+    assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS
