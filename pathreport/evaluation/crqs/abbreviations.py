@@ -148,7 +148,7 @@ _MARGIN_SIDES = (
     "deep|lateral|peripheral|circumferential|radial|bronchial|vaginal|distal|proximal|ureteral"
     "|urethral|surgical|resection|excision|exeresis|mucosal|parenchymal|superior|inferior"
     "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
-    "|cord"  # "spermatic cord limit"
+    "|cord|duct"  # "spermatic cord limit", "cystic duct limit"
 )
 _LIMIT = re.compile(
     r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"

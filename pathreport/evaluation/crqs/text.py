@@ -68,7 +68,8 @@ _CRITERIA_NOT_MET = re.compile(
 # its short keys as the names they stand for. A text is a record when it holds two such fields,
 # so a lone "closest = uncinate" or "3+4=7" stays as it is.
 _RECORD_FIELD = re.compile(
-    r"(?:^|(?<=[\n|;,]))[ \t]*([a-z][a-z0-9 .-]{0,24}?)[ \t]*=[ \t]*(?=[^=\s])", re.MULTILINE
+    r"(?:^|(?<=[\n|;,])|(?<=[a-z]:))[ \t]*([a-z][a-z0-9 .-]{0,24}?)[ \t]*=[ \t]*(?=[^=\s])",
+    re.MULTILINE,
 )
 _RECORD_SIDE_KEYS = frozenset(["lat", "side", "laterality"])
 _RECORD_SIDES = {"l": "left", "lt": "left", "r": "right", "rt": "right", "b": "bilateral",
@@ -103,7 +104,7 @@ _RECORD_SIDE_VALUE = re.compile(r"(?<=^laterality: )(l|lt|r|rt|b|bil|bilat)(?![a
 # Margins listed by name, each with its own status ("Margins: ecto -, endo -, deep -";
 # "Margins: neck negative, bile duct negative"): the heading gets the status they share, which
 # the margin patterns read; names outside their lists would leave the status unread.
-_MARGIN_LIST = re.compile(r"margins?[ \t]*:[ \t]*(?=[a-z(])([^;.:\n]{1,160})")
+_MARGIN_LIST = re.compile(r"margins?[ \t]*:[ \t]*(?=[a-z(])((?:[^;.:\n]|(?<=\d)\.(?=\d)){1,160})")
 _LIST_ITEMS = re.compile(r",|[ \t]and[ \t]")
 _ITEM_STATUS = re.compile(
     r"[a-z)][ \t]*(?:(-)|\+|(?<![a-z])(?:(negative|free|clear|uninvolved|not involved)|positive"

@@ -68,6 +68,16 @@ from pathreport.evaluation.crqs import extract, score_pair
          "margin_status", "positive"),
         ("tcga", "SPEC=Breast, R | DX: DCIS, intermediate grade | CALC=Y | MARG=NEG",
          "calcification", "present"),
+        ("histai", "SITE=Endometrium | DX: Endometrioid carcinoma\nIHC: MLH1=LOSS | PMS2=LOSS | "
+         "MSH2=RETAINED | MSH6=RETAINED", "mmr_proteins_lost", "mlh1 + pms2"),
+        ("histai", "DX: SCC | PNI=N | LVI=N | MARG: lat NEG (3 mm), deep NEG (1.5 mm)",
+         "margin_status", "negative"),
+        # Counts with a qualifier or an area of their own.
+        ("histai", "Prostatic adenocarcinoma on 4/12 systematic cores (left side).",
+         "tumor_extent", "4/12"),
+        ("histai", "GIST, spindle cell type. Mitoses: 3 per 5 mm\u00b2.", "mitotic_rate", 3.0),
+        ("histai", "Chronic cholecystitis. Cystic duct limit healthy.", "margin_status",
+         "negative"),
         # Neck dissections are their side's nodes.
         ("tcga", "Partial glossectomy with left neck dissection: squamous cell carcinoma.",
          "lateral_sites", "left node"),
