@@ -73,7 +73,7 @@ DEFAULT_POST = (
 )  # fmt: skip
 DEFAULT_AFFIRM = (
     "present", "identified", "seen", "detected", "positive", "noted", "found", "observed",
-    "evident", "yes", "involved", "focally present",
+    "evident", "yes", "involved", "focally present", "positivity",
 )  # fmt: skip
 DEFAULT_PSEUDO = (
     "no special type", "not otherwise specified", "no change", "no significant change",

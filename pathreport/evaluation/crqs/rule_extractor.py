@@ -769,6 +769,16 @@ class RuleExtractor:
                 )
             ):
                 return affirmed
+            if (
+                post is not None
+                and fi >= 0
+                and own_status[fi]
+                and post_at <= j + 2
+                and (has_conjunction(cue_end + 1, i - 1) or rt.comma_between(cue_end + 1, i))
+            ):
+                # A test's own result right after it outranks a cue before the list it closes:
+                # "absence of p63 and CK5/6 staining and AMACR positivity".
+                return affirmed
             return (True, " ".join(rt.words[cue_start : cue_end + 1]), True)
 
         candidates: dict[int, list[tuple]] = {}

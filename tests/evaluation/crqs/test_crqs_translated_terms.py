@@ -78,6 +78,23 @@ from pathreport.evaluation.crqs import extract, score_pair
         ("histai", "GIST, spindle cell type. Mitoses: 3 per 5 mm\u00b2.", "mitotic_rate", 3.0),
         ("histai", "Chronic cholecystitis. Cystic duct limit healthy.", "margin_status",
          "negative"),
+        # Nodal groups and stations with their counts.
+        ("tcga", "Gastrectomy: lymph nodes: (group 3) 2/8, (group 6) 1/4, (groups 4, 5, 7, 8, 9) "
+         "0/13. pT3N2.", "lymph_node_involvement", "3/25"),
+        ("tcga", "Lymph nodes: 3/25 positive (station 3, 2/8; station 6, 1/4; stations 4, 5, 7, 8 "
+         "and 9, 0/13).", "lymph_node_stations", "3 + 4 + 5 + 6 + 7 + 8 + 9"),
+        # Entities worded the other way round.
+        ("reg2025", "Endometrium, curettage;\n  Endometrial hyperplasia with atypia.", "diagnosis",
+         "atypical hyperplasia"),
+        ("reg2025", "Endometrium, curettage;\n  Endometrial hyperplasia without atypia.",
+         "diagnosis", "endometrial hyperplasia"),
+        ("histai", "Bladder, posterior wall: carcinoma in situ of the urothelium.", "diagnosis",
+         "urothelial carcinoma in situ"),
+        # A test's own result after a negated list of other tests.
+        ("histai", "Prostate core: small acini lacking basal cells (p63 negative) and AMACR "
+         "positive.", "ihc_markers", "p63 negative + amacr"),
+        ("histai", "Small acini; absence of p63 and CK5/6 staining and AMACR positivity.",
+         "ihc_markers", "ck5/6 negative + p63 negative + amacr"),
         # Neck dissections are their side's nodes.
         ("tcga", "Partial glossectomy with left neck dissection: squamous cell carcinoma.",
          "lateral_sites", "left node"),
