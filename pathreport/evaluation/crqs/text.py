@@ -117,6 +117,21 @@ _ISOLATED_CELLS_COUNT = re.compile(
     r"(?:in|within|involving)[ \t]+)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
+# A synoptic Gleason grade stated as its parts ("Primary Gleason grade: 3 / Secondary Gleason
+# grade: 4 / Gleason sum score: 7") is one score, "gleason score 3+4=7": read part by part, its
+# lines would be three scores.
+_GLEASON_PART = (
+    r"(?:[ \t]+gleason)?[ \t]+(?:grade|pattern)[ \t]*(?:is[ \t]+|of[ \t]+|:[ \t]*|=[ \t]*)?"
+)
+_GLEASON_PARTS = re.compile(
+    r"primary"
+    + _GLEASON_PART
+    + r"([1-5])(?![\d+])(?!\.\d)[^a-z0-9]{0,12}(?:and[ \t]+(?:a[ \t]+)?)?"
+    r"secondary" + _GLEASON_PART + r"([1-5])(?![\d+])(?!\.\d)"
+    r"(?:[^a-z0-9]{0,12}(?:and[ \t]+)?(?:(?:a|the)[ \t]+)?(?:gleason[ \t]+)?(?:sum|total)"
+    r"(?:[ \t]+gleason)?(?:[ \t]+score)?[ \t]*(?:is[ \t]+|of[ \t]+|:[ \t]*|=[ \t]*)?(10|[2-9])"
+    r"(?![\d+]))?"
+)
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
@@ -266,6 +281,12 @@ def _record_margins(match: re.Match) -> str:
     return "margins" + _RECORD_NAMED_MARGIN.sub(r"\1 margin ", match.group(1))
 
 
+def _gleason_score(match: re.Match) -> str:
+    """ "primary gleason grade: 3, secondary gleason grade: 4" -> "gleason score 3+4"."""
+    total = f"={match.group(3)}" if match.group(3) else ""
+    return f"gleason score {match.group(1)}+{match.group(2)}{total}"
+
+
 def _as_record(text: str) -> str:
     """A laboratory system's "KEY=value | KEY=value" record as the report lines it stands for."""
     if len(_RECORD_FIELD.findall(text, 0, 4000)) < 2:
@@ -353,6 +374,8 @@ def normalise(text: str) -> str:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
+    if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
+        text = _GLEASON_PARTS.sub(_gleason_score, text)
     if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2

@@ -95,6 +95,18 @@ from pathreport.evaluation.crqs import extract, score_pair
          "positive.", "ihc_markers", "p63 negative + amacr"),
         ("histai", "Small acini; absence of p63 and CK5/6 staining and AMACR positivity.",
          "ihc_markers", "ck5/6 negative + p63 negative + amacr"),
+        # A synoptic Gleason grade stated as its parts is one score.
+        ("tcga", "Synoptic data:\n  - Primary Gleason grade: 3\n  - Secondary Gleason grade: 4\n"
+         "  - Gleason sum score: 7\n  - Gleason 4/5 percentage: 40%", "gleason_score", "3+4=7"),
+        ("tcga", "Prostatectomy: adenocarcinoma with a primary Gleason grade of 4 and a secondary "
+         "Gleason grade of 3.", "gleason_score", "4+3=7"),
+        # A body site that only skin specimens come from names the skin.
+        ("reg2025", "Upper back, wide excision: superficial spreading melanoma, 1.4 mm thick.",
+         "organ_site", "skin"),
+        # "Negative for malignancy" beside a carcinoma names no second, benign entity.
+        ("reg2025", "Lymph node, station 7, EBUS-TBNA;\n  Metastatic squamous cell carcinoma.\n"
+         "Lymph node, station 4R, EBUS-TBNA;\n  Negative for malignancy.", "findings",
+         "squamous cell carcinoma"),
         # Neck dissections are their side's nodes.
         ("tcga", "Partial glossectomy with left neck dissection: squamous cell carcinoma.",
          "lateral_sites", "left node"),
