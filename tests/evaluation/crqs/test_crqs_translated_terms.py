@@ -107,6 +107,13 @@ from pathreport.evaluation.crqs import extract, score_pair
         ("reg2025", "Lymph node, station 7, EBUS-TBNA;\n  Metastatic squamous cell carcinoma.\n"
          "Lymph node, station 4R, EBUS-TBNA;\n  Negative for malignancy.", "findings",
          "squamous cell carcinoma"),
+        # Procedures: "TAH-BSO" names both; a named resection is the procedure.
+        ("tcga", "TAH-BSO: endometrioid adenocarcinoma, grade 1.", "specimen_type",
+         "hysterectomy + oophorectomy"),
+        ("tcga", "Radical prostatectomy: acinar adenocarcinoma; the resection specimen, 48 g.",
+         "specimen_type", "prostatectomy"),
+        ("reg2025", "Appendix, appendicectomy;\n  Acute suppurative appendicitis; negative for "
+         "neoplasm.", "diagnosis", "benign"),
         # Neck dissections are their side's nodes.
         ("tcga", "Partial glossectomy with left neck dissection: squamous cell carcinoma.",
          "lateral_sites", "left node"),
