@@ -232,9 +232,17 @@ _NERVE_INVASION = re.compile(
     r"(?<![a-z])(?<!optic )(?<!cranial )(?:nerve|neural)[ \t]+(?:invasion|involvement|infiltration)"
     r"(?![a-z])"
 )
-_CUTTING_EDGE = re.compile(r"(?<![a-z])cutting[ \t]+edge(s?)(?![a-z])")
+_CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
 # "Bronchial margin: no cancer involvement", "endocervical margin: HSIL involvement": the status
 # after the margin's colon, in the words such reports use.
+# "No cancer involvement at the proximal and distal margins": the margins are free; "lateral
+# margin (-)": a margin's sign.
+_NO_INVOLVEMENT_AT = re.compile(
+    r"no(?<![a-z]no)[ \t]+(?:(?:cancer|tumor|carcinoma|lesion|neoplastic|malignant)[ \t]+)?"
+    r"involvement[ \t]+(?:at|of|in)[ \t]+(?:the[ \t]+|all[ \t]+)?"
+    r"((?:[a-z]+[ \t]*,?[ \t]+(?:and[ \t]+|or[ \t]+)?){0,6}?margins?)(?![a-z])"
+)
+_MARGIN_SIGN = re.compile(r"(margins?)[ \t]*\((-|\+)\)")
 _MARGIN_INVOLVEMENT = re.compile(
     r"(margins?[ \t]*:[ \t]*)(no[ \t]+)?(?:(?:cancer|tumor|carcinoma|lesion|neoplastic|malignant"
     r"|hsil|dcis|dysplasia)[ \t]+)?involvement(?![a-z])(?![ \t]+(?:by|of|at|in)(?![a-z]))"
@@ -379,7 +387,7 @@ _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WOR
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
-_TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural", "cutting"}
+_TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
 _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp"}
 
 
@@ -420,6 +428,17 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2)), text)
+    if "cutting" in words:
+        text = _CUTTING_EDGE.sub(r"margin\1", text)
+    if "margin" in text and ("(-)" in text or "(+)" in text):  # "lateral margin (-)"
+        text = _MARGIN_SIGN.sub(
+            lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text
+        )
+    if "involvement" in words and "margin" in text:
+        text = _NO_INVOLVEMENT_AT.sub(r"\1 free", text)
+        text = _MARGIN_INVOLVEMENT.sub(
+            lambda m: m.group(1) + ("uninvolved" if m.group(2) else "involved"), text
+        )
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
@@ -457,16 +476,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _IDH_NAME.sub(lambda m: "idh" + (m.group(1) or ""), text)
     if "fold" in words or "folds" in words:
         text = _VOCAL_FOLD.sub("vocal cord", text)
-    if "cancer" in words or "tumor" in words:  # "cancer thrombus in vessels (-)"
+    if "thromb" in text or "embol" in text:  # "cancer thrombus in vessels (-)"
         text = _CANCER_THROMBUS.sub("lymphovascular invasion", text)
     if "nerve" in words or "neural" in words:
         text = _NERVE_INVASION.sub("perineural invasion", text)
-    if "cutting" in words:
-        text = _CUTTING_EDGE.sub(r"margin\1", text)
-    if "involvement" in words and "margin" in text:
-        text = _MARGIN_INVOLVEMENT.sub(
-            lambda m: m.group(1) + ("uninvolved" if m.group(2) else "involved"), text
-        )
     if "ganglia" in words or "ganglions" in words or "ganglion" in words:
         text = _GANGLIA.sub("lymph nodes", text)
         text = _INVADED_COUNT.sub(_invaded_nodes, text)

@@ -132,6 +132,16 @@ _GLEASON_PARTS = re.compile(
     r"(?:[ \t]+gleason)?(?:[ \t]+score)?[ \t]*(?:is[ \t]+|of[ \t]+|:[ \t]*|=[ \t]*)?(10|[2-9])"
     r"(?![\d+]))?"
 )
+# The measurements on a specimen's line are the specimen's ("Specimen: skin ellipse, right
+# temple, 32 x 18 mm", "ESD specimen, gastric antrum, 28 x 22 mm"), not the tumour's, unless a
+# tumour is named before them on that line ("Hemicolectomy specimen: adenocarcinoma, 45 x 40 mm").
+_TUMOUR_WORD = r"(?:carcinoma|tumor|mass|lesion|nodule|neoplasm|[a-z]*oma(?![a-z]))"
+_SPECIMEN_LINE_SIZE = re.compile(
+    r"^((?:[^\n]{0,40}?(?<![a-z])specimen(?![a-z])|material[ \t]*:)"
+    r"(?:(?!" + _TUMOUR_WORD + r")[^\n])*?[,;][ \t]*)"
+    r"(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*x[ \t]*\d)",
+    re.MULTILINE,
+)
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
@@ -376,6 +386,8 @@ def normalise(text: str) -> str:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
         text = _GLEASON_PARTS.sub(_gleason_score, text)
+    if "specimen" in text or "material:" in text:  # "Specimen: ..., 32 x 18 mm"
+        text = _SPECIMEN_LINE_SIZE.sub(r"\1specimen ", text)
     if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2

@@ -33,6 +33,12 @@ from pathreport.evaluation.crqs import extract, score_pair
          "ectocervical cutting edge: no lesion involvement.", "margin_status", "positive"),
         ("tcga", "Colectomy: adenocarcinoma; no cancer involvement at the proximal and distal "
          "cutting edges.", "margin_status", "negative"),
+        ("reg2025", "Stomach, antrum, ESD;\n  Intramucosal adenocarcinoma; lateral cutting edge "
+         "(+), vertical cutting edge (-)", "margin_status", "involved"),
+        ("reg2025", "Skin, left forearm, excision;\n  Squamous cell carcinoma, no cancer "
+         "involvement at the cutting edges", "margin_status", "free"),
+        ("reg2025", "Thyroid, right lobectomy;\n  Papillary thyroid microcarcinoma, classic type.",
+         "diagnosis", "papillary thyroid carcinoma"),
         # French terms.
         ("tcga", "Sigmoidectomy: adenocarcinoma. Ganglia: 3/16 invaded.",
          "lymph_node_involvement", "3/16"),
@@ -103,15 +109,15 @@ from pathreport.evaluation.crqs import extract, score_pair
         # A body site that only skin specimens come from names the skin.
         ("reg2025", "Upper back, wide excision: superficial spreading melanoma, 1.4 mm thick.",
          "organ_site", "skin"),
-        # "Negative for malignancy" beside a carcinoma names no second, benign entity.
-        ("reg2025", "Lymph node, station 7, EBUS-TBNA;\n  Metastatic squamous cell carcinoma.\n"
-         "Lymph node, station 4R, EBUS-TBNA;\n  Negative for malignancy.", "findings",
-         "squamous cell carcinoma"),
-        # Procedures: "TAH-BSO" names both; a named resection is the procedure.
+        # A specimen's measurements are not the tumour's size.
+        ("histai", "Specimen: gallbladder, laparoscopic cholecystectomy, 8x3.5x3 cm, with stones.\n"
+         "Diagnosis: adenocarcinoma, 1.5x1.2 cm, invading the perimuscular tissue.", "tumor_size",
+         1.5),
+        ("histai", "Specimen: skin ellipse, right temple, 32 x 18 mm.\nDiagnosis: squamous cell "
+         "carcinoma, tumour diameter 12 mm.", "tumor_size", 1.2),
+        # Procedures: "TAH-BSO" names both.
         ("tcga", "TAH-BSO: endometrioid adenocarcinoma, grade 1.", "specimen_type",
          "hysterectomy + oophorectomy"),
-        ("tcga", "Radical prostatectomy: acinar adenocarcinoma; the resection specimen, 48 g.",
-         "specimen_type", "prostatectomy"),
         ("reg2025", "Appendix, appendicectomy;\n  Acute suppurative appendicitis; negative for "
          "neoplasm.", "diagnosis", "benign"),
         # Neck dissections are their side's nodes.
