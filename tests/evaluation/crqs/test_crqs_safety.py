@@ -18,6 +18,8 @@ FRAGMENTS = [
     "margin ", "margins ", "invasion of the ", "muscle proper", "type:", " - ", ":", ";", ",", ". ",
     "\n", "(", "((((", "++++", "....", "h. pylori ", "carcinoma in situ ", "tumor measures ",
     "olga stage ", "iii ", "g2 ", "pt2a ", "'s", "é–’×",
+    "specimen: ", "cutting edge ", "(group ", "primary gleason grade: 3 ", "secondary ", "=",
+    "marg: ", "lvi=n | ", "isolated tumor cells in 1/", "cancer thrombus ", "ganglia ", "(-)",
 ]  # fmt: skip
 MAX_SECONDS = (
     2.0  # a linear extractor needs well under 0.1 s for 100 KB; backtracking needs minutes
