@@ -135,7 +135,10 @@ _GLEASON_PARTS = re.compile(
 # The measurements on a specimen's line are the specimen's ("Specimen: skin ellipse, right
 # temple, 32 x 18 mm", "ESD specimen, gastric antrum, 28 x 22 mm"), not the tumour's, unless a
 # tumour is named before them on that line ("Hemicolectomy specimen: adenocarcinoma, 45 x 40 mm").
-_TUMOUR_WORD = r"(?:carcinoma|tumor|mass|lesion|nodule|neoplasm|[a-z]{0,16}oma(?![a-z]))"
+_TUMOUR_WORD = (
+    r"(?:carcinoma|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
+    r"|[a-z]{0,16}oma(?![a-z]))"
+)
 _SPECIMEN_LINE_SIZE = re.compile(
     r"^((?:[^\n]{0,40}?(?<![a-z])specimen(?![a-z])|material[ \t]*:)"
     r"(?:(?!" + _TUMOUR_WORD + r")[^\n])*?[,;][ \t]*)"

@@ -115,6 +115,10 @@ from pathreport.evaluation.crqs import extract, score_pair
          1.5),
         ("histai", "Specimen: skin ellipse, right temple, 32 x 18 mm.\nDiagnosis: squamous cell "
          "carcinoma, tumour diameter 12 mm.", "tumor_size", 1.2),
+        ("histai", "Specimen: transverse colon polyp, endoscopic polypectomy, 0.8x0.6x0.5 cm.",
+         "tumor_size", 0.8),
+        ("tcga", "Surgical specimen: total gastrectomy, neoplasia of the antrum, 5 x 4 x 1 cm, "
+         "infiltrating the subserosa.", "tumor_size", 5.0),
         # Procedures: "TAH-BSO" names both.
         ("tcga", "TAH-BSO: endometrioid adenocarcinoma, grade 1.", "specimen_type",
          "hysterectomy + oophorectomy"),
