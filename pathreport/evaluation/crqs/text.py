@@ -139,12 +139,11 @@ _TUMOUR_WORD = (
     r"(?:carcinoma|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
     r"|[a-z]{0,16}oma(?![a-z]))"
 )
-_SPECIMEN_LINE_SIZE = re.compile(
-    r"^((?:[^\n]{0,40}?(?<![a-z])specimen(?![a-z])|material[ \t]*:)"
-    r"(?:(?!" + _TUMOUR_WORD + r")[^\n])*?[,;][ \t]*)"
-    r"(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*x[ \t]*\d)",
-    re.MULTILINE,
+_SPECIMEN_LINE = re.compile(
+    r"^(?:[^\n]{0,40}?(?<![a-z])specimen(?![a-z])|material[ \t]*:)[^\n]*", re.MULTILINE
 )
+_TUMOUR_NAMED = re.compile(_TUMOUR_WORD)
+_SPECIMEN_SIZE = re.compile(r"([,;][ \t]*)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*x[ \t]*\d)")
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
@@ -294,6 +293,15 @@ def _record_margins(match: re.Match) -> str:
     return "margins" + _RECORD_NAMED_MARGIN.sub(r"\1 margin ", match.group(1))
 
 
+def _specimen_sizes(match: re.Match) -> str:
+    """The sizes on a specimen's line before any tumour is named there become the specimen's:
+    "specimen: gallbladder, 8 x 3 x 3 cm" -> "specimen: gallbladder, specimen 8 x 3 x 3 cm"."""
+    line = match.group(0)
+    tumour = _TUMOUR_NAMED.search(line)
+    cut = tumour.start() if tumour else len(line)
+    return _SPECIMEN_SIZE.sub(r"\1specimen ", line[:cut]) + line[cut:]
+
+
 def _gleason_score(match: re.Match) -> str:
     """ "primary gleason grade: 3, secondary gleason grade: 4" -> "gleason score 3+4"."""
     total = f"={match.group(3)}" if match.group(3) else ""
@@ -390,7 +398,7 @@ def normalise(text: str) -> str:
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
         text = _GLEASON_PARTS.sub(_gleason_score, text)
     if "specimen" in text or "material:" in text:  # "Specimen: ..., 32 x 18 mm"
-        text = _SPECIMEN_LINE_SIZE.sub(r"\1specimen ", text)
+        text = _SPECIMEN_LINE.sub(_specimen_sizes, text)
     if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2

@@ -119,6 +119,10 @@ from pathreport.evaluation.crqs import extract, score_pair
          "tumor_size", 0.8),
         ("tcga", "Surgical specimen: total gastrectomy, neoplasia of the antrum, 5 x 4 x 1 cm, "
          "infiltrating the subserosa.", "tumor_size", 5.0),
+        ("histai", "Material: rectum, 8 cm from anal verge, endoscopic mucosal resection, "
+         "2.6 x 2.1 x 0.5 cm.\nConclusion: neuroendocrine tumour, G1, 0.8 cm, confined to the "
+         "submucosa.",
+         "tumor_size", 0.8),
         # Procedures: "TAH-BSO" names both.
         ("tcga", "TAH-BSO: endometrioid adenocarcinoma, grade 1.", "specimen_type",
          "hysterectomy + oophorectomy"),
