@@ -397,8 +397,8 @@ def normalise(text: str) -> str:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
         text = _GLEASON_PARTS.sub(_gleason_score, text)
-    if "specimen" in text or "material:" in text:  # "Specimen: ..., 32 x 18 mm"
-        text = _SPECIMEN_LINE.sub(_specimen_sizes, text)
+    if ("specimen" in text or "material:" in text) and _SPECIMEN_SIZE.search(text):
+        text = _SPECIMEN_LINE.sub(_specimen_sizes, text)  # "Specimen: ..., 32 x 18 mm"
     if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
