@@ -357,8 +357,10 @@ def normalise(text: str) -> str:
     joins it ("CK7 -"), "in situ hybridisation" is "ISH" and the French node count "1 N+ / 23
     N" is "1/23"; a laboratory system's "KEY=value | KEY=value" record becomes the report lines
     it stands for, and the UICC perineural code "Pn1" (not the nodal stage "pN1") its words;
-    British spellings become American ones and an abbreviation or a number echoed in brackets
-    is dropped, so that a vocabulary names each finding once.
+    the parts of a synoptic Gleason grade become one score, the sizes on a specimen's line are
+    marked as the specimen's and isolated tumour cells count no positive node; British
+    spellings become American ones and an abbreviation or a number echoed in brackets is
+    dropped, so that a vocabulary names each finding once.
     """
     if "&" in text:
         text = html.unescape(text)
