@@ -218,8 +218,8 @@ _LIEBERKUHN = re.compile(
 )
 # The terms of reports translated from Chinese: a "cancer thrombus in vessels" (ai shuan) is
 # lymphovascular invasion, "nerve invasion" is perineural invasion and a "cutting edge" (qie yuan)
-# is a margin. A tumour thrombus in a named vein ("renal vein tumour thrombus") stays as it is:
-# that is a macroscopic venous extension, which the schemas read by its vein.
+# is a margin. A cancer thrombus in a named vein ("cancer thrombus in the portal vein") is left
+# as it is: the rewrite names the small vessels of lymphovascular invasion, not a vein.
 _CANCER_THROMBUS = re.compile(
     r"(?<![a-z])(?:(?:intra)?vascular[ \t]+)?(?:cancer[ \t]+(?:thromb(?:us|i)|embol(?:us|i))"
     r"(?![ \t]+(?:in|within|of|into|extending[ \t]+into)[ \t]+(?:the[ \t]+)?(?:[a-z]+[ \t]+)?"
@@ -233,8 +233,6 @@ _NERVE_INVASION = re.compile(
     r"(?![a-z])"
 )
 _CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
-# "Bronchial margin: no cancer involvement", "endocervical margin: HSIL involvement": the status
-# after the margin's colon, in the words such reports use.
 # "No cancer involvement at the proximal and distal margins": the margins are free; "lateral
 # margin (-)": a margin's sign.
 _NO_INVOLVEMENT_AT = re.compile(
@@ -243,6 +241,8 @@ _NO_INVOLVEMENT_AT = re.compile(
     r"((?:[a-z]+[ \t]*,?[ \t]+(?:and[ \t]+|or[ \t]+)?){0,6}?margins?)(?![a-z])"
 )
 _MARGIN_SIGN = re.compile(r"(margins?)[ \t]*\((-|\+)\)")
+# "Bronchial margin: no cancer involvement", "endocervical margin: HSIL involvement": the status
+# after the margin's colon, in the words such reports use.
 _MARGIN_INVOLVEMENT = re.compile(
     r"(margins?[ \t]*:[ \t]*)(no[ \t]+)?(?:(?:cancer|tumor|carcinoma|lesion|neoplastic|malignant"
     r"|hsil|dcis|dysplasia)[ \t]+)?involvement(?![a-z])(?![ \t]+(?:by|of|at|in)(?![a-z]))"
