@@ -235,8 +235,9 @@ _NERVE_INVASION = re.compile(
 _CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
 # "No cancer involvement at the proximal and distal margins": the margins are free; "lateral
 # margin (-)": a margin's sign.
+_INVOLVING = r"cancer|tumor|carcinoma|lesion|neoplastic|malignant"  # what involves a margin
 _NO_INVOLVEMENT_AT = re.compile(
-    r"no(?<![a-z]no)[ \t]+(?:(?:cancer|tumor|carcinoma|lesion|neoplastic|malignant)[ \t]+)?"
+    rf"no(?<![a-z]no)[ \t]+(?:(?:{_INVOLVING})[ \t]+)?"
     r"involvement[ \t]+(?:at|of|in)[ \t]+(?:the[ \t]+|all[ \t]+)?"
     r"((?:[a-z]+[ \t]*,?[ \t]+(?:and[ \t]+|or[ \t]+)?){0,6}?margins?)(?![a-z])"
 )
@@ -244,8 +245,8 @@ _MARGIN_SIGN = re.compile(r"(margins?)[ \t]*\((-|\+)\)")
 # "Bronchial margin: no cancer involvement", "endocervical margin: HSIL involvement": the status
 # after the margin's colon, in the words such reports use.
 _MARGIN_INVOLVEMENT = re.compile(
-    r"(margins?[ \t]*:[ \t]*)(no[ \t]+)?(?:(?:cancer|tumor|carcinoma|lesion|neoplastic|malignant"
-    r"|hsil|dcis|dysplasia)[ \t]+)?involvement(?![a-z])(?![ \t]+(?:by|of|at|in)(?![a-z]))"
+    rf"(margins?[ \t]*:[ \t]*)(no[ \t]+)?(?:(?:{_INVOLVING}|hsil|dcis|dysplasia)[ \t]+)?"
+    r"involvement(?![a-z])(?![ \t]+(?:by|of|at|in)(?![a-z]))"
 )
 # "Carcinoma of endometrioid type", "dysplasia of high grade": the type or grade after its noun,
 # in the order of Romance languages; written before it, as the vocabularies name them.
