@@ -233,6 +233,20 @@ _NERVE_INVASION = re.compile(
     r"(?![a-z])"
 )
 _CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
+# The "border" of reports translated from Spanish and Portuguese (borde, bordo quirurgico) is a
+# margin where it is surgical or has a margin's status ("Deep surgical border affected", "lateral
+# borders free", "closest border at 2 mm"); "tongue, left lateral border" and "pushing borders"
+# stay anatomy and growth pattern.
+_SURGICAL_BORDER = re.compile(
+    r"(?:(?<=surgical )|(?<=resection )|(?<=excision ))borders?(?![a-z])|border(?<![a-z]border)"
+    r"(?=s?[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:free|clear|affected|involved|uninvolved"
+    r"|negative|positive|compromised|infiltrated|reached|not[ \t]+(?:involved|affected"
+    r"|infiltrated|reached)|at[ \t]+\d)(?![a-z]))"
+)
+# "Deep margin affected by neoplasia" (afectado, comprometido): an involved margin.
+_MARGIN_AFFECTED = re.compile(
+    r"(margins?[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not[ \t]+)?)(?:affected|compromised)(?![a-z])"
+)
 # "No cancer involvement at the proximal and distal margins": the margins are free; "lateral
 # margin (-)": a margin's sign.
 _INVOLVING = r"cancer|tumor|carcinoma|lesion|neoplastic|malignant"  # what involves a margin
@@ -392,6 +406,10 @@ _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
 _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp"}
 
 
+def _border_as_margin(m: re.Match[str]) -> str:
+    return "margins" if m.group(0).endswith("s") else "margin"
+
+
 def spell_out(text: str, words: set[str] | None = None) -> str:
     """``text`` (normalised, lower case) with its shorthand written in full.
 
@@ -431,6 +449,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2)), text)
     if "cutting" in words:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
+    if "border" in words or "borders" in words:
+        text = _SURGICAL_BORDER.sub(_border_as_margin, text)
+    if ("affected" in words or "compromised" in words) and "margin" in text:
+        text = _MARGIN_AFFECTED.sub(r"\1involved", text)
     if "margin" in text and ("(-)" in text or "(+)" in text):  # "lateral margin (-)"
         text = _MARGIN_SIGN.sub(
             lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text

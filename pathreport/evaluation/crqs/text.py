@@ -150,6 +150,10 @@ _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
 _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
 _NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
+# The Nordic count of involved (examined) nodes: "Lymph nodes 2(18)", "hilar 2(5); mediastinal
+# 0(7)" is "2/18", "2/5" and "0/7". Read only on a line that names nodes, and only where the
+# first number is no larger than the second.
+_NODES_IN_BRACKETS = re.compile(r"(?<![\w.,/])(\d{1,3})\((\d{1,3})\)(?![\w/])")
 
 # A word, with a possessive "'s" attached (and dropped). The gaps between words are sliced out
 # of the text by position: a pattern that matched "gap then word" would rescan a long run of
@@ -347,6 +351,15 @@ def _margin_list(match: re.Match) -> str:
     return f"{match.group(0)[:at]}{word}, {match.group(1)}"
 
 
+def _bracketed_node_count(m: re.Match[str]) -> str:
+    """ "2(18)" as "2/18" on a line that names lymph nodes; anything else stays as it was."""
+    line_start = m.string.rfind("\n", 0, m.start()) + 1
+    involved, examined = int(m.group(1)), int(m.group(2))
+    if involved <= examined and "node" in m.string[line_start : m.start()]:
+        return f"{involved}/{examined}"
+    return m.group(0)
+
+
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
@@ -418,6 +431,8 @@ def normalise(text: str) -> str:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "n+" in text or "n +" in text:  # "Lymph nodes: 1 N+ / 23 N"
         text = _NODES_PLUS.sub(r"\1/\2", text)
+    if "node" in text and ")" in text and _NODES_IN_BRACKETS.search(text):  # "nodes 2(18)"
+        text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if ": 0/" in text or ":0/" in text:

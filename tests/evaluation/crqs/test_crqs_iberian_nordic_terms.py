@@ -1,0 +1,112 @@
+"""The wording of reports written in English by Spanish, Portuguese and Nordic pathologists.
+
+A report translated from Spanish or Portuguese calls a margin a surgical "border" and an
+involved one "affected"; a Nordic report counts involved nodes over examined ones as "2(18)" and
+states mitoses per area ("3/5 mm2"), which is a count, not the Nottingham mitotic score. Each
+states the same fact as the plain English report, so each must be read as that fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # A surgical border is a margin; "affected" and "compromised" mean involved.
+        ("tcga", "Hemicolectomy: adenocarcinoma. Surgical borders free of neoplasia.",
+         "margin_status", "negative"),
+        ("tcga", "Wide excision: melanoma. Deep surgical border affected by neoplasia; lateral "
+         "borders free.", "margin_status", "positive"),
+        ("tcga", "Wide excision: melanoma. Deep surgical border affected by neoplasia; lateral "
+         "borders free.", "margin_involved", "deep"),
+        ("histai", "Cone biopsy: HSIL (CIN 3). Endocervical border affected by the lesion; "
+         "exocervical border free.", "margin_status", "positive"),
+        ("reg2025", "Skin, back, excision;\n  Basal cell carcinoma, nodular type\n  Note) Surgical "
+         "borders free of neoplasia, closest (deep) at 3 mm.", "margin_status", "free"),
+        ("reg2025", "Skin, back, excision;\n  Basal cell carcinoma, nodular type\n  Note) Surgical "
+         "borders free of neoplasia, closest (deep) at 3 mm.", "margin_distance", 0.3),
+        ("tcga", "Orchiectomy: seminoma. Spermatic cord border free.", "margin_status",
+         "negative"),
+        ("tcga", "Mastectomy: carcinoma. Deep margin compromised.", "margin_status", "positive"),
+        ("reg2025", "Colon, polypectomy;\n  Adenocarcinoma in adenoma\n  Note) Margin of resection "
+         "free, distance 2 mm.", "margin_status", "free"),
+        # Margins named in a list or a bracket before their shared status.
+        ("tcga", "Esophagectomy: adenocarcinoma. Margins proximal, distal and circumferential "
+         "are free.", "margin_status", "negative"),
+        ("tcga", "Whipple: adenocarcinoma. Margins (pancreatic neck, common bile duct, "
+         "uncinate/retroperitoneal) are free.", "margin_status", "negative"),
+        ("histai", "Anterior resection: adenocarcinoma. Margins: circumferential (radial) free "
+         "at 4 mm, distal free at 20 mm.", "margin_status", "negative"),
+        # The Nordic node count: involved (examined).
+        ("tcga", "Gastrectomy: adenocarcinoma. Lymph nodes 2(18).", "lymph_node_involvement",
+         "2/18"),
+        ("tcga", "Pneumonectomy: squamous cell carcinoma. Lymph nodes: hilar 2(5); mediastinal "
+         "0(7).", "lymph_node_involvement", "2/12"),
+        ("histai", "Neck dissection, left: metastatic carcinoma. Conclusion: lymph nodes 2(23).",
+         "lymph_node_involvement", "2/23"),
+        ("reg2025", "Stomach, distal gastrectomy;\n  Adenocarcinoma, intestinal type\n  Lymph "
+         "nodes 0(15).", "lymph_node_involvement", "0/15"),
+        # A size "of maximum diameter", with a decimal comma.
+        ("tcga", "Nephrectomy: clear cell renal cell carcinoma, 7,2 cm of maximum diameter.",
+         "tumor_size", 7.2),
+        ("reg2025", "Thyroid, right lobe, hemithyroidectomy;\n  Papillary carcinoma, 0,8 cm of "
+         "maximum diameter", "tumor_size", 0.8),
+        # A mitotic count per area is a rate.
+        ("reg2025", "Stomach, wedge resection;\n  Gastrointestinal stromal tumour\n  Mitoses "
+         "3/5 mm2.", "mitotic_rate", 3.0),
+        # A bladder specimen's muscle, in the past tense; a primary named by its adjective.
+        ("reg2025", "Bladder, transurethral resection;\n  Urothelial carcinoma, Comment: "
+         "muscularis propria (detrusor muscle) was present.", "muscle_proper_status", "included"),
+        ("reg2025", "Lung, biopsy;\n  Metastatic adenocarcinoma of colonic origin",
+         "primary_site", "colorectum"),
+        ("tcga", "Gastric biopsy: chronic gastritis with intestinal-type metaplasia.",
+         "intestinal_metaplasia", "present"),
+    ],
+)  # fmt: skip
+def test_iberian_and_nordic_wordings_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "absent_value"),
+    [
+        # An anatomical border and a growth pattern's border are no margin.
+        ("reg2025", "Oral cavity, tongue, left lateral border, partial glossectomy;\n  Squamous "
+         "cell carcinoma", "margin_status", "free"),
+        ("tcga", "Excision: melanoma with pushing borders.", "margin_status", "negative"),
+        # A mitotic count per area is not the Nottingham mitotic score of 3.
+        ("reg2025", "Stomach, wedge resection;\n  Gastrointestinal stromal tumour\n  Mitoses: "
+         "3 per 5 mm2.", "mitotic_score", "3"),
+        # A bracket after a size is no node count, even on a line that names nodes later.
+        ("tcga", "Tumour 2(3) cm. Lymph nodes negative.", "lymph_node_involvement", "2/3"),
+        # Intestinal-type metaplasia is no Lauren intestinal-type carcinoma.
+        ("reg2025", "Stomach, endoscopic biopsy;\n  Chronic gastritis with intestinal-type "
+         "metaplasia", "histologic_type", "intestinal type"),
+    ],
+)  # fmt: skip
+def test_look_alikes_stay_what_they_are(dataset, text, field, absent_value):
+    assert extract(text, dataset).get(field) != absent_value
+
+
+def test_an_affected_border_costs_more_than_its_plain_english_rewording():
+    reference = (
+        "Wide local excision, right forearm: nodular basal cell carcinoma. Surgical borders "
+        "free of neoplasia, the closest (deep) at 2 mm."
+    )
+    rewrite = "Right forearm excision: nodular BCC. Margins clear; closest deep margin 2 mm."
+    wrong = (
+        "Wide local excision, right forearm: nodular basal cell carcinoma. Deep surgical "
+        "border affected by neoplasia."
+    )
+    assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS
+
+
+def test_a_changed_nordic_node_count_is_discordant():
+    reference = "Distal gastrectomy: adenocarcinoma, pT3. Lymph nodes 2(18). Radicality: R0."
+    rewrite = "Distal gastrectomy: adenocarcinoma, pT3; 2 of 18 nodes with metastasis; R0."
+    wrong = reference.replace("2(18)", "0(18)")
+    assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS
