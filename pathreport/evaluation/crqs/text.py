@@ -137,17 +137,30 @@ _GLEASON_PARTS = re.compile(
 # tumour is named before them on that line ("Hemicolectomy specimen: adenocarcinoma, 45 x 40 mm").
 _TUMOUR_WORD = (
     r"(?:carcinoma|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
-    r"|[a-z]{0,16}oma(?![a-z]))"
+    r"|[a-z]{0,16}oma(?![a-z])|(?<![a-z])(?:scc|bcc|hcc|rcc|gist|net|dcis|idc|ilc|ptc|crc)(?![a-z]))"
 )
 _SPECIMEN_LINE = re.compile(
-    r"^(?:[^\n]{0,40}?(?<![a-z])specimen(?![a-z])|material[ \t]*:)[^\n]*", re.MULTILINE
+    r"^(?:[^\n]{0,40}?(?<![a-z])(?:specimen|excision|resection|biopsy|ellipse|[a-z]*ectomy)"
+    r"(?![a-z])|material[ \t]*:"
+    r"|(?:macroscop(?:ic|y)|macro|gross)(?:[ \t]+description)?[ \t]*:)[^\n]*",
+    re.MULTILINE,
 )
 _TUMOUR_NAMED = re.compile(_TUMOUR_WORD)
-_SPECIMEN_SIZE = re.compile(r"([,;][ \t]*)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*x[ \t]*\d)")
+# A size after a comma: in two or three dimensions, or in one that closes its clause ("Segment
+# of ileum, 120 mm, with a nodule 11 mm"; not ", 6 mm pigmented lesion").
+_SPECIMEN_SIZE = re.compile(
+    r"([,;][ \t]*)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*"
+    r"(?:x[ \t]*\d|(?:cm|mm)[ \t]*(?:[,;]|\.(?!\d)|\n|$)))"
+)
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
 _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
+# "70 by 35 by 20 mm" is "70 x 35 x 20 mm": the dimensions of one size.
+_BY_DIMENSION = re.compile(
+    r"(?<=\d)([ \t]*(?:cm|mm)?)[ \t]+by[ \t]+"
+    r"(?=\d{1,3}(?:\.\d{1,2})?[ \t]*(?:cm|mm|by[ \t]|x[ \t\d]))"
+)
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
 _NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
 # The Nordic count of involved (examined) nodes: "Lymph nodes 2(18)", "hilar 2(5); mediastinal
@@ -367,13 +380,15 @@ def normalise(text: str) -> str:
     needs one spelling of the unit; a decimal comma before a unit becomes a point ("2,8 cm"), a
     sign after a heading's colon or a node count becomes its word ("LVI: -", "2/15 +"), margins
     listed by name with their signs get the status they share, a stain's sign written apart
-    joins it ("CK7 -"), "in situ hybridisation" is "ISH" and the French node count "1 N+ / 23
-    N" is "1/23"; a laboratory system's "KEY=value | KEY=value" record becomes the report lines
-    it stands for, and the UICC perineural code "Pn1" (not the nodal stage "pN1") its words;
-    the parts of a synoptic Gleason grade become one score, the sizes on a specimen's line are
-    marked as the specimen's and isolated tumour cells count no positive node; British
-    spellings become American ones and an abbreviation or a number echoed in brackets is
-    dropped, so that a vocabulary names each finding once.
+    joins it ("CK7 -"), "in situ hybridisation" is "ISH", "70 by 35 mm" is "70 x 35 mm", and
+    the French node count "1 N+ / 23 N" and the Nordic "1(23)" are "1/23"; a laboratory
+    system's "KEY=value | KEY=value" record becomes the report lines it stands for, and the
+    UICC perineural code "Pn1" (not the nodal stage "pN1") its words; the parts of a synoptic
+    Gleason grade become one score, the sizes on a line that describes the specimen (named,
+    headed "Macroscopic:", or led by its procedure) are marked as the specimen's, and isolated
+    tumour cells count no positive node; British spellings become American ones and an
+    abbreviation or a number echoed in brackets is dropped, so that a vocabulary names each
+    finding once.
     """
     if "&" in text:
         text = html.unescape(text)
@@ -392,6 +407,8 @@ def normalise(text: str) -> str:
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if " by " in text:  # "70 by 35 by 20 mm"
+        text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
     if "criteria" in text and " not " in text:  # "criteria for X are not met"
@@ -412,7 +429,17 @@ def normalise(text: str) -> str:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
         text = _GLEASON_PARTS.sub(_gleason_score, text)
-    if ("specimen" in text or "material:" in text) and _SPECIMEN_SIZE.search(text):
+    if (
+        "specimen" in text
+        or "material:" in text
+        or "macro" in text
+        or "gross" in text
+        or "ectom" in text
+        or "excision" in text
+        or "resection" in text
+        or "biopsy" in text
+        or "ellipse" in text
+    ) and _SPECIMEN_SIZE.search(text):
         text = _SPECIMEN_LINE.sub(_specimen_sizes, text)  # "Specimen: ..., 32 x 18 mm"
     if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)

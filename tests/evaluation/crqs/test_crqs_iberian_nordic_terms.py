@@ -3,7 +3,9 @@
 A report translated from Spanish or Portuguese calls a margin a surgical "border" and an
 involved one "affected"; a Nordic report counts involved nodes over examined ones as "2(18)" and
 states mitoses per area ("3/5 mm2"), which is a count, not the Nottingham mitotic score. Each
-states the same fact as the plain English report, so each must be read as that fact.
+states the same fact as the plain English report, so each must be read as that fact. A line that
+describes the specimen (a macroscopic heading, or the procedure) gives the specimen's own size
+before it names the tumour; that size is not the tumour's.
 """
 
 from __future__ import annotations
@@ -55,6 +57,19 @@ from pathreport.evaluation.crqs import extract, score_pair
          "tumor_size", 7.2),
         ("reg2025", "Thyroid, right lobe, hemithyroidectomy;\n  Papillary carcinoma, 0,8 cm of "
          "maximum diameter", "tumor_size", 0.8),
+        # The specimen's own sizes, on a macroscopic or procedure line, are not the tumour's.
+        ("histai", "Macroscopic: Segment of terminal ileum, 120 mm, with a firm yellow "
+         "submucosal nodule 11 mm.", "tumor_size", 1.1),
+        ("histai", "Macro: skin ellipse, 28x12x6 mm, left temple; ulcerated lesion 9 mm.",
+         "tumor_size", 0.9),
+        ("histai", "Skin excision from left temple, 28 x 12 x 6 mm, with a 9 mm ulcerated "
+         "tumour.", "tumor_size", 0.9),
+        ("tcga", "Partial nephrectomy, 48 x 35 x 30 mm, with a circumscribed tumour of 32 mm.",
+         "tumor_size", 3.2),
+        ("tcga", "Right partial glossectomy with neck dissection. Moderately differentiated SCC, "
+         "2.1 cm, DOI 7 mm.", "tumor_size", 2.1),
+        # "by" between the dimensions of one size.
+        ("histai", "A grey nodule measuring 30 by 25 by 20 mm.", "tumor_size", 3.0),
         # A mitotic count per area is a rate.
         ("reg2025", "Stomach, wedge resection;\n  Gastrointestinal stromal tumour\n  Mitoses "
          "3/5 mm2.", "mitotic_rate", 3.0),
@@ -81,6 +96,9 @@ def test_iberian_and_nordic_wordings_are_read(dataset, text, field, value):
         # A mitotic count per area is not the Nottingham mitotic score of 3.
         ("reg2025", "Stomach, wedge resection;\n  Gastrointestinal stromal tumour\n  Mitoses: "
          "3 per 5 mm2.", "mitotic_score", "3"),
+        # A size after a comma that runs on into its noun is no specimen size.
+        ("histai", "Macroscopic: Skin ellipse 30 x 10 mm, 6 mm pigmented lesion.", "tumor_size",
+         3.0),
         # A bracket after a size is no node count, even on a line that names nodes later.
         ("tcga", "Tumour 2(3) cm. Lymph nodes negative.", "lymph_node_involvement", "2/3"),
         # Intestinal-type metaplasia is no Lauren intestinal-type carcinoma.
