@@ -225,6 +225,20 @@ _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a f
 _NONE_OF_COUNT = re.compile(
     r"(metastas[ie]s|involvement)([ \t]*:[ \t]*)(0[ \t]*/[ \t]*\d{1,3})(?![\d/])"
 )
+# A number of nodes with the status they all share, counted apart from it: "sentinel nodes (2):
+# negative", "pelvic nodes: twenty-four, all negative", "31 nodes examined, none positive". Each
+# is the count "0/N", written beside the status so that both readings stay.
+_NODE_WORD_COUNT = "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single")
+_NODES_ALL_NEGATIVE = re.compile(
+    r"node(?<![a-z]node)s?(?:[ \t]*\((\d{1,2})\))?"
+    r"(?:[ \t]*,[ \t]*(?:(?:right|left|and|bilateral)[ \t]*)+)?[ \t]*(?::[ \t]*(?:(\d{1,2}|"
+    + _NODE_WORD_COUNT
+    + r"|twenty(?:-[a-z]{3,5})?|thirty(?:-[a-z]{3,5})?)[ \t]*,[ \t]*)?"
+    r"|[ \t]+examined[ \t]*,[ \t]*)?"
+    r"(?:all[ \t]+|both[ \t]+)?((?:negative|benign|uninvolved)(?![a-z])"
+    r"|none[ \t]+(?:positive|involved)(?![a-z])|(?:no|without)[ \t]+metasta[a-z]*)"
+)
+_NUMBER_BEFORE_NODES = re.compile(r"(\d{1,3})[ \t]+(?:[a-z]+[ \t]+){0,2}$")
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own; so do contrasted ones
@@ -373,6 +387,29 @@ def _bracketed_node_count(m: re.Match[str]) -> str:
     return m.group(0)
 
 
+def _nodes_all_negative(m: re.Match[str]) -> str:
+    """ "nodes (2): negative" -> "nodes (2): negative (0/2)"; no count found, no change."""
+    count = m.group(1) or m.group(2)
+    if count is None and "examined" in m.group(0):  # "31 nodes examined, none positive"
+        before = _NUMBER_BEFORE_NODES.search(m.string, max(0, m.start() - 30), m.start())
+        count = before.group(1) if before else None
+    if count is None:
+        return m.group(0)
+    number = int(count) if count.isdigit() else NUMBER_WORDS.get(count) or _tens(count)
+    if not number:
+        return m.group(0)
+    status = "negative" if m.group(3)[0] in "nw" else m.group(3)  # "none positive", "no metastasis"
+    return f"{m.string[m.start() : m.start(3)]}{status} (0/{number})"
+
+
+def _tens(word: str) -> int | None:
+    """ "twenty-four" -> 24, "thirty" -> 30 (node counts stay below 40)."""
+    head, _, unit = word.partition("-")
+    if head not in TENS:
+        return None
+    return TENS[head] + (NUMBER_WORDS.get(unit, 0) if unit else 0)
+
+
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
@@ -462,6 +499,8 @@ def normalise(text: str) -> str:
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
+    if "node" in text and _NODES_ALL_NEGATIVE.search(text):  # "sentinel nodes (2): negative"
+        text = _NODES_ALL_NEGATIVE.sub(_nodes_all_negative, text)
     if ": 0/" in text or ":0/" in text:
         text = _NONE_OF_COUNT.sub(r"\1\2none (\3)", text)
     if "(" in text and " of " in text:  # "negative (0 of 3)" is the count "(0/3)"

@@ -52,6 +52,34 @@ from pathreport.evaluation.crqs import extract, score_pair
          "lymph_node_involvement", "2/23"),
         ("reg2025", "Stomach, distal gastrectomy;\n  Adenocarcinoma, intestinal type\n  Lymph "
          "nodes 0(15).", "lymph_node_involvement", "0/15"),
+        # A node count apart from the status all the nodes share.
+        ("tcga", "Right axillary sentinel nodes (2): negative.", "lymph_node_involvement", "0/2"),
+        ("tcga", "Pelvic lymph nodes, right and left: twenty-four, all negative.",
+         "lymph_node_involvement", "0/24"),
+        ("tcga", "Left axillary sentinel nodes: three, all negative.", "lymph_node_involvement",
+         "0/3"),
+        ("tcga", "Hemicolectomy: adenocarcinoma. 31 nodes examined, none positive.",
+         "lymph_node_involvement", "0/31"),
+        ("reg2025", "Lymph node, left axilla, sentinel biopsy;\n  Sentinel nodes (2): no "
+         "metastasis", "lymph_node_involvement", "0/2"),
+        # One invaded structure makes the invasion present, whatever the others' status.
+        ("tcga", "Radical nephrectomy: renal cell carcinoma with extension into perirenal fat; "
+         "renal vein not involved.", "organ_specific_invasion", "present"),
+        # Mismatch repair in other words.
+        ("tcga", "Colectomy: adenocarcinoma. Intact MLH1/PMS2/MSH2/MSH6.", "mmr_msi_status",
+         "proficient"),
+        ("tcga", "Colectomy: adenocarcinoma. Mismatch repair proteins show intact expression.",
+         "mmr_msi_status", "proficient"),
+        ("tcga", "Colectomy: adenocarcinoma. MLH1 and PMS2 nuclear staining lost; MSH2 and MSH6 "
+         "retained.", "mmr_proteins_lost", "mlh1 + pms2"),
+        # Melanoma: a non-ulcerated tumour, dermal mitoses; margins whose status follows them.
+        ("tcga", "Wide excision: nodular melanoma, nonulcerated.", "ulceration", "absent"),
+        ("tcga", "Wide excision: melanoma; 1 dermal mitosis per mm2.", "mitotic_rate", 1.0),
+        ("tcga", "Wide excision: melanoma. Peripheral margin 10 mm, deep margin 6 mm (both "
+         "negative).", "margin_status", "negative"),
+        # REG: appendicitis is an entity of its own; "no neoplasm seen" is benign.
+        ("reg2025", "Appendix, appendectomy;\n  - Acute appendicitis, not perforated.\n  - No "
+         "neoplasm seen.", "findings", "benign + appendicitis"),
         # A size "of maximum diameter", with a decimal comma.
         ("tcga", "Nephrectomy: clear cell renal cell carcinoma, 7,2 cm of maximum diameter.",
          "tumor_size", 7.2),
