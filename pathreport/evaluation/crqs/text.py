@@ -146,10 +146,10 @@ _SPECIMEN_LINE = re.compile(
     re.MULTILINE,
 )
 _TUMOUR_NAMED = re.compile(_TUMOUR_WORD)
-# A size after a comma: in two or three dimensions, or in one that closes its clause ("Segment
-# of ileum, 120 mm, with a nodule 11 mm"; not ", 6 mm pigmented lesion").
+# A size after a comma or "of": in two or three dimensions, or in one that closes its clause
+# ("Segment of ileum, 120 mm, with a nodule 11 mm"; not ", 6 mm pigmented lesion").
 _SPECIMEN_SIZE = re.compile(
-    r"([,;][ \t]*)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*"
+    r"([,;][ \t]*|(?<![a-z])of[ \t]+)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*"
     r"(?:x[ \t]*\d|(?:cm|mm)[ \t]*(?:[,;]|\.(?!\d)|\n|$)))"
 )
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
@@ -239,6 +239,17 @@ _NODES_ALL_NEGATIVE = re.compile(
     r"|none[ \t]+(?:positive|involved)(?![a-z])|(?:no|without)[ \t]+metasta[a-z]*)"
 )
 _NUMBER_BEFORE_NODES = re.compile(r"(\d{1,3})[ \t]+(?:[a-z]+[ \t]+){0,2}$")
+# "No lymph nodes were identified", "Lymph nodes isolated: 0": none was examined (pNX), which is
+# not a negative node (pN0).
+_NO_NODES_FOUND = re.compile(
+    r"no(?<![a-z]no)[ \t]+(?:regional[ \t]+)?(?:lymph[ \t]+)?nodes?[ \t]+(?:(?:are|were|was|is"
+    r"|have[ \t]+been|has[ \t]+been)[ \t]+)?(?:isolated|identified|found|recovered|retrieved"
+    r"|submitted|received|sampled|present)(?![a-z])"
+    r"|lymph[ \t]+nodes[ \t]+(?:isolated|examined|identified|found|recovered|retrieved)[ \t]*:"
+    r"[ \t]*0(?![\d/,]|\.\d)"
+)
+# "Infiltrating until the subserosa" (hasta, ate): into it, as far as it.
+_INVADING_UNTIL = re.compile(r"(?<![a-z])((?:infiltrat|invad|extend)[a-z]*)[ \t]+until(?![a-z])")
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own; so do contrasted ones
@@ -499,6 +510,10 @@ def normalise(text: str) -> str:
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
+    if "until" in text:  # "infiltrating until subserosa"
+        text = _INVADING_UNTIL.sub(r"\1 into", text)
+    if "node" in text and _NO_NODES_FOUND.search(text):  # "no lymph nodes were identified"
+        text = _NO_NODES_FOUND.sub("0 lymph nodes examined", text)
     if "node" in text and _NODES_ALL_NEGATIVE.search(text):  # "sentinel nodes (2): negative"
         text = _NODES_ALL_NEGATIVE.sub(_nodes_all_negative, text)
     if ": 0/" in text or ":0/" in text:

@@ -62,6 +62,14 @@ from pathreport.evaluation.crqs import extract, score_pair
          "lymph_node_involvement", "0/31"),
         ("reg2025", "Lymph node, left axilla, sentinel biopsy;\n  Sentinel nodes (2): no "
          "metastasis", "lymph_node_involvement", "0/2"),
+        # No node found is no node examined (pNX), not a negative node.
+        ("tcga", "Left radical nephrectomy: renal cell carcinoma. No lymph nodes were isolated.",
+         "lymph_nodes_examined", "0"),
+        ("tcga", "Left radical nephrectomy: renal cell carcinoma. Lymph nodes isolated: 0.",
+         "lymph_nodes_examined", "0"),
+        # "Infiltrating until" a layer reaches it.
+        ("tcga", "Gastrectomy: adenocarcinoma infiltrating until subserosa.", "invasion_depth",
+         "subserosa"),
         # One invaded structure makes the invasion present, whatever the others' status.
         ("tcga", "Radical nephrectomy: renal cell carcinoma with extension into perirenal fat; "
          "renal vein not involved.", "organ_specific_invasion", "present"),
@@ -96,6 +104,9 @@ from pathreport.evaluation.crqs import extract, score_pair
          "tumor_size", 3.2),
         ("tcga", "Right partial glossectomy with neck dissection. Moderately differentiated SCC, "
          "2.1 cm, DOI 7 mm.", "tumor_size", 2.1),
+        ("histai", "Macroscopy: Right orchiectomy, testis of 5,5 x 4 x 3 cm with a whitish "
+         "nodule of 2,8 cm.", "tumor_size", 2.8),
+        ("histai", "Myomectomy: 6,5 cm nodule with whorled cut surface.", "tumor_size", 6.5),
         # "by" between the dimensions of one size.
         ("histai", "A grey nodule measuring 30 by 25 by 20 mm.", "tumor_size", 3.0),
         # A mitotic count per area is a rate.
@@ -121,6 +132,11 @@ def test_iberian_and_nordic_wordings_are_read(dataset, text, field, value):
         ("reg2025", "Oral cavity, tongue, left lateral border, partial glossectomy;\n  Squamous "
          "cell carcinoma", "margin_status", "free"),
         ("tcga", "Excision: melanoma with pushing borders.", "margin_status", "negative"),
+        # No node found is not a negative node; a node metastasis stays one.
+        ("tcga", "Nephrectomy: renal cell carcinoma. No lymph nodes identified.",
+         "lymph_node_involvement", "absent"),
+        # A size before "with" a tumour is the specimen's.
+        ("histai", "Testis of 5,5 x 4 x 3 cm with a whitish nodule.", "tumor_size", 5.5),
         # A mitotic count per area is not the Nottingham mitotic score of 3.
         ("reg2025", "Stomach, wedge resection;\n  Gastrointestinal stromal tumour\n  Mitoses: "
          "3 per 5 mm2.", "mitotic_score", "3"),
