@@ -70,6 +70,10 @@ The file format (one mapping)::
                                        # present"): scored only where both reports state it,
                                        # so it counts a contradiction, never a wording that
                                        # leaves it implicit
+        agrees_within: measurements    # (numeric) two different values still agree when each
+                                       # is among the other report's values of that field: the
+                                       # two reports chose different sizes of one set of stated
+                                       # sizes (the specimen's, the tumour's), but state the same
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -179,6 +183,7 @@ FIELD_KEYS = frozenset(
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
         "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
+        "agrees_within",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -311,6 +316,10 @@ class FieldSpec:
     own_status: bool = False
     # A roll-up of facts that other fields state: compared only where both reports state it.
     discordance_only: bool = False
+    # A numeric field whose different values still agree when each report's value is among the
+    # other report's values of this field (a set of every stated size): the same sizes, read in
+    # another order of importance.
+    agrees_within: str | None = None
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -1097,6 +1106,7 @@ def _build_field(
         generic_yields=bool(item.get("generic_yields", False)),
         own_status=bool(item.get("own_status", False)),
         discordance_only=bool(item.get("discordance_only", False)),
+        agrees_within=item.get("agrees_within"),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         equivalent=_equivalent_pairs(item.get("equivalent"), here),
         negated_after_is_status=tuple(
@@ -1326,6 +1336,13 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
                         f"{where}: field '{f.name}': same_fact_as names field {target!r}, which "
                         "is not another field of this schema."
                     )
+        if f.agrees_within is not None and (
+            f.type != "numeric" or getattr(by_name.get(f.agrees_within), "type", None) != "numeric"
+        ):
+            raise SchemaError(
+                f"{where}: field '{f.name}': agrees_within {f.agrees_within!r} must name a numeric "
+                "field of this schema, and the field itself must be numeric."
+            )
         if f.repeats_are_parts and f.select != "total":
             raise SchemaError(
                 f"{where}: field '{f.name}': repeats_are_parts applies to counts that add up; "

@@ -191,9 +191,11 @@ def score_fields(
     discordant: list[str] = []
     for name in ref_fields:
         if name in pred_set:
+            spec = schema.field(name)
             (
                 matched
-                if schema.field(name).matches(reference[name], prediction[name])
+                if spec.matches(reference[name], prediction[name])
+                or (spec.agrees_within and _agree_within(spec, reference, prediction))
                 else discordant
             ).append(name)
     missed = [f for f in ref_fields if f not in pred_set]
@@ -277,6 +279,25 @@ def score_fields(
         crqs,
     )
     return score
+
+
+def _agree_within(spec: FieldSpec, reference: dict[str, Any], prediction: dict[str, Any]) -> bool:
+    """Whether each report's value of ``spec`` is, exactly, among the other report's stated
+    values of ``spec.agrees_within``: one report read the specimen's size as the tumour's where
+    the other did not, yet both state the same sizes. A changed size is in neither set (the
+    field's tolerance is not used here: "4.8 cm" is not "5.5 cm" stated elsewhere)."""
+    other = spec.agrees_within
+    if other not in reference or other not in prediction:
+        return False
+
+    def among(value: Any, stated: Any) -> bool:  # the very size, not one within tolerance
+        return any(
+            abs(float(value) - float(v)) < 1e-6 for v in str(stated).split(MULTI_VALUE_SEPARATOR)
+        )
+
+    return among(reference[spec.name], prediction[other]) and among(
+        prediction[spec.name], reference[other]
+    )
 
 
 def _states_same_fact(schema: Schema, name: str, value: Any, other: dict[str, Any]) -> bool:

@@ -172,3 +172,14 @@ def test_a_changed_nordic_node_count_is_discordant():
     rewrite = "Distal gastrectomy: adenocarcinoma, pT3; 2 of 18 nodes with metastasis; R0."
     wrong = reference.replace("2(18)", "0(18)")
     assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS
+
+
+def test_two_readings_of_the_same_stated_sizes_agree_and_a_changed_size_does_not():
+    # The first report's tumour size is read as the uterus's 9 cm, the second's as the 4.5 cm
+    # leiomyoma; both state the same sizes, so the tumour size is no discordance. A changed size
+    # is among neither report's sizes, so it stays one.
+    reference = "Uterus, 9 x 6 x 4 cm. Leiomyoma 45 mm."
+    rewrite = "The uterus measures 9 x 6 x 4 cm and contains a 4.5 cm leiomyoma."
+    wrong = "The uterus measures 9 x 6 x 4 cm and contains a 7.5 cm leiomyoma."
+    assert "tumor_size" not in score_pair(reference, rewrite, "histai").discordant
+    assert "tumor_size" in score_pair(reference, wrong, "histai").discordant

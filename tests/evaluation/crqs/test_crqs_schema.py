@@ -170,6 +170,10 @@ def _broken(change) -> dict:
             r"equivalent names \['sarcoma'\], which are not values of the field",
         ),
         (lambda r: r.update(name="Toy"), r"'name' must be a dataset name"),
+        (
+            lambda r: r["fields"][0].update(agrees_within="necrosis"),
+            r"field 'diagnosis': agrees_within 'necrosis' must name a numeric field",
+        ),
     ],
 )
 def test_schema_invalid_definitions_fail_with_a_clear_message(change, message):
