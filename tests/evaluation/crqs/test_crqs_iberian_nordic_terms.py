@@ -73,6 +73,13 @@ from pathreport.evaluation.crqs import extract, score_pair
         # One invaded structure makes the invasion present, whatever the others' status.
         ("tcga", "Radical nephrectomy: renal cell carcinoma with extension into perirenal fat; "
          "renal vein not involved.", "organ_specific_invasion", "present"),
+        ("tcga", "Radical nephrectomy: clear cell carcinoma. There is infiltration of perirenal "
+         "adipose tissue; the renal vein is free.", "organ_specific_invasion", "present"),
+        # A number of tumours is multifocality.
+        ("tcga", "Ileum: neuroendocrine tumour, four separate tumours, the largest 11 mm.",
+         "tumor_focality", "multifocal"),
+        ("tcga", "Thyroidectomy: papillary carcinoma, three foci: dominant 1.4 cm.",
+         "multifocal_involvement", "present"),
         # Mismatch repair in other words.
         ("tcga", "Colectomy: adenocarcinoma. Intact MLH1/PMS2/MSH2/MSH6.", "mmr_msi_status",
          "proficient"),
