@@ -250,6 +250,12 @@ _NO_NODES_FOUND = re.compile(
 )
 # "Infiltrating until the subserosa" (hasta, ate): into it, as far as it.
 _INVADING_UNTIL = re.compile(r"(?<![a-z])((?:infiltrat|invad|extend)[a-z]*)[ \t]+until(?![a-z])")
+# "Papillary carcinoma-type nuclear features", "papillary-type nuclei": the nuclear features of
+# papillary carcinoma, which a thyroid report rules in or out; not a papillary tumour.
+_PAPILLARY_TYPE_NUCLEI = re.compile(
+    r"papillary(?<![a-z]papillary)(?:[ \t]+(?:thyroid[ \t]+)?carcinoma)?[ \t]*-?[ \t]*type[ \t]+"
+    r"(?:nuclear[ \t]+(?:features|changes)|nuclei)(?![a-z])"
+)
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own; so do contrasted ones
@@ -510,6 +516,8 @@ def normalise(text: str) -> str:
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
+    if "type" in text and "papillary" in text:  # "papillary-type nuclei"
+        text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
     if "node" in text and _NO_NODES_FOUND.search(text):  # "no lymph nodes were identified"

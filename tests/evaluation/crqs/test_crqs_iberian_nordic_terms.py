@@ -80,6 +80,12 @@ from pathreport.evaluation.crqs import extract, score_pair
          "tumor_focality", "multifocal"),
         ("tcga", "Thyroidectomy: papillary carcinoma, three foci: dominant 1.4 cm.",
          "multifocal_involvement", "present"),
+        # Thyroid: the nodular disease is an entity; papillary-type nuclei are ruled out.
+        ("histai", "Diagnosis: left thyroid lobectomy: adenomatoid nodule (follicular nodular "
+         "disease), 27 mm.", "diagnosis", "follicular nodular disease"),
+        ("histai", "Encapsulated microfollicular lesion. Papillary carcinoma-type nuclear features "
+         "absent. Diagnosis: follicular adenoma.", "excluded_entities",
+         "papillary thyroid carcinoma"),
         # Mismatch repair in other words.
         ("tcga", "Colectomy: adenocarcinoma. Intact MLH1/PMS2/MSH2/MSH6.", "mmr_msi_status",
          "proficient"),
@@ -152,6 +158,12 @@ def test_iberian_and_nordic_wordings_are_read(dataset, text, field, value):
          3.0),
         # A bracket after a size is no node count, even on a line that names nodes later.
         ("tcga", "Tumour 2(3) cm. Lymph nodes negative.", "lymph_node_involvement", "2/3"),
+        # Colloid in a thyroid nodule is no colloid (mucinous) carcinoma; papillary-type nuclei
+        # stated absent are no papillary tumour.
+        ("histai", "Nodule with abundant colloid; papillary-type nuclei are absent.",
+         "histologic_type", "mucinous"),
+        ("histai", "Encapsulated lesion; papillary carcinoma-type nuclear features absent.",
+         "diagnosis", "papillary thyroid carcinoma"),
         # Intestinal-type metaplasia is no Lauren intestinal-type carcinoma.
         ("reg2025", "Stomach, endoscopic biopsy;\n  Chronic gastritis with intestinal-type "
          "metaplasia", "histologic_type", "intestinal type"),
