@@ -80,6 +80,9 @@ from pathreport.evaluation.crqs import extract, score_pair
          "tumor_focality", "multifocal"),
         ("tcga", "Thyroidectomy: papillary carcinoma, three foci: dominant 1.4 cm.",
          "multifocal_involvement", "present"),
+        # The Lauren type named after its classification.
+        ("tcga", "Gastrectomy: adenocarcinoma, poorly cohesive type (diffuse of Lauren).",
+         "histologic_type", "diffuse type"),
         # Thyroid: the nodular disease is an entity; papillary-type nuclei are ruled out.
         ("histai", "Diagnosis: left thyroid lobectomy: adenomatoid nodule (follicular nodular "
          "disease), 27 mm.", "diagnosis", "follicular nodular disease"),
