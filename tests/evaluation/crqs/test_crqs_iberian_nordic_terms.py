@@ -205,3 +205,16 @@ def test_two_readings_of_the_same_stated_sizes_agree_and_a_changed_size_does_not
     wrong = "The uterus measures 9 x 6 x 4 cm and contains a 7.5 cm leiomyoma."
     assert "tumor_size" not in score_pair(reference, rewrite, "histai").discordant
     assert "tumor_size" in score_pair(reference, wrong, "histai").discordant
+
+
+def test_a_changed_number_of_foci_is_discordant_and_an_uncounted_multifocal_tumour_is_not():
+    reference = (
+        "Total thyroidectomy: papillary thyroid carcinoma, classic type, multifocal (3 foci)."
+    )
+    recounted = "Total thyroidectomy: classic papillary carcinoma, three foci."
+    uncounted = "Total thyroidectomy: classic papillary thyroid carcinoma, multifocal."
+    wrong = reference.replace("(3 foci)", "(5 foci)")
+    assert extract(recounted, "tcga").get("tumor_focus_count") == "3"
+    assert "tumor_focus_count" not in score_pair(reference, recounted, "tcga").discordant
+    assert "tumor_focus_count" not in score_pair(reference, uncounted, "tcga").missed
+    assert "tumor_focus_count" in score_pair(reference, wrong, "tcga").discordant
