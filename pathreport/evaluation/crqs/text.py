@@ -256,6 +256,12 @@ _PAPILLARY_TYPE_NUCLEI = re.compile(
     r"papillary(?<![a-z]papillary)(?:[ \t]+(?:thyroid[ \t]+)?carcinoma)?[ \t]*-?[ \t]*type[ \t]+"
     r"(?:nuclear[ \t]+(?:features|changes)|nuclei)(?![a-z])"
 )
+# "Three mitoses per 5 mm2": the count in digits, as a mitotic rate is read.
+_MITOSES_IN_WORDS = re.compile(
+    r"(?<![a-z-])("
+    + "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single")
+    + r")[ \t]+(?=(?:dermal[ \t]+)?(?:mitos[ie]s|mitotic[ \t]+figures?)(?![a-z]))"
+)
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own; so do contrasted ones
@@ -516,6 +522,8 @@ def normalise(text: str) -> str:
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
+    if "mito" in text and _MITOSES_IN_WORDS.search(text):  # "three mitoses per 5 mm2"
+        text = _MITOSES_IN_WORDS.sub(lambda m: f"{NUMBER_WORDS[m.group(1)]} ", text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "until" in text:  # "infiltrating until subserosa"

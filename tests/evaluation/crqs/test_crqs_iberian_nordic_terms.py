@@ -99,6 +99,7 @@ from pathreport.evaluation.crqs import extract, score_pair
         # Melanoma: a non-ulcerated tumour, dermal mitoses; margins whose status follows them.
         ("tcga", "Wide excision: nodular melanoma, nonulcerated.", "ulceration", "absent"),
         ("tcga", "Wide excision: melanoma; 1 dermal mitosis per mm2.", "mitotic_rate", 1.0),
+        ("tcga", "Jejunum: GIST, 60 mm, with three mitoses per 5 square mm.", "mitotic_rate", 3.0),
         ("tcga", "Wide excision: melanoma. Peripheral margin 10 mm, deep margin 6 mm (both "
          "negative).", "margin_status", "negative"),
         # REG: appendicitis is an entity of its own; "no neoplasm seen" is benign.
