@@ -773,8 +773,9 @@ def _borrow(
     ``values`` (a list of names, or a mapping ``this field: lender's field``) adds the lender's
     values that this field lacks. This schema's own wording always wins: a borrowed synonym that
     already names one of its values is dropped, and so is an implication into a field or value
-    this schema does not have. Borrowing is not transitive (the lender's own ``borrow`` is not
-    followed), so two schemas may borrow from each other.
+    this schema does not have, or an ``agrees_within`` naming a field it does not have.
+    Borrowing is not transitive (the lender's own ``borrow`` is not followed), so two schemas
+    may borrow from each other.
     """
     specs = raw["borrow"]
     if not isinstance(specs, list):
@@ -856,6 +857,8 @@ def _borrow(
                 spec["implies"] = {
                     t: v for t, v in spec["implies"].items() if _can_imply(names.get(t), v)
                 }
+        if item.get("agrees_within") is not None and item["agrees_within"] not in names:
+            del item["agrees_within"]  # a borrowed field without the set it agrees within
     return fields
 
 

@@ -149,7 +149,7 @@ _TUMOUR_NAMED = re.compile(_TUMOUR_WORD)
 # A size after a comma or "of": in two or three dimensions, or in one that closes its clause
 # ("Segment of ileum, 120 mm, with a nodule 11 mm"; not ", 6 mm pigmented lesion").
 _SPECIMEN_SIZE = re.compile(
-    r"([,;][ \t]*|(?<![a-z])of[ \t]+)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*"
+    r"([,;][ \t]*|of(?<![a-z]of)[ \t]+)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*"
     r"(?:x[ \t]*\d|(?:cm|mm)[ \t]*(?:[,;]|\.(?!\d)|\n|$)))"
 )
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
@@ -257,10 +257,11 @@ _PAPILLARY_TYPE_NUCLEI = re.compile(
     r"(?:nuclear[ \t]+(?:features|changes)|nuclei)(?![a-z])"
 )
 # "Three mitoses per 5 mm2": the count in digits, as a mitotic rate is read.
-_MITOSES_IN_WORDS = re.compile(
+_MITOSES = re.compile(r"mito(?:s[ie]s|tic[ \t]+figures?)(?![a-z])")  # a literal start: fast
+_NUMBER_WORD_BEFORE = re.compile(
     r"(?<![a-z-])("
     + "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single")
-    + r")[ \t]+(?=(?:dermal[ \t]+)?(?:mitos[ie]s|mitotic[ \t]+figures?)(?![a-z]))"
+    + r")[ \t]+(?:dermal[ \t]+)?$"
 )
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
@@ -433,6 +434,17 @@ def _tens(word: str) -> int | None:
     return TENS[head] + (NUMBER_WORDS.get(unit, 0) if unit else 0)
 
 
+def _mitoses_in_digits(text: str) -> str:
+    """ "three mitoses" -> "3 mitoses": the number word just before each mention, in digits."""
+    out, last = [], 0
+    for m in _MITOSES.finditer(text):
+        before = _NUMBER_WORD_BEFORE.search(text, max(last, m.start() - 30), m.start())
+        if before:
+            out += [text[last : before.start(1)], str(NUMBER_WORDS[before.group(1)])]
+            last = before.end(1)
+    return "".join(out) + text[last:] if out else text
+
+
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
@@ -490,16 +502,20 @@ def normalise(text: str) -> str:
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
         text = _GLEASON_PARTS.sub(_gleason_score, text)
     if (
-        "specimen" in text
-        or "material:" in text
-        or "macro" in text
-        or "gross" in text
-        or "ectom" in text
-        or "excision" in text
-        or "resection" in text
-        or "biopsy" in text
-        or "ellipse" in text
-    ) and _SPECIMEN_SIZE.search(text):
+        ("cm" in text or "mm" in text)  # most biopsy reports state no size
+        and (
+            "specimen" in text
+            or "material:" in text
+            or "macro" in text
+            or "gross" in text
+            or "ectom" in text
+            or "excision" in text
+            or "resection" in text
+            or "biopsy" in text
+            or "ellipse" in text
+        )
+        and _SPECIMEN_SIZE.search(text)
+    ):
         text = _SPECIMEN_LINE.sub(_specimen_sizes, text)  # "Specimen: ..., 32 x 18 mm"
     if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
@@ -522,8 +538,8 @@ def normalise(text: str) -> str:
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
-    if "mito" in text and _MITOSES_IN_WORDS.search(text):  # "three mitoses per 5 mm2"
-        text = _MITOSES_IN_WORDS.sub(lambda m: f"{NUMBER_WORDS[m.group(1)]} ", text)
+    if "mito" in text:  # "three mitoses per 5 mm2"
+        text = _mitoses_in_digits(text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "until" in text:  # "infiltrating until subserosa"
