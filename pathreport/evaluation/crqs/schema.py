@@ -71,9 +71,9 @@ The file format (one mapping)::
                                        # so it counts a contradiction, never a wording that
                                        # leaves it implicit
         agrees_within: measurements    # (numeric) two different values still agree when each
-                                       # is among the other report's values of that field: the
-                                       # two reports chose different sizes of one set of stated
-                                       # sizes (the specimen's, the tumour's), but state the same
+                                       # is, exactly, among the other report's values of that
+                                       # field: both state the same sizes and each read another
+                                       # of them as the tumour's (the specimen's, the nodule's)
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the

@@ -26,7 +26,7 @@ from itertools import accumulate
 
 from pathreport.evaluation.crqs.abbreviations import WORD_RUN, spell_out
 from pathreport.evaluation.crqs.latin import english_anatomy
-from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
+from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS, to_int
 
 # One dash, one apostrophe; keeps patterns simple.
 _CHAR_MAP = str.maketrans(
@@ -206,17 +206,15 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 _ANY_ABBREVIATION = re.compile(_ABBREVIATIONS)  # starts with a literal: a fast first look
 # A number written out and echoed in digits, as legal-style reports do: "one (1) of seventeen
 # (17) lymph nodes" reads as "one of seventeen lymph nodes".
+# "one" to "nineteen", longest first (so that "seventeen" is tried before "seven").
+_SMALL_NUMBER_WORDS = sorted(
+    (w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single"), key=len, reverse=True
+)
 _ECHOED_NUMBER = re.compile(
     r"(?<![a-z])((?:"
     + "|".join(t for t, v in TENS.items() if v <= 60)  # node and core counts stay below 70
     + r")(?:-[a-z]{3,5})?|"
-    + "|".join(
-        sorted(
-            (w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single"),
-            key=len,
-            reverse=True,
-        )
-    )
+    + "|".join(_SMALL_NUMBER_WORDS)
     + r") ?\(\d{1,3}\)"
 )
 _BRACKETED_COUNT = re.compile(r"\((\d{1,3})[ \t]+of[ \t]+(\d{1,3})\)")
@@ -228,11 +226,10 @@ _NONE_OF_COUNT = re.compile(
 # A number of nodes with the status they all share, counted apart from it: "sentinel nodes (2):
 # negative", "pelvic nodes: twenty-four, all negative", "31 nodes examined, none positive". Each
 # is the count "0/N", written beside the status so that both readings stay.
-_NODE_WORD_COUNT = "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single")
 _NODES_ALL_NEGATIVE = re.compile(
     r"node(?<![a-z]node)s?(?:[ \t]*\((\d{1,2})\))?"
     r"(?:[ \t]*,[ \t]*(?:(?:right|left|and|bilateral)[ \t]*)+)?[ \t]*(?::[ \t]*(?:(\d{1,2}|"
-    + _NODE_WORD_COUNT
+    + "|".join(_SMALL_NUMBER_WORDS)
     + r"|twenty(?:-[a-z]{3,5})?|thirty(?:-[a-z]{3,5})?)[ \t]*,[ \t]*)?"
     r"|[ \t]+examined[ \t]*,[ \t]*)?"
     r"(?:all[ \t]+|both[ \t]+)?((?:negative|benign|uninvolved)(?![a-z])"
@@ -259,9 +256,7 @@ _PAPILLARY_TYPE_NUCLEI = re.compile(
 # "Three mitoses per 5 mm2": the count in digits, as a mitotic rate is read.
 _MITOSES = re.compile(r"mito(?:s[ie]s|tic[ \t]+figures?)(?![a-z])")  # a literal start: fast
 _NUMBER_WORD_BEFORE = re.compile(
-    r"(?<![a-z-])("
-    + "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 19 and w != "single")
-    + r")[ \t]+(?:dermal[ \t]+)?$"
+    r"(?<![a-z-])(" + "|".join(_SMALL_NUMBER_WORDS) + r")[ \t]+(?:dermal[ \t]+)?$"
 )
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
@@ -419,19 +414,11 @@ def _nodes_all_negative(m: re.Match[str]) -> str:
         count = before.group(1) if before else None
     if count is None:
         return m.group(0)
-    number = int(count) if count.isdigit() else NUMBER_WORDS.get(count) or _tens(count)
+    number = to_int(count)
     if not number:
         return m.group(0)
     status = "negative" if m.group(3)[0] in "nw" else m.group(3)  # "none positive", "no metastasis"
     return f"{m.string[m.start() : m.start(3)]}{status} (0/{number})"
-
-
-def _tens(word: str) -> int | None:
-    """ "twenty-four" -> 24, "thirty" -> 30 (node counts stay below 40)."""
-    head, _, unit = word.partition("-")
-    if head not in TENS:
-        return None
-    return TENS[head] + (NUMBER_WORDS.get(unit, 0) if unit else 0)
 
 
 def _mitoses_in_digits(text: str) -> str:
