@@ -145,6 +145,11 @@ _SPECIMEN_LINE = re.compile(
     r"|(?:macroscop(?:ic|y)|macro|gross)(?:[ \t]+description)?[ \t]*:)[^\n]*",
     re.MULTILINE,
 )
+# Literal parts of a specimen line's opening (above), searched before the pattern runs.
+_SPECIMEN_LINE_WORDS = (
+    "specimen", "material:", "macro", "gross", "ectom", "excision", "resection", "biopsy",
+    "ellipse",
+)  # fmt: skip
 _TUMOUR_NAMED = re.compile(_TUMOUR_WORD)
 # A size after a comma or "of": in two or three dimensions, or in one that closes its clause
 # ("Segment of ileum, 120 mm, with a nodule 11 mm"; not ", 6 mm pigmented lesion").
@@ -490,17 +495,7 @@ def normalise(text: str) -> str:
         text = _GLEASON_PARTS.sub(_gleason_score, text)
     if (
         ("cm" in text or "mm" in text)  # most biopsy reports state no size
-        and (
-            "specimen" in text
-            or "material:" in text
-            or "macro" in text
-            or "gross" in text
-            or "ectom" in text
-            or "excision" in text
-            or "resection" in text
-            or "biopsy" in text
-            or "ellipse" in text
-        )
+        and any(word in text for word in _SPECIMEN_LINE_WORDS)
         and _SPECIMEN_SIZE.search(text)
     ):
         text = _SPECIMEN_LINE.sub(_specimen_sizes, text)  # "Specimen: ..., 32 x 18 mm"
@@ -521,7 +516,7 @@ def normalise(text: str) -> str:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "n+" in text or "n +" in text:  # "Lymph nodes: 1 N+ / 23 N"
         text = _NODES_PLUS.sub(r"\1/\2", text)
-    if "node" in text and ")" in text and _NODES_IN_BRACKETS.search(text):  # "nodes 2(18)"
+    if "node" in text and ")" in text:  # "nodes 2(18)"
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
@@ -531,9 +526,8 @@ def normalise(text: str) -> str:
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
-    if "node" in text and _NO_NODES_FOUND.search(text):  # "no lymph nodes were identified"
+    if "node" in text:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
         text = _NO_NODES_FOUND.sub("0 lymph nodes examined", text)
-    if "node" in text and _NODES_ALL_NEGATIVE.search(text):  # "sentinel nodes (2): negative"
         text = _NODES_ALL_NEGATIVE.sub(_nodes_all_negative, text)
     if ": 0/" in text or ":0/" in text:
         text = _NONE_OF_COUNT.sub(r"\1\2none (\3)", text)
