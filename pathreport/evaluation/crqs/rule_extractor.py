@@ -42,6 +42,7 @@ from pathreport.evaluation.crqs.schema import (
     FieldSpec,
     Schema,
 )
+from pathreport.evaluation.crqs.spelling import TypoReader
 from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
 from pathreport.evaluation.crqs.values import (
     ValueParseError,
@@ -176,6 +177,10 @@ class RuleExtractor:
             {v.canonical: v.implies for v in f.values if v.implies} for f in self.fields
         ]
         self._root: dict = {}
+        # Every word of every phrase, and those of the fields' terms (the words a slip is read
+        # as; a negation cue's inflections are no such target), for TypoReader.
+        self._vocabulary: set[str] = set()
+        self._term_words: set[str] = set()
         cues = schema.negation
         for kind, phrases in (
             (PRE, cues.pre),
@@ -236,6 +241,7 @@ class RuleExtractor:
         lookaheads: dict[str, re.Pattern] = {}
         self._starts = [finder_of(rule.regex, lookaheads) for _, _, rule, _ in self._pattern_rules]
         self._freeze(self._root)
+        self._typos = TypoReader(self._vocabulary, targets=self._term_words)
 
     def _freeze(self, node: dict) -> None:
         """Turn each phrase's payload list into (is_pseudo_negation, payloads) for the scan."""
@@ -247,6 +253,9 @@ class RuleExtractor:
 
     def _insert(self, phrase: str, payload: tuple) -> None:
         for words in phrase_variants(phrase):
+            self._vocabulary.update(words)
+            if payload[0] in (TERM, MENTION, IGNORE):
+                self._term_words.update(words)
             node = self._root
             for w in words:
                 node = node.setdefault(w, {})
@@ -289,6 +298,7 @@ class RuleExtractor:
 
     def _run(self, raw: str, *, explain: bool) -> tuple[Fields, list[Finding]]:
         rt = ReportText.from_raw(raw)
+        self._typos.fix(rt.words)  # "adenocarinoma", "perinueral": read as the words meant
         hits = self._scan(rt) if rt.words else []
 
         pseudo: set[int] = set()
