@@ -94,6 +94,11 @@ _WORDS = {
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names
     "subtype": "type", "subtypes": "types",
+    # the Japanese Classification of Gastric/Colorectal Carcinoma's histological codes
+    "tub1": "well differentiated tubular adenocarcinoma",
+    "tub2": "moderately differentiated tubular adenocarcinoma",
+    "por1": "poorly differentiated adenocarcinoma",
+    "por2": "poorly differentiated adenocarcinoma",
     "wd": "well differentiated", "pd": "poorly differentiated", "int": "intermediate",
     "rt": "right", "lt": "left", "bilat": "bilateral",
 }  # fmt: skip
@@ -233,6 +238,9 @@ _NERVE_INVASION = re.compile(
     r"(?![a-z])"
 )
 _CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
+# The "resection line" of reports translated from Russian and other Slavic languages (liniya
+# rezektsii) is a resection margin: "Resection lines free of tumor", "proximal resection line".
+_RESECTION_LINE = re.compile(r"resection(?<![a-z]resection)[ \t]+line(s?)(?![a-z])")
 # The "border" of reports translated from Spanish and Portuguese (borde, bordo quirurgico) is a
 # margin where it is surgical or has a margin's status ("Deep surgical border affected", "lateral
 # borders free", "closest border at 2 mm"); "tongue, left lateral border" and "pushing borders"
@@ -449,6 +457,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2)), text)
     if "cutting" in words:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
+    if ("line" in words or "lines" in words) and "resection" in words:
+        text = _RESECTION_LINE.sub(r"resection margin\1", text)
     if "border" in words or "borders" in words:
         text = _SURGICAL_BORDER.sub(_border_as_margin, text)
     if ("affected" in words or "compromised" in words) and "margin" in text:

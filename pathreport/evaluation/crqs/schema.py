@@ -39,7 +39,7 @@ The file format (one mapping)::
                                        # "{value} negative" keeps the value with its status
         negated_mentions: [dysplasia]  # phrases that count only when negated ("no dysplasia")
         ignore: [fat necrosis]         # phrases that hide the field's terms inside them
-        severity: critical             # critical | major (default) | minor: the field's weight
+        severity: critical             # critical | major (default) | minor | backstop: its weight
         severity_reason: ...           # one line: why this weight
         open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
         values_from: diagnosis         # reuse an earlier field's values (without implications)
@@ -155,9 +155,11 @@ NEGATED_TEMPLATE = "{value}"  # in a negated_value: the negated finding's own va
 COMPLETE_PROFILE = "complete"
 # Clinical weight of each severity level. critical: the value changes diagnosis or management
 # (diagnosis, malignancy, grade, margins, nodes, stage, therapy-driving biomarkers); major: a
-# prognostic or descriptive finding a pathologist must state correctly; minor: specimen wording.
+# prognostic or descriptive finding a pathologist must state correctly; minor: specimen wording;
+# backstop: a count that restates what other fields carry and changes with how a report splits
+# its clauses (the number of clauses saying a site is tumour-free).
 # A critical error costs 3 majors; 4 minor wording differences cost about one major.
-DEFAULT_SEVERITY_WEIGHTS = {"critical": 3.0, "major": 1.0, "minor": 0.25}
+DEFAULT_SEVERITY_WEIGHTS = {"critical": 3.0, "major": 1.0, "minor": 0.25, "backstop": 0.1}
 
 SCHEMA_KEYS = frozenset(
     {

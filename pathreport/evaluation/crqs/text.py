@@ -229,11 +229,12 @@ _NONE_OF_COUNT = re.compile(
     r"(metastas[ie]s|involvement)([ \t]*:[ \t]*)(0[ \t]*/[ \t]*\d{1,3})(?![\d/])"
 )
 # A number of nodes with the status they all share, counted apart from it: "sentinel nodes (2):
-# negative", "pelvic nodes: twenty-four, all negative", "31 nodes examined, none positive". Each
+# negative", "pelvic nodes: twenty-four, all negative", "left pelvic nodes, seven, all negative",
+# "31 nodes examined, none positive". Each
 # is the count "0/N", written beside the status so that both readings stay.
 _NODES_ALL_NEGATIVE = re.compile(
     r"node(?<![a-z]node)s?(?:[ \t]*\((\d{1,2})\))?"
-    r"(?:[ \t]*,[ \t]*(?:(?:right|left|and|bilateral)[ \t]*)+)?[ \t]*(?::[ \t]*(?:(\d{1,2}|"
+    r"(?:[ \t]*,[ \t]*(?:(?:right|left|and|bilateral)[ \t]*)+)?[ \t]*(?:[:,][ \t]*(?:(\d{1,2}|"
     + "|".join(_SMALL_NUMBER_WORDS)
     + r"|twenty(?:-[a-z]{3,5})?|thirty(?:-[a-z]{3,5})?)[ \t]*,[ \t]*)?"
     r"|[ \t]+examined[ \t]*,[ \t]*)?"
@@ -241,14 +242,44 @@ _NODES_ALL_NEGATIVE = re.compile(
     r"|none[ \t]+(?:positive|involved)(?![a-z])|(?:no|without)[ \t]+metasta[a-z]*)"
 )
 _NUMBER_BEFORE_NODES = re.compile(r"(\d{1,3})[ \t]+(?:[a-z]+[ \t]+){0,2}$")
-# "No lymph nodes were identified", "Lymph nodes isolated: 0": none was examined (pNX), which is
-# not a negative node (pN0).
+# "No lymph nodes were identified", "Lymph nodes isolated: 0", "Lymph nodes not submitted", "no
+# lymph nodes in the specimen", "pNX (no lymph nodes)": none was examined (pNX), which is not a
+# negative node (pN0).
 _NO_NODES_FOUND = re.compile(
-    r"no(?<![a-z]no)[ \t]+(?:regional[ \t]+)?(?:lymph[ \t]+)?nodes?[ \t]+(?:(?:are|were|was|is"
+    r"no(?<![a-z]no)[ \t]+(?:regional[ \t]+)?(?:lymph[ \t]+)?nodes?(?:[ \t]+(?:(?:are|were|was|is"
     r"|have[ \t]+been|has[ \t]+been)[ \t]+)?(?:isolated|identified|found|recovered|retrieved"
-    r"|submitted|received|sampled|present)(?![a-z])"
+    r"|submitted|received|sampled|present)(?![a-z])|[ \t]+(?:in|within)[ \t]+(?:the[ \t]+)?"
+    r"specimen(?![a-z])|(?=[ \t]*\)))"
     r"|lymph[ \t]+nodes[ \t]+(?:isolated|examined|identified|found|recovered|retrieved)[ \t]*:"
     r"[ \t]*0(?![\d/,]|\.\d)"
+    # "Lymph nodes not submitted", "Regional lymph nodes: none submitted".
+    r"|lymph[ \t]+nodes?[ \t]*(?:(?:(?:are|were|was|is)[ \t]+)?not|:[ \t]*none)[ \t]+(?:isolated"
+    r"|identified|found|recovered|retrieved|submitted|received|sampled|present)(?![a-z])"
+)
+# A count of nodes in words, "one of eighteen positive", "none of fifteen", "three of twenty-one
+# lymph nodes", is the count in digits ("1 of 18"), which every node pattern reads.
+_NODE_COUNT_WORD = (
+    r"(?:zero|none|"
+    + "|".join(_SMALL_NUMBER_WORDS)
+    + r"|(?:"
+    + "|".join(t for t, v in TENS.items() if v <= 60)
+    + r")(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)"
+)
+_WORDED_NODE_COUNT = re.compile(
+    rf"(?<![a-z-])({_NODE_COUNT_WORD})[ \t]+of[ \t]+({_NODE_COUNT_WORD})(?![a-z-])"
+)
+# The CAP synoptic pair "Number examined: 13; Number involved: 1" (either order, with or without
+# "of lymph nodes") is the count "1/13", written before the pair so that both readings stay.
+_CAP_NODE_NUMBERS = re.compile(
+    r"number(?<![a-z]number)[ \t]+(?:of[ \t]+(?:lymph[ \t]+)?nodes[ \t]+)?"
+    r"(examined|involved|positive)[ \t]*:[ \t]*(\d{1,3})[ \t]*[;,.]?[ \t\n]*(?:\+[ \t]*)?"
+    r"number[ \t]+(?:of[ \t]+(?:lymph[ \t]+)?nodes[ \t]+)?"
+    r"(examined|involved|positive)[ \t]*:[ \t]*(\d{1,3})(?![\d/])"
+)
+# "Microscopic colitis, collagenous type" is collagenous colitis.
+_COLITIS_TYPE = re.compile(
+    r"(?:microscopic[ \t]+)?colitis(?<![a-z]colitis)[ \t]*,?[ \t]*"
+    r"(collagenous|lymphocytic)[ \t]+type"
 )
 # "Infiltrating until the subserosa" (hasta, ate): into it, as far as it.
 _INVADING_UNTIL = re.compile(r"(?<![a-z])((?:infiltrat|invad|extend)[a-z]*)[ \t]+until(?![a-z])")
@@ -426,6 +457,27 @@ def _nodes_all_negative(m: re.Match[str]) -> str:
     return f"{m.string[m.start() : m.start(3)]}{status} (0/{number})"
 
 
+def _worded_node_count(m: re.Match[str]) -> str:
+    """ "one of eighteen" -> "1 of 18"; "one of one hundred" and the like stay as they were."""
+    return f"{_count_word(m.group(1))} of {_count_word(m.group(2))}"
+
+
+def _count_word(word: str) -> int:
+    return 0 if word in ("zero", "none") else to_int(word)
+
+
+def _cap_node_numbers(m: re.Match[str]) -> str:
+    """ "number examined: 13; number involved: 1" -> "1/13 number examined: 13; ..."; a pair
+    that names the same number twice stays as it was."""
+    first, second = (m.group(1), m.group(2)), (m.group(3), m.group(4))
+    if (first[0] == "examined") == (second[0] == "examined"):
+        return m.group(0)  # two involved numbers, or two examined ones
+    examined, involved = (first, second) if first[0] == "examined" else (second, first)
+    if int(involved[1]) > int(examined[1]):
+        return m.group(0)
+    return f"{involved[1]}/{examined[1]} {m.group(0)}"
+
+
 def _mitoses_in_digits(text: str) -> str:
     """ "three mitoses" -> "3 mitoses": the number word just before each mention, in digits."""
     out, last = [], 0
@@ -524,9 +576,15 @@ def normalise(text: str) -> str:
         text = _mitoses_in_digits(text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
+    if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
+        text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
     if "node" in text:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
+        if " of " in text:  # "one of eighteen nodes"
+            text = _WORDED_NODE_COUNT.sub(_worded_node_count, text)
+        if "number" in text:  # "Number examined: 13; Number involved: 1"
+            text = _CAP_NODE_NUMBERS.sub(_cap_node_numbers, text)
         text = _NO_NODES_FOUND.sub("0 lymph nodes examined", text)
         text = _NODES_ALL_NEGATIVE.sub(_nodes_all_negative, text)
     if ": 0/" in text or ":0/" in text:
