@@ -444,7 +444,11 @@ class Schema:
     profile: str = COMPLETE_PROFILE
     profiles: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     severity_weights: dict[str, float] = field(default_factory=dict)
-    _by_name: dict[str, FieldSpec] = field(default_factory=dict, repr=False, compare=False)
+    # Built from ``fields`` (not an argument): ``dataclasses.replace`` then gives a copy an index
+    # of its own instead of refilling the original's with the copy's fields.
+    _by_name: dict[str, FieldSpec] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     # Scoring asks for the names and their order on every pair; built once from ``fields``.
     _names: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
     _order: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -532,7 +536,6 @@ class Schema:
             key_fields=tuple(k for k in spec["key_fields"]),
             profile=name,
             digest=digest,
-            _by_name={},
         )
 
     def describe(self) -> dict[str, Any]:

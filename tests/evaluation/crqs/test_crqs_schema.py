@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from pathreport.evaluation.crqs import SchemaError, available_schemas, build_schema, load_schema
+from pathreport.evaluation.crqs.schema import DEFAULT_SEVERITY_WEIGHTS
 
 # Field lists and key fields from the paper (App. A.7, Tables 9 and 11) and the authors' code.
 REG_FIELDS = {
@@ -201,7 +202,7 @@ def test_schema_unknown_dataset_suggests_the_closest_schema():
 def test_schema_complete_profile_declares_a_reasoned_severity_per_field(name):
     raw = yaml.safe_load(Path(load_schema(name).path).read_text(encoding="utf-8"))
     for item in raw["fields"]:
-        assert item.get("severity") in ("critical", "major", "minor"), item["name"]
+        assert item.get("severity") in DEFAULT_SEVERITY_WEIGHTS, item["name"]
         assert len(str(item.get("severity_reason", ""))) > 20, item["name"]
     schema = load_schema(name)
     assert any("College of American Pathologists" in s for s in schema.sources)
@@ -214,3 +215,18 @@ def test_schema_complete_profile_declares_a_reasoned_severity_per_field(name):
         "lymphovascular_invasion",
     } <= critical
     assert schema.field("specimen_type").severity == "minor"
+
+
+def test_a_replaced_schema_keeps_the_original_s_field_index():
+    """``dataclasses.replace`` on a schema (as a profile or a test builds one) must not refill
+    the cached original's name index with the copy's fields."""
+    import dataclasses
+
+    schema = load_schema("tcga")
+    original = schema.field("lymph_node_involvement")
+    copy_ = dataclasses.replace(
+        schema,
+        fields=tuple(dataclasses.replace(f, description="changed") for f in schema.fields),
+    )
+    assert copy_.field("lymph_node_involvement").description == "changed"
+    assert schema.field("lymph_node_involvement") is original
