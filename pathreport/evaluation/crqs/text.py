@@ -256,8 +256,8 @@ _NO_NODES_FOUND = re.compile(
     r"|lymph[ \t]+nodes?[ \t]*(?:(?:(?:are|were|was|is)[ \t]+)?not|:[ \t]*none)[ \t]+(?:isolated"
     r"|identified|found|recovered|retrieved|submitted|received|sampled|present)(?![a-z])"
 )
-# A count of nodes in words, "one of eighteen positive", "none of fifteen", "three of twenty-one
-# lymph nodes", is the count in digits ("1 of 18"), which every node pattern reads.
+# A count of nodes or cores in words, "one of eighteen positive", "none of fifteen", "seven of the
+# twelve cores", is the count in digits ("1 of 18"), which every count pattern reads.
 _NODE_COUNT_WORD = (
     r"(?:zero|none|"
     + "|".join(_SMALL_NUMBER_WORDS)
@@ -265,9 +265,9 @@ _NODE_COUNT_WORD = (
     + "|".join(t for t, v in TENS.items() if v <= 60)
     + r")(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)"
 )
-_WORDED_NODE_COUNT = re.compile(
-    rf"(?<![a-z-])({_NODE_COUNT_WORD})[ \t]+of[ \t]+({_NODE_COUNT_WORD})(?![a-z-])"
-)
+# Found from the literal " of " (a fast search), the number before it looked up behind.
+_OF_COUNT_WORD = re.compile(rf" of[ \t]+(?:the[ \t]+)?({_NODE_COUNT_WORD})(?![a-z-])")
+_COUNT_WORD_BEFORE = re.compile(rf"(?<![a-z-])({_NODE_COUNT_WORD})[ \t]*$")
 # The CAP synoptic pair "Number examined: 13; Number involved: 1" (either order, with or without
 # "of lymph nodes") is the count "1/13", written before the pair so that both readings stay.
 _CAP_NODE_NUMBERS = re.compile(
@@ -275,6 +275,18 @@ _CAP_NODE_NUMBERS = re.compile(
     r"(examined|involved|positive)[ \t]*:[ \t]*(\d{1,3})[ \t]*[;,.]?[ \t\n]*(?:\+[ \t]*)?"
     r"number[ \t]+(?:of[ \t]+(?:lymph[ \t]+)?nodes[ \t]+)?"
     r"(examined|involved|positive)[ \t]*:[ \t]*(\d{1,3})(?![\d/])"
+)
+# "0 of 11 lymph nodes with metastasis" states no metastasis: read as "lymph nodes without
+# metastasis (0/11)", so that the finding's word is negated and the count stays.
+_NONE_OF_NODES_WITH = re.compile(
+    r"(?<![\d/.,])0[ \t]*(?:/|of|out[ \t]+of)[ \t]*(\d{1,3})[ \t]+((?:[a-z-]+[ \t]+){0,2}?"
+    r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:with|showing|containing|positive[ \t]+for)[ \t]+"
+    r"((?:micro|macro)?metasta[a-z]*|(?:metastatic[ \t]+)?(?:carcinoma|tumor|disease))(?![a-z])"
+)
+# "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
+_FREE_MARGIN = re.compile(
+    r"(dysplasia|neoplasia|tumor|carcinoma|lesion|malignancy)-free[ \t]+"
+    r"((?:(?:resection|surgical|deep|lateral|radial|circumferential)[ \t]+)?margins?)(?![a-z])"
 )
 # "Microscopic colitis, collagenous type" is collagenous colitis.
 _COLITIS_TYPE = re.compile(
@@ -457,9 +469,17 @@ def _nodes_all_negative(m: re.Match[str]) -> str:
     return f"{m.string[m.start() : m.start(3)]}{status} (0/{number})"
 
 
-def _worded_node_count(m: re.Match[str]) -> str:
-    """ "one of eighteen" -> "1 of 18"; "one of one hundred" and the like stay as they were."""
-    return f"{_count_word(m.group(1))} of {_count_word(m.group(2))}"
+def _worded_counts(text: str) -> str:
+    """ "one of eighteen" -> "1 of 18", "seven of the twelve" -> "7 of 12"; a number word on one
+    side only ("one of 12", "one of the nodes") stays as it was."""
+    out, last = [], 0
+    for m in _OF_COUNT_WORD.finditer(text):
+        before = _COUNT_WORD_BEFORE.search(text, max(last, m.start() - 14), m.start())
+        if before is not None:
+            out += [text[last : before.start()], str(_count_word(before.group(1))), " of "]
+            out.append(str(_count_word(m.group(1))))
+            last = m.end()
+    return "".join(out) + text[last:] if out else text
 
 
 def _count_word(word: str) -> int:
@@ -576,13 +596,17 @@ def normalise(text: str) -> str:
         text = _mitoses_in_digits(text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
+    if "node" in text and "0" in text and _NONE_OF_NODES_WITH.search(text):
+        text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)  # "0 of 11 nodes with ..."
+    if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
+        text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
+    if " of " in text and ("node" in text or "core" in text):  # "one of eighteen nodes"
+        text = _worded_counts(text)
     if "node" in text:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
-        if " of " in text:  # "one of eighteen nodes"
-            text = _WORDED_NODE_COUNT.sub(_worded_node_count, text)
         if "number" in text:  # "Number examined: 13; Number involved: 1"
             text = _CAP_NODE_NUMBERS.sub(_cap_node_numbers, text)
         text = _NO_NODES_FOUND.sub("0 lymph nodes examined", text)

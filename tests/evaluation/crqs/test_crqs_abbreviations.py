@@ -64,7 +64,7 @@ def test_shorthand_is_spelled_out(shorthand, spelled_out):
         "RET/PTC rearrangement",
         "grade 2 in 3 of 12",  # already in full
         "calcium, cancer, diffuse",  # words that start like shorthand
-        "one of three cores, 4 mm",  # a count, not a measurement
+        "one of three fragments, 4 mm",  # a count, not a measurement
         "no mm",
     ],
 )
