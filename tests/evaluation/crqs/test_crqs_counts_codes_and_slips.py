@@ -98,6 +98,23 @@ from pathreport.evaluation.crqs.spelling import TypoReader
          "Note) Invasive growth not found.", "stromal_invasion", "absent"),
         ("reg2025", "Colon, sigmoid, polypectomy;\n  Tubular adenoma, low grade dysplasia\n  "
          "Note) No signs of invasion.", "stromal_invasion", "absent"),
+        # A count of cores in words; a count with its status after the nodes.
+        ("reg2025", "Prostate, needle biopsy;\n  Acinar adenocarcinoma in five of the twelve cores",
+         "tumor_extent", "5/12"),
+        ("tcga", "Axillary dissection: two lymph nodes, one positive for metastatic carcinoma.",
+         "lymph_node_involvement", "1/2"),
+        # No involved node, stated with the finding's word.
+        ("tcga", "Lobectomy: adenocarcinoma. 0 of 9 lymph nodes with metastasis. KRAS mutated.",
+         "metastatic_involvement", "absent"),
+        # A margin free of what is named before it; MMR with a hyphen.
+        ("reg2025", "Colon, polypectomy;\n  Tubular adenoma\n  Note) Neoplasia-free resection "
+         "margin.", "margin_status", "free"),
+        ("reg2025", "Colon, biopsy;\n  Adenocarcinoma\n  Note) Mismatch-repair proteins (MLH1, "
+         "PMS2, MSH2, MSH6) retained.", "mmr_msi_status", "proficient"),
+        # Normal mucosa in other words; the microscopic colitides by type.
+        ("histai", "Conclusion: unremarkable gastric mucosa.", "diagnosis", "normal mucosa"),
+        ("histai", "Conclusion: microscopic colitis, lymphocytic type.", "diagnosis",
+         "lymphocytic colitis"),
         # Slips in long words.
         ("reg2025", "Prostate, needle biopsy;\n  Acinar adenocarinoma, Gleason score 3+3=6",
          "diagnosis", "adenocarcinoma"),
@@ -124,6 +141,9 @@ def test_counts_codes_and_slips_are_read(dataset, text, field, value):
          "lymph_node_involvement", "2/3"),
         # Two involved numbers make no count.
         ("tcga", "Number involved: 1; number positive: 1.", "lymph_node_involvement", "1/1"),
+        # A biphasic pleomorphic adenoma has no biphasic subtype.
+        ("histai", "Microscopy: biphasic tumour of ductal and myoepithelial cells. Conclusion: "
+         "pleomorphic adenoma.", "histologic_type", "biphasic"),
         # A prefix and an inflection are no slips.
         ("histai", "Acellular mucin pools; no carcinoma.", "diagnosis", "cellular"),
     ],
