@@ -298,7 +298,10 @@ class RuleExtractor:
 
     def _run(self, raw: str, *, explain: bool) -> tuple[Fields, list[Finding]]:
         rt = ReportText.from_raw(raw)
-        self._typos.fix(rt.words)  # "adenocarinoma", "perinueral": read as the words meant
+        # "adenocarinoma", "perinueral": read as the words meant, by the terms and the patterns.
+        fixed = self._typos.fix(rt.text, rt.words, rt.starts, rt.ends)
+        if fixed is not rt.text:
+            rt = ReportText.from_normalised(fixed)
         hits = self._scan(rt) if rt.words else []
 
         pseudo: set[int] = set()

@@ -51,11 +51,11 @@ class TypoReader:
     def vocabulary(self) -> frozenset[str]:
         return self._vocabulary
 
-    def fix(self, words: list[str]) -> None:
-        """Replace, in place, each word of ``words`` that is a slip of one vocabulary word."""
+    def fixes(self, words: list[str]) -> dict[str, str]:
+        """The words of ``words`` that are slips, each with the vocabulary word it is read as."""
         unknown = set(words).difference(self._vocabulary, self._plain)
         if not unknown:
-            return
+            return {}
         fixes = {}
         for word in unknown:
             fixed = self.read(word) if len(word) >= MIN_LENGTH - 1 else None
@@ -63,10 +63,20 @@ class TypoReader:
                 fixes[word] = fixed
             elif len(self._plain) < _CACHE_LIMIT:
                 self._plain.add(word)
-        if fixes:
-            for k, word in enumerate(words):
-                if word in fixes:
-                    words[k] = fixes[word]
+        return fixes
+
+    def fix(self, text: str, words: list[str], starts: list[int], ends: list[int]) -> str:
+        """``text`` with each slip among its ``words`` (at ``starts``/``ends``) replaced by the
+        word it is read as; ``text`` itself when there is none."""
+        fixes = self.fixes(words)
+        if not fixes:
+            return text
+        out, last = [], 0
+        for word, start, end in zip(words, starts, ends, strict=True):
+            if word in fixes:
+                out += [text[last:start], fixes[word]]
+                last = end
+        return "".join(out) + text[last:]
 
     def read(self, word: str) -> str | None:
         """The vocabulary word ``word`` is a slip of, or None (none, or more than one)."""

@@ -661,7 +661,11 @@ class ReportText:
 
     @classmethod
     def from_raw(cls, raw: str) -> ReportText:
-        text = normalise(raw)
+        return cls.from_normalised(normalise(raw))
+
+    @classmethod
+    def from_normalised(cls, text: str) -> ReportText:
+        """The words and scopes of ``text``, which :func:`normalise` has already rewritten."""
         # One split gives the gaps and the words in turn (gap, word, gap, ..., word, gap), and
         # the running sum of their lengths every offset, without a match object per word.
         parts = (_ASCII_WORD_SPLIT if text.isascii() else _WORD_SPLIT).split(text)

@@ -144,6 +144,9 @@ def test_counts_codes_and_slips_are_read(dataset, text, field, value):
         # A biphasic pleomorphic adenoma has no biphasic subtype.
         ("histai", "Microscopy: biphasic tumour of ductal and myoepithelial cells. Conclusion: "
          "pleomorphic adenoma.", "histologic_type", "biphasic"),
+        # A slip is read by the patterns too: the negated high grade belongs to dysplasia.
+        ("reg2025", "Colon, polypectomy;\n  Tubular adenoma, low grade dysplasia. Negative for "
+         "high grade dysplaisa.", "tumor_grade", "high"),
         # A prefix and an inflection are no slips.
         ("histai", "Acellular mucin pools; no carcinoma.", "diagnosis", "cellular"),
     ],
