@@ -11,9 +11,9 @@ Only the slips that typing makes without changing what a word says count: a lett
 ("perinueral"), all inside the word. A letter typed in place of another is not corrected
 ("injection" is no "infection", "interior" no "anterior"); nor is a change at the first letter,
 which is often a prefix ("acellular" is not "cellular", "reaching" not "breaching"), or at the
-last, which is grammar ("carcinomas", "infiltrated"). Vocabulary words shorter
-than nine letters are never targets, nor typed words shorter than eight: short words are one slip
-from too many others ("choroid" is no "chordoid").
+last, which is grammar ("carcinomas", "infiltrated"). Vocabulary words shorter than nine
+letters are never targets, nor typed words shorter than eight: short words are one slip from
+too many others ("choroid" is no "chordoid").
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 MIN_LENGTH = 9  # the shortest vocabulary word a slip is read as
-_CACHE_LIMIT = 50_000
+_CACHE_LIMIT = 50_000  # words remembered, so that 100 KB of random text cannot grow memory
 
 
 class TypoReader:

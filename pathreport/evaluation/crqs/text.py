@@ -230,8 +230,8 @@ _NONE_OF_COUNT = re.compile(
 )
 # A number of nodes with the status they all share, counted apart from it: "sentinel nodes (2):
 # negative", "pelvic nodes: twenty-four, all negative", "left pelvic nodes, seven, all negative",
-# "31 nodes examined, none positive". Each
-# is the count "0/N", written beside the status so that both readings stay.
+# "31 nodes examined, none positive". Each is the count "0/N", written beside the status so that
+# both readings stay.
 _NODES_ALL_NEGATIVE = re.compile(
     r"node(?<![a-z]node)s?(?:[ \t]*\((\d{1,2})\))?"
     r"(?:[ \t]*,[ \t]*(?:(?:right|left|and|bilateral)[ \t]*)+)?[ \t]*(?:[:,][ \t]*(?:(\d{1,2}|"
@@ -487,8 +487,8 @@ def _count_word(word: str) -> int:
 
 
 def _cap_node_numbers(m: re.Match[str]) -> str:
-    """ "number examined: 13; number involved: 1" -> "1/13 number examined: 13; ..."; a pair
-    that names the same number twice stays as it was."""
+    """ "number examined: 13; number involved: 1" -> "1/13 number examined: 13; ..."; two
+    involved or two examined numbers, or more involved nodes than examined, stay as they were."""
     first, second = (m.group(1), m.group(2)), (m.group(3), m.group(4))
     if (first[0] == "examined") == (second[0] == "examined"):
         return m.group(0)  # two involved numbers, or two examined ones
@@ -596,8 +596,8 @@ def normalise(text: str) -> str:
         text = _mitoses_in_digits(text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
-    if "node" in text and "0" in text and _NONE_OF_NODES_WITH.search(text):
-        text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)  # "0 of 11 nodes with ..."
+    if "node" in text and "0" in text:  # "0 of 11 lymph nodes with metastasis"
+        text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
