@@ -279,7 +279,7 @@ _CAP_NODE_NUMBERS = re.compile(
 # "0 of 11 lymph nodes with metastasis" states no metastasis: read as "lymph nodes without
 # metastasis (0/11)", so that the finding's word is negated and the count stays.
 _NONE_OF_NODES_WITH = re.compile(
-    r"(?<![\d/.,])0[ \t]*(?:/|of|out[ \t]+of)[ \t]*(\d{1,3})[ \t]+((?:[a-z-]+[ \t]+){0,2}?"
+    r"0(?<![\d/.,]0)[ \t]*(?:/|of|out[ \t]+of)[ \t]*(\d{1,3})[ \t]+((?:[a-z-]+[ \t]+){0,2}?"
     r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:with|showing|containing|positive[ \t]+for)[ \t]+"
     r"((?:micro|macro)?metasta[a-z]*|(?:metastatic[ \t]+)?(?:carcinoma|tumor|disease))(?![a-z])"
 )
