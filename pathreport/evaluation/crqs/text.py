@@ -596,17 +596,18 @@ def normalise(text: str) -> str:
         text = _mitoses_in_digits(text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
-    if "node" in text and "0" in text:  # "0 of 11 lymph nodes with metastasis"
-        text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
-    if " of " in text and ("node" in text or "core" in text):  # "one of eighteen nodes"
+    names_nodes = "node" in text  # most REG reports do not: one scan for the rules below
+    if " of " in text and (names_nodes or "core" in text):  # "one of eighteen nodes"
         text = _worded_counts(text)
-    if "node" in text:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
+    if names_nodes:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
+        if "0" in text:  # "0 of 11 lymph nodes with metastasis"
+            text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)
         if "number" in text:  # "Number examined: 13; Number involved: 1"
             text = _CAP_NODE_NUMBERS.sub(_cap_node_numbers, text)
         text = _NO_NODES_FOUND.sub("0 lymph nodes examined", text)
