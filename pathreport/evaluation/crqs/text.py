@@ -476,14 +476,10 @@ def _worded_counts(text: str) -> str:
     for m in _OF_COUNT_WORD.finditer(text):
         before = _COUNT_WORD_BEFORE.search(text, max(last, m.start() - 14), m.start())
         if before is not None:
-            out += [text[last : before.start()], str(_count_word(before.group(1))), " of "]
-            out.append(str(_count_word(m.group(1))))
+            out += [text[last : before.start()], str(to_int(before.group(1))), " of "]
+            out.append(str(to_int(m.group(1))))
             last = m.end()
     return "".join(out) + text[last:] if out else text
-
-
-def _count_word(word: str) -> int:
-    return 0 if word in ("zero", "none") else to_int(word)
 
 
 def _cap_node_numbers(m: re.Match[str]) -> str:
