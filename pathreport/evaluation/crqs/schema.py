@@ -70,6 +70,9 @@ The file format (one mapping)::
                                        # present"): scored only where both reports state it,
                                        # so it counts a contradiction, never a wording that
                                        # leaves it implicit
+        subset_agrees: true            # (select: all) one report's set inside the other's agrees:
+                                       # the organs of a specimen beside the structures one
+                                       # report also names ("lung" vs "lung + pleura")
         agrees_within: measurements    # (numeric) two different values still agree when each
                                        # is, exactly, among the other report's values of that
                                        # field: both state the same sizes and each read another
@@ -185,7 +188,7 @@ FIELD_KEYS = frozenset(
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
         "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
-        "agrees_within",
+        "agrees_within", "subset_agrees",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -322,6 +325,12 @@ class FieldSpec:
     # other report's values of this field (a set of every stated size): the same sizes, read in
     # another order of importance.
     agrees_within: str | None = None
+    # A set field where one report's set inside the other's is agreement: the organ of a
+    # specimen, which one report names alone and another beside the structures it reaches or
+    # that came with it ("lung" and "lung + pleura"; "breast" and "breast + lymph node"). Those
+    # structures are facts of other fields (pleural invasion, the node count); a wrong organ
+    # replaces the value, which no subset hides.
+    subset_agrees: bool = False
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -412,6 +421,10 @@ class FieldSpec:
             return count_match(str(reference), str(prediction))
         if self.equivalent and frozenset((reference, prediction)) in self.equivalent:
             return True
+        if self.subset_agrees and reference != prediction:
+            ref_set = set(str(reference).split(MULTI_VALUE_SEPARATOR))
+            pred_set = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
+            return ref_set <= pred_set or pred_set <= ref_set
         if self.generic_yields and reference != prediction:
             ref_set, pred_set = entity_sets(reference, prediction)
             return ref_set == pred_set
@@ -1115,6 +1128,7 @@ def _build_field(
         own_status=bool(item.get("own_status", False)),
         discordance_only=bool(item.get("discordance_only", False)),
         agrees_within=item.get("agrees_within"),
+        subset_agrees=bool(item.get("subset_agrees", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         equivalent=_equivalent_pairs(item.get("equivalent"), here),
         negated_after_is_status=tuple(
@@ -1350,6 +1364,11 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
             raise SchemaError(
                 f"{where}: field '{f.name}': agrees_within {f.agrees_within!r} must name a numeric "
                 "field of this schema, and the field itself must be numeric."
+            )
+        if f.subset_agrees and f.select != "all":
+            raise SchemaError(
+                f"{where}: field '{f.name}': subset_agrees compares sets; the field needs "
+                f"'select: all', found {f.select!r}."
             )
         if f.repeats_are_parts and f.select != "total":
             raise SchemaError(
