@@ -66,6 +66,7 @@ _WORDS = {
     "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
     "apr": "abdominoperineal resection", "lar": "low anterior resection",
     "mnd": "modified neck dissection", "plnd": "pelvic lymph node dissection",
+    "pppd": "pylorus-preserving pancreaticoduodenectomy", "nbx": "needle biopsy",
     "gb": "gallbladder", "fts": "fallopian tubes", "tm": "total mastectomy",
     "exc": "excision", "perc": "percutaneous", "appy": "appendectomy", "cx": "cervix",
     # entities
@@ -83,13 +84,14 @@ _WORDS = {
     "chrcc": "chromophobe renal cell carcinoma",
     "prcc": "papillary renal cell carcinoma", "pannet": "pancreatic neuroendocrine tumor",
     "pdac": "pancreatic ductal adenocarcinoma", "sma": "superior mesenteric artery",
+    "agc": "advanced gastric carcinoma", "egc": "early gastric carcinoma",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
     "sv": "seminal vesicle", "svs": "seminal vesicles",
     "ene": "extranodal extension", "ete": "extrathyroidal extension",
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
     "lve": "lymphovascular invasion", "mp": "muscularis propria",
-    "mvp": "microvascular proliferation",
+    "mvp": "microvascular proliferation", "mvi": "microvascular invasion",
     # status, grade and side
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names
@@ -100,6 +102,7 @@ _WORDS = {
     "por1": "poorly differentiated adenocarcinoma",
     "por2": "poorly differentiated adenocarcinoma",
     "wd": "well differentiated", "pd": "poorly differentiated", "int": "intermediate",
+    "md": "moderately differentiated",
     "rt": "right", "lt": "left", "bilat": "bilateral",
 }  # fmt: skip
 _WORD = re.compile(
@@ -110,12 +113,20 @@ _NOT_A_SIDE_AFTER = frozenset(
     ["changes", "change", "effect", "effects", "induced", "related", "therapy", "treatment"]
     + ["dose", "field"]
 )
-_READ_BY_NEXT_WORD = frozenset(["int", "lg", "rt", "lt"])  # see ``_word``
+_READ_BY_NEXT_WORD = frozenset(["int", "lg", "rt", "lt", "md"])  # see ``_word``
+# "MD SCC", "MD adenoCa": "md" is a differentiation only before a carcinoma's name (not M.D.).
+_DIFFERENTIATED_NOUNS = frozenset(
+    ["scc", "adenoca", "adenocarcinoma", "carcinoma", "ca", "tubular", "squamous", "hcc"]
+)
 _INTERMEDIATE_OF = frozenset(["grade", "nuclear", "differentiation", "risk"])
 _LARGE_THINGS = frozenset(["fragment", "fragments", "piece", "pieces", "portion", "amount", "cyst"])
 _NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/")
-# After "ca": a tumour marker's number ("CA 19-9", "CA-125") or the full stop of "ca." (circa).
-_NOT_CARCINOMA_AFTER = re.compile(r"\.|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])")
+# After "ca": a tumour marker's number ("CA 19-9", "CA-125") or the full stop of "ca." (circa)
+# before a number ("ca. 2 cm"); "urothelial Ca., high grade" is a carcinoma.
+_NOT_CARCINOMA_AFTER = re.compile(
+    r"\.(?=[ \t]*\d)|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])"
+)
+_CARCINOMA_STOP = re.compile(r"(?<![a-z])((?:adeno)?ca)\.(?=[ \t]*[,;(])")
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
 _MARGIN_AFTER = re.compile(r"\)?[ \t]*(?:\(?(?:resection|retroperitoneal|uncinate)[ \t]+)?margin")
 
@@ -525,6 +536,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if "adenocarcinoma" in words and "lieberk" in text:
         text = _LIEBERKUHN.sub("", text)
     if not words.isdisjoint(_WORDS):
+        if "ca." in text:  # "urothelial Ca., high grade": the full stop ends no sentence
+            text = _CARCINOMA_STOP.sub(r"\1", text)
         text = _WORD.sub(_word, text)
     return text
 
@@ -664,6 +677,8 @@ def _word(match: re.Match) -> str:
         after = following.group(1) if following is not None else None
         if word == "int" and after not in _INTERMEDIATE_OF:
             return word  # "int" is intermediate only before a grade: "DCIS, int grade"
+        if word == "md" and after not in _DIFFERENTIATED_NOUNS:
+            return word
         if word == "lg" and after in _LARGE_THINGS:
             return word  # "lg fragment": large
         if word in ("rt", "lt") and (

@@ -137,7 +137,8 @@ _GLEASON_PARTS = re.compile(
 # tumour is named before them on that line ("Hemicolectomy specimen: adenocarcinoma, 45 x 40 mm").
 _TUMOUR_WORD = (
     r"(?:carcinoma|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
-    r"|[a-z]{0,16}oma(?![a-z])|(?<![a-z])(?:scc|bcc|hcc|rcc|gist|net|dcis|idc|ilc|ptc|crc)(?![a-z]))"
+    r"|[a-z]{0,16}oma(?![a-z])|(?<![a-z])(?:scc|bcc|hcc|rcc|gist|net|dcis|idc|ilc|ptc|crc|agc|egc)(?![a-z])"
+    r"|(?<![a-z])(?:adeno)?ca(?=\.?[ \t]*[,;(]))"  # "adenoCa., 2.8 cm" (not "ca. 3 cm", circa)
 )
 _SPECIMEN_LINE = re.compile(
     r"^(?:[^\n]{0,40}?(?<![a-z])(?:specimen|excision|resection|biopsy|ellipse|[a-z]*ectomy)"
