@@ -22,6 +22,8 @@ DEFAULT_PRE = (
     "no", "not", "without", "negative for", "free of", "absence of", "no evidence of",
     "no evidence", "no sign of", "no signs of", "no features of", "lack of", "lacks", "lacking",
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
+    # "Negative to malignancy": the preposition of some writers of English as a second language.
+    "negative to",
     # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and
     # schwannoma", "co-expression argues against a metastasis".
     "exclude", "excludes", "excluding", "argues against", "argue against", "arguing against",
@@ -112,7 +114,7 @@ DEFAULT_UNKNOWN_POST = (
 DEFAULT_TERMINATORS = (
     "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",
     "with", "which", "showing", "shows", "show", "reveals", "revealing", "demonstrates",
-    "demonstrating", "positive for", "presence of", "consistent with", "suspicious for",
+    "demonstrating", "positive for", "positive to", "presence of", "consistent with", "suspicious for",
     "present", "identified", "seen", "favor", "favour", "compatible with", "diagnostic of",
     "there is", "there are", "includes", "including",
     # "PR: no staining in invasive tumour cells" says nothing about invasion.

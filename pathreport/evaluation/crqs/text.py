@@ -158,6 +158,15 @@ _SPECIMEN_SIZE = re.compile(
     r"([,;][ \t]*|of(?<![a-z]of)[ \t]+)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*"
     r"(?:x[ \t]*\d|(?:cm|mm)[ \t]*(?:[,;]|\.(?!\d)|\n|$)))"
 )
+# A molecular test's result written as a sign, with or without the antibody clone between
+# ("ALK (D5F3) (-)", "ROS1 (+)", "KRAS (-)"): the word its field reads ("alk negative"). Stains
+# read through the negation cues keep their sign; these fields read only words.
+_TEST_SIGN = re.compile(
+    r"(?<![a-z0-9-])(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv|h\.?[ \t]?pylori)"
+    r"(?:[ \t]*\((?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,8}\))?[ \t]*\(([+-])\)"
+)
+# "HER2 (IHC 1+)": the score in brackets is the HER2 score ("her2 ihc 1+").
+_HER2_IHC_BRACKET = re.compile(r"her2[ \t]*\((ihc[ \t]*(?:score[ \t]*)?[0-3]\+?)\)")
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
@@ -556,6 +565,12 @@ def normalise(text: str) -> str:
         text = _MARGIN_LIST.sub(_margin_list, text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
         text = _SPACED_SIGN.sub(r"\1", text)
+    if "(+)" in text or "(-)" in text:  # "ALK (D5F3) (-)", "ROS1 (+)"
+        text = _TEST_SIGN.sub(
+            lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text
+        )
+    if "her2" in text and "(ihc" in text:  # "HER2 (IHC 1+)"
+        text = _HER2_IHC_BRACKET.sub(r"her2 \1", text)
     if "hybridi" in text:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
