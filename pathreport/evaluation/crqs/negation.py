@@ -79,7 +79,6 @@ DEFAULT_AFFIRM = (
 )  # fmt: skip
 DEFAULT_PSEUDO = (
     "no special type", "not otherwise specified", "no change", "no significant change",
-    "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
     "not only", "no longer", "without further", "not possible to", "no further",
     "no more than",
     "gram negative", "non small cell", "non hodgkin", "non invasive", "non specific",
@@ -101,6 +100,9 @@ DEFAULT_UNKNOWN_PRE = (
     "no information was provided about", "no information regarding", "no details about",
     "no details on", "no details regarding",
     "pending", "awaiting", "requested", "will be requested", "has been requested",
+    # "This sampling cannot exclude coexisting carcinoma".
+    "cannot exclude", "can not exclude", "cannot rule out", "can not rule out",
+    "could not exclude", "does not exclude", "do not exclude",
 )  # fmt: skip
 DEFAULT_UNKNOWN_POST = (
     "not specified", "not stated", "not reported", "not mentioned", "not assessed",
@@ -108,6 +110,9 @@ DEFAULT_UNKNOWN_POST = (
     "unknown", "indeterminate", "cannot be assessed", "could not be assessed",
     "cannot be evaluated", "could not be evaluated", "cannot be determined",
     "could not be determined", "not determined", "not known",
+    # A finding held possible: "Concurrent carcinoma cannot be excluded" states neither.
+    "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
+    "can not be ruled out", "could not be excluded", "not ruled out",
     # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".
     "requested", "pending", "to follow", "will follow", "awaited",
 )  # fmt: skip
