@@ -92,6 +92,7 @@ _WORDS = {
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
     "lve": "lymphovascular invasion", "mp": "muscularis propria",
     "mvp": "microvascular proliferation", "mvi": "microvascular invasion",
+    "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ",
     # status, grade and side
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names
