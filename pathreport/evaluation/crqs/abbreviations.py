@@ -92,7 +92,7 @@ _WORDS = {
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
     "lve": "lymphovascular invasion", "mp": "muscularis propria",
     "mvp": "microvascular proliferation", "mvi": "microvascular invasion",
-    "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ",
+    "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ", "ien": "intraepithelial neoplasia",
     # status, grade and side
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names
@@ -287,7 +287,8 @@ _MARGIN_INVOLVEMENT = re.compile(
 _TYPE_AFTER = re.compile(
     r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|[ \t]?,[ \t]*|[ \t]*(\()[ \t]*)"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
-    r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell)[ \t]+type(?![a-z])"
+    r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell|poorly[ \t]+cohesive)"
+    r"[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
 _HEADS_AFTER = (
     "invasive ", "infiltrating ", "an ", "a ", "differentiated ", "primary ", "endometrial ",
