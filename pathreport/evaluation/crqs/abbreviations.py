@@ -127,6 +127,8 @@ _NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/
 _NOT_CARCINOMA_AFTER = re.compile(
     r"\.(?=[ \t]*\d)|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])"
 )
+# "Meningioma, atypical (WHO grade 2)": the grade's adjective after the name, as a list writes it.
+_MENINGIOMA_GRADE_AFTER = re.compile(r"(?<![a-z])meningioma[ \t]*,[ \t]*(atypical|anaplastic)(?![a-z])")
 _CARCINOMA_STOP = re.compile(r"(?<![a-z])((?:adeno)?ca)\.(?=[ \t]*[,;(])")
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
 _MARGIN_AFTER = re.compile(r"\)?[ \t]*(?:\(?(?:resection|retroperitoneal|uncinate)[ \t]+)?margin")
@@ -421,6 +423,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
+_TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
@@ -535,6 +538,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SHEATHING.sub("perineural invasion", text)
     if "re" in words or "rp" in words:
         text = _RECEPTOR_FRENCH.sub(lambda m: "er" if m.group(1) == "re" else "pr", text)
+    if "meningioma" in words and ("atypical" in words or "anaplastic" in words):
+        text = _MENINGIOMA_GRADE_AFTER.sub(r"\1 meningioma", text)
     if "adenocarcinoma" in words and "lieberk" in text:
         text = _LIEBERKUHN.sub("", text)
     if not words.isdisjoint(_WORDS):
