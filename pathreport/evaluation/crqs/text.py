@@ -262,8 +262,9 @@ _NO_NODES_FOUND = re.compile(
     r"specimen(?![a-z])|(?=[ \t]*\)))"
     r"|lymph[ \t]+nodes[ \t]+(?:isolated|examined|identified|found|recovered|retrieved)[ \t]*:"
     r"[ \t]*0(?![\d/,]|\.\d)"
-    # "Lymph nodes not submitted", "Regional lymph nodes: none submitted".
-    r"|lymph[ \t]+nodes?[ \t]*(?:(?:(?:are|were|was|is)[ \t]+)?not|:[ \t]*none)[ \t]+(?:isolated"
+    # "Lymph nodes not submitted", "Regional lymph nodes: none submitted", "Nodes: none received".
+    r"|(?:lymph[ \t]+)?nodes?(?<![a-z]node)(?<![a-z]nodes)[ \t]*(?:(?:(?:are|were|was|is)[ \t]+)?not"
+    r"|:[ \t]*none)[ \t]+(?:isolated"
     r"|identified|found|recovered|retrieved|submitted|received|sampled|present)(?![a-z])"
 )
 # A count of nodes or cores in words, "one of eighteen positive", "none of fifteen", "seven of the
