@@ -167,6 +167,17 @@ _TEST_SIGN = re.compile(
 )
 # "HER2 (IHC 1+)": the score in brackets is the HER2 score ("her2 ihc 1+").
 _HER2_IHC_BRACKET = re.compile(r"her2[ \t]*\((ihc[ \t]*(?:score[ \t]*)?[0-3]\+?)\)")
+# "Oesophagus, distal, biopsy": the part after the organ's name is the part of the organ
+# ("distal esophagus"), the third the staging names.
+_ESOPHAGUS_PART_AFTER = re.compile(
+    r"esophagus[ \t]*,[ \t]*(distal|proximal|lower|upper|mid|middle)(?![a-z])(?![ \t]+third)"
+    r"(?:[ \t]+(?:and|&)[ \t]+(distal|proximal|lower|upper|mid|middle)(?![a-z]))?"
+)
+# "Proximal and distal esophagus (biopsies)": each part names the organ.
+_ESOPHAGUS_PARTS = re.compile(
+    r"(?<![a-z])(distal|proximal|lower|upper|mid|middle)[ \t]+(?:and|&)[ \t]+"
+    r"(distal|proximal|lower|upper|mid|middle)[ \t]+esophag(us|eal)(?![a-z])"
+)
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
@@ -611,6 +622,14 @@ def normalise(text: str) -> str:
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
+    if "esophagus," in text or "esophagus ," in text:  # "Oesophagus, distal, 38 cm"
+        text = _ESOPHAGUS_PART_AFTER.sub(
+            lambda m: f"{m.group(1)} esophagus"
+            + (f" and {m.group(2)} esophagus" if m.group(2) else ""),
+            text,
+        )
+    if " and " in text and "esophag" in text:  # "proximal and distal esophageal biopsies"
+        text = _ESOPHAGUS_PARTS.sub(r"\1 esophag\3 and \2 esophag\3", text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
