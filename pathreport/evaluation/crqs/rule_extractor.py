@@ -338,6 +338,12 @@ class RuleExtractor:
             for k in prefixed:
                 if k in term_starts:
                     del pre_by_start[k]
+        # A cue inside a longer one belongs to it: the "exclude" of "cannot exclude" (a finding
+        # held possible) negates nothing of its own.
+        if len(pre_by_start) > 1:
+            inner = {k for i, j in pre_by_start.items() for k in range(i + 1, j + 1)}
+            for k in inner.intersection(pre_by_start):
+                del pre_by_start[k]
         # "negative for" / "free of" also open a pre-cue scope. After a status finding they close
         # it ("seminal vesicles are free of tumor"); after an entity they do not ("adenocarcinoma,
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
