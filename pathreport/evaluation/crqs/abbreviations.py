@@ -92,7 +92,8 @@ _WORDS = {
     "lvsi": "lymphovascular space invasion", "vpi": "visceral pleural invasion",
     "lve": "lymphovascular invasion", "mp": "muscularis propria",
     "mvp": "microvascular proliferation", "mvi": "microvascular invasion",
-    "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ", "ien": "intraepithelial neoplasia",
+    "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ",
+    "ien": "intraepithelial neoplasia",
     # status, grade and side
     "neg": "negative", "pos": "positive",
     # "nodular subtype" is the "nodular type" every vocabulary names
@@ -128,7 +129,9 @@ _NOT_CARCINOMA_AFTER = re.compile(
     r"\.(?=[ \t]*\d)|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])"
 )
 # "Meningioma, atypical (WHO grade 2)": the grade's adjective after the name, as a list writes it.
-_MENINGIOMA_GRADE_AFTER = re.compile(r"(?<![a-z])meningioma[ \t]*,[ \t]*(atypical|anaplastic)(?![a-z])")
+_MENINGIOMA_GRADE_AFTER = re.compile(
+    r"(?<![a-z])meningioma[ \t]*,[ \t]*(atypical|anaplastic)(?![a-z])"
+)
 _CARCINOMA_STOP = re.compile(r"(?<![a-z])((?:adeno)?ca)\.(?=[ \t]*[,;(])")
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
 _MARGIN_AFTER = re.compile(r"\)?[ \t]*(?:\(?(?:resection|retroperitoneal|uncinate)[ \t]+)?margin")
@@ -289,7 +292,8 @@ _MARGIN_INVOLVEMENT = re.compile(
 _TYPE_AFTER = re.compile(
     r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|[ \t]?,[ \t]*|[ \t]*(\()[ \t]*)"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
-    r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell|poorly[ \t]+cohesive)"
+    r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell"
+    r"|poorly[ \t]+cohesive)"
     r"[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
 _HEADS_AFTER = (

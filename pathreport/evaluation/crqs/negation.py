@@ -119,7 +119,8 @@ DEFAULT_UNKNOWN_POST = (
 DEFAULT_TERMINATORS = (
     "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",
     "with", "which", "showing", "shows", "show", "reveals", "revealing", "demonstrates",
-    "demonstrating", "positive for", "positive to", "presence of", "consistent with", "suspicious for",
+    "demonstrating", "positive for", "positive to", "presence of", "consistent with",
+    "suspicious for",
     "present", "identified", "seen", "favor", "favour", "compatible with", "diagnostic of",
     "there is", "there are", "includes", "including",
     # "PR: no staining in invasive tumour cells" says nothing about invasion.

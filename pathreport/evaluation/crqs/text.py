@@ -162,7 +162,8 @@ _SPECIMEN_SIZE = re.compile(
 # ("ALK (D5F3) (-)", "ROS1 (+)", "KRAS (-)"): the word its field reads ("alk negative"). Stains
 # read through the negation cues keep their sign; these fields read only words.
 _TEST_SIGN = re.compile(
-    r"(?<![a-z0-9-])(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv|h\.?[ \t]?pylori)"
+    r"(?<![a-z0-9-])"
+    r"(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv|h\.?[ \t]?pylori)"
     r"(?:[ \t]*\((?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,8}\))?[ \t]*\(([+-])\)"
 )
 # "HER2 (IHC 1+)": the score in brackets is the HER2 score ("her2 ihc 1+").
@@ -274,7 +275,8 @@ _NO_NODES_FOUND = re.compile(
     r"|lymph[ \t]+nodes[ \t]+(?:isolated|examined|identified|found|recovered|retrieved)[ \t]*:"
     r"[ \t]*0(?![\d/,]|\.\d)"
     # "Lymph nodes not submitted", "Regional lymph nodes: none submitted", "Nodes: none received".
-    r"|(?:lymph[ \t]+)?nodes?(?<![a-z]node)(?<![a-z]nodes)[ \t]*(?:(?:(?:are|were|was|is)[ \t]+)?not"
+    r"|(?:lymph[ \t]+)?nodes?(?<![a-z]node)(?<![a-z]nodes)[ \t]*"
+    r"(?:(?:(?:are|were|was|is)[ \t]+)?not"
     r"|:[ \t]*none)[ \t]+(?:isolated"
     r"|identified|found|recovered|retrieved|submitted|received|sampled|present)(?![a-z])"
 )
@@ -624,8 +626,9 @@ def normalise(text: str) -> str:
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "esophagus," in text or "esophagus ," in text:  # "Oesophagus, distal, 38 cm"
         text = _ESOPHAGUS_PART_AFTER.sub(
-            lambda m: f"{m.group(1)} esophagus"
-            + (f" and {m.group(2)} esophagus" if m.group(2) else ""),
+            lambda m: (
+                f"{m.group(1)} esophagus" + (f" and {m.group(2)} esophagus" if m.group(2) else "")
+            ),
             text,
         )
     if " and " in text and "esophag" in text:  # "proximal and distal esophageal biopsies"
