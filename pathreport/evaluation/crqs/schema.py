@@ -411,6 +411,8 @@ class FieldSpec:
 
     def matches(self, reference: Any, prediction: Any) -> bool:
         """Whether the two canonical values are clinically equivalent under this field's rule."""
+        if reference == prediction:  # every rule below holds for equal values; most pairs are
+            return True
         if self.type == "numeric":
             return numeric_match(
                 reference, prediction, absolute=self.tolerance_abs, relative=self.tolerance_rel

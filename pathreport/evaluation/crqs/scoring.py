@@ -241,6 +241,7 @@ def score_fields(
     discordant_set = set(discordant)
     shared_weight = shared(discordant) if discordant else 0.0  # computed once: REG pairs are short
     score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
+    matched_size, discordant_size = size(matched), size(discordant)  # each used twice or more
     if not ref_fields:
         score.vacuous_reference = True
         if config.on_empty_reference == "skip":
@@ -248,7 +249,7 @@ def score_fields(
             return score
         cfc = kir = 1.0 if config.on_empty_reference == "vacuous" else 0.0
     else:
-        cfc = _ratio(size(matched) + shared_weight, size(ref_fields), empty=1.0)
+        cfc = _ratio(matched_size + shared_weight, size(ref_fields), empty=1.0)
         if keys:
             matched_set = set(matched)
             key_matched = [f for f in keys if f in matched_set]
@@ -258,14 +259,14 @@ def score_fields(
             score.vacuous_key = True
             kir = 1.0
     if pred_fields:
-        unsupported = size(hallucinated) + size(discordant) - shared_weight
+        unsupported = size(hallucinated) + discordant_size - shared_weight
         hr = _ratio(unsupported, size(pred_fields), empty=0.0)
     else:
         score.empty_prediction_fields = True
         hr = 0.0
     if matched or discordant:
-        disagreeing = size(discordant) - shared_weight
-        cds = _ratio(disagreeing, size(matched) + size(discordant), empty=0.0)
+        disagreeing = discordant_size - shared_weight
+        cds = _ratio(disagreeing, matched_size + discordant_size, empty=0.0)
     else:
         score.no_comparable_fields = True
         cds = 0.0
