@@ -151,8 +151,9 @@ def test_a_finding_held_possible_is_neither_stated_nor_ruled_out():
 
 def test_the_organ_named_alone_agrees_with_the_organ_beside_its_structures():
     reference = "Right upper lobectomy: adenocarcinoma, 3 cm; visceral pleura invaded (PL1)."
-    rewrite = "Lung, right upper lobe, lobectomy: adenocarcinoma, 3 cm, invading the visceral "
-    rewrite += "pleura (PL1)."
+    rewrite = "Lung, right upper lobectomy: adenocarcinoma, 3 cm. The pleural surface is "
+    rewrite += "puckered; tumour invades the visceral pleura (PL1)."
+    assert extract(rewrite, "tcga")["organ_site"] == "lung + pleura"  # the structure it reaches
     assert "organ_site" not in score_pair(reference, rewrite, "tcga").discordant
     wrong = "Liver, segment 7, resection: adenocarcinoma, 3 cm."
     assert "organ_site" in score_pair(reference, wrong, "tcga").discordant
