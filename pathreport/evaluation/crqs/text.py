@@ -179,6 +179,18 @@ _ESOPHAGUS_PARTS = re.compile(
     r"(?<![a-z])(distal|proximal|lower|upper|mid|middle)[ \t]+(?:and|&)[ \t]+"
     r"(distal|proximal|lower|upper|mid|middle)[ \t]+esophag(us|eal)(?![a-z])"
 )
+# "Skin, forearm, left", "Tonsil, right:": a body part, then its side closing the clause, is the
+# side's part ("left forearm"), which the side patterns read. Found from the comma (a pattern that
+# started with the part's name would be tried at every position), the part checked before it.
+_SIDE_AFTER_COMMA = re.compile(
+    r",[ \t]*(left|right)(?![a-z])(?=[ \t]*(?:[,:;.)\n]|side(?![a-z])|$))"
+)
+_PARTS_WITH_A_SIDE = (
+    "shoulder", "arm", "forearm", "leg", "thigh", "chest wall", "flank", "back", "cheek",
+    "temple", "hand", "foot", "knee", "ankle", "buttock", "hip", "eye", "ear", "labium",
+    "tonsil", "vocal cord", "maxilla", "mandible", "submandibular gland", "ureter",
+    "fallopian tube",
+)  # fmt: skip
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
@@ -415,6 +427,27 @@ def _record_margins(match: re.Match) -> str:
     return "margins" + _RECORD_NAMED_MARGIN.sub(r"\1 margin ", match.group(1))
 
 
+def _side_before_part(text: str) -> str:
+    """ "skin, forearm, left, punch" -> "skin, left forearm, punch": each side after a comma
+    that a body part precedes moves before the part."""
+    pieces, done = [], 0
+    for found in _SIDE_AFTER_COMMA.finditer(text):
+        head = text[done : found.start()].rstrip(" \t")
+        part = next(
+            (
+                p
+                for p in _PARTS_WITH_A_SIDE
+                if head.endswith(p) and not (len(head) > len(p) and head[-len(p) - 1].isalpha())
+            ),
+            None,
+        )  # "forearm" is no "arm"
+        if part is None:
+            continue
+        pieces.append(f"{head[: -len(part)]}{found.group(1)} {part}")
+        done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
 def _specimen_sizes(match: re.Match) -> str:
     """The sizes on a specimen's line before any tumour is named there become the specimen's:
     "specimen: gallbladder, 8 x 3 x 3 cm" -> "specimen: gallbladder, specimen 8 x 3 x 3 cm"."""
@@ -633,6 +666,8 @@ def normalise(text: str) -> str:
         )
     if " and " in text and "esophag" in text:  # "proximal and distal esophageal biopsies"
         text = _ESOPHAGUS_PARTS.sub(r"\1 esophag\3 and \2 esophag\3", text)
+    if ", left" in text or ", right" in text:  # "Skin, forearm, left"
+        text = _side_before_part(text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
