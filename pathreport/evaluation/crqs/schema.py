@@ -411,7 +411,7 @@ class FieldSpec:
 
     def matches(self, reference: Any, prediction: Any) -> bool:
         """Whether the two canonical values are clinically equivalent under this field's rule."""
-        if reference == prediction:  # every rule below holds for equal values; most pairs are
+        if reference == prediction:  # every rule below holds for equal values, the common case
             return True
         if self.type == "numeric":
             return numeric_match(
@@ -423,7 +423,7 @@ class FieldSpec:
             return count_match(str(reference), str(prediction))
         if self.equivalent and frozenset((reference, prediction)) in self.equivalent:
             return True
-        if self.subset_agrees and reference != prediction:
+        if self.subset_agrees:
             ref_set = set(str(reference).split(MULTI_VALUE_SEPARATOR))
             pred_set = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
             return ref_set <= pred_set or pred_set <= ref_set
