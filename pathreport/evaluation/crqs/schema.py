@@ -427,17 +427,16 @@ class FieldSpec:
             ref_set = set(str(reference).split(MULTI_VALUE_SEPARATOR))
             pred_set = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
             return ref_set <= pred_set or pred_set <= ref_set
-        if self.generic_yields and reference != prediction:
+        if self.generic_yields:
             ref_set, pred_set = entity_sets(reference, prediction)
             return ref_set == pred_set
         if (
-            reference != prediction
-            and isinstance(reference, str)
+            isinstance(reference, str)
             and isinstance(prediction, str)
             and (reference.startswith(UNLISTED_PREFIX) or prediction.startswith(UNLISTED_PREFIX))
         ):  # a name outside the vocabulary, generic in one report, specific in the other
             return _names_same_entity(reference, prediction)
-        return reference == prediction
+        return False
 
 
 @dataclass(frozen=True)
