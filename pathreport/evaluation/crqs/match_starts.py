@@ -36,6 +36,9 @@ _ASSERTION_OPENERS = ("(?=", "(?!", "(?<=", "(?<!")
 # words that the leading assertions, which fail there at once, are the better filter (measured
 # on TCGA-length reports: 2-8 first characters ran in 0.1-0.8 of the time, 9 or more in 1.0-1.9).
 _MAX_FIRST_CHARACTERS = 8
+_LETTERS = frozenset(range(ord("a"), ord("z") + 1))
+_WORD_CHARACTERS = _LETTERS | frozenset(range(ord("0"), ord("9") + 1))
+_WORD_START = "(?<![a-z0-9])"
 _ONE_CHARACTER = re.compile(r"\(\?=(?:\[(?:[^\]\\]|\\.)*\]|\\?.)\)")
 
 
@@ -63,9 +66,15 @@ class StartFinder:
         if all(_ONE_CHARACTER.fullmatch(p) for p in lookaheads):
             return None  # none, or only "(?=[mfsp])": most positions pass, the plain scan wins
         source = "".join(lookaheads)
+        rejected = _rejected_before(tree)
+        if _WORD_CHARACTERS <= rejected:
+            # No match starts after a letter or digit, so neither does any candidate: the pass
+            # skips the inside of words and numbers (every position of which its lookaheads
+            # would otherwise try). Patterns that share this guard share the pass.
+            source = _WORD_START + source
         if source not in compiled:
             compiled[source] = re.compile(source, pattern.flags)
-        return cls(compiled[source], _rejects_letter_before(tree))
+        return cls(compiled[source], _LETTERS <= rejected)
 
     def matches(
         self, pattern: re.Pattern, text: str, starts: dict[re.Pattern, list[int]]
@@ -201,24 +210,22 @@ def _closing_paren(source: str, start: int) -> int:
     return -1
 
 
-def _rejects_letter_before(tree) -> bool:
-    """True when a leading ``(?<![...a-z...])`` forbids a lowercase letter before the match."""
+def _rejected_before(tree) -> frozenset[int]:
+    """The characters (as code points) that a leading ``(?<![...])`` forbids before a match."""
+    rejected: set[int] = set()
     for op, av in tree:
         name = str(op)
         if name not in ("ASSERT", "ASSERT_NOT", "AT"):
-            return False
+            break
         if name == "ASSERT_NOT" and av[0] == -1 and len(av[1]) == 1:
             inner_op, inner = av[1][0]
             if str(inner_op) == "IN":
-                covered = {
-                    c
-                    for sub_op, sub in inner
-                    if str(sub_op) == "RANGE"
-                    for c in range(sub[0], sub[1] + 1)
-                }
-                if all(c in covered for c in range(ord("a"), ord("z") + 1)):
-                    return True
-    return False
+                for sub_op, sub in inner:
+                    if str(sub_op) == "RANGE":
+                        rejected.update(range(sub[0], sub[1] + 1))
+                    elif str(sub_op) == "LITERAL":
+                        rejected.add(sub)
+    return frozenset(rejected)
 
 
 def first_characters(tree) -> frozenset[str] | None:

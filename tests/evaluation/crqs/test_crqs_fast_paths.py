@@ -219,3 +219,27 @@ def test_declared_pattern_anchors_change_no_stage(dataset):
         found = gated.extract(text)
         assert found == ungated.extract(text), wording
         assert "pt_stage" in found or "pn_stage" in found, wording
+
+
+def test_start_finder_skips_the_inside_of_words_only_for_patterns_that_reject_it():
+    # Both forbid a letter or digit before the match: their shared pass looks at word starts.
+    compiled: dict = {}
+    count = re.compile(r"(?<![a-z0-9/])(?=\d|one|two)(?:\d+|one|two) of \d+ nodes")
+    other = re.compile(r"(?<![a-z0-9])(?=\d|one|two)(?:\d+|one|two) positive")
+    # This one starts inside a number ("12" in "n12"): its pass must try every position.
+    inner = re.compile(r"(?<![a-z])(?=\d|one|two)(?:\d+|one|two) positive")
+    finders = [StartFinder.of(p, compiled) for p in (count, other, inner)]
+    assert all(finders)
+    assert finders[0].lookaheads is finders[1].lookaheads
+    assert finders[2].lookaheads is not finders[0].lookaheads
+    texts = [
+        "2 of 14 nodes, 12 positive, n12 positive, someone positive, one positive",
+        "x2 of 3 nodes 1/2 of 3 nodes two of 5 nodes",
+        "",
+        "21 positive2 positive",
+    ]
+    for pattern, finder in zip((count, other, inner), finders, strict=True):
+        for text in texts:
+            assert [m.span() for m in finder.matches(pattern, text, {})] == [
+                m.span() for m in pattern.finditer(text)
+            ], (pattern.pattern, text)
