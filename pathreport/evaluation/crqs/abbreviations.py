@@ -132,7 +132,11 @@ _NOT_CARCINOMA_AFTER = re.compile(
 _MENINGIOMA_GRADE_AFTER = re.compile(
     r"(?<![a-z])meningioma[ \t]*,[ \t]*(atypical|anaplastic)(?![a-z])"
 )
-_CARCINOMA_STOP = re.compile(r"(?<![a-z])((?:adeno)?ca)\.(?=[ \t]*[,;(])")
+# "Invasive ca. not identified": a status after it continues the sentence (its negation with it).
+_CARCINOMA_STOP = re.compile(
+    r"(?<![a-z])((?:adeno)?ca)\.(?=[ \t]*(?:[,;(]|(?:not|is|was|were|are|present|absent|identified"
+    r"|seen|detected|involving|invading|infiltrating|arising)(?![a-z])))"
+)
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
 _MARGIN_AFTER = re.compile(r"\)?[ \t]*(?:\(?(?:resection|retroperitoneal|uncinate)[ \t]+)?margin")
 
@@ -407,6 +411,8 @@ _UNIT_WORD = re.compile(r"(?<![a-z])(centi|milli)met(?:er|re)s?(?![a-z])")
 _UNIT_WORDS = frozenset(
     f"{scale}met{ending}" for scale in ("centi", "milli") for ending in ("er", "re", "ers", "res")
 )
+# "Four per sq. mm": the mitotic rate's unit as the rate patterns read it.
+_SQUARE_MM = re.compile(r"(?<![a-z])sq\.?[ \t]*mm(?![a-z0-9])")
 _DIGIT_NAMES = {w: v for w, v in NUMBER_WORDS.items() if 0 <= v <= 9 and w not in ("no", "none")}
 _NUMBER_NAMES = {w: v for w, v in NUMBER_WORDS.items() if w not in ("no", "none", "single")}
 _NAMED_NUMBER = "(?:(?:{tens})(?:[ -](?:{digits}))?|{names})".format(
@@ -447,6 +453,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         words = set(_WORD_RUN.findall(text))
     if not words.isdisjoint(_UNIT_WORDS):
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
+    if "sq" in words:
+        text = _SQUARE_MM.sub("square mm", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
         text = _WORDED_MEASURE.sub(_digits, text)
     if not words.isdisjoint(_SMALL_NUMBER_WORDS) and not words.isdisjoint(_RANK_WORDS):

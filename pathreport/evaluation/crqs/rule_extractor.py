@@ -224,6 +224,7 @@ class RuleExtractor:
         self._free_with = [
             (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
         ]
+        self._only_with = [(fi, f.only_with) for fi, f in enumerate(self.fields) if f.only_with]
         self._examined_of = [  # a profile without the count field keeps the stated numbers
             (fi, self._field_index[f.examined_of])
             for fi, f in enumerate(self.fields)
@@ -950,6 +951,10 @@ class RuleExtractor:
                 self._add_unlisted(
                     fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
                 )
+
+        for fi, words in self._only_with:  # "5 mm thick" without a melanoma is no Breslow
+            if fi in candidates and not any(word in text for word in words):
+                del candidates[fi]
 
         for fi, source in self._free_with:
             if fi in candidates and source in candidates:

@@ -45,6 +45,9 @@ The file format (one mapping)::
         values_from: diagnosis         # reuse an earlier field's values (without implications)
         only_negated: true             # keep only negated findings ("no features of X": X)
         only_alone: [benign]           # values dropped when another value is stated
+        only_with: [melanoma, breslow] # read only from reports that name one of these words
+                                       # ("5 mm thick" is a Breslow thickness in a melanoma
+                                       # report, a gallbladder wall's in another)
         negated_after_is_status: [margins]  # "margins free of carcinoma" rules nothing out
         own_status: true               # a test: a cue right after it is its own result
                                        # ("adenocarcinoma, CK7 negative" keeps the carcinoma)
@@ -186,7 +189,8 @@ FIELD_KEYS = frozenset(
         "name", "group", "type", "description", "values", "patterns", "parser", "select",
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
-        "free_with", "examined_of", "generic_yields", "only_alone", "negated_after_is_status",
+        "free_with", "examined_of", "generic_yields", "only_alone", "only_with",
+        "negated_after_is_status",
         "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
         "agrees_within", "subset_agrees",
     }
@@ -314,6 +318,9 @@ class FieldSpec:
     # names the same entity less precisely ("The carcinoma invades ...") and is dropped.
     generic_yields: bool = False
     only_alone: tuple[str, ...] = ()  # values kept only when nothing else is stated
+    # Words one of which the report must contain for the field to be read at all: a measure
+    # whose wording other organs share ("5 mm thick") belongs to the field only in its context.
+    only_with: tuple[str, ...] = ()
     # Words whose status a negation after them states ("margins are free of carcinoma").
     negated_after_is_status: tuple[str, ...] = ()
     # A test or marker (an immunostain, an organism): a negation cue right after one of its
@@ -1131,6 +1138,9 @@ def _build_field(
         agrees_within=item.get("agrees_within"),
         subset_agrees=bool(item.get("subset_agrees", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
+        only_with=tuple(
+            clean_text(w) for w in _string_list(item.get("only_with", ()), here, "only_with")
+        ),
         equivalent=_equivalent_pairs(item.get("equivalent"), here),
         negated_after_is_status=tuple(
             clean_text(w)
