@@ -640,8 +640,11 @@ def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:
 
 def _opens_clause(text: str, start: int) -> bool:
     """Whether ``text[start:]`` opens a clause: nothing but spaces since the text's start, a
-    line end, a full stop, a colon, a semicolon or a closing bracket ("Note) Is not ...")."""
+    line end, a full stop, a colon, a semicolon or a closing bracket ("Note) Is not ..."), or a
+    bullet at a line's start ("- ADENOCARCINOMA, ENDOMETRIOID TYPE")."""
     before = text[:start].rstrip(" \t")
+    if before[-1:] in ("-", "*", "\u2022") and before[-2:-1] in ("", "\n"):
+        before = before[:-1]
     return not before or before[-1] in ".;:\n)"
 
 
