@@ -77,6 +77,7 @@ _WORDS = {
     "lms": "leiomyosarcoma", "rms": "rhabdomyosarcoma",
     "hgsc": "high grade serous carcinoma", "lgsc": "low grade serous carcinoma",
     "hgd": "high grade dysplasia", "lgd": "low grade dysplasia",
+    "eoe": "eosinophilic esophagitis",
     "hg": "high grade", "lg": "low grade",
     "mets": "metastases", "fvptc": "follicular variant of papillary thyroid carcinoma",
     "mtc": "medullary thyroid carcinoma", "ssl": "sessile serrated lesion",
@@ -411,6 +412,11 @@ _UNIT_WORD = re.compile(r"(?<![a-z])(centi|milli)met(?:er|re)s?(?![a-z])")
 _UNIT_WORDS = frozenset(
     f"{scale}met{ending}" for scale in ("centi", "milli") for ending in ("er", "re", "ers", "res")
 )
+# "Extends to the deep edge", "peripheral edges clear": a skin excision's margins by another name.
+_EDGE = re.compile(
+    r"(?<![a-z])(deep|peripheral|lateral|radial|surgical|excision|resection|circumferential"
+    r"|mucosal|inked|closest|nearest|all)[ \t]+edge(s?)(?![a-z])"
+)
 # "Four per sq. mm": the mitotic rate's unit as the rate patterns read it.
 _SQUARE_MM = re.compile(r"(?<![a-z])sq\.?[ \t]*mm(?![a-z0-9])")
 _DIGIT_NAMES = {w: v for w, v in NUMBER_WORDS.items() if 0 <= v <= 9 and w not in ("no", "none")}
@@ -453,6 +459,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         words = set(_WORD_RUN.findall(text))
     if not words.isdisjoint(_UNIT_WORDS):
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
+    if "edge" in words or "edges" in words:
+        text = _EDGE.sub(r"\1 margin\2", text)
     if "sq" in words:
         text = _SQUARE_MM.sub("square mm", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
