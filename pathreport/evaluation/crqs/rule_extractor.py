@@ -525,12 +525,13 @@ class RuleExtractor:
                         return None  # "(E-cadherin negative)" is E-cadherin's status
                     if (
                         k in pre_by_start
-                        and (rt.words[k - 1] in _JOIN_A_STATEMENT or k not in opens_scope)
+                        and (rt.words[k - 1] in _JOIN_A_STATEMENT or pre_by_start[k] == cue[0])
                         and not _ends_clause(rt, cue[0])
                         and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
                     ):
                         # "invades the pleura, and no necrosis is seen": a cue right after a
-                        # conjunction or "with", or a bare "no", opens a statement of its own.
+                        # conjunction or "with", or a bare "no", opens a statement of its own;
+                        # "not seen in the sample" is a status (its "not" no cue of its own).
                         # A cue closes the list at a clause end ("LVI, PNI: no."), after a label
                         # ("Lymph nodes and biopsies: no malignancy") or as the status of a
                         # specimen ("Seminal vesicles, negative for carcinoma").
