@@ -412,6 +412,20 @@ _UNIT_WORD = re.compile(r"(?<![a-z])(centi|milli)met(?:er|re)s?(?![a-z])")
 _UNIT_WORDS = frozenset(
     f"{scale}met{ending}" for scale in ("centi", "milli") for ending in ("er", "re", "ers", "res")
 )
+# "Poorly cohesive (signet-ring cell) carcinoma", "diffuse-type (poorly cohesive) carcinoma": the
+# bracketed synonym moves after the noun, so that the entity's name stays in one piece.
+_BRACKET_BEFORE_CARCINOMA = re.compile(
+    r"(?<![a-z])(poorly[ -]cohesive|diffuse[ -]type|signet[ -]ring[ -]cell|intestinal[ -]type)"
+    r"[ \t]*\(([a-z -]{3,30})\)[ \t]*(carcinoma|adenocarcinoma)(?![a-z])"
+)
+_BRACKET_TRIGGERS = frozenset(["cohesive", "diffuse", "signet", "intestinal"])
+# "Consistent with TB" beside granulomas or acid-fast bacilli; elsewhere "TB" may be a tumour
+# budding score ("TB1", "TB: low"), which keeps its letters.
+_TB = re.compile(r"(?<![a-z])tb(?![a-z0-9])(?![ \t]*[:(=-]?[ \t]*(?:\d|low|high|score|grade|bd))")
+_TB_CONTEXT = frozenset(
+    ["granuloma", "granulomas", "granulomatous", "afb", "mycobacteria", "mycobacterial", "caseating"]
+    + ["caseous", "ziehl", "zn", "acid", "necrotising", "necrotizing", "mtb"]
+)
 # "Extends to the deep edge", "peripheral edges clear": a skin excision's margins by another name.
 _EDGE = re.compile(
     r"(?<![a-z])(deep|peripheral|lateral|radial|surgical|excision|resection|circumferential"
@@ -459,6 +473,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         words = set(_WORD_RUN.findall(text))
     if not words.isdisjoint(_UNIT_WORDS):
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
+    if "(" in text and not words.isdisjoint(_BRACKET_TRIGGERS):
+        text = _BRACKET_BEFORE_CARCINOMA.sub(r"\1 \3 (\2)", text)
+    if "tb" in words and not words.isdisjoint(_TB_CONTEXT):
+        text = _TB.sub("tuberculosis", text)
     if "edge" in words or "edges" in words:
         text = _EDGE.sub(r"\1 margin\2", text)
     if "sq" in words:
