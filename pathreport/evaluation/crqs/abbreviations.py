@@ -426,6 +426,10 @@ _TB_CONTEXT = frozenset(
     ["granuloma", "granulomas", "granulomatous", "afb", "mycobacteria", "mycobacterial", "caseating"]
     + ["caseous", "ziehl", "zn", "acid", "necrotising", "necrotizing", "mtb"]
 )
+# "18 cm x 14 cm x 10 cm": one unit for all dimensions, as the size patterns read them.
+_UNIT_PER_DIMENSION = re.compile(
+    r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \t]*(cm|mm)[ \t]*x[ \t]*(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*\2(?![a-z]))"
+)
 # "Extends to the deep edge", "peripheral edges clear": a skin excision's margins by another name.
 _EDGE = re.compile(
     r"(?<![a-z])(deep|peripheral|lateral|radial|surgical|excision|resection|circumferential"
@@ -477,6 +481,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _BRACKET_BEFORE_CARCINOMA.sub(r"\1 \3 (\2)", text)
     if "tb" in words and not words.isdisjoint(_TB_CONTEXT):
         text = _TB.sub("tuberculosis", text)
+    if "x" in words and ("cm" in text or "mm" in text):
+        text = _UNIT_PER_DIMENSION.sub(r"\1 x ", text)
     if "edge" in words or "edges" in words:
         text = _EDGE.sub(r"\1 margin\2", text)
     if "sq" in words:
