@@ -560,7 +560,13 @@ class RuleExtractor:
                     if (
                         last_conjunction < 0
                         or k - last_conjunction > _MAX_LAST_ITEM_WORDS
-                        or (k > last_conjunction + 1 and not unlisted_tail)
+                        # the last item: unlisted words after its conjunction, or after words
+                        # of the vocabulary ("and malignant osteoid", "and tumour osteoid")
+                        or (
+                            k > last_conjunction + 1
+                            and not unlisted_tail
+                            and listish[k] - listish[last_conjunction + 1] < k - last_conjunction - 1
+                        )
                         or _ITEM_SEPARATOR.search(rt.text, rt.ends[last_conjunction], rt.starts[k])
                         # ", and there is no tumour seen": a clause of its own, not an item
                         or (k == last_conjunction + 1 and rt.words[k] in _CLAUSE_OPENERS)
