@@ -107,6 +107,11 @@ def test_statuses_shorthand_and_wordings_are_read(dataset, text, field, value):
         # "TB" as a tumour budding score stays a score.
         ("tcga", "Colon adenocarcinoma, TB: low (3 buds); granulomas absent.", "diagnosis",
          "tuberculosis"),
+        # A chronic hepatitis's grade and stage are no tumour grade and no liver segment.
+        ("tcga", "Hepatocellular carcinoma, grade 3. Background liver: chronic hepatitis B (G2, "
+         "S4).", "tumor_grade", "2 + 3"),
+        ("tcga", "Hepatocellular carcinoma. Background: chronic hepatitis C, G1, S3.",
+         "tumor_site", "liver segment 3"),
         # "No EGFR mutation detected" reads no mutation.
         ("tcga", "Lung adenocarcinoma; no EGFR mutation detected.", "egfr_status",
          "mutant + wild type"),
