@@ -424,12 +424,21 @@ _BRACKET_TRIGGERS = frozenset(["cohesive", "diffuse", "signet", "intestinal"])
 # budding score ("TB1", "TB: low"), which keeps its letters.
 _TB = re.compile(r"(?<![a-z])tb(?![a-z0-9])(?![ \t]*[:(=-]?[ \t]*(?:\d|low|high|score|grade|bd))")
 _TB_CONTEXT = frozenset(
-    ["granuloma", "granulomas", "granulomatous", "afb", "mycobacteria", "mycobacterial", "caseating"]
+    [
+        "granuloma",
+        "granulomas",
+        "granulomatous",
+        "afb",
+        "mycobacteria",
+        "mycobacterial",
+        "caseating",
+    ]
     + ["caseous", "ziehl", "zn", "acid", "necrotising", "necrotizing", "mtb"]
 )
 # "18 cm x 14 cm x 10 cm": one unit for all dimensions, as the size patterns read them.
 _UNIT_PER_DIMENSION = re.compile(
-    r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \t]*(cm|mm)[ \t]*x[ \t]*(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*\2(?![a-z]))"
+    r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \t]*(cm|mm)[ \t]*x[ \t]*"
+    r"(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*\2(?![a-z]))"
 )
 # "Extends to the deep edge", "peripheral edges clear": a skin excision's margins by another name.
 _EDGE = re.compile(

@@ -67,14 +67,14 @@ class StartFinder:
             return None  # none, or only "(?=[mfsp])": most positions pass, the plain scan wins
         source = "".join(lookaheads)
         rejected = _rejected_before(tree)
-        if _WORD_CHARACTERS <= rejected:
+        if rejected >= _WORD_CHARACTERS:
             # No match starts after a letter or digit, so neither does any candidate: the pass
             # skips the inside of words and numbers (every position of which its lookaheads
             # would otherwise try). Patterns that share this guard share the pass.
             source = _WORD_START + source
         if source not in compiled:
             compiled[source] = re.compile(source, pattern.flags)
-        return cls(compiled[source], _LETTERS <= rejected)
+        return cls(compiled[source], rejected >= _LETTERS)
 
     def matches(
         self, pattern: re.Pattern, text: str, starts: dict[re.Pattern, list[int]]

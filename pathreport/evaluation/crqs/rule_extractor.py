@@ -565,7 +565,8 @@ class RuleExtractor:
                         or (
                             k > last_conjunction + 1
                             and not unlisted_tail
-                            and listish[k] - listish[last_conjunction + 1] < k - last_conjunction - 1
+                            and listish[k] - listish[last_conjunction + 1]
+                            < k - last_conjunction - 1
                         )
                         or _ITEM_SEPARATOR.search(rt.text, rt.ends[last_conjunction], rt.starts[k])
                         # ", and there is no tumour seen": a clause of its own, not an item
