@@ -14,7 +14,8 @@ A word is replaced only where it cannot mean something else:
   changes" or "RT effect");
 * "pd" and "wd" are differentiation grades, except in "PD-L1" or "PD-1";
 * "ptc" is papillary thyroid carcinoma, except in the "RET/PTC" rearrangement;
-* "hg" is high grade, except in "mm Hg";
+* "hg" is high grade, except in "mm Hg" and before a grade's number ("HG 2", the histological
+  grade); "ta" is a tubular adenoma, except in "IF/TA" (tubular atrophy);
 * "gr" is grade only before a grade number ("Gr 2", "gr. III");
 * "int" is intermediate only before a grade, and "lg" low grade except before "fragment";
 * "MM" is a melanoma only in a report that gives a Breslow thickness or Clark level, and never
@@ -139,6 +140,8 @@ _CARCINOMA_STOP = re.compile(
     r"|seen|detected|involving|invading|infiltrating|arising)(?![a-z])))"
 )
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
+# "HG 2", "HG: III": the histological grade's number after the letters, not a high grade.
+_GRADE_NUMBER_AFTER = re.compile(r"[ \t]*[:=]?[ \t]*(?:[1-4]|i{1,3}|iv)(?![0-9a-z+/])")
 _MARGIN_AFTER = re.compile(r"\)?[ \t]*(?:\(?(?:resection|retroperitoneal|uncinate)[ \t]+)?margin")
 
 # "mod. diff.", "poorly-diff", "mod differentiated", "m/d": the grade of differentiation.
@@ -189,7 +192,7 @@ _HEALTHY_BEFORE = re.compile(
 )
 _HEALTHY_LIMIT = re.compile(r"(?<![a-z])healthy[ \t]+limit(s?)(?![a-z])")
 _HEALTHY_MARGIN = re.compile(
-    r"(?<![a-z])(margins?(?:[ \t]+\([^)\n]{0,40}\))?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)"
+    r"(?<![a-z])(margins?(?:[ \t]+\([^)\n]{0,40}\))?[ \t]*:?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)"
     r"(?:(?:in|at)[ \t]+(?:a[ \t]+)?)?healthy(?:[ \t]+(?:zone|tissue))?(?![a-z])"
 )
 # "Amplification of EGFR", "amplification of the HER2 gene": the result after its gene, as every
@@ -413,13 +416,15 @@ _UNIT_WORD = re.compile(r"(?<![a-z])(centi|milli)met(?:er|re)s?(?![a-z])")
 _UNIT_WORDS = frozenset(
     f"{scale}met{ending}" for scale in ("centi", "milli") for ending in ("er", "re", "ers", "res")
 )
-# "Poorly cohesive (signet-ring cell) carcinoma", "diffuse-type (poorly cohesive) carcinoma": the
-# bracketed synonym moves after the noun, so that the entity's name stays in one piece.
+# "Poorly cohesive (signet-ring cell) carcinoma", "diffuse-type (poorly cohesive) carcinoma",
+# "squamous (epidermoid) carcinoma": the bracketed synonym moves after the noun, so that the
+# entity's name stays in one piece.
 _BRACKET_BEFORE_CARCINOMA = re.compile(
-    r"(?<![a-z])(poorly[ -]cohesive|diffuse[ -]type|signet[ -]ring[ -]cell|intestinal[ -]type)"
+    r"(?<![a-z])(poorly[ -]cohesive|diffuse[ -]type|signet[ -]ring[ -]cell|intestinal[ -]type"
+    r"|squamous(?:[ -]cell)?)"
     r"[ \t]*\(([a-z -]{3,30})\)[ \t]*(carcinoma|adenocarcinoma)(?![a-z])"
 )
-_BRACKET_TRIGGERS = frozenset(["cohesive", "diffuse", "signet", "intestinal"])
+_BRACKET_TRIGGERS = frozenset(["cohesive", "diffuse", "signet", "intestinal", "squamous"])
 # "Consistent with TB" beside granulomas or acid-fast bacilli; elsewhere "TB" may be a tumour
 # budding score ("TB1", "TB: low"), which keeps its letters.
 _TB = re.compile(r"(?<![a-z])tb(?![a-z0-9])(?![ \t]*[:(=-]?[ \t]*(?:\d|low|high|score|grade|bd))")
@@ -443,8 +448,21 @@ _UNIT_PER_DIMENSION = re.compile(
 # "Extends to the deep edge", "peripheral edges clear": a skin excision's margins by another name.
 _EDGE = re.compile(
     r"(?<![a-z])(deep|peripheral|lateral|radial|surgical|excision|resection|circumferential"
-    r"|mucosal|inked|closest|nearest|all)[ \t]+edge(s?)(?![a-z])"
+    r"|mucosal|inked|closest|nearest|all)[ \t]+edge(s?)(?![a-z])(?![ \t]+of[ \t])"
 )
+# "D2 biopsies", "TI bx": the duodenum's second part and the terminal ileum, named by the
+# endoscopist's shorthand before the specimen ("D2-40" is a lymphatic stain and keeps its name).
+_BOWEL_PART = re.compile(r"(?<![a-z0-9/-])(d2|ti)(?=[ \t]*(?:bx|biops))")
+_BOWEL_PARTS = {"d2": "duodenum, second part,", "ti": "terminal ileum"}
+_BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
+# "ISUP 3", "ISUP/WHO G3" in a kidney report: the renal tumour's nuclear grade in short (in a
+# prostate report "ISUP 3" is a grade group and keeps its words).
+_RENAL_ISUP = re.compile(
+    r"(?<![a-z])((?:who[ \t]*[/-]?[ \t]*)?isup(?:[ \t]*[/-][ \t]*who)?)[ \t]+g?(?=[1-4](?![0-9a-z]))"
+)
+_RENAL_WORDS = frozenset(["renal", "rcc", "kidney", "nephrectomy", "nephrectomies"])
+# "Bowel cancer screening colonoscopy": the reason for the procedure, not a diagnosis.
+_CANCER_SCREENING = re.compile(r"(?<![a-z])cancer[ \t]+screening(?![a-z])")
 # "Four per sq. mm": the mitotic rate's unit as the rate patterns read it.
 _SQUARE_MM = re.compile(r"(?<![a-z])sq\.?[ \t]*mm(?![a-z0-9])")
 _DIGIT_NAMES = {w: v for w, v in NUMBER_WORDS.items() if 0 <= v <= 9 and w not in ("no", "none")}
@@ -497,6 +515,12 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _EDGE.sub(r"\1 margin\2", text)
     if "sq" in words:
         text = _SQUARE_MM.sub("square mm", text)
+    if ("d2" in words or "ti" in words) and not words.isdisjoint(_BOWEL_PART_NEXT):
+        text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
+    if "isup" in words and not words.isdisjoint(_RENAL_WORDS):
+        text = _RENAL_ISUP.sub(r"\1 grade ", text)
+    if "screening" in words and "cancer" in words:
+        text = _CANCER_SCREENING.sub("screening", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
         text = _WORDED_MEASURE.sub(_digits, text)
     if not words.isdisjoint(_SMALL_NUMBER_WORDS) and not words.isdisjoint(_RANK_WORDS):
@@ -730,6 +754,10 @@ def _word(match: re.Match) -> str:
         return word  # the "RET/PTC" rearrangement
     if word == "hg" and text[max(0, match.start() - 3) : match.start()].strip() == "mm":
         return word  # "mm Hg"
+    if word == "hg" and _GRADE_NUMBER_AFTER.match(text, end):
+        return "histological grade"  # "HG 2": the histological grade's number
+    if word == "ta" and match.start() and text[match.start() - 1] == "/":
+        return word  # "IF/TA": interstitial fibrosis and tubular atrophy
     if (
         word == "sma"
         and not _MARGIN_AFTER.match(text, end)
