@@ -28,12 +28,12 @@ A stain whose loss is the finding is written as its result: "loss of E-cadherin 
 positive" (mismatch-repair proteins keep their own wording, which their fields read).
 
 A few verb phrases of pathologists writing English as a second language say the same in other
-words: a tumour "growing into" a layer invades it, a lesion "radically removed" or "excised in
-sound tissue" is completely excised, and "nil of 15" nodes is none of them. French and Italian
-reports call a margin a limit ("limits of exeresis healthy", "the deep limit at 4 mm"), which
-is written as a free margin; "without particularity" is within normal limits, and "no
-histological argument for" no evidence of. "Amplification of EGFR" is written "EGFR amplified",
-unless a negation in its clause comes before it.
+words: a tumour "growing into" a layer invades it, a lesion "radically removed", "excised in
+sound tissue" or "excised in toto" is completely excised, and "nil of 15" nodes is none of them.
+French and Italian reports call a margin a limit ("limits of exeresis healthy", "the deep limit
+at 4 mm"), which is written as a free margin; "without particularity" is within normal limits,
+and "no histological argument for" no evidence of. "Amplification of EGFR" is written "EGFR
+amplified", unless a negation in its clause comes before it.
 
 Report-writing models and some pathologists spell out the names behind the symbols ("Anaplastic
 lymphoma kinase (ALK): negative", "International Society of Urological Pathology grade 2"). Each
@@ -168,7 +168,7 @@ _GROWING = re.compile(
 _COMPLETE_EXCISION = re.compile(
     r"(?<![a-z])(?:radically[ \t]+(?:removed|excised|resected)"
     r"|(?:removed|excised|resected)[ \t]+"
-    r"(?:radically|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
+    r"(?:radically|in[ \t]+toto|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
     r"(?![a-z])"
 )
 # A margin called a limit, as French and Italian reports translate "limite"/"limite di
@@ -461,6 +461,8 @@ _RENAL_ISUP = re.compile(
     r"(?<![a-z])((?:who[ \t]*[/-]?[ \t]*)?isup(?:[ \t]*[/-][ \t]*who)?)[ \t]+g?(?=[1-4](?![0-9a-z]))"
 )
 _RENAL_WORDS = frozenset(["renal", "rcc", "kidney", "nephrectomy", "nephrectomies"])
+# "A right neck (cervical) lymph node": the node's region, not the uterine cervix.
+_CERVICAL_NODE = re.compile(r"\((cervical)\)(?=[ \t]+(?:lymph[ \t]+)?nodes?(?![a-z]))")
 # "Bowel cancer screening colonoscopy": the reason for the procedure, not a diagnosis.
 _CANCER_SCREENING = re.compile(r"(?<![a-z])cancer[ \t]+screening(?![a-z])")
 # "Four per sq. mm": the mitotic rate's unit as the rate patterns read it.
@@ -484,7 +486,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
-_TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
+_TRIGGERS |= {"growing", "radically", "toto", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
@@ -519,6 +521,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
     if "isup" in words and not words.isdisjoint(_RENAL_WORDS):
         text = _RENAL_ISUP.sub(r"\1 grade ", text)
+    if "cervical" in words and "(cervical)" in text:
+        text = _CERVICAL_NODE.sub(r"\1", text)
     if "screening" in words and "cancer" in words:
         text = _CANCER_SCREENING.sub("screening", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
@@ -576,7 +580,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _GRADE.sub("grade ", text)
     if "growing" in words:
         text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
-    if "radically" in words or "sound" in words or "healthy" in words:
+    if "radically" in words or "sound" in words or "healthy" in words or "toto" in words:
         text = _COMPLETE_EXCISION.sub("completely excised", text)
     if "healthy" in words and "limit" in text:  # "Healthy limits, the deep one at 4 mm"
         text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
