@@ -60,6 +60,8 @@ DEFAULT_POST = (
     "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
     "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
     "not demonstrated", "not expressed", "not demonstrable",
+    # "Perforation not grossly seen": an adverb between the negation and its verb.
+    "not grossly seen", "not grossly identified", "not grossly evident",
     # "Lymphovascular invasion: no evidence": the pre cue "no evidence (of)" with its object first.
     "no evidence",
     # "Testing for BRAF and KRAS mutations did not identify any": a test's negative result.
