@@ -28,12 +28,12 @@ A stain whose loss is the finding is written as its result: "loss of E-cadherin 
 positive" (mismatch-repair proteins keep their own wording, which their fields read).
 
 A few verb phrases of pathologists writing English as a second language say the same in other
-words: a tumour "growing into" a layer invades it, a lesion "radically removed", "excised in
-sound tissue" or "excised in toto" is completely excised, and "nil of 15" nodes is none of them.
-French and Italian reports call a margin a limit ("limits of exeresis healthy", "the deep limit
-at 4 mm"), which is written as a free margin; "without particularity" is within normal limits,
-and "no histological argument for" no evidence of. "Amplification of EGFR" is written "EGFR
-amplified", unless a negation in its clause comes before it.
+words: a tumour "growing into" a layer invades it, a lesion "radically removed", "entirely
+removed", "excised in sound tissue" or "excised in toto" is completely excised, and "nil of 15"
+nodes is none of them. French and Italian reports call a margin a limit ("limits of exeresis
+healthy", "the deep limit at 4 mm"), which is written as a free margin; "without particularity"
+is within normal limits, and "no histological argument for" no evidence of. "Amplification of
+EGFR" is written "EGFR amplified", unless a negation in its clause comes before it.
 
 Report-writing models and some pathologists spell out the names behind the symbols ("Anaplastic
 lymphoma kinase (ALK): negative", "International Society of Urological Pathology grade 2"). Each
@@ -167,6 +167,7 @@ _GROWING = re.compile(
 )
 _COMPLETE_EXCISION = re.compile(
     r"(?<![a-z])(?:radically[ \t]+(?:removed|excised|resected)"
+    r"|(?:entirely|totally|completely)[ \t]+(?:removed|resected)|(?:entirely|totally)[ \t]+excised"
     r"|(?:removed|excised|resected)[ \t]+"
     r"(?:radically|in[ \t]+toto|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
     r"(?![a-z])"
@@ -179,6 +180,9 @@ _MARGIN_SIDES = (
     "|urethral|surgical|resection|excision|exeresis|mucosal|parenchymal|superior|inferior"
     "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
     "|cord|duct"  # "spermatic cord limit", "cystic duct limit"
+)
+_COMPLETE_EXCISION_WORDS = frozenset(
+    ["radically", "sound", "healthy", "toto", "entirely", "totally", "completely"]
 )
 _LIMIT = re.compile(
     r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"
@@ -486,7 +490,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
-_TRIGGERS |= {"growing", "radically", "toto", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
+_TRIGGERS |= _COMPLETE_EXCISION_WORDS | {"growing", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
@@ -580,7 +584,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _GRADE.sub("grade ", text)
     if "growing" in words:
         text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
-    if "radically" in words or "sound" in words or "healthy" in words or "toto" in words:
+    if not words.isdisjoint(_COMPLETE_EXCISION_WORDS):
         text = _COMPLETE_EXCISION.sub("completely excised", text)
     if "healthy" in words and "limit" in text:  # "Healthy limits, the deep one at 4 mm"
         text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
@@ -766,8 +770,9 @@ def _word(match: re.Match) -> str:
         word == "sma"
         and not _MARGIN_AFTER.match(text, end)
         and not text[: match.start()].rstrip(" (/").endswith("uncinate")
+        and "mesenteric" not in text
     ):
-        return word  # smooth muscle actin, except as the superior mesenteric artery margin
+        return word  # smooth muscle actin, except as the superior mesenteric artery (margin)
     if word in _READ_BY_NEXT_WORD:
         following = _WORD_AFTER.match(text, end)
         after = following.group(1) if following is not None else None
