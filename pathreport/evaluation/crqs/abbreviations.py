@@ -462,7 +462,8 @@ _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
 # "ISUP 3", "ISUP/WHO G3" in a kidney report: the renal tumour's nuclear grade in short (in a
 # prostate report "ISUP 3" is a grade group and keeps its words).
 _RENAL_ISUP = re.compile(
-    r"(?<![a-z])((?:who[ \t]*[/-]?[ \t]*)?isup(?:[ \t]*[/-][ \t]*who)?)[ \t]+g?(?=[1-4](?![0-9a-z]))"
+    r"(?<![a-z])((?:who[ \t]*[/-]?[ \t]*)?isup(?:[ \t]*[/-][ \t]*who)?)[ \t]+g?"
+    r"(?=[1-4](?![0-9a-z]))"
 )
 _RENAL_WORDS = frozenset(["renal", "rcc", "kidney", "nephrectomy", "nephrectomies"])
 # "A right neck (cervical) lymph node": the node's region, not the uterine cervix.

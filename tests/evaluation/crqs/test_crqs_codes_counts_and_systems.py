@@ -118,8 +118,10 @@ def test_look_alikes_are_not_read(dataset, text, field, absent_value):
 
 def test_an_invaded_vessel_code_is_discordant_and_its_words_are_not():
     reference = "Stomach, ESD: well differentiated adenocarcinoma, pT1a, ly0, v1a, pHM0, pVM0."
-    rewrite = ("Stomach, ESD: well differentiated adenocarcinoma, pT1a; venous invasion present, "
-               "no lymphatic invasion; horizontal and vertical margins negative.")
+    rewrite = (
+        "Stomach, ESD: well differentiated adenocarcinoma, pT1a; venous invasion present, "
+        "no lymphatic invasion; horizontal and vertical margins negative."
+    )
     wrong = reference.replace("v1a", "v0")
     assert "lymphovascular_invasion" in score_pair(reference, wrong, "tcga").discordant
     assert "lymphovascular_invasion" not in score_pair(reference, rewrite, "tcga").discordant
