@@ -181,8 +181,9 @@ _MARGIN_SIDES = (
     "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
     "|cord|duct"  # "spermatic cord limit", "cystic duct limit"
 )
+# (Words that only these phrases need; "completely" alone would wake every "completely excised".)
 _COMPLETE_EXCISION_WORDS = frozenset(
-    ["radically", "sound", "healthy", "toto", "entirely", "totally", "completely"]
+    ["radically", "sound", "healthy", "toto", "entirely", "totally", "removed"]
 )
 _LIMIT = re.compile(
     r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"
