@@ -181,10 +181,10 @@ _MARGIN_SIDES = (
     "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
     "|cord|duct"  # "spermatic cord limit", "cystic duct limit"
 )
-# (Words that only these phrases need; "completely" alone would wake every "completely excised".)
-_COMPLETE_EXCISION_WORDS = frozenset(
-    ["radically", "sound", "healthy", "toto", "entirely", "totally", "removed"]
-)
+# The adverbs and verbs of these phrases: both must be in a report before it is searched
+# ("entirely submitted" and "completely excised" alone need nothing).
+_EXCISION_ADVERBS = frozenset(["radically", "sound", "healthy", "toto", "entirely", "totally"])
+_EXCISION_VERBS = frozenset(["removed", "excised", "resected"])
 _LIMIT = re.compile(
     r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"
     rf"|(?<![a-z])((?:{_MARGIN_SIDES})[ \t]+)limit(s?)"
@@ -492,7 +492,7 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 
 # The words without which no rule above applies: one set test skips reports without shorthand.
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
-_TRIGGERS |= _COMPLETE_EXCISION_WORDS | {"growing", "nil", "fold", "folds", "isocitrate"}
+_TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
@@ -576,6 +576,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MARGIN_INVOLVEMENT.sub(
             lambda m: m.group(1) + ("uninvolved" if m.group(2) else "involved"), text
         )
+    if not words.isdisjoint(_EXCISION_ADVERBS) and not words.isdisjoint(_EXCISION_VERBS):
+        text = _COMPLETE_EXCISION.sub("completely excised", text)
+    elif "completely" in words and "removed" in words:
+        text = _COMPLETE_EXCISION.sub("completely excised", text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
@@ -586,8 +590,6 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _GRADE.sub("grade ", text)
     if "growing" in words:
         text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
-    if not words.isdisjoint(_COMPLETE_EXCISION_WORDS):
-        text = _COMPLETE_EXCISION.sub("completely excised", text)
     if "healthy" in words and "limit" in text:  # "Healthy limits, the deep one at 4 mm"
         text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
     if "limit" in words or "limits" in words:
