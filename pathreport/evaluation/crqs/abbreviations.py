@@ -576,9 +576,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MARGIN_INVOLVEMENT.sub(
             lambda m: m.group(1) + ("uninvolved" if m.group(2) else "involved"), text
         )
-    if not words.isdisjoint(_EXCISION_ADVERBS) and not words.isdisjoint(_EXCISION_VERBS):
-        text = _COMPLETE_EXCISION.sub("completely excised", text)
-    elif "completely" in words and "removed" in words:
+    if (not words.isdisjoint(_EXCISION_ADVERBS) and not words.isdisjoint(_EXCISION_VERBS)) or (
+        "completely" in words and "removed" in words
+    ):
         text = _COMPLETE_EXCISION.sub("completely excised", text)
     if words.isdisjoint(_TRIGGERS):
         return text
