@@ -167,7 +167,7 @@ _GROWING = re.compile(
 )
 _COMPLETE_EXCISION = re.compile(
     r"(?<![a-z])(?:radically[ \t]+(?:removed|excised|resected)"
-    r"|(?:entirely|totally|completely)[ \t]+(?:removed|resected)|(?:entirely|totally)[ \t]+excised"
+    r"|(?:entirely|totally)[ \t]+(?:removed|resected|excised)|completely[ \t]+removed"
     r"|(?:removed|excised|resected)[ \t]+"
     r"(?:radically|in[ \t]+toto|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
     r"(?![a-z])"
@@ -181,9 +181,11 @@ _MARGIN_SIDES = (
     "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
     "|cord|duct"  # "spermatic cord limit", "cystic duct limit"
 )
-# The adverbs and verbs of these phrases: both must be in a report before it is searched
-# ("entirely submitted" and "completely excised" alone need nothing).
-_EXCISION_ADVERBS = frozenset(["radically", "sound", "healthy", "toto", "entirely", "totally"])
+# The adverbs and verbs of these phrases: a report is searched only when it names one of each
+# ("entirely submitted" alone needs nothing).
+_EXCISION_ADVERBS = frozenset(
+    ["radically", "sound", "healthy", "toto", "entirely", "totally", "completely"]
+)
 _EXCISION_VERBS = frozenset(["removed", "excised", "resected"])
 _LIMIT = re.compile(
     r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"
@@ -576,9 +578,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MARGIN_INVOLVEMENT.sub(
             lambda m: m.group(1) + ("uninvolved" if m.group(2) else "involved"), text
         )
-    if (not words.isdisjoint(_EXCISION_ADVERBS) and not words.isdisjoint(_EXCISION_VERBS)) or (
-        "completely" in words and "removed" in words
-    ):
+    if not words.isdisjoint(_EXCISION_ADVERBS) and not words.isdisjoint(_EXCISION_VERBS):
         text = _COMPLETE_EXCISION.sub("completely excised", text)
     if words.isdisjoint(_TRIGGERS):
         return text
