@@ -172,6 +172,31 @@ _COMPLETE_EXCISION = re.compile(
     r"(?:radically|in[ \t]+toto|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
     r"(?![a-z])"
 )
+# "Excision appears complete" (the RCPath datasets' phrase), "excision is incomplete".
+_EXCISION_COMPLETE = re.compile(
+    r"(?<![a-z])excision[ \t]+(?:appears|is|was|seems)[ \t]+(?:to[ \t]+be[ \t]+)?(in)?complete"
+    r"(?![a-z])"
+)
+# "Surgical margins: intact", "spermatic cord margin intact": the margin is free of tumour.
+_MARGIN_INTACT = re.compile(
+    r"(margins?)((?:[ \t]*\([^()\n]{0,40}\))?[ \t]*:?[ \t]*(?:(?:are|is)[ \t]+)?)intact(?![a-z])"
+)
+# "Deep resection margin with tumour growth", "lateral margins without tumour growth", "tumour
+# growth is present in the deep resection margin": a margin's status in the words of Russian
+# and other Eastern European reports.
+_MARGIN_GROWTH = re.compile(
+    r"(margins?)[ \t]+with(out)?[ \t]+(?:(?:signs?|evidence)[ \t]+of[ \t]+)?tumou?r[ \t]+growth"
+    r"(?![a-z])"
+)
+_GROWTH_IN_MARGIN = re.compile(
+    r"(?<![a-z])tumou?r[ \t]+growth[ \t]+(?:is[ \t]+)?(?:(?:present|seen|found|identified)[ \t]+)?"
+    r"(?:in|at)[ \t]+(?:the[ \t]+)?((?:[a-z]+[ \t]+){0,2}?margins?)(?![a-z])"
+)
+# "No e/o malignancy", "f/s/o leprosy", "s/o metastasis": the shorthand of Indian reports.
+_SLASHED_PHRASE = re.compile(r"(?<![a-z/])(e/o|f/s/o|s/o|r/o)(?![a-z/])")
+_SLASHED_PHRASES = {"e/o": "evidence of", "f/s/o": "features suggestive of",
+                    "s/o": "suggestive of", "r/o": "rule out"}  # fmt: skip
+
 # A margin called a limit, as French and Italian reports translate "limite"/"limite di
 # resezione": "limits of exeresis healthy", "the deep limit at 4 mm", "resection limits free".
 # A margin that is "healthy" (or "in healthy tissue") is free of tumour.
@@ -486,8 +511,17 @@ _DIGIT = "(?:{})".format("|".join(_DIGIT_NAMES))
 _WORDED_MEASURE = re.compile(
     rf"(?<![a-z-])({_NAMED_NUMBER})(?:[ \t]+point[ \t]+({_DIGIT})(?:[ \t]+({_DIGIT}))?)?"
     r"(?=[ \t]*(?:(?:cm|mm|%|percent|per[ \t]+cent)(?![a-z])"
-    r"|per[ \t]+(?:(?:5|10|50)[ \t]+)?(?:square[ \t]+mm|mm2|hpf|high[ -]power)))"
-)  # a measure, a percentage or a rate ("six per square millimetre", "two per 10 HPF")
+    r"|per[ \t]+(?:(?:5|10|50|five|ten|fifty)[ \t]+)?(?:square[ \t]+mm|mm2|hpf|high[ -]power)"
+    rf"|(?:x|times|by)[ \t]+(?:\d|{_NAMED_NUMBER})(?![a-z])))"
+)  # a measure, a percentage or a rate ("six per square millimetre", "two per 10 HPF"), or a
+# dimension before the next ("fourteen point five times three point eight times two cm")
+# The area or fields of a rate in words ("three per five square millimetres", "two per ten HPF").
+_WORDED_RATE_BASE = re.compile(
+    r"(?<=per )(five|ten|fifty)(?=[ \t]+(?:square[ \t]+mm|mm2|hpf|high[ -]power))"
+)
+_RATE_BASES = {"five": "5", "ten": "10", "fifty": "50"}
+# "14.5 times 3.8 times 2 cm": the dictated dimensions' separator.
+_DIMENSION_TIMES = re.compile(r"(?<=\d)[ \t]+(?:times|by)[ \t]+(?=\d)")
 _MEASURE_UNITS = frozenset(["cm", "mm", "percent", "cent", "mm2", "hpf", "power"]) | _UNIT_WORDS
 _NUMBER_VALUES = {**_NUMBER_NAMES, **TENS}  # "twenty" is in both, with one value
 _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
@@ -535,6 +569,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _CANCER_SCREENING.sub("screening", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
         text = _WORDED_MEASURE.sub(_digits, text)
+        if "per " in text:
+            text = _WORDED_RATE_BASE.sub(lambda m: _RATE_BASES[m.group(1)], text)
+        if "times" in words or "by" in words:
+            text = _DIMENSION_TIMES.sub(" x ", text)
     if not words.isdisjoint(_SMALL_NUMBER_WORDS) and not words.isdisjoint(_RANK_WORDS):
         text = _RANKED_NUMBER.sub(lambda m: m.group(1) + str(_SMALL_NUMBERS[m.group(2)]), text)
     if "not" in words and not words.isdisjoint(_NEGATED_VERBS):
@@ -580,6 +618,17 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         )
     if not words.isdisjoint(_EXCISION_ADVERBS) and not words.isdisjoint(_EXCISION_VERBS):
         text = _COMPLETE_EXCISION.sub("completely excised", text)
+    if "excision" in words and ("complete" in words or "incomplete" in words):
+        text = _EXCISION_COMPLETE.sub(
+            lambda m: "incompletely excised" if m.group(1) else "completely excised", text
+        )
+    if "intact" in words and "margin" in text:
+        text = _MARGIN_INTACT.sub(r"\1\2free", text)
+    if "growth" in words and "margin" in text:
+        text = _MARGIN_GROWTH.sub(lambda m: m.group(1) + (" free" if m.group(2) else " involved"), text)
+        text = _GROWTH_IN_MARGIN.sub(r"\1 involved", text)
+    if "o" in words and "/o" in text:
+        text = _SLASHED_PHRASE.sub(lambda m: _SLASHED_PHRASES[m.group(1)], text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:

@@ -158,16 +158,39 @@ _SPECIMEN_SIZE = re.compile(
     r"([,;][ \t]*|of(?<![a-z]of)[ \t]+)(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*"
     r"(?:x[ \t]*\d|(?:cm|mm)[ \t]*(?:[,;]|\.(?!\d)|\n|$)))"
 )
+# "Low grade (FIGO 1)": the FIGO grade in brackets after the binary grade, not a FIGO stage.
+_FIGO_GRADE_BRACKET = re.compile(
+    r"(?:low|high)[ \t-]+grade[ \t]*\([ \t]*figo[ \t]*(?:grade[ \t]*)?([1-3])[ \t]*\)"
+)
+# "Endometrioid type adenocarcinoma": the type's word before the entity's name.
+_TYPE_BEFORE_CARCINOMA = re.compile(
+    r"(endometrioid|serous|mucinous|clear[ \t]+cell)[ \t-]+type[ \t]+((?:adeno)?carcinoma)"
+)
+# "CIN grade 3", "CIN grade III": the CIN's number.
+_CIN_GRADE = re.compile(r"(?<![a-z])cin[ \t]+grade[ \t]*(iii|ii|i|[1-3])(?![a-z0-9])")
+# "Angio-invasion: extramural, not present", "Angio-invasion: microvascular, present": the
+# kind of vessel before its status, as a qualifier of the finding ("extramural angio-invasion:
+# not present"), so that the status reaches the finding across the comma.
+_VESSEL_KIND_STATUS = re.compile(
+    r"(angio-?invasion|vascular[ \t]+invasion|venous[ \t]+invasion)[ \t]*:[ \t]*"
+    r"(extramural|intramural|microvascular|macrovascular|lymphatic|venous|small[ \t]+vessel"
+    r"|large[ \t]+vessel)[ \t]*,[ \t]*(?=(?:not[ \t]+)?(?:present|identified|seen)|absent)"
+)
 # A molecular test's result written as a sign, with or without the antibody clone between
 # ("ALK (D5F3) (-)", "ROS1 (+)", "KRAS (-)"): the word its field reads ("alk negative"). Stains
 # read through the negation cues keep their sign; these fields read only words.
 _TEST_SIGN = re.compile(
     r"(?<![a-z0-9-])"
-    r"(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv|h\.?[ \t]?pylori)"
-    r"(?:[ \t]*\((?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,8}\))?[ \t]*\(([+-])\)"
+    r"(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv|(?:helicobacter[ \t]+|h\.?[ \t]?)pylori)"
+    r"(?:[ \t]+v600e)?"  # "BRAF V600E: (+)"
+    # the clone or the method between ("ALK (D5F3)", "H. pylori (Giemsa)"), then a colon or not
+    r"(?:[ \t]*\((?:(?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,8}|giemsa|ihc|ish|pcr|ngs)\))?"
+    r"[ \t]*:?[ \t]*\(([+-])\)"
 )
 # "HER2 (IHC 1+)": the score in brackets is the HER2 score ("her2 ihc 1+").
 _HER2_IHC_BRACKET = re.compile(r"her2[ \t]*\((ihc[ \t]*(?:score[ \t]*)?[0-3]\+?)\)")
+# "HER2 (IHC): 3+": the method in brackets before the score ("her2 ihc 3+").
+_HER2_IHC_HEADING = re.compile(r"her2[ \t]*\(ihc\)[ \t]*:?[ \t]*(?=(?:score[ \t]*)?[0-3](?![0-9]))")
 # "Oesophagus, distal, biopsy": the part after the organ's name is the part of the organ
 # ("distal esophagus"), the third the staging names.
 _ESOPHAGUS_PART_AFTER = re.compile(
@@ -600,6 +623,16 @@ def normalise(text: str) -> str:
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
+    if "(figo" in text:  # "low grade (FIGO 1)"
+        text = _FIGO_GRADE_BRACKET.sub(r"figo grade \1", text)
+    if " type " in text and "carcinoma" in text:  # "endometrioid type adenocarcinoma"
+        text = _TYPE_BEFORE_CARCINOMA.sub(r"\1 \2", text)
+    if "cin grade" in text:
+        text = _CIN_GRADE.sub(r"cin \1", text)
+    if "invasion:" in text:  # "Angio-invasion: extramural, not present"
+        text = _VESSEL_KIND_STATUS.sub(r"\2 \1: ", text)
+    if "none metastatic" in text:  # "Fourteen lymph nodes, none metastatic": the cue "none with"
+        text = text.replace("none metastatic", "none with metastasis")
     if "criteria" in text and " not " in text:  # "criteria for X are not met"
         text = _CRITERIA_NOT_MET.sub(r"no \1", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"
@@ -618,6 +651,7 @@ def normalise(text: str) -> str:
         )
     if "her2" in text and "(ihc" in text:  # "HER2 (IHC 1+)"
         text = _HER2_IHC_BRACKET.sub(r"her2 \1", text)
+        text = _HER2_IHC_HEADING.sub("her2 ihc ", text)
     if "hybridi" in text:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
