@@ -176,6 +176,17 @@ _VESSEL_KIND_STATUS = re.compile(
     r"(extramural|intramural|microvascular|macrovascular|lymphatic|venous|small[ \t]+vessel"
     r"|large[ \t]+vessel)[ \t]*,[ \t]*(?=(?:not[ \t]+)?(?:present|identified|seen)|absent)"
 )
+# "Contralateral (left) ovary": the side in brackets is the side.
+_SIDE_IN_BRACKETS = re.compile(r"(?<![a-z])(?:contralateral|ipsilateral)[ \t]*\((left|right)\)")
+# "CD20 +ve, CK7 -ve": the signs' abbreviated words ("+ve" positive, "-ve" negative).
+_VE_SIGN = re.compile(r"[ \t]*(?:(\+)|-)ve(?![a-z])")
+# "Estrogen and progesterone receptors negative": the shared head noun given to both receptors.
+_RECEPTOR_PAIR = re.compile(r"(?<![a-z])estrogen[ \t]+(?:and|&)[ \t]+progesterone[ \t]+receptors(?![a-z])")
+# "Gleason three plus three equals six": a dictated score in digits.
+_GLEASON_WORDS = re.compile(
+    r"(?<![a-z])(gleason[ \t]+(?:score[ \t]+)?)(three|four|five)[ \t]+plus[ \t]+(three|four|five)"
+    r"(?:[ \t]+(?:equals|equal[ \t]+to|=)[ \t]+(six|seven|eight|nine|ten))?(?![a-z])"
+)
 # A molecular test's result written as a sign, with or without the antibody clone between
 # ("ALK (D5F3) (-)", "ROS1 (+)", "KRAS (-)"): the word its field reads ("alk negative"). Stains
 # read through the negation cues keep their sign; these fields read only words.
@@ -585,6 +596,12 @@ def _mitoses_in_digits(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
+def _gleason_in_digits(m: re.Match[str]) -> str:
+    """ "gleason three plus four equals seven" -> "gleason 3+4=7"."""
+    primary, secondary = NUMBER_WORDS[m.group(2)], NUMBER_WORDS[m.group(3)]
+    return f"{m.group(1)}{primary}+{secondary}={primary + secondary}"
+
+
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
@@ -631,6 +648,14 @@ def normalise(text: str) -> str:
         text = _CIN_GRADE.sub(r"cin \1", text)
     if "invasion:" in text:  # "Angio-invasion: extramural, not present"
         text = _VESSEL_KIND_STATUS.sub(r"\2 \1: ", text)
+    if "ve" in text and ("+ve" in text or "-ve" in text):  # "CD20 +ve, CD3 -ve"
+        text = _VE_SIGN.sub(lambda m: " positive" if m.group(1) else " negative", text)
+    if "progesterone receptors" in text:  # "estrogen and progesterone receptors negative"
+        text = _RECEPTOR_PAIR.sub("estrogen receptor and progesterone receptor", text)
+    if " plus " in text and "gleason" in text:  # "Gleason three plus three equals six"
+        text = _GLEASON_WORDS.sub(_gleason_in_digits, text)
+    if "lateral (" in text:  # "contralateral (left) ovary"
+        text = _SIDE_IN_BRACKETS.sub(r"\1", text)
     if "none metastatic" in text:  # "Fourteen lymph nodes, none metastatic": the cue "none with"
         text = text.replace("none metastatic", "none with metastasis")
     if "criteria" in text and " not " in text:  # "criteria for X are not met"
