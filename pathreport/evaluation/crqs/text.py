@@ -187,6 +187,16 @@ _GLEASON_WORDS = re.compile(
     r"(?<![a-z])(gleason[ \t]+(?:score[ \t]+)?)(three|four|five)[ \t]+plus[ \t]+(three|four|five)"
     r"(?:[ \t]+(?:equals|equal[ \t]+to|=)[ \t]+(six|seven|eight|nine|ten))?(?![a-z])"
 )
+# "Two cores, 1.5 and 1.8 cm": the unit after the last number is every number's unit.
+_UNIT_FOR_BOTH = re.compile(
+    r"(?<![a-z0-9./+=-])(\d{1,3}(?:\.\d{1,2})?)([ \t]+(?:and|&)[ \t]+)"
+    r"(?=\d{1,3}(?:\.\d{1,2})?[ \t]*(cm|mm)(?![a-z0-9]))"
+)
+# "PD-L1 22C3 TPS 30%": the antibody clone in brackets, as most reports write it, so that its
+# digits are no score.
+_PDL1_CLONE = re.compile(
+    r"(pd-?l1)[ \t]+(?:clone[ \t]+)?(22c3|sp263|sp142|28-8|73-10|e1l3n)(?![a-z0-9])(?:[ \t]+clone(?![a-z]))?"
+)
 # A molecular test's result written as a sign, with or without the antibody clone between
 # ("ALK (D5F3) (-)", "ROS1 (+)", "KRAS (-)"): the word its field reads ("alk negative"). Stains
 # read through the negation cues keep their sign; these fields read only words.
@@ -236,6 +246,8 @@ _BY_DIMENSION = re.compile(
 )
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
 _NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
+# ("0N+/23" after a neck dissection's levels, with no word for the nodes, names them.)
+_NODE_WORD_BEFORE = re.compile(r"(?:node|ln)s?[ \t]*(?:\([^()\n]{0,30}\)[ \t]*)?:?[ \t]*$")
 # The Nordic count of involved (examined) nodes: "Lymph nodes 2(18)", "hilar 2(5); mediastinal
 # 0(7)" is "2/18", "2/5" and "0/7". Read only on a line that names nodes, and only where the
 # first number is no larger than the second.
@@ -596,6 +608,12 @@ def _mitoses_in_digits(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
+def _nodes_plus(m: re.Match[str]) -> str:
+    """ "1 N+ / 23 N" -> "1/23" after a word for the nodes, "1/23 lymph nodes" elsewhere."""
+    named = _NODE_WORD_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+    return f"{m.group(1)}/{m.group(2)}" + ("" if named else " lymph nodes")
+
+
 def _gleason_in_digits(m: re.Match[str]) -> str:
     """ "gleason three plus four equals seven" -> "gleason 3+4=7"."""
     primary, secondary = NUMBER_WORDS[m.group(2)], NUMBER_WORDS[m.group(3)]
@@ -648,6 +666,10 @@ def normalise(text: str) -> str:
         text = _CIN_GRADE.sub(r"cin \1", text)
     if "invasion:" in text:  # "Angio-invasion: extramural, not present"
         text = _VESSEL_KIND_STATUS.sub(r"\2 \1: ", text)
+    if "pd" in text and "l1 " in text:  # "PD-L1 22C3 TPS 30%"
+        text = _PDL1_CLONE.sub(r"\1 (\2)", text)
+    if " and " in text and ("cm" in text or "mm" in text):  # "1.5 and 1.8 cm"
+        text = _UNIT_FOR_BOTH.sub(r"\1 \3\2", text)
     if "ve" in text and ("+ve" in text or "-ve" in text):  # "CD20 +ve, CD3 -ve"
         text = _VE_SIGN.sub(lambda m: " positive" if m.group(1) else " negative", text)
     if "progesterone receptors" in text:  # "estrogen and progesterone receptors negative"
@@ -705,7 +727,7 @@ def normalise(text: str) -> str:
     if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
     if "n+" in text or "n +" in text:  # "Lymph nodes: 1 N+ / 23 N"
-        text = _NODES_PLUS.sub(r"\1/\2", text)
+        text = _NODES_PLUS.sub(_nodes_plus, text)
     if "node" in text and ")" in text:  # "nodes 2(18)"
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
     if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
