@@ -248,6 +248,15 @@ _BY_DIMENSION = re.compile(
 _NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
 # ("0N+/23" after a neck dissection's levels, with no word for the nodes, names them.)
 _NODE_WORD_BEFORE = re.compile(r"(?:node|ln)s?[ \t]*(?:\([^()\n]{0,30}\)[ \t]*)?:?[ \t]*$")
+# "Nodes: peribronchial 1 of 6 positive, mediastinal 0/8", "L 2 of 31 nodes pos; R 0 of 27": on
+# a line that names nodes, a count "k of n" after the label of a node group is the group's count
+# "k/n" (not after a preposition, as "metastasis in 2 of 46", nor one of cores or blocks).
+_OF_COUNT_ON_NODE_LINE = re.compile(
+    r"(?<![a-z])(?!(?:in|of|to|with|within|involving|total|nodes?|lns?|and|or)[ \t])([a-z]+[ \t]+)"
+    r"(\d{1,3})[ \t]+(?:out[ \t]+)?of[ \t]+(\d{1,3})(?![\w/,])(?!\.\d)"
+    r"(?![ \t]+(?:the[ \t]+)?(?:[a-z-]+[ \t]+)?(?:cores?|fragments?|biops|blocks?|slides?|cassettes?"
+    r"|specimens?|pieces?|samples?|sections?|cylinders?|columns?|mm|cm|%))"
+)
 # The Nordic count of involved (examined) nodes: "Lymph nodes 2(18)", "hilar 2(5); mediastinal
 # 0(7)" is "2/18", "2/5" and "0/7". Read only on a line that names nodes, and only where the
 # first number is no larger than the second.
@@ -614,6 +623,15 @@ def _nodes_plus(m: re.Match[str]) -> str:
     return f"{m.group(1)}/{m.group(2)}" + ("" if named else " lymph nodes")
 
 
+def _rewrite_node_lines(text: str) -> str:
+    """ "k of n" as "k/n" on each line that names lymph nodes."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if ("node" in line or "ln" in line) and " of " in line:
+            lines[i] = _OF_COUNT_ON_NODE_LINE.sub(r"\1\2/\3", line)
+    return "\n".join(lines)
+
+
 def _gleason_in_digits(m: re.Match[str]) -> str:
     """ "gleason three plus four equals seven" -> "gleason 3+4=7"."""
     primary, secondary = NUMBER_WORDS[m.group(2)], NUMBER_WORDS[m.group(3)]
@@ -756,6 +774,8 @@ def normalise(text: str) -> str:
     names_nodes = "node" in text  # most REG reports do not: one scan for the rules below
     if " of " in text and (names_nodes or "core" in text):  # "one of eighteen nodes"
         text = _worded_counts(text)
+    if names_nodes and " of " in text:  # "peribronchial 1 of 6 positive"
+        text = _rewrite_node_lines(text)
     if names_nodes:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
         if "0" in text:  # "0 of 11 lymph nodes with metastasis"
             text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)
