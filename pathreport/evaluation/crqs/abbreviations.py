@@ -174,7 +174,7 @@ _COMPLETE_EXCISION = re.compile(
 )
 # "Excision appears complete" (the RCPath datasets' phrase), "excision is incomplete".
 _EXCISION_COMPLETE = re.compile(
-    r"(?<![a-z])excision[ \t]+(?:appears|is|was|seems)[ \t]+(?:to[ \t]+be[ \t]+)?(in)?complete"
+    r"excision(?<![a-z]excision)[ \t]+(?:appears|is|was|seems)[ \t]+(?:to[ \t]+be[ \t]+)?(in)?complete"
     r"(?![a-z])"
 )
 # "Surgical margins: intact", "spermatic cord margin intact": the margin is free of tumour.
@@ -189,7 +189,7 @@ _MARGIN_GROWTH = re.compile(
     r"(?![a-z])"
 )
 _GROWTH_IN_MARGIN = re.compile(
-    r"(?<![a-z])tumou?r[ \t]+growth[ \t]+(?:is[ \t]+)?(?:(?:present|seen|found|identified)[ \t]+)?"
+    r"growth(?<=tumor growth|umour growth)[ \t]+(?:is[ \t]+)?(?:(?:present|seen|found|identified)[ \t]+)?"
     r"(?:in|at)[ \t]+(?:the[ \t]+)?((?:[a-z]+[ \t]+){0,2}?margins?)(?![a-z])"
 )
 # "No e/o malignancy", "f/s/o leprosy", "s/o metastasis": the shorthand of Indian reports.

@@ -176,6 +176,10 @@ _VESSEL_KIND_STATUS = re.compile(
     r"(extramural|intramural|microvascular|macrovascular|lymphatic|venous|small[ \t]+vessel"
     r"|large[ \t]+vessel)[ \t]*,[ \t]*(?=(?:not[ \t]+)?(?:present|identified|seen)|absent)"
 )
+_VESSEL_KIND_AFTER = re.compile(
+    r"invasion:[ \t]*(?:extramural|intramural|microvascular|macrovascular|lymphatic|venous|small"
+    r"|large)[ \t]*,"
+)  # (its literal start finds the rare reports that need the rewrite above)
 # "Contralateral (left) ovary": the side in brackets is the side.
 _SIDE_IN_BRACKETS = re.compile(r"(?<![a-z])(?:contralateral|ipsilateral)[ \t]*\((left|right)\)")
 # "CD20 +ve, CK7 -ve": the signs' abbreviated words ("+ve" positive, "-ve" negative).
@@ -188,10 +192,9 @@ _GLEASON_WORDS = re.compile(
     r"(?:[ \t]+(?:equals|equal[ \t]+to|=)[ \t]+(six|seven|eight|nine|ten))?(?![a-z])"
 )
 # "Two cores, 1.5 and 1.8 cm": the unit after the last number is every number's unit.
-_UNIT_FOR_BOTH = re.compile(
-    r"(?<![a-z0-9./+=-])(\d{1,3}(?:\.\d{1,2})?)([ \t]+(?:and|&)[ \t]+)"
-    r"(?=\d{1,3}(?:\.\d{1,2})?[ \t]*(cm|mm)(?![a-z0-9]))"
-)
+_UNIT_FOR_BOTH = re.compile(r" and (?=\d{1,3}(?:\.\d{1,2})?[ \t]*(cm|mm)(?![a-z0-9]))")
+# (Searched from its literal " and ": a pattern that starts with a class tries every position.)
+_NUMBER_BEFORE = re.compile(r"(?<![a-z0-9./+=-])\d{1,3}(?:\.\d{1,2})?$")
 # "PD-L1 22C3 TPS 30%": the antibody clone in brackets, as most reports write it, so that its
 # digits are no score.
 _PDL1_CLONE = re.compile(
@@ -252,10 +255,13 @@ _NODE_WORD_BEFORE = re.compile(r"(?:node|ln)s?[ \t]*(?:\([^()\n]{0,30}\)[ \t]*)?
 # a line that names nodes, a count "k of n" after the label of a node group is the group's count
 # "k/n" (not after a preposition, as "metastasis in 2 of 46", nor one of cores or blocks).
 _OF_COUNT_ON_NODE_LINE = re.compile(
-    r"(?<![a-z])(?!(?:in|of|to|with|within|involving|total|nodes?|lns?|and|or)[ \t])([a-z]+[ \t]+)"
-    r"(\d{1,3})[ \t]+(?:out[ \t]+)?of[ \t]+(\d{1,3})(?![\w/,])(?!\.\d)"
+    r" of (?=\d{1,3}(?![\w/,])(?!\.\d)"
     r"(?![ \t]+(?:the[ \t]+)?(?:[a-z-]+[ \t]+)?(?:cores?|fragments?|biops|blocks?|slides?|cassettes?"
-    r"|specimens?|pieces?|samples?|sections?|cylinders?|columns?|mm|cm|%))"
+    r"|specimens?|pieces?|samples?|sections?|cylinders?|columns?|mm|cm|%)))"
+)
+_LABELLED_NUMBER_BEFORE = re.compile(
+    r"(?<![a-z])(?!(?:in|of|to|with|within|involving|total|nodes?|lns?|and|or|out)[ \t])[a-z]+[ \t]+"
+    r"\d{1,3}$"
 )
 # The Nordic count of involved (examined) nodes: "Lymph nodes 2(18)", "hilar 2(5); mediastinal
 # 0(7)" is "2/18", "2/5" and "0/7". Read only on a line that names nodes, and only where the
@@ -623,12 +629,24 @@ def _nodes_plus(m: re.Match[str]) -> str:
     return f"{m.group(1)}/{m.group(2)}" + ("" if named else " lymph nodes")
 
 
+def _labelled_count(m: re.Match[str]) -> str:
+    """ "peribronchial 1 of 6" -> "peribronchial 1/6"; "metastasis in 2 of 46" stays."""
+    before = m.string[max(0, m.start() - 40) : m.start()]
+    return "/" if _LABELLED_NUMBER_BEFORE.search(before) else m.group(0)
+
+
+def _unit_for_both(m: re.Match[str]) -> str:
+    """ "1.5 and 1.8 cm" -> "1.5 cm and 1.8 cm" (a number's own text before it, not "pT2")."""
+    before = m.string[max(0, m.start() - 12) : m.start()]
+    return f" {m.group(1)} and " if _NUMBER_BEFORE.search(before) else m.group(0)
+
+
 def _rewrite_node_lines(text: str) -> str:
     """ "k of n" as "k/n" on each line that names lymph nodes."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if ("node" in line or "ln" in line) and " of " in line:
-            lines[i] = _OF_COUNT_ON_NODE_LINE.sub(r"\1\2/\3", line)
+            lines[i] = _OF_COUNT_ON_NODE_LINE.sub(_labelled_count, line)
     return "\n".join(lines)
 
 
@@ -678,16 +696,16 @@ def normalise(text: str) -> str:
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
     if "(figo" in text:  # "low grade (FIGO 1)"
         text = _FIGO_GRADE_BRACKET.sub(r"figo grade \1", text)
-    if " type " in text and "carcinoma" in text:  # "endometrioid type adenocarcinoma"
+    if "type carcinoma" in text or "type adenocarcinoma" in text:  # "endometrioid type adeno..."
         text = _TYPE_BEFORE_CARCINOMA.sub(r"\1 \2", text)
     if "cin grade" in text:
         text = _CIN_GRADE.sub(r"cin \1", text)
-    if "invasion:" in text:  # "Angio-invasion: extramural, not present"
+    if "invasion:" in text and _VESSEL_KIND_AFTER.search(text):  # "Angio-invasion: extramural, ..."
         text = _VESSEL_KIND_STATUS.sub(r"\2 \1: ", text)
     if "pd" in text and "l1 " in text:  # "PD-L1 22C3 TPS 30%"
         text = _PDL1_CLONE.sub(r"\1 (\2)", text)
     if " and " in text and ("cm" in text or "mm" in text):  # "1.5 and 1.8 cm"
-        text = _UNIT_FOR_BOTH.sub(r"\1 \3\2", text)
+        text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
     if "ve" in text and ("+ve" in text or "-ve" in text):  # "CD20 +ve, CD3 -ve"
         text = _VE_SIGN.sub(lambda m: " positive" if m.group(1) else " negative", text)
     if "progesterone receptors" in text:  # "estrogen and progesterone receptors negative"
