@@ -174,7 +174,8 @@ _COMPLETE_EXCISION = re.compile(
 )
 # "Excision appears complete" (the RCPath datasets' phrase), "excision is incomplete".
 _EXCISION_COMPLETE = re.compile(
-    r"excision(?<![a-z]excision)[ \t]+(?:appears|is|was|seems)[ \t]+(?:to[ \t]+be[ \t]+)?(in)?complete"
+    r"excision(?<![a-z]excision)[ \t]+(?:appears|is|was|seems)[ \t]+(?:to[ \t]+be[ \t]+)?"
+    r"(in)?complete"
     r"(?![a-z])"
 )
 # "Surgical margins: intact", "spermatic cord margin intact": the margin is free of tumour.
@@ -189,7 +190,8 @@ _MARGIN_GROWTH = re.compile(
     r"(?![a-z])"
 )
 _GROWTH_IN_MARGIN = re.compile(
-    r"growth(?<=tumor growth|umour growth)[ \t]+(?:is[ \t]+)?(?:(?:present|seen|found|identified)[ \t]+)?"
+    r"growth(?<=tumor growth|umour growth)[ \t]+(?:is[ \t]+)?"
+    r"(?:(?:present|seen|found|identified)[ \t]+)?"
     r"(?:in|at)[ \t]+(?:the[ \t]+)?((?:[a-z]+[ \t]+){0,2}?margins?)(?![a-z])"
 )
 # "No e/o malignancy", "f/s/o leprosy", "s/o metastasis": the shorthand of Indian reports.
@@ -625,7 +627,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if "intact" in words and "margin" in text:
         text = _MARGIN_INTACT.sub(r"\1\2free", text)
     if "growth" in words and "margin" in text:
-        text = _MARGIN_GROWTH.sub(lambda m: m.group(1) + (" free" if m.group(2) else " involved"), text)
+        text = _MARGIN_GROWTH.sub(
+            lambda m: m.group(1) + (" free" if m.group(2) else " involved"), text
+        )
         text = _GROWTH_IN_MARGIN.sub(r"\1 involved", text)
     if "o" in words and "/o" in text:
         text = _SLASHED_PHRASE.sub(lambda m: _SLASHED_PHRASES[m.group(1)], text)

@@ -185,7 +185,9 @@ _SIDE_IN_BRACKETS = re.compile(r"(?<![a-z])(?:contralateral|ipsilateral)[ \t]*\(
 # "CD20 +ve, CK7 -ve": the signs' abbreviated words ("+ve" positive, "-ve" negative).
 _VE_SIGN = re.compile(r"[ \t]*(?:(\+)|-)ve(?![a-z])")
 # "Estrogen and progesterone receptors negative": the shared head noun given to both receptors.
-_RECEPTOR_PAIR = re.compile(r"(?<![a-z])estrogen[ \t]+(?:and|&)[ \t]+progesterone[ \t]+receptors(?![a-z])")
+_RECEPTOR_PAIR = re.compile(
+    r"(?<![a-z])o?estrogen[ \t]+(?:and|&)[ \t]+progesterone[ \t]+receptors(?![a-z])"
+)
 # "Gleason three plus three equals six": a dictated score in digits.
 _GLEASON_WORDS = re.compile(
     r"(?<![a-z])(gleason[ \t]+(?:score[ \t]+)?)(three|four|five)[ \t]+plus[ \t]+(three|four|five)"
@@ -198,14 +200,16 @@ _NUMBER_BEFORE = re.compile(r"(?<![a-z0-9./+=-])\d{1,3}(?:\.\d{1,2})?$")
 # "PD-L1 22C3 TPS 30%": the antibody clone in brackets, as most reports write it, so that its
 # digits are no score.
 _PDL1_CLONE = re.compile(
-    r"(pd-?l1)[ \t]+(?:clone[ \t]+)?(22c3|sp263|sp142|28-8|73-10|e1l3n)(?![a-z0-9])(?:[ \t]+clone(?![a-z]))?"
+    r"(pd-?l1)[ \t]+(?:clone[ \t]+)?(22c3|sp263|sp142|28-8|73-10|e1l3n)(?![a-z0-9])"
+    r"(?:[ \t]+clone(?![a-z]))?"
 )
 # A molecular test's result written as a sign, with or without the antibody clone between
 # ("ALK (D5F3) (-)", "ROS1 (+)", "KRAS (-)"): the word its field reads ("alk negative"). Stains
 # read through the negation cues keep their sign; these fields read only words.
 _TEST_SIGN = re.compile(
     r"(?<![a-z0-9-])"
-    r"(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv|(?:helicobacter[ \t]+|h\.?[ \t]?)pylori)"
+    r"(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv"
+    r"|(?:helicobacter[ \t]+|h\.?[ \t]?)pylori)"
     r"(?:[ \t]+v600e)?"  # "BRAF V600E: (+)"
     # the clone or the method between ("ALK (D5F3)", "H. pylori (Giemsa)"), then a colon or not
     r"(?:[ \t]*\((?:(?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,8}|giemsa|ihc|ish|pcr|ngs)\))?"
@@ -256,12 +260,12 @@ _NODE_WORD_BEFORE = re.compile(r"(?:node|ln)s?[ \t]*(?:\([^()\n]{0,30}\)[ \t]*)?
 # "k/n" (not after a preposition, as "metastasis in 2 of 46", nor one of cores or blocks).
 _OF_COUNT_ON_NODE_LINE = re.compile(
     r" of (?=\d{1,3}(?![\w/,])(?!\.\d)"
-    r"(?![ \t]+(?:the[ \t]+)?(?:[a-z-]+[ \t]+)?(?:cores?|fragments?|biops|blocks?|slides?|cassettes?"
-    r"|specimens?|pieces?|samples?|sections?|cylinders?|columns?|mm|cm|%)))"
+    r"(?![ \t]+(?:the[ \t]+)?(?:[a-z-]+[ \t]+)?(?:cores?|fragments?|biops|blocks?|slides?"
+    r"|cassettes?|specimens?|pieces?|samples?|sections?|cylinders?|columns?|mm|cm|%)))"
 )
 _LABELLED_NUMBER_BEFORE = re.compile(
-    r"(?<![a-z])(?!(?:in|of|to|with|within|involving|total|nodes?|lns?|and|or|out)[ \t])[a-z]+[ \t]+"
-    r"\d{1,3}$"
+    r"(?<![a-z])(?!(?:in|of|to|with|within|involving|total|nodes?|lns?|and|or|out)[ \t])"
+    r"[a-z]+[ \t]+\d{1,3}$"
 )
 # The Nordic count of involved (examined) nodes: "Lymph nodes 2(18)", "hilar 2(5); mediastinal
 # 0(7)" is "2/18", "2/5" and "0/7". Read only on a line that names nodes, and only where the
