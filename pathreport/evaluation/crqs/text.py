@@ -176,10 +176,18 @@ _VESSEL_KIND_STATUS = re.compile(
     r"(extramural|intramural|microvascular|macrovascular|lymphatic|venous|small[ \t]+vessel"
     r"|large[ \t]+vessel)[ \t]*,[ \t]*(?=(?:not[ \t]+)?(?:present|identified|seen)|absent)"
 )
-_VESSEL_KIND_AFTER = re.compile(
-    r"invasion:[ \t]*(?:extramural|intramural|microvascular|macrovascular|lymphatic|venous|small"
-    r"|large)[ \t]*,"
-)  # (its literal start finds the rare reports that need the rewrite above)
+_VESSEL_KINDS = frozenset(
+    ["extramural", "intramural", "microvascular", "macrovascular", "lymphatic", "venous", "small",
+     "large"]
+)  # fmt: skip
+_TYPE_ADJECTIVES = frozenset(["endometrioid", "serous", "mucinous", "clear"])
+_PDL1_CLONES = frozenset(["22c3", "sp263", "sp142", "28", "73", "e1l3n"])
+# The words without which no rule of _other_labs_wording but the first applies.
+_OTHER_LABS_WORDS = (
+    _VESSEL_KINDS
+    | _TYPE_ADJECTIVES
+    | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
+)
 # "Contralateral (left) ovary": the side in brackets is the side.
 _SIDE_IN_BRACKETS = re.compile(r"(?<![a-z])(?:contralateral|ipsilateral)[ \t]*\((left|right)\)")
 # "CD20 +ve, CK7 -ve": the signs' abbreviated words ("+ve" positive, "-ve" negative).
@@ -660,6 +668,41 @@ def _gleason_in_digits(m: re.Match[str]) -> str:
     return f"{m.group(1)}{primary}+{secondary}={primary + secondary}"
 
 
+def _other_labs_wording(text: str, words: set[str]) -> str:
+    """Wordings some labs use for what the schemas read in another form ("CD20 +ve", "low grade
+    (FIGO 1)", "Gleason three plus three equals six", "1.5 and 1.8 cm").
+
+    Each rule is tried only when its words are among the report's words (a set lookup), since
+    substring tests over the whole report for each of them cost more than the rules themselves;
+    most reports contain none of those words and cost one set test.
+    """
+    if "and" in words and ("cm" in words or "mm" in words):  # "1.5 and 1.8 cm"
+        text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
+    if words.isdisjoint(_OTHER_LABS_WORDS):
+        return text
+    if "figo" in words and "(figo" in text:  # "low grade (FIGO 1)"
+        text = _FIGO_GRADE_BRACKET.sub(r"figo grade \1", text)
+    if "type" in words and not words.isdisjoint(_TYPE_ADJECTIVES):  # "endometrioid type adeno..."
+        text = _TYPE_BEFORE_CARCINOMA.sub(r"\1 \2", text)
+    if "cin" in words and "grade" in words and "cin grade" in text:
+        text = _CIN_GRADE.sub(r"cin \1", text)
+    if "invasion" in words and not words.isdisjoint(_VESSEL_KINDS) and "invasion:" in text:
+        text = _VESSEL_KIND_STATUS.sub(r"\2 \1: ", text)  # "Angio-invasion: extramural, ..."
+    if "l1" in words and not words.isdisjoint(_PDL1_CLONES):  # "PD-L1 22C3 TPS 30%"
+        text = _PDL1_CLONE.sub(r"\1 (\2)", text)
+    if "ve" in words:  # "CD20 +ve, CD3 -ve"
+        text = _VE_SIGN.sub(lambda m: " positive" if m.group(1) else " negative", text)
+    if "progesterone" in words and "receptors" in words:  # "estrogen and progesterone receptors"
+        text = _RECEPTOR_PAIR.sub("estrogen receptor and progesterone receptor", text)
+    if "plus" in words and "gleason" in words:  # "Gleason three plus three equals six"
+        text = _GLEASON_WORDS.sub(_gleason_in_digits, text)
+    if "contralateral" in words or "ipsilateral" in words:  # "contralateral (left) ovary"
+        text = _SIDE_IN_BRACKETS.sub(r"\1", text)
+    if "none" in words and "metastatic" in words:  # "Fourteen nodes, none metastatic"
+        text = text.replace("none metastatic", "none with metastasis")  # the cue "none with"
+    return text
+
+
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
@@ -698,28 +741,6 @@ def normalise(text: str) -> str:
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
-    if "(figo" in text:  # "low grade (FIGO 1)"
-        text = _FIGO_GRADE_BRACKET.sub(r"figo grade \1", text)
-    if "type carcinoma" in text or "type adenocarcinoma" in text:  # "endometrioid type adeno..."
-        text = _TYPE_BEFORE_CARCINOMA.sub(r"\1 \2", text)
-    if "cin grade" in text:
-        text = _CIN_GRADE.sub(r"cin \1", text)
-    if "invasion:" in text and _VESSEL_KIND_AFTER.search(text):  # "Angio-invasion: extramural, ..."
-        text = _VESSEL_KIND_STATUS.sub(r"\2 \1: ", text)
-    if "pd" in text and "l1 " in text:  # "PD-L1 22C3 TPS 30%"
-        text = _PDL1_CLONE.sub(r"\1 (\2)", text)
-    if " and " in text and ("cm" in text or "mm" in text):  # "1.5 and 1.8 cm"
-        text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
-    if "ve" in text and ("+ve" in text or "-ve" in text):  # "CD20 +ve, CD3 -ve"
-        text = _VE_SIGN.sub(lambda m: " positive" if m.group(1) else " negative", text)
-    if "progesterone receptors" in text:  # "estrogen and progesterone receptors negative"
-        text = _RECEPTOR_PAIR.sub("estrogen receptor and progesterone receptor", text)
-    if " plus " in text and "gleason" in text:  # "Gleason three plus three equals six"
-        text = _GLEASON_WORDS.sub(_gleason_in_digits, text)
-    if "lateral (" in text:  # "contralateral (left) ovary"
-        text = _SIDE_IN_BRACKETS.sub(r"\1", text)
-    if "none metastatic" in text:  # "Fourteen lymph nodes, none metastatic": the cue "none with"
-        text = text.replace("none metastatic", "none with metastasis")
     if "criteria" in text and " not " in text:  # "criteria for X are not met"
         text = _CRITERIA_NOT_MET.sub(r"no \1", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"
@@ -759,7 +780,10 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
-    words = set(WORD_RUN.findall(text))  # one word set for the two steps below
+    words = set(WORD_RUN.findall(text))  # one word set for the steps below
+    other = _other_labs_wording(text, words)  # "CD3 -ve", "low grade (FIGO 1)", "1.5 and 1.8 cm"
+    if other != text:
+        text, words = other, set(WORD_RUN.findall(other))
     english = english_anatomy(text, words)  # "Mamma dextra", "Pulmo sinister", "axilla dx."
     if english != text:
         text, words = english, None
