@@ -61,6 +61,7 @@ _WORDS = {
     "lul": "left upper lobe", "lll": "left lower lobe",
     "slnb": "sentinel lymph node biopsy", "sln": "sentinel lymph node",
     "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
+    "prm": "proximal resection margin", "drm": "distal resection margin",
     "wle": "wide local excision", "bx": "biopsy", "bxs": "biopsies",
     "turp": "transurethral resection of prostate",
     "turbt": "transurethral resection of bladder tumor",

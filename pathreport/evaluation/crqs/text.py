@@ -180,6 +180,7 @@ _VESSEL_KINDS = frozenset(
     ["extramural", "intramural", "microvascular", "macrovascular", "lymphatic", "venous", "small",
      "large"]
 )  # fmt: skip
+_EBV_ISH = re.compile(r"(?<![a-z])ebv[ \t]*(?:\([ \t]*(?:ish|eber)[ \t]*\)|ish|eber)(?![a-z])")
 _TYPE_ADJECTIVES = frozenset(["endometrioid", "serous", "mucinous", "clear"])
 _PDL1_CLONES = frozenset(["22c3", "sp263", "sp142", "28", "73", "e1l3n"])
 # The words without which no rule of _other_labs_wording but the first applies.
@@ -187,6 +188,7 @@ _OTHER_LABS_WORDS = (
     _VESSEL_KINDS
     | _TYPE_ADJECTIVES
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
+    | {"ebv"}
 )
 # "Contralateral (left) ovary": the side in brackets is the side.
 _SIDE_IN_BRACKETS = re.compile(r"(?<![a-z])(?:contralateral|ipsilateral)[ \t]*\((left|right)\)")
@@ -698,6 +700,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _GLEASON_WORDS.sub(_gleason_in_digits, text)
     if "contralateral" in words or "ipsilateral" in words:  # "contralateral (left) ovary"
         text = _SIDE_IN_BRACKETS.sub(r"\1", text)
+    if "ebv" in words and "ish" in words:  # "EBV (ISH): negative" is the EBER result
+        text = _EBV_ISH.sub("eber", text)
     if "none" in words and "metastatic" in words:  # "Fourteen nodes, none metastatic"
         text = text.replace("none metastatic", "none with metastasis")  # the cue "none with"
     return text
