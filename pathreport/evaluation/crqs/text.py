@@ -656,7 +656,7 @@ def _unit_for_both(m: re.Match[str]) -> str:
 
 
 def _rewrite_node_lines(text: str) -> str:
-    """ "k of n" as "k/n" on each line that names lymph nodes."""
+    """ "k of n" as "k/n" after a node group's label, on each line that names lymph nodes."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if ("node" in line or "ln" in line) and " of " in line:
