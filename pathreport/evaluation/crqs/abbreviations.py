@@ -160,7 +160,10 @@ _SHORTHAND = re.compile(
     r"(?<![a-z0-9/])(?:(w/o)|(w/)(?=[ \t])|(c/w)"
     r"|(neg|pos)\.(?=[ \t]+for\b)|(rt|lt)\.(?=[ \t]+[a-z]))"
 )
-_SHORTHAND_TEXT = {"w/o": "without", "w/": "with", "c/w": "consistent with"}
+_SHORTHAND_TEXT = {"w/o": "without", "w/": "with", "c/w": "consistent with",
+                   # the slashed phrases below
+                   "e/o": "evidence of", "f/s/o": "features suggestive of",
+                   "s/o": "suggestive of", "r/o": "rule out"}  # fmt: skip
 _GRADE = re.compile(r"(?<![a-z0-9])gr\.?[ \t]*(?=(?:[1-4]|i{1,3}|iv)(?![a-z0-9]))")
 
 _GROWING = re.compile(
@@ -195,10 +198,10 @@ _GROWTH_IN_MARGIN = re.compile(
     r"(?:(?:present|seen|found|identified)[ \t]+)?"
     r"(?:in|at)[ \t]+(?:the[ \t]+)?((?:[a-z]+[ \t]+){0,2}?margins?)(?![a-z])"
 )
-# "No e/o malignancy", "f/s/o leprosy", "s/o metastasis": the shorthand of Indian reports.
+# "No e/o malignancy", "f/s/o leprosy", "s/o metastasis": the shorthand of Indian reports. Their
+# words ("e", "o") would wake the whole shorthand pass on every "o'clock", so they have their
+# own rule and test ("/o"), and share the shorthand's table.
 _SLASHED_PHRASE = re.compile(r"(?<![a-z/])(e/o|f/s/o|s/o|r/o)(?![a-z/])")
-_SLASHED_PHRASES = {"e/o": "evidence of", "f/s/o": "features suggestive of",
-                    "s/o": "suggestive of", "r/o": "rule out"}  # fmt: skip
 
 # A margin called a limit, as French and Italian reports translate "limite"/"limite di
 # resezione": "limits of exeresis healthy", "the deep limit at 4 mm", "resection limits free".
@@ -633,7 +636,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         )
         text = _GROWTH_IN_MARGIN.sub(r"\1 involved", text)
     if "o" in words and "/o" in text:
-        text = _SLASHED_PHRASE.sub(lambda m: _SLASHED_PHRASES[m.group(1)], text)
+        text = _SLASHED_PHRASE.sub(lambda m: _SHORTHAND_TEXT[m.group(1)], text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if "/" in text or "." in text:
