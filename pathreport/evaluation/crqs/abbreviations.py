@@ -96,6 +96,7 @@ _WORDS = {
     "lve": "lymphovascular invasion", "mp": "muscularis propria",
     "mvp": "microvascular proliferation", "mvi": "microvascular invasion",
     "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ",
+    "syn": "synaptophysin", "cga": "chromogranin", "nhg": "nottingham grade",
     "ien": "intraepithelial neoplasia",
     # status, grade and side
     "neg": "negative", "pos": "positive",
@@ -143,7 +144,10 @@ _CARCINOMA_STOP = re.compile(
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
 # "HG 2", "HG: III": the histological grade's number after the letters, not a high grade.
 _GRADE_NUMBER_AFTER = re.compile(r"[ \t]*[:=]?[ \t]*(?:[1-4]|i{1,3}|iv)(?![0-9a-z+/])")
-_MARGIN_AFTER = re.compile(r"\)?[ \t]*(?:\(?(?:resection|retroperitoneal|uncinate)[ \t]+)?margin")
+# "SMA margin", "SMA (retroperitoneal) margin", "SMA/uncinate margin": the artery's margin.
+_MARGIN_AFTER = re.compile(
+    r"\)?[ \t]*(?:[(/]?[ \t]*(?:resection|retroperitoneal|uncinate)\)?[ \t]*)?margin"
+)
 
 # "mod. diff.", "poorly-diff", "mod differentiated", "m/d": the grade of differentiation.
 _ADVERBS = {"well": "well", "w": "well", "mod": "moderately", "moderately": "moderately",

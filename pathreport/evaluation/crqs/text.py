@@ -188,7 +188,20 @@ _OTHER_LABS_WORDS = (
     _VESSEL_KINDS
     | _TYPE_ADJECTIVES
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
-    | {"ebv"}
+    | {"ebv", "quirke", "mesorectal", "mesorectum", "temporal"}
+)
+# "Skin of the right temporal region" is the temple's skin, not the brain's temporal lobe.
+_TEMPORAL_SKIN = re.compile(r"(?<![a-z])temporal[ \t]+(?:region|area|skin|scalp)(?![a-z])")
+_TEMPORAL_SURFACES = frozenset(["region", "area", "skin", "scalp"])
+_MESORECTUM_WORDS = frozenset(["quirke", "mesorectal", "mesorectum"])
+# The plane of a mesorectal excision, graded by Quirke, is no grade of the tumour:
+# "complete (grade 3, Quirke)", "Quirke grade 3", "Mesorectal excision: complete (grade 3)".
+_QUIRKE_GRADE = re.compile(
+    r"(?<![a-z])(?:grade[ \t]+([1-3])(?=[ \t]*,[ \t]*quirke)|quirke[ \t]+grade[ \t]*:?[ \t]*([1-3]))"
+    r"(?![0-9])"
+)
+_MESORECTUM_GRADE = re.compile(
+    r"(mesorect(?:al|um)(?![a-z])[^.;\n(]{0,40}\()[ \t]*grade[ \t]+([1-3])(?=[ \t]*\))"
 )
 # "Contralateral (left) ovary": the side in brackets is the side.
 _SIDE_IN_BRACKETS = re.compile(r"(?<![a-z])(?:contralateral|ipsilateral)[ \t]*\((left|right)\)")
@@ -315,7 +328,7 @@ _PERINEURAL_WORDS = {"0": "perineural invasion absent", "1": "perineural invasio
 
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
 # (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
-_ABBREVIATIONS = r"\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|hp|tils?|ihc|nos)\)"
+_ABBREVIATIONS = r"\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|e?mvi|vpi|crm|hp|tils?|ihc|nos)\)"
 _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 _ANY_ABBREVIATION = re.compile(_ABBREVIATIONS)  # starts with a literal: a fast first look
 # A number written out and echoed in digits, as legal-style reports do: "one (1) of seventeen
@@ -332,6 +345,11 @@ _ECHOED_NUMBER = re.compile(
     + r") ?\(\d{1,3}\)"
 )
 _BRACKETED_COUNT = re.compile(r"\((\d{1,3})[ \t]+of[ \t]+(\d{1,3})\)")
+# A node count with some of its groups in brackets: "1/21 (paraesophageal 1/5)". The pattern
+# starts with the slash (a literal, found fast); the involved number before it is read back.
+_COUNT_WITH_GROUPS = re.compile(r"/[ \t]*(\d{1,3})[ \t]*\(([^()\n]{3,160})\)")
+_INVOLVED_BEFORE_SLASH = re.compile(r"(?<![0-9/.])(\d{1,3})[ \t]*$")
+_GROUP_COUNT = re.compile(r"(?<![0-9/.])(\d{1,3})[ \t]*/[ \t]*(\d{1,3})(?![0-9/])(?!\.\d)")
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
 # "Lymph node metastasis: 0/18": the finding's status is none, and the count stays readable.
 _NONE_OF_COUNT = re.compile(
@@ -389,6 +407,12 @@ _CAP_NODE_NUMBERS = re.compile(
 )
 # "0 of 11 lymph nodes with metastasis" states no metastasis: read as "lymph nodes without
 # metastasis (0/11)", so that the finding's word is negated and the count stays.
+# "Lymph node metastasis in 0/24" (Nordic templates state every count this way) is "lymph node
+# no metastasis (0/24)": the negation cue before the finding, the count after it.
+_METASTASIS_IN_NONE = re.compile(
+    r"metasta(?<![a-z]metasta)(sis|ses)[ \t]+in[ \t]+(?:0|none|zero)[ \t]*(?:/|of|out[ \t]+of)"
+    r"[ \t]*(?:the[ \t]+)?(\d{1,3})(?![0-9/])(?!\.\d)(?![ \t]*[a-z])"  # not "... 0 of 13 nodes"
+)
 _NONE_OF_NODES_WITH = re.compile(
     r"0(?<![\d/.,]0)[ \t]*(?:/|of|out[ \t]+of)[ \t]*(\d{1,3})[ \t]+((?:[a-z-]+[ \t]+){0,2}?"
     r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:with|showing|containing|positive[ \t]+for)[ \t]+"
@@ -466,11 +490,11 @@ def _elliptical_not(match: re.Match) -> str:
     return " not identified" if word in _COPULAS else match.group(0)
 
 
-_LYMPH_NODE_ABBREVIATION = re.compile(r"ln(s?)(?![a-z0-9])")
+_LYMPH_NODE_ABBREVIATION = re.compile(r"(?:ln|l\.n\.)(s?)(?![a-z0-9])")
 
 
 def _expand_ln(match: re.Match) -> str:
-    """ "ln" and "lns" as words (not inside "kiln") become "lymph node(s)"."""
+    """ "ln", "lns" and "L.N.s" as words (not inside "kiln") become "lymph node(s)"."""
     start = match.start()
     if start and match.string[start - 1].isalnum():
         return match.group(0)
@@ -584,6 +608,24 @@ def _bracketed_node_count(m: re.Match[str]) -> str:
     if involved <= examined and "node" in m.string[line_start : m.start()]:
         return f"{involved}/{examined}"
     return m.group(0)
+
+
+def _groups_within_count(m: re.Match[str]) -> str:
+    """ "1/21 (paraesophageal 1/5)" -> "1/21 (paraesophageal)": groups that add up to less than
+    the count before them are some of its nodes, not others (a full breakdown, "4/26 (perigastric
+    1/8, left gastric 3/18)", stays: its parts add up to the count and are read as parts)."""
+    involved = _INVOLVED_BEFORE_SLASH.search(m.string, max(0, m.start() - 4), m.start())
+    if involved is None or "node" not in m.string[max(0, m.start() - 60) : m.start()]:
+        return m.group(0)
+    groups = _GROUP_COUNT.findall(m.group(2))
+    if not groups:
+        return m.group(0)
+    k, n = int(involved.group(1)), int(m.group(1))
+    inner_k, inner_n = sum(int(a) for a, _ in groups), sum(int(b) for _, b in groups)
+    if inner_k > k or inner_n >= n:
+        return m.group(0)
+    inside = _GROUP_COUNT.sub("", m.group(2)).strip(" ,;")
+    return f"/{m.group(1)} ({inside})" if inside else f"/{m.group(1)}"
 
 
 def _nodes_all_negative(m: re.Match[str]) -> str:
@@ -700,6 +742,12 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _GLEASON_WORDS.sub(_gleason_in_digits, text)
     if "contralateral" in words or "ipsilateral" in words:  # "contralateral (left) ovary"
         text = _SIDE_IN_BRACKETS.sub(r"\1", text)
+    if "grade" in words and not words.isdisjoint(_MESORECTUM_WORDS):
+        if "quirke" in words:
+            text = _QUIRKE_GRADE.sub(lambda m: f"quirke {m.group(1) or m.group(2)}", text)
+        text = _MESORECTUM_GRADE.sub(r"\1quirke \2", text)
+    if "temporal" in words and not words.isdisjoint(_TEMPORAL_SURFACES):
+        text = _TEMPORAL_SKIN.sub("temple", text)
     if "ebv" in words and "ish" in words:  # "EBV (ISH): negative" is the EBER result
         text = _EBV_ISH.sub("eber", text)
     if "none" in words and "metastatic" in words:  # "Fourteen nodes, none metastatic"
@@ -798,7 +846,7 @@ def normalise(text: str) -> str:
         text = _NODES_PLUS.sub(_nodes_plus, text)
     if "node" in text and ")" in text:  # "nodes 2(18)"
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
-    if "ln" in text:  # "Regional LN: 0/8", "LNs": the lymph nodes, once any echo is gone
+    if "ln" in text or "l.n." in text:  # "Regional LN: 0/8", "LNs", "L.N.s": once echoes are gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if "mito" in text:  # "three mitoses per 5 mm2"
         text = _mitoses_in_digits(text)
@@ -829,6 +877,8 @@ def normalise(text: str) -> str:
     if names_nodes:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
         if "0" in text:  # "0 of 11 lymph nodes with metastasis"
             text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)
+        if " in " in text and "metasta" in text:  # "Lymph node metastasis in 0/24"
+            text = _METASTASIS_IN_NONE.sub(r"no metasta\1 (0/\2)", text)
         if "number" in text:  # "Number examined: 13; Number involved: 1"
             text = _CAP_NODE_NUMBERS.sub(_cap_node_numbers, text)
         text = _NO_NODES_FOUND.sub("0 lymph nodes examined", text)
@@ -837,6 +887,8 @@ def normalise(text: str) -> str:
         text = _NONE_OF_COUNT.sub(r"\1\2none (\3)", text)
     if "(" in text and " of " in text:  # "negative (0 of 3)" is the count "(0/3)"
         text = _BRACKETED_COUNT.sub(r"(\1/\2)", text)
+    if names_nodes and "(" in text and "/" in text:  # "Lymph nodes: 1/21 (paraesophageal 1/5)"
+        text = _COUNT_WITH_GROUPS.sub(_groups_within_count, text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):
         text = _ECHOED_NUMBER.sub(r"\1", text)
     if " not" in text:
