@@ -97,6 +97,7 @@ _WORDS = {
     "mvp": "microvascular proliferation", "mvi": "microvascular invasion",
     "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ",
     "syn": "synaptophysin", "cga": "chromogranin", "nhg": "nottingham grade",
+    "mash": "steatohepatitis",
     "ien": "intraepithelial neoplasia",
     # status, grade and side
     "neg": "negative", "pos": "positive",

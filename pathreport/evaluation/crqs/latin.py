@@ -14,6 +14,12 @@ The abbreviations "dx." and "sin." are read as sides only after a structure, so 
 
 The names are the Terminologia Anatomica terms that appear in specimen headers; the translation
 is the English term the schemas use.
+
+Diagnoses are written in Latin in the same traditions (Polish, Czech and Hungarian reports:
+"Adenocarcinoma endometrioides endometrii", "Carcinoma planoepitheliale keratodes", "Polypus
+hyperplasticus"); their names, in the WHO classification's Latin forms, become the English
+entity names. They are looked up only when one of their Latin-only words occurs, so that
+"carcinoma" or "adenoma", English words too, cost nothing.
 """
 
 from __future__ import annotations
@@ -53,6 +59,61 @@ _NAMES = {
     # limbs and regions
     "brachium": "upper arm", "antebrachium": "forearm", "regio femoris": "thigh",
 }  # fmt: skip
+# Latin diagnoses -> the English names of the vocabularies. Longer names win.
+_DIAGNOSES = {
+    "adenocarcinoma endometrioides": "endometrioid adenocarcinoma",
+    "endometrii": "of the endometrium", "glandulae thyreoideae": "of the thyroid",
+    "thyreoideae": "of the thyroid", "prostatae": "of the prostate",
+    "carcinoma papillare": "papillary carcinoma",
+    "carcinoma renis clarocellulare": "clear cell renal cell carcinoma",
+    "carcinoma clarocellulare": "clear cell carcinoma",
+    "adenocarcinoma acinare": "acinar adenocarcinoma",
+    "adenocarcinoma tubulare": "tubular adenocarcinoma",
+    "adenocarcinoma mucinosum": "mucinous adenocarcinoma",
+    "adenocarcinoma mucoides": "mucinous adenocarcinoma",
+    "adenocarcinoma metastaticum": "metastatic adenocarcinoma",
+    "carcinoma metastaticum": "metastatic carcinoma",
+    "carcinoma planoepitheliale keratodes": "keratinizing squamous cell carcinoma",
+    "carcinoma planoepitheliale akeratodes": "non-keratinizing squamous cell carcinoma",
+    "carcinoma planoepitheliale non keratodes": "non-keratinizing squamous cell carcinoma",
+    "carcinoma planoepitheliale": "squamous cell carcinoma",
+    "carcinoma basocellulare": "basal cell carcinoma",
+    "carcinoma urotheliale papillare": "papillary urothelial carcinoma",
+    "carcinoma urotheliale": "urothelial carcinoma",
+    "carcinoma ductale invasivum": "invasive ductal carcinoma",
+    "carcinoma lobulare invasivum": "invasive lobular carcinoma",
+    "carcinoma ductale in situ": "ductal carcinoma in situ",
+    "carcinoma hepatocellulare": "hepatocellular carcinoma",
+    "carcinoma microcellulare": "small cell carcinoma",
+    "carcinoma parvocellulare": "small cell carcinoma",
+    "adenoma tubulare": "tubular adenoma", "adenoma tubulovillosum": "tubulovillous adenoma",
+    "adenoma villosum": "villous adenoma",
+    "adenoma corticis glandulae suprarenalis": "adrenal cortical adenoma",
+    "adenoma corticis": "cortical adenoma",
+    "melanoma malignum": "malignant melanoma",
+    "polypus hyperplasticus": "hyperplastic polyp", "polypus adenomatosus": "adenomatous polyp",
+    "dysplasia epithelialis levis": "mild epithelial dysplasia",
+    "dysplasia epithelialis moderata": "moderate epithelial dysplasia",
+    "dysplasia epithelialis gravis": "severe epithelial dysplasia",
+    "struma nodosa": "nodular goiter",
+    "cholecystitis chronica": "chronic cholecystitis",
+    "cholecystitis acuta": "acute cholecystitis",
+    "appendicitis acuta phlegmonosa": "acute suppurative appendicitis",
+    "appendicitis acuta": "acute appendicitis", "gastritis chronica": "chronic gastritis",
+    "gastritis chronica activa": "chronic active gastritis",
+    "metaplasia intestinalis": "intestinal metaplasia",
+    "hyperplasia nodosa": "nodular hyperplasia", "hyperplasia nodularis": "nodular hyperplasia",
+}  # fmt: skip
+_ENGLISH_WORDS = {"adenocarcinoma", "carcinoma", "adenoma", "in", "situ", "non", "dysplasia",
+                  "cholecystitis", "appendicitis", "gastritis", "hyperplasia", "melanoma",
+                  "metaplasia"}  # fmt: skip
+_DIAGNOSIS_TRIGGERS = frozenset(w for name in _DIAGNOSES for w in name.split()) - _ENGLISH_WORDS
+_DIAGNOSIS = re.compile(
+    r"(?<![a-z])("
+    + "|".join(sorted((n.replace(" ", r"[ \t]+") for n in _DIAGNOSES), key=len, reverse=True))
+    + r")(?![a-z])"
+)
+_DIAGNOSIS_SPACES = re.compile(r"[ \t]+")
 # Names read only with a Latin side after them: "crus" alone is also the diaphragm's.
 _NAMES_WITH_SIDE = {"crus": "lower leg"}
 _SIDES = {
@@ -91,6 +152,8 @@ def english_anatomy(text: str, words: set[str] | None = None) -> str:
     """
     if words is None:
         words = set(WORD_RUN.findall(text))
+    if not words.isdisjoint(_DIAGNOSIS_TRIGGERS):  # "Adenocarcinoma endometrioides"
+        text = _DIAGNOSIS.sub(lambda m: _DIAGNOSES[_DIAGNOSIS_SPACES.sub(" ", m.group(1))], text)
     if words.isdisjoint(_TRIGGERS):
         return text
     if not words.isdisjoint(_SIDES) or not words.isdisjoint(_SIDE_ABBREVIATIONS):

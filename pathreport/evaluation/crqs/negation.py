@@ -105,6 +105,9 @@ DEFAULT_UNKNOWN_PRE = (
     # "This sampling cannot exclude coexisting carcinoma".
     "cannot exclude", "can not exclude", "cannot rule out", "can not rule out",
     "could not exclude", "does not exclude", "do not exclude",
+    # The clinician's question, not the pathologist's answer: "query Kaposi sarcoma", "?TB"
+    # (normalised to "query TB").
+    "query", "queried",
 )  # fmt: skip
 DEFAULT_UNKNOWN_POST = (
     "not specified", "not stated", "not reported", "not mentioned", "not assessed",

@@ -307,11 +307,16 @@ _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
 _PERCENT_WORD = re.compile(r"(\d)[ \t]*(?:percent|per[ \t]+cent)(?![a-z])")
-# British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage").
-_BRITISH = re.compile(r"tumour|oesophag|oestro|haem(?=[a-z])|leukaem|anaem|oedem|gynaec|paediatr")
+# British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage", "naevus").
+# "?TB", "? appendicitis": a clinical question mark before a word is the word "query".
+_QUESTION_MARK = re.compile(r"(?<![A-Za-z0-9])\?[ \t]?(?=[A-Za-z])")
+_SIGN_AFTER_WORD = re.compile(r"(?<=[a-z])[ \t]*\((-|\+)\)")
+_BRITISH = re.compile(
+    r"tumour|oesophag|oestro|haem(?=[a-z])|leukaem|anaem|oedem|gynaec|paediatr|naev(?=[iou])"
+)
 _AMERICAN = {"tumour": "tumor", "oesophag": "esophag", "oestro": "estro", "leukaem": "leukem",
              "anaem": "anem", "oedem": "edem", "gynaec": "gynec", "paediatr": "pediatr",
-             "haem": "hem"}  # fmt: skip
+             "haem": "hem", "naev": "nev"}  # fmt: skip
 _HER2_SPELLING = re.compile(r"(?<![a-z])(?:c[ -]?)?erb[ -]?b[ -]?2(?![0-9])")
 _LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
 # "L shoulder", "R ovarian cystectomy": a capital L or R standing alone before a word is a side.
@@ -778,6 +783,8 @@ def normalise(text: str) -> str:
         text = unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
     elif any(ch in text for ch in _ASCII_MAPPED):  # most reports have none of them
         text = text.translate(_CHAR_MAP)
+    if "?" in text:  # "?PCP ?TB": what the clinician asks
+        text = _QUESTION_MARK.sub("query ", text)
     if "~" in text or "\u2248" in text:  # "~40% of hepatocytes"
         text = _APPROXIMATELY.sub("approximately ", text)
     if "L " in text or "R " in text:
@@ -809,6 +816,9 @@ def normalise(text: str) -> str:
         text = _TEST_SIGN.sub(
             lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text
         )
+        # Any other sign in brackets after a word is its word ("capsular and vascular invasion
+        # (-)"), so that it reaches every item of a list as "negative" does.
+        text = _SIGN_AFTER_WORD.sub(lambda m: " negative" if m.group(1) == "-" else " positive", text)
     if "her2" in text and "(ihc" in text:  # "HER2 (IHC 1+)"
         text = _HER2_IHC_BRACKET.sub(r"her2 \1", text)
         text = _HER2_IHC_HEADING.sub("her2 ihc ", text)
@@ -816,6 +826,8 @@ def normalise(text: str) -> str:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
+    if "gall " in text:  # "Gall bladder": the gallbladder, not the urinary bladder
+        text = text.replace("gall bladder", "gallbladder")
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
         text = _GLEASON_PARTS.sub(_gleason_score, text)
     if (
