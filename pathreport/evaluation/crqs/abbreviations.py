@@ -305,6 +305,10 @@ _NERVE_INVASION = re.compile(
     r"(?<![a-z])(?<!optic )(?<!cranial )(?:nerve|neural)[ \t]+(?:invasion|involvement|infiltration)"
     r"(?![a-z])"
 )
+# "The deep edge", "peripheral edges": a shave or excision's margins by another name.
+_NAMED_EDGE = re.compile(
+    r"(?<![a-z])(deep|peripheral|lateral|radial|inked|resection|surgical)[ \t]+edge(s?)(?![a-z])"
+)
 _CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
 # The "resection line" of reports translated from Russian and other Slavic languages (liniya
 # rezektsii) is a resection margin: "Resection lines free of tumor", "proximal resection line".
@@ -373,7 +377,8 @@ _LOSS_OF = re.compile(
 )
 _MARKER_LOST = re.compile(
     r"(?<![a-z0-9-])" + _LOSABLE + _STAIN + r"(?:[ \t]*:)?(?:[ \t]+(?:is|was|are|were))?[ \t]+"
-    r"(loss|lost|retained|intact|preserved)(?![a-z])"
+    r"(?:(loss|lost|retained|intact|preserved)(?![a-z])"
+    r"|\((loss|lost|retained|intact|preserved)\))"  # "ATRX (loss)"
 )
 _LOSS_WORDS = frozenset(["loss", "lost", "retained", "retention", "intact", "preserved"])
 _LOSABLE_WORDS = frozenset(
@@ -609,9 +614,13 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _LIVER_SEGMENT.sub("segment ", text)  # "partial hepatectomy, seg. 7"
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
-        text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2)), text)
+        text = _MARKER_LOST.sub(
+            lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text
+        )
     if "cutting" in words:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
+    if "edge" in words or "edges" in words:  # "present at the deep edge of the specimen"
+        text = _NAMED_EDGE.sub(r"\1 margin\2", text)
     if ("line" in words or "lines" in words) and "resection" in words:
         text = _RESECTION_LINE.sub(r"resection margin\1", text)
     if "border" in words or "borders" in words:

@@ -113,7 +113,7 @@ _ITEM_STATUS = re.compile(
 # Isolated tumour cells do not make a node positive (AJCC: pN0(i+)): "isolated tumour cells in 1
 # of 3 sentinel nodes" counts 0 involved of 3.
 _ISOLATED_CELLS_COUNT = re.compile(
-    r"(isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?[ \t]+(?:only[ \t]+)?"
+    r"((?:isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?|(?<![a-z])itcs?)[ \t]+(?:only[ \t]+)?"
     r"(?:in|within|involving)[ \t]+)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
@@ -310,6 +310,12 @@ _PERCENT_WORD = re.compile(r"(\d)[ \t]*(?:percent|per[ \t]+cent)(?![a-z])")
 # British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage", "naevus").
 # "?TB", "? appendicitis": a clinical question mark before a word is the word "query".
 _QUESTION_MARK = re.compile(r"(?<![A-Za-z0-9])\?[ \t]?(?=[A-Za-z])")
+# "... without involvement of the tunica vaginalis" negates the structure after it, not the finding
+# before ("margins without involvement of tumour" states the margins' status, and stays).
+_WITHOUT_INVOLVEMENT_OF = re.compile(
+    r"without involvement of(?=[ \t]+(?:the[ \t]+)?(?!(?:tumou?r|carcinoma|neoplas|malignan|lesion|"
+    r"dysplasia|cancer|melanoma|sarcoma|adenoma)[a-z]*(?![a-z])))"
+)
 _SIGN_AFTER_WORD = re.compile(r"(?<=[a-z])[ \t]*\((-|\+)\)")
 _BRITISH = re.compile(
     r"tumour|oesophag|oestro|haem(?=[a-z])|leukaem|anaem|oedem|gynaec|paediatr|naev(?=[iou])"
@@ -826,6 +832,8 @@ def normalise(text: str) -> str:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
+    if "without involvement of" in text:  # "invasion into X without involvement of Y": of Y
+        text = _WITHOUT_INVOLVEMENT_OF.sub("without any involvement of", text)
     if "gall " in text:  # "Gall bladder": the gallbladder, not the urinary bladder
         text = text.replace("gall bladder", "gallbladder")
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
@@ -836,7 +844,7 @@ def normalise(text: str) -> str:
         and _SPECIMEN_SIZE.search(text)
     ):
         text = _SPECIMEN_LINE.sub(_specimen_sizes, text)  # "Specimen: ..., 32 x 18 mm"
-    if "isolated" in text:  # "isolated tumour cells in 1/3": no positive node
+    if "isolated" in text or "itc" in text:  # "isolated tumour cells in 1/3", "ITC in one of two"
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
         text = _HER2_SPELLING.sub("her2", text)
