@@ -305,10 +305,11 @@ _NERVE_INVASION = re.compile(
     r"(?<![a-z])(?<!optic )(?<!cranial )(?:nerve|neural)[ \t]+(?:invasion|involvement|infiltration)"
     r"(?![a-z])"
 )
-# "The deep edge", "peripheral edges": a shave or excision's margins by another name.
+# "The deep edge (of the specimen)", "peripheral edges": an excision's margins by another name.
 _NAMED_EDGE = re.compile(
     r"(?<![a-z])(deep|peripheral|lateral|radial|inked|resection|surgical)[ \t]+edge(s?)(?![a-z])"
-)
+    r"(?![ \t]+of(?![ \t]+(?:the[ \t]+)?(?:specimen|excision|resection|biopsy|shave)))"
+)  # "the lateral edge of the tongue" is a site
 _CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
 # The "resection line" of reports translated from Russian and other Slavic languages (liniya
 # rezektsii) is a resection margin: "Resection lines free of tumor", "proximal resection line".
