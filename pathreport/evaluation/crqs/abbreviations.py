@@ -615,9 +615,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _LIVER_SEGMENT.sub("segment ", text)  # "partial hepatectomy, seg. 7"
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
-        text = _MARKER_LOST.sub(
-            lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text
-        )
+        text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text)
     if "cutting" in words:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
     if "edge" in words or "edges" in words:  # "present at the deep edge of the specimen"

@@ -146,7 +146,8 @@ _TRIGGERS |= frozenset(_SIDES) | frozenset(_SIDE_ABBREVIATIONS)
 
 
 def english_anatomy(text: str, words: set[str] | None = None) -> str:
-    """``text`` (normalised, lower case) with Latin anatomical names and sides in English.
+    """``text`` (normalised, lower case) with Latin diagnoses, anatomical names and sides in
+    English.
 
     ``words`` are the text's runs of letters and digits, when the caller has them already.
     """

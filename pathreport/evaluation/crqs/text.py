@@ -113,7 +113,8 @@ _ITEM_STATUS = re.compile(
 # Isolated tumour cells do not make a node positive (AJCC: pN0(i+)): "isolated tumour cells in 1
 # of 3 sentinel nodes" counts 0 involved of 3.
 _ISOLATED_CELLS_COUNT = re.compile(
-    r"((?:isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?|(?<![a-z])itcs?)[ \t]+(?:only[ \t]+)?"
+    r"((?:isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?|(?<![a-z])itcs?)"
+    r"[ \t]+(?:only[ \t]+)?"
     r"(?:in|within|involving)[ \t]+)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
@@ -197,8 +198,8 @@ _MESORECTUM_WORDS = frozenset(["quirke", "mesorectal", "mesorectum"])
 # The plane of a mesorectal excision, graded by Quirke, is no grade of the tumour:
 # "complete (grade 3, Quirke)", "Quirke grade 3", "Mesorectal excision: complete (grade 3)".
 _QUIRKE_GRADE = re.compile(
-    r"(?<![a-z])(?:grade[ \t]+([1-3])(?=[ \t]*,[ \t]*quirke)|quirke[ \t]+grade[ \t]*:?[ \t]*([1-3]))"
-    r"(?![0-9])"
+    r"(?<![a-z])(?:grade[ \t]+([1-3])(?=[ \t]*,[ \t]*quirke)"
+    r"|quirke[ \t]+grade[ \t]*:?[ \t]*([1-3]))(?![0-9])"
 )
 _MESORECTUM_GRADE = re.compile(
     r"(mesorect(?:al|um)(?![a-z])[^.;\n(]{0,40}\()[ \t]*grade[ \t]+([1-3])(?=[ \t]*\))"
@@ -307,16 +308,16 @@ _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
 _BOUNDARY_CHARS = frozenset(".;!?\n")
 _PERCENT_WORD = re.compile(r"(\d)[ \t]*(?:percent|per[ \t]+cent)(?![a-z])")
-# British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage", "naevus").
 # "?TB", "? appendicitis": a clinical question mark before a word is the word "query".
 _QUESTION_MARK = re.compile(r"(?<![A-Za-z0-9])\?[ \t]?(?=[A-Za-z])")
 # "... without involvement of the tunica vaginalis" negates the structure after it, not the finding
 # before ("margins without involvement of tumour" states the margins' status, and stays).
 _WITHOUT_INVOLVEMENT_OF = re.compile(
-    r"without involvement of(?=[ \t]+(?:the[ \t]+)?(?!(?:tumou?r|carcinoma|neoplas|malignan|lesion|"
-    r"dysplasia|cancer|melanoma|sarcoma|adenoma)[a-z]*(?![a-z])))"
+    r"without involvement of(?=[ \t]+(?:the[ \t]+)?(?!(?:tumou?r|carcinoma|neoplas|malignan|"
+    r"lesion|dysplasia|cancer|melanoma|sarcoma|adenoma)[a-z]*(?![a-z])))"
 )
 _SIGN_AFTER_WORD = re.compile(r"(?<=[a-z])[ \t]*\((-|\+)\)")
+# British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage", "naevus").
 _BRITISH = re.compile(
     r"tumour|oesophag|oestro|haem(?=[a-z])|leukaem|anaem|oedem|gynaec|paediatr|naev(?=[iou])"
 )
@@ -339,7 +340,9 @@ _PERINEURAL_WORDS = {"0": "perineural invasion absent", "1": "perineural invasio
 
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
 # (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
-_ABBREVIATIONS = r"\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|e?mvi|vpi|crm|hp|tils?|ihc|nos)\)"
+_ABBREVIATIONS = (
+    r"\((?:lns?|lvi|lvsi|pni|dcis|lcis|ene|ece|ete|epe|svi|e?mvi|vpi|crm|hp|tils?|ihc|nos)\)"
+)
 _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 _ANY_ABBREVIATION = re.compile(_ABBREVIATIONS)  # starts with a literal: a fast first look
 # A number written out and echoed in digits, as legal-style reports do: "one (1) of seventeen
@@ -416,14 +419,14 @@ _CAP_NODE_NUMBERS = re.compile(
     r"number[ \t]+(?:of[ \t]+(?:lymph[ \t]+)?nodes[ \t]+)?"
     r"(examined|involved|positive)[ \t]*:[ \t]*(\d{1,3})(?![\d/])"
 )
-# "0 of 11 lymph nodes with metastasis" states no metastasis: read as "lymph nodes without
-# metastasis (0/11)", so that the finding's word is negated and the count stays.
 # "Lymph node metastasis in 0/24" (Nordic templates state every count this way) is "lymph node
 # no metastasis (0/24)": the negation cue before the finding, the count after it.
 _METASTASIS_IN_NONE = re.compile(
     r"metasta(?<![a-z]metasta)(sis|ses)[ \t]+in[ \t]+(?:0|none|zero)[ \t]*(?:/|of|out[ \t]+of)"
     r"[ \t]*(?:the[ \t]+)?(\d{1,3})(?![0-9/])(?!\.\d)(?![ \t]*[a-z])"  # not "... 0 of 13 nodes"
 )
+# "0 of 11 lymph nodes with metastasis" states no metastasis: read as "lymph nodes without
+# metastasis (0/11)", so that the finding's word is negated and the count stays.
 _NONE_OF_NODES_WITH = re.compile(
     r"0(?<![\d/.,]0)[ \t]*(?:/|of|out[ \t]+of)[ \t]*(\d{1,3})[ \t]+((?:[a-z-]+[ \t]+){0,2}?"
     r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:with|showing|containing|positive[ \t]+for)[ \t]+"
@@ -774,7 +777,8 @@ def normalise(text: str) -> str:
     sign after a heading's colon or a node count becomes its word ("LVI: -", "2/15 +"), margins
     listed by name with their signs get the status they share, a stain's sign written apart
     joins it ("CK7 -"), "in situ hybridisation" is "ISH", "70 by 35 mm" is "70 x 35 mm", and
-    the French node count "1 N+ / 23 N" and the Nordic "1(23)" are "1/23"; a laboratory
+    the French node count "1 N+ / 23 N" and the Nordic "1(23)" are "1/23" (and "metastasis in
+    0/24" is none); a clinician's question mark ("?TB") is the word "query"; a laboratory
     system's "KEY=value | KEY=value" record becomes the report lines it stands for, and the
     UICC perineural code "Pn1" (not the nodal stage "pN1") its words; the parts of a synoptic
     Gleason grade become one score, the sizes on a line that describes the specimen (named,
@@ -824,7 +828,9 @@ def normalise(text: str) -> str:
         )
         # Any other sign in brackets after a word is its word ("capsular and vascular invasion
         # (-)"), so that it reaches every item of a list as "negative" does.
-        text = _SIGN_AFTER_WORD.sub(lambda m: " negative" if m.group(1) == "-" else " positive", text)
+        text = _SIGN_AFTER_WORD.sub(
+            lambda m: " negative" if m.group(1) == "-" else " positive", text
+        )
     if "her2" in text and "(ihc" in text:  # "HER2 (IHC 1+)"
         text = _HER2_IHC_BRACKET.sub(r"her2 \1", text)
         text = _HER2_IHC_HEADING.sub("her2 ihc ", text)
