@@ -189,7 +189,7 @@ _OTHER_LABS_WORDS = (
     _VESSEL_KINDS
     | _TYPE_ADJECTIVES
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
-    | {"ebv", "quirke", "mesorectal", "mesorectum", "temporal"}
+    | {"ebv", "quirke", "mesorectal", "mesorectum", "temporal", "gall", "involvement"}
 )
 # "Skin of the right temporal region" is the temple's skin, not the brain's temporal lobe.
 _TEMPORAL_SKIN = re.compile(r"(?<![a-z])temporal[ \t]+(?:region|area|skin|scalp)(?![a-z])")
@@ -762,6 +762,10 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _MESORECTUM_GRADE.sub(r"\1quirke \2", text)
     if "temporal" in words and not words.isdisjoint(_TEMPORAL_SURFACES):
         text = _TEMPORAL_SKIN.sub("temple", text)
+    if "gall" in words:  # "Gall bladder": the gallbladder, not the urinary bladder
+        text = text.replace("gall bladder", "gallbladder")
+    if "involvement" in words and "without" in words:  # "... without involvement of Y": of Y
+        text = _WITHOUT_INVOLVEMENT_OF.sub("without any involvement of", text)
     if "ebv" in words and "ish" in words:  # "EBV (ISH): negative" is the EBER result
         text = _EBV_ISH.sub("eber", text)
     if "none" in words and "metastatic" in words:  # "Fourteen nodes, none metastatic"
@@ -838,10 +842,6 @@ def normalise(text: str) -> str:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
-    if "without involvement of" in text:  # "invasion into X without involvement of Y": of Y
-        text = _WITHOUT_INVOLVEMENT_OF.sub("without any involvement of", text)
-    if "gall " in text:  # "Gall bladder": the gallbladder, not the urinary bladder
-        text = text.replace("gall bladder", "gallbladder")
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."
         text = _GLEASON_PARTS.sub(_gleason_score, text)
     if (
@@ -859,6 +859,7 @@ def normalise(text: str) -> str:
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
     words = set(WORD_RUN.findall(text))  # one word set for the steps below
+    dotted_nodes = "n" in words and "l.n." in text  # "L.N.s 0/14"
     other = _other_labs_wording(text, words)  # "CD3 -ve", "low grade (FIGO 1)", "1.5 and 1.8 cm"
     if other != text:
         text, words = other, set(WORD_RUN.findall(other))
@@ -872,7 +873,7 @@ def normalise(text: str) -> str:
         text = _NODES_PLUS.sub(_nodes_plus, text)
     if "node" in text and ")" in text:  # "nodes 2(18)"
         text = _NODES_IN_BRACKETS.sub(_bracketed_node_count, text)
-    if "ln" in text or "l.n." in text:  # "Regional LN: 0/8", "LNs", "L.N.s": once echoes are gone
+    if "ln" in text or dotted_nodes:  # "Regional LN: 0/8", "LNs", "L.N.s": once echoes are gone
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if "mito" in text:  # "three mitoses per 5 mm2"
         text = _mitoses_in_digits(text)
