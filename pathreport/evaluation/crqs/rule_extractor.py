@@ -727,15 +727,18 @@ class RuleExtractor:
                     k += 1
             if post is not None and post[0]:
                 return (*post, True)
-            # "Carcinoma with (associated) lymphovascular invasion" states the finding present as
-            # plainly as "lymphovascular invasion: present" does.
+            # "Carcinoma with (associated) lymphovascular invasion", "a nodule showing
+            # microvascular invasion" state the finding present as plainly as "lymphovascular
+            # invasion: present" does.
             w = (
                 i - 1
-                if i > 0 and rt.words[i - 1] == "with"
+                if i > 0 and rt.words[i - 1] in _STATING_WORDS
                 else i - 2  # "with urothelial carcinoma in situ"
-                if i > 1 and rt.words[i - 2] == "with"
+                if i > 1 and rt.words[i - 2] in _STATING_WORDS
                 else i - 3
-                if i > 2 and rt.words[i - 3] == "with" and rt.words[i - 2] in _WITH_QUALIFIERS
+                if i > 2
+                and rt.words[i - 3] in _STATING_WORDS
+                and rt.words[i - 2] in _WITH_QUALIFIERS
                 else -1
             )
             with_before = (
@@ -1282,6 +1285,10 @@ _DIGITS = re.compile(r"\d+")
 # Words between "with" and a finding's adjective that keep it stated: "with associated urothelial
 # carcinoma in situ".
 _WITH_QUALIFIERS = frozenset(["associated", "focal", "extensive", "concurrent", "adjacent"])
+# Words before a finding that state it: "with", and the verbs of what a section shows.
+_STATING_WORDS = frozenset(
+    ["with", "showing", "shows", "showed", "demonstrating", "demonstrates", "revealing", "reveals"]
+)
 _NONE_WORDS = frozenset(["0", "zero", "none", "no"])
 # A named part: a side with the node station or biopsy zone it qualifies ("right pelvic",
 # "left obturator", "right mid"); a side alone ("left breast") names no part of a count.

@@ -458,8 +458,10 @@ _NUMBER_WORD_BEFORE = re.compile(
 # Adjectives of one head noun, listed with "or"/"and": "no visceral pleural or lymphovascular
 # invasion" names two invasions, so the first adjective gets its noun ("visceral pleural invasion
 # or lymphovascular invasion") and each is read as a finding of its own; so do contrasted ones
-# ("microvascular but no macrovascular invasion").
-_SHARED_NOUN = r"(?:or|and|nor|but[ \t]+no)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])"
+# ("microvascular but no macrovascular invasion", "capsular but not vascular invasion").
+_SHARED_NOUN = (
+    r"(?:or|and|nor|but[ \t]+not?)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])"
+)
 _SHARED_INVASION = re.compile(
     r"(?<![a-z])((?:visceral[ \t]+)?pleural|perineural|lymphovascular|lymphatic|vascular|venous"
     r"|angiolymphatic|microvascular|capsular|extraprostatic|extrathyroidal|extranodal)"
