@@ -328,15 +328,14 @@ _SURGICAL_BORDER = re.compile(
 _MARGIN_AFFECTED = re.compile(
     r"(margins?[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not[ \t]+)?)(?:affected|compromised)(?![a-z])"
 )
-# "No cancer involvement at the proximal and distal margins": the margins are free; "lateral
-# margin (-)": a margin's sign.
+# "No cancer involvement at the proximal and distal margins": the margins are free ("lateral
+# margin (-)" is "lateral margin negative" by the bracketed-sign rule of ``normalise``).
 _INVOLVING = r"cancer|tumor|carcinoma|lesion|neoplastic|malignant"  # what involves a margin
 _NO_INVOLVEMENT_AT = re.compile(
     rf"no(?<![a-z]no)[ \t]+(?:(?:{_INVOLVING})[ \t]+)?"
     r"involvement[ \t]+(?:at|of|in)[ \t]+(?:the[ \t]+|all[ \t]+)?"
     r"((?:[a-z]+[ \t]*,?[ \t]+(?:and[ \t]+|or[ \t]+)?){0,6}?margins?)(?![a-z])"
 )
-_MARGIN_SIGN = re.compile(r"(margins?)[ \t]*\((-|\+)\)")
 # "Bronchial margin: no cancer involvement", "endocervical margin: HSIL involvement": the status
 # after the margin's colon, in the words such reports use.
 _MARGIN_INVOLVEMENT = re.compile(
@@ -626,10 +625,6 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SURGICAL_BORDER.sub(_border_as_margin, text)
     if ("affected" in words or "compromised" in words) and "margin" in text:
         text = _MARGIN_AFFECTED.sub(r"\1involved", text)
-    if "margin" in text and ("(-)" in text or "(+)" in text):  # "lateral margin (-)"
-        text = _MARGIN_SIGN.sub(
-            lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text
-        )
     if "involvement" in words and "margin" in text:
         text = _NO_INVOLVEMENT_AT.sub(r"\1 free", text)
         text = _MARGIN_INVOLVEMENT.sub(
