@@ -143,6 +143,7 @@ _LATIN_NAME = re.compile(rf"(?<![a-z])({_NAME})(?![a-z])")
 _ENGLISH_TOO = {"colon", "appendix", "cervix", "corpus", "antrum", "fundus", "bronchus"}
 _TRIGGERS = frozenset(w for name in _NAMES for w in name.split()) - _ENGLISH_TOO
 _TRIGGERS |= frozenset(_SIDES) | frozenset(_SIDE_ABBREVIATIONS)
+_ANY_TRIGGER = _TRIGGERS | _DIAGNOSIS_TRIGGERS
 
 
 def english_anatomy(text: str, words: set[str] | None = None) -> str:
@@ -153,6 +154,8 @@ def english_anatomy(text: str, words: set[str] | None = None) -> str:
     """
     if words is None:
         words = set(WORD_RUN.findall(text))
+    if words.isdisjoint(_ANY_TRIGGER):  # most reports: one set test
+        return text
     if not words.isdisjoint(_DIAGNOSIS_TRIGGERS):  # "Adenocarcinoma endometrioides"
         text = _DIAGNOSIS.sub(lambda m: _DIAGNOSES[_DIAGNOSIS_SPACES.sub(" ", m.group(1))], text)
     if words.isdisjoint(_TRIGGERS):
