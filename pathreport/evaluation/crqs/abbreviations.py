@@ -305,11 +305,6 @@ _NERVE_INVASION = re.compile(
     r"(?<![a-z])(?<!optic )(?<!cranial )(?:nerve|neural)[ \t]+(?:invasion|involvement|infiltration)"
     r"(?![a-z])"
 )
-# "The deep edge (of the specimen)", "peripheral edges": an excision's margins by another name.
-_NAMED_EDGE = re.compile(
-    r"(?<![a-z])(deep|peripheral|lateral|radial|inked|resection|surgical)[ \t]+edge(s?)(?![a-z])"
-    r"(?![ \t]+of(?![ \t]+(?:the[ \t]+)?(?:specimen|excision|resection|biopsy|shave)))"
-)  # "the lateral edge of the tongue" is a site
 _CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
 # The "resection line" of reports translated from Russian and other Slavic languages (liniya
 # rezektsii) is a resection margin: "Resection lines free of tumor", "proximal resection line".
@@ -493,10 +488,12 @@ _UNIT_PER_DIMENSION = re.compile(
     r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \t]*(cm|mm)[ \t]*x[ \t]*"
     r"(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*\2(?![a-z]))"
 )
-# "Extends to the deep edge", "peripheral edges clear": a skin excision's margins by another name.
+# "Extends to the deep edge", "peripheral edges clear", "the deep edge of the specimen": a skin
+# excision's margins by another name ("the lateral edge of the tongue" is a site).
 _EDGE = re.compile(
     r"(?<![a-z])(deep|peripheral|lateral|radial|surgical|excision|resection|circumferential"
-    r"|mucosal|inked|closest|nearest|all)[ \t]+edge(s?)(?![a-z])(?![ \t]+of[ \t])"
+    r"|mucosal|inked|closest|nearest|all)[ \t]+edge(s?)(?![a-z])"
+    r"(?![ \t]+of(?![ \t]+(?:the[ \t]+)?(?:specimen|excision|resection|biopsy|shave)))"
 )
 # "D2 biopsies", "TI bx": the duodenum's second part and the terminal ileum, named by the
 # endoscopist's shorthand before the specimen ("D2-40" is a lymphatic stain and keeps its name).
@@ -617,8 +614,6 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text)
     if "cutting" in words:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
-    if "edge" in words or "edges" in words:  # "present at the deep edge of the specimen"
-        text = _NAMED_EDGE.sub(r"\1 margin\2", text)
     if ("line" in words or "lines" in words) and "resection" in words:
         text = _RESECTION_LINE.sub(r"resection margin\1", text)
     if "border" in words or "borders" in words:
