@@ -185,16 +185,19 @@ _EBV_ISH = re.compile(r"(?<![a-z])ebv[ \t]*(?:\([ \t]*(?:ish|eber)[ \t]*\)|ish|e
 _TYPE_ADJECTIVES = frozenset(["endometrioid", "serous", "mucinous", "clear"])
 _PDL1_CLONES = frozenset(["22c3", "sp263", "sp142", "28", "73", "e1l3n"])
 # The words without which no rule of _other_labs_wording but the first applies.
+# "Skin of the right temporal region" is the temple's skin, not the brain's temporal lobe.
+_TEMPORAL_SURFACES = frozenset(["region", "area", "skin", "scalp"])
+_TEMPORAL_SKIN = re.compile(
+    rf"(?<![a-z])temporal[ \t]+(?:{'|'.join(sorted(_TEMPORAL_SURFACES))})(?![a-z])"
+)
+_MESORECTUM_WORDS = frozenset(["quirke", "mesorectal", "mesorectum"])
 _OTHER_LABS_WORDS = (
     _VESSEL_KINDS
     | _TYPE_ADJECTIVES
+    | _MESORECTUM_WORDS
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
-    | {"ebv", "quirke", "mesorectal", "mesorectum", "temporal", "gall", "involvement"}
+    | {"ebv", "temporal", "gall", "involvement"}
 )
-# "Skin of the right temporal region" is the temple's skin, not the brain's temporal lobe.
-_TEMPORAL_SKIN = re.compile(r"(?<![a-z])temporal[ \t]+(?:region|area|skin|scalp)(?![a-z])")
-_TEMPORAL_SURFACES = frozenset(["region", "area", "skin", "scalp"])
-_MESORECTUM_WORDS = frozenset(["quirke", "mesorectal", "mesorectum"])
 # The plane of a mesorectal excision, graded by Quirke, is no grade of the tumour:
 # "complete (grade 3, Quirke)", "Quirke grade 3", "Mesorectal excision: complete (grade 3)".
 _QUIRKE_GRADE = re.compile(
