@@ -33,7 +33,8 @@ _NAMES = {
     # organs
     "mamma": "breast", "mammae": "breast", "pulmo": "lung", "hepar": "liver", "ren": "kidney",
     "ventriculus": "stomach", "gaster": "stomach", "cutis": "skin", "prostata": "prostate",
-    "thyroidea": "thyroid", "glandula thyroidea": "thyroid gland", "ovarium": "ovary",
+    "thyroidea": "thyroid", "glandula thyroidea": "thyroid gland", "thyreoidea": "thyroid",
+    "glandula thyreoidea": "thyroid gland", "collum": "neck", "inguen": "groin", "ovarium": "ovary",
     "lingua": "tongue", "palpebra": "eyelid", "cerebrum": "brain", "vesica urinaria":
     "urinary bladder", "vesica fellea": "gallbladder", "cervix uteri": "cervix",
     "corpus uteri": "uterine corpus", "tuba uterina": "fallopian tube",
@@ -50,6 +51,8 @@ _NAMES = {
     "cauda pancreatis": "pancreatic tail", "corpus ventriculi": "gastric body",
     "antrum ventriculi": "gastric antrum", "fundus ventriculi": "gastric fundus",
     "bronchus principalis": "main bronchus", "ala nasi": "nasal ala",
+    "ileum terminale": "terminal ileum", "margo lateralis linguae": "lateral tongue",
+    "margo lateralis": "lateral border",
     "pleura visceralis": "visceral pleura", "pleura parietalis": "parietal pleura",
     "curvatura minor": "lesser curvature", "curvatura major": "greater curvature",
     "os femoris": "femur", "os humeri": "humerus", "os ilium": "ilium",
@@ -58,6 +61,10 @@ _NAMES = {
     "lobus parietalis": "parietal lobe", "lobus occipitalis": "occipital lobe", "lobus": "lobe",
     # limbs and regions
     "brachium": "upper arm", "antebrachium": "forearm", "regio femoris": "thigh",
+    # procedures
+    "gastrectomia totalis": "total gastrectomy", "gastrectomia partialis": "partial gastrectomy",
+    # the Nordic languages' name of the stomach, in the same headings ("Ventrikel, antrum")
+    "ventrikel": "stomach",
 }  # fmt: skip
 # Latin diagnoses -> the English names of the vocabularies. Longer names win.
 _DIAGNOSES = {
@@ -101,12 +108,12 @@ _DIAGNOSES = {
     "appendicitis acuta phlegmonosa": "acute suppurative appendicitis",
     "appendicitis acuta": "acute appendicitis", "gastritis chronica": "chronic gastritis",
     "gastritis chronica activa": "chronic active gastritis",
-    "metaplasia intestinalis": "intestinal metaplasia",
+    "metaplasia intestinalis": "intestinal metaplasia", "morbus crohn": "crohn disease",
     "hyperplasia nodosa": "nodular hyperplasia", "hyperplasia nodularis": "nodular hyperplasia",
 }  # fmt: skip
 _ENGLISH_WORDS = {"adenocarcinoma", "carcinoma", "adenoma", "in", "situ", "non", "dysplasia",
                   "cholecystitis", "appendicitis", "gastritis", "hyperplasia", "melanoma",
-                  "metaplasia"}  # fmt: skip
+                  "metaplasia", "crohn"}  # fmt: skip
 _DIAGNOSIS_TRIGGERS = frozenset(w for name in _DIAGNOSES for w in name.split()) - _ENGLISH_WORDS
 _DIAGNOSIS = re.compile(
     r"(?<![a-z])("
@@ -140,7 +147,7 @@ _STRUCTURE_THEN_SIDE = re.compile(
 )
 _LATIN_NAME = re.compile(rf"(?<![a-z])({_NAME})(?![a-z])")
 # Words without which nothing above applies (English words that begin a Latin name excluded).
-_ENGLISH_TOO = {"colon", "appendix", "cervix", "corpus", "antrum", "fundus", "bronchus"}
+_ENGLISH_TOO = {"colon", "appendix", "cervix", "corpus", "antrum", "fundus", "bronchus", "ileum"}
 _TRIGGERS = frozenset(w for name in _NAMES for w in name.split()) - _ENGLISH_TOO
 _TRIGGERS |= frozenset(_SIDES) | frozenset(_SIDE_ABBREVIATIONS)
 _ANY_TRIGGER = _TRIGGERS | _DIAGNOSIS_TRIGGERS
@@ -169,7 +176,7 @@ def _side_first(match: re.Match) -> str:
     structure = match.group("structure")
     if match.group("side") is not None:
         side = _SIDES[match.group("side")]
-    elif structure in _NAMES or structure in _STRUCTURES:
+    elif structure in _NAMES or structure in _NAMES_WITH_SIDE or structure in _STRUCTURES:
         side = _SIDE_ABBREVIATIONS[match.group("abbr")]
     else:
         return match.group(0)  # "Dx", "sin" after a word that is no structure

@@ -58,6 +58,27 @@ _COUNT_SIGN = re.compile(r"/(?<=\d/)([ \t]*\d{1,3})[ \t]*(?:(-)|\+)(?=[ \t]*(?:[
 _NON_ATYPICAL = re.compile(r"(?<![a-z])non[- ]?atypical[ \t]+((?:[a-z]+[ \t]+){0,2}?hyperplasia)")
 # "Criteria for atypical meningioma (grade 2) are not met": the entity is ruled out, as in "does
 # not meet criteria for atypical meningioma" (a pre cue).
+# "Not seen sarcomatoid component.", "Note) Not identified invasive carcinoma": a sentence that
+# opens with the negated verb before its object, as writers of Spanish and Italian put it. Read
+# as "No sarcomatoid component" (the verb alone would end the scope of "not").
+_NOT_SEEN_FIRST = re.compile(
+    r"not[ \t]+(?:seen|identified|observed|detected|found|evidenced)[ \t]+"
+    r"(?!in |at |on |within |by |and |or |to |anywhere|elsewhere)(?=[a-z])"
+)
+
+
+def _not_seen_first(text: str) -> str:
+    """"Not seen X" as "no X" where it opens a sentence, a line or a "Note)"."""
+
+    def opens(m: re.Match) -> str:
+        before = text[: m.start()].rstrip(" \t")
+        if not before or before.endswith((".", ";", "\n", "note)")):
+            return "no "
+        return m.group(0)
+
+    return _NOT_SEEN_FIRST.sub(opens, text)
+
+
 _CRITERIA_NOT_MET = re.compile(
     r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:are|is|were|was)[ \t]+not[ \t]+"
     r"(?:met|fulfilled|satisfied)(?![a-z])"
@@ -197,6 +218,33 @@ _OTHER_LABS_WORDS = (
     | _MESORECTUM_WORDS
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
     | {"ebv", "temporal", "gall", "involvement"}
+    | {"loss", "conserved", "mandard", "endometrial", "third"}
+)
+# "MLH1 and PMS2 show loss of nuclear expression": the markers' word for it is "lost"; "with
+# conserved expression" is "retained".
+_LOSS_OF_EXPRESSION = re.compile(
+    r"(?:shows?|showed|showing|with|demonstrates?|demonstrating)[ \t]+(?:complete[ \t]+)?loss[ \t]+"
+    r"of[ \t]+(?:(?:nuclear|immunohistochemical)[ \t]+)?(?:expression|staining|immunoreactivity)"
+    r"(?![ \t]+of)(?![a-z])"
+)
+_CONSERVED_EXPRESSION = re.compile(
+    r"(?:with[ \t]+)?conserved[ \t]+(?:nuclear[ \t]+)?(?:expression|staining)(?![a-z])"
+)
+# "Tumour regression grade 3 of Mandard" is "Mandard TRG 3".
+_MANDARD_AFTER = re.compile(
+    r"tumou?r[ \t]+regression[ \t]+grade[ \t]+(?:\(trg\)[ \t]+)?([1-5])[ \t]+(?:of|by|according[ \t]+to)"
+    r"[ \t]+mandard(?![a-z])"
+)
+# "Endometrioid endometrial carcinoma", "endometrioid-type endometrial adenocarcinoma": the
+# endometrioid type of an endometrial carcinoma (the organ's adjective would hide the type).
+_ENDOMETRIOID_ENDOMETRIAL = re.compile(
+    r"endometrioid(?:[ \t-]+type)?[ \t]+endometrial[ \t]+(?=(?:adeno)?carcinoma)"
+)
+# "grade 2 of FIGO" is "FIGO grade 2".
+_GRADE_OF_FIGO = re.compile(r"(?<![a-z])grade[ \t]+([1-3])[ \t]+(?:of|by)[ \t]+figo(?![a-z])")
+# "distal (lower) third of oesophagus": the third by its name in brackets.
+_THIRD_NAMED_TWICE = re.compile(
+    r"(?:distal|proximal|middle|mid)[ \t]+\((lower|upper|middle|mid)\)[ \t]+(?=third)"
 )
 # The plane of a mesorectal excision, graded by Quirke, is no grade of the tumour:
 # "complete (grade 3, Quirke)", "Quirke grade 3", "Mesorectal excision: complete (grade 3)".
@@ -436,6 +484,13 @@ _NONE_OF_NODES_WITH = re.compile(
     r"((?:micro|macro)?metasta[a-z]*|(?:metastatic[ \t]+)?(?:carcinoma|tumor|disease))(?![a-z])"
 )
 # "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
+# "Pleomorphic adenoma, margins negative": the margins' status closes a clause of its own, not a
+# list that began with the diagnosis (whose "negative" would then rule the adenoma out).
+_MARGIN_STATUS_AFTER_COMMA = re.compile(
+    r",(?<=[a-z)],)(?=[ \t]+(?:(?:all|the|surgical|resection|excision|excisional|inked)[ \t]+)?"
+    r"margins?[ \t]+(?:(?:are|is|were|was)[ \t]+)?(?:negative|free|clear|uninvolved|not involved)"
+    r"(?![a-z]))"
+)
 _FREE_MARGIN = re.compile(
     r"(dysplasia|neoplasia|tumor|carcinoma|lesion|malignancy)-free[ \t]+"
     r"((?:(?:resection|surgical|deep|lateral|radial|circumferential)[ \t]+)?margins?)(?![a-z])"
@@ -761,6 +816,18 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _GLEASON_WORDS.sub(_gleason_in_digits, text)
     if "contralateral" in words or "ipsilateral" in words:  # "contralateral (left) ovary"
         text = _SIDE_IN_BRACKETS.sub(r"\1", text)
+    if "loss" in words:  # "MLH1 and PMS2 show loss of nuclear expression"
+        text = _LOSS_OF_EXPRESSION.sub("lost", text)
+    if "conserved" in words:  # "mismatch repair proteins with conserved expression"
+        text = _CONSERVED_EXPRESSION.sub("retained", text)
+    if "mandard" in words:  # "Tumour regression grade 3 of Mandard"
+        text = _MANDARD_AFTER.sub(r"mandard trg \1", text)
+    if "endometrial" in words and "endometrioid" in text:  # "Endometrioid endometrial carcinoma"
+        text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
+    if "figo" in words and ("of figo" in text or "by figo" in text):  # "grade 2 of FIGO"
+        text = _GRADE_OF_FIGO.sub(r"figo grade \1", text)
+    if "third" in words and ") third" in text:  # "distal (lower) third of oesophagus"
+        text = _THIRD_NAMED_TWICE.sub(r"\1 ", text)
     if "grade" in words and not words.isdisjoint(_MESORECTUM_WORDS):
         if "quirke" in words:
             text = _QUIRKE_GRADE.sub(lambda m: f"quirke {m.group(1) or m.group(2)}", text)
@@ -819,6 +886,8 @@ def normalise(text: str) -> str:
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
+    if "not " in text:  # "Not seen perineural invasion."
+        text = _not_seen_first(text)
     if "criteria" in text and " not " in text:  # "criteria for X are not met"
         text = _CRITERIA_NOT_MET.sub(r"no \1", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"
@@ -884,6 +953,8 @@ def normalise(text: str) -> str:
         text = _mitoses_in_digits(text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
+    if "margin" in text:  # "Pleomorphic adenoma, margins negative"
+        text = _MARGIN_STATUS_AFTER_COMMA.sub(";", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "esophagus," in text or "esophagus ," in text:  # "Oesophagus, distal, 38 cm"
