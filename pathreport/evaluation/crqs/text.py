@@ -68,7 +68,7 @@ _NOT_SEEN_FIRST = re.compile(
 
 
 def _not_seen_first(text: str) -> str:
-    """"Not seen X" as "no X" where it opens a sentence, a line or a "Note)"."""
+    """ "Not seen X" as "no X" where it opens a sentence, a line or a "Note)"."""
 
     def opens(m: re.Match) -> str:
         before = text[: m.start()].rstrip(" \t")
@@ -218,8 +218,20 @@ _OTHER_LABS_WORDS = (
     | _MESORECTUM_WORDS
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
     | {"ebv", "temporal", "gall", "involvement"}
-    | {"loss", "conserved", "mandard", "endometrial", "third"}
+    | {"loss", "conserved", "mandard", "endometrial", "third", "prostate", "out"}
 )
+_CORE_NUMBER = r"(\d{1,2}|" + "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 20) + ")"
+# "found in one core out of twelve": the cores a carcinoma involves, in the "1 of 12 cores" form.
+_CORES_OUT_OF = re.compile(
+    rf"(?<![a-z0-9]){_CORE_NUMBER}[ \t]+cores?[ \t]+out[ \t]+of[ \t]+{_CORE_NUMBER}"
+    r"(?:[ \t]+(?:cores|biopsies))?(?![a-z0-9])"
+)
+# A prostate biopsy's sextant named from its side: "apex of left side" is the left apex, "right
+# middle third" the right mid.
+_PROSTATE_PART_OF_SIDE = re.compile(
+    r"(?<![a-z])(apex|base|mid)[ \t]+of[ \t]+(?:the[ \t]+)?(left|right)(?:[ \t]+(?:side|lobe))?(?![a-z])"
+)
+_PROSTATE_MIDDLE_THIRD = re.compile(r"(?<![a-z])(left|right)[ \t]+middle[ \t]+third(?![a-z])")
 # "MLH1 and PMS2 show loss of nuclear expression": the markers' word for it is "lost"; "with
 # conserved expression" is "retained".
 _LOSS_OF_EXPRESSION = re.compile(
@@ -826,6 +838,16 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
     if "figo" in words and ("of figo" in text or "by figo" in text):  # "grade 2 of FIGO"
         text = _GRADE_OF_FIGO.sub(r"figo grade \1", text)
+    if "out" in words and "core" in text:  # "in one core out of twelve"
+        text = _CORES_OUT_OF.sub(
+            lambda m: f"{to_int(m.group(1))} of {to_int(m.group(2))} cores", text
+        )
+    if "prostate" in words and (
+        "of left" in text or "of right" in text or "the left" in text or "the right" in text
+    ):
+        text = _PROSTATE_PART_OF_SIDE.sub(r"\2 \1", text)  # "Prostate, apex of left side"
+    if "prostate" in words and "middle third" in text:  # "Prostate, right middle third"
+        text = _PROSTATE_MIDDLE_THIRD.sub(r"\1 mid", text)
     if "third" in words and ") third" in text:  # "distal (lower) third of oesophagus"
         text = _THIRD_NAMED_TWICE.sub(r"\1 ", text)
     if "grade" in words and not words.isdisjoint(_MESORECTUM_WORDS):
