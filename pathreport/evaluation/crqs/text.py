@@ -219,6 +219,13 @@ _OTHER_LABS_WORDS = (
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
     | {"ebv", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "endometrial", "third", "prostate", "out"}
+    | {"trichrome", "reticulin", "sirius"}
+)
+# "perisinusoidal fibrosis on trichrome (stage 1a)": the stain named between a fibrosis and its
+# stage in brackets.
+_FIBROSIS_ON_STAIN = re.compile(
+    r"fibrosis[ \t]+(?:on|by|in)[ \t]+(?:the[ \t]+)?(?:masson[ \t]+)?(?:trichrome|reticulin|sirius[ \t]+red)"
+    r"(?:[ \t]+stains?)?[ \t]*(?=\()"
 )
 _CORE_NUMBER = r"(\d{1,2}|" + "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 20) + ")"
 # "found in one core out of twelve": the cores a carcinoma involves, in the "1 of 12 cores" form.
@@ -346,7 +353,7 @@ _NODE_WORD_BEFORE = re.compile(r"(?:node|ln)s?[ \t]*(?:\([^()\n]{0,30}\)[ \t]*)?
 # a line that names nodes, a count "k of n" after the label of a node group is the group's count
 # "k/n" (not after a preposition, as "metastasis in 2 of 46", nor one of cores or blocks).
 _OF_COUNT_ON_NODE_LINE = re.compile(
-    r" of (?=\d{1,3}(?![\w/,])(?!\.\d)"
+    r" of (?=\d{1,3}(?![\w/]|,\d)(?!\.\d)"
     r"(?![ \t]+(?:the[ \t]+)?(?:[a-z-]+[ \t]+)?(?:cores?|fragments?|biops|blocks?|slides?"
     r"|cassettes?|specimens?|pieces?|samples?|sections?|cylinders?|columns?|mm|cm|%)))"
 )
@@ -838,6 +845,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
     if "figo" in words and ("of figo" in text or "by figo" in text):  # "grade 2 of FIGO"
         text = _GRADE_OF_FIGO.sub(r"figo grade \1", text)
+    if "fibrosis" in words and not words.isdisjoint(("trichrome", "reticulin", "sirius")):
+        text = _FIBROSIS_ON_STAIN.sub("fibrosis ", text)  # "fibrosis on trichrome (stage 1a)"
     if "out" in words and "core" in text:  # "in one core out of twelve"
         text = _CORES_OUT_OF.sub(
             lambda m: f"{to_int(m.group(1))} of {to_int(m.group(2))} cores", text
