@@ -227,6 +227,11 @@ _FIBROSIS_ON_STAIN = re.compile(
     r"fibrosis[ \t]+(?:on|by|in)[ \t]+(?:the[ \t]+)?(?:masson[ \t]+)?(?:trichrome|reticulin|sirius[ \t]+red)"
     r"(?:[ \t]+stains?)?[ \t]*(?=\()"
 )
+# "intestinal (Lauren) type", "intestinal sec. Laurén": the Lauren type by its word.
+_LAUREN_TYPE = re.compile(
+    r"(?<![a-z])(intestinal|diffuse|mixed)[ \t]+(?:\((?:sec\.?[ \t]+)?laur[eé]n\)(?:[ \t]+type)?"
+    r"|(?:sec\.?|sec\.?[ \t]+|according[ \t]+to[ \t]+)[ \t]*laur[eé]n)(?![a-z])"
+)
 _CORE_NUMBER = r"(\d{1,2}|" + "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 20) + ")"
 # "found in one core out of twelve": the cores a carcinoma involves, in the "1 of 12 cores" form.
 _CORES_OUT_OF = re.compile(
@@ -943,6 +948,8 @@ def normalise(text: str) -> str:
     if "her2" in text and "(ihc" in text:  # "HER2 (IHC 1+)"
         text = _HER2_IHC_BRACKET.sub(r"her2 \1", text)
         text = _HER2_IHC_HEADING.sub("her2 ihc ", text)
+    if "laur" in text:  # "intestinal (Lauren) type", "intestinal sec. Laurén"
+        text = _LAUREN_TYPE.sub(r"\1 type", text)
     if "hybridi" in text:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
