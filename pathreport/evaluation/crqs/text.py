@@ -243,6 +243,9 @@ _CORES_OUT_OF = re.compile(
 _PROSTATE_PART_OF_SIDE = re.compile(
     r"(?<![a-z])(apex|base|mid)[ \t]+of[ \t]+(?:the[ \t]+)?(left|right)(?:[ \t]+(?:side|lobe))?(?![a-z])"
 )
+_PROSTATE_PART_THEN_SIDE = re.compile(r"(?<![a-z])(apex|base|mid)[ \t]+(left|right)(?![a-z])")
+# "right-sided neck node mass", "left-sided colon": the side.
+_SIDED = re.compile(r"(?<![a-z])(left|right)[ \t-]+sided(?![a-z])")
 _PROSTATE_MIDDLE_THIRD = re.compile(r"(?<![a-z])(left|right)[ \t]+middle[ \t]+third(?![a-z])")
 # "MLH1 and PMS2 show loss of nuclear expression": the markers' word for it is "lost"; "with
 # conserved expression" is "retained".
@@ -860,6 +863,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         "of left" in text or "of right" in text or "the left" in text or "the right" in text
     ):
         text = _PROSTATE_PART_OF_SIDE.sub(r"\2 \1", text)  # "Prostate, apex of left side"
+    if "prostate" in words and ("left" in words or "right" in words):  # "Prostate, apex left"
+        text = _PROSTATE_PART_THEN_SIDE.sub(r"\2 \1", text)
     if "prostate" in words and "middle third" in text:  # "Prostate, right middle third"
         text = _PROSTATE_MIDDLE_THIRD.sub(r"\1 mid", text)
     if "third" in words and ") third" in text:  # "distal (lower) third of oesophagus"
@@ -948,6 +953,8 @@ def normalise(text: str) -> str:
     if "her2" in text and "(ihc" in text:  # "HER2 (IHC 1+)"
         text = _HER2_IHC_BRACKET.sub(r"her2 \1", text)
         text = _HER2_IHC_HEADING.sub("her2 ihc ", text)
+    if "sided" in text:  # "right-sided neck node"
+        text = _SIDED.sub(r"\1", text)
     if "laur" in text:  # "intestinal (Lauren) type", "intestinal sec. Laurén"
         text = _LAUREN_TYPE.sub(r"\1 type", text)
     if "hybridi" in text:
