@@ -132,8 +132,8 @@ _NOT_A_SIDE_BEFORE = ("post", "prior", "after", "previous", "following", "-", "/
 # before a number ("ca. 2 cm"); "urothelial Ca., high grade" is a carcinoma.
 # "Whipple operation (PD)": the pancreaticoduodenectomy's initials, not "poorly differentiated".
 _PD_PROCEDURE_BEFORE = re.compile(
-    r"(?:whipple|pancreat[a-z]*|duodenectom[a-z]*)(?:[ \t]+(?:operation|procedure|resection|specimen))?"
-    r"[ \t]*[(,]?[ \t]*$"
+    r"(?:whipple|pancreat[a-z]*|duodenectom[a-z]*)"
+    r"(?:[ \t]+(?:operation|procedure|resection|specimen))?[ \t]*[(,]?[ \t]*$"
 )
 _NOT_CARCINOMA_AFTER = re.compile(
     r"\.(?=[ \t]*\d)|[ \t-]?(?:19-9|125|15-3|72-4|27[.-]29|242|549)(?![0-9])"
@@ -827,7 +827,8 @@ def _word(match: re.Match) -> str:
         return word  # "CA 19-9", "ca. 2 cm"
     if word in ("pd", "wd") and text.startswith("-", end):
         return word  # "PD-L1"
-    if word == "pd" and _PD_PROCEDURE_BEFORE.search(text, max(0, match.start() - 50), match.start()):
+    start = match.start()
+    if word == "pd" and _PD_PROCEDURE_BEFORE.search(text, max(0, start - 50), start):
         return "pancreaticoduodenectomy"
     if word == "ptc" and match.start() and text[match.start() - 1] in "/-":
         return word  # the "RET/PTC" rearrangement

@@ -71,8 +71,10 @@ def _not_seen_first(text: str) -> str:
     """ "Not seen X" as "no X" where it opens a sentence, a line or a "Note)"."""
 
     def opens(m: re.Match) -> str:
-        before = text[: m.start()].rstrip(" \t")
-        if not before or before.endswith((".", ";", "\n", "note)")):
+        at = m.start()
+        while at and text[at - 1] in " \t":
+            at -= 1
+        if not at or text[at - 1] in ".;\n" or text.endswith("note)", 0, at):
             return "no "
         return m.group(0)
 
@@ -218,14 +220,14 @@ _OTHER_LABS_WORDS = (
     | _MESORECTUM_WORDS
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
     | {"ebv", "temporal", "gall", "involvement"}
-    | {"loss", "conserved", "mandard", "endometrial", "third", "prostate", "out"}
-    | {"trichrome", "reticulin", "sirius"}
+    | {"loss", "conserved", "mandard", "third", "out"}
+    | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur"}
 )
 # "perisinusoidal fibrosis on trichrome (stage 1a)": the stain named between a fibrosis and its
 # stage in brackets.
 _FIBROSIS_ON_STAIN = re.compile(
-    r"fibrosis[ \t]+(?:on|by|in)[ \t]+(?:the[ \t]+)?(?:masson[ \t]+)?(?:trichrome|reticulin|sirius[ \t]+red)"
-    r"(?:[ \t]+stains?)?[ \t]*(?=\()"
+    r"fibrosis[ \t]+(?:on|by|in)[ \t]+(?:the[ \t]+)?(?:masson[ \t]+)?"
+    r"(?:trichrome|reticulin|sirius[ \t]+red)(?:[ \t]+stains?)?[ \t]*(?=\()"
 )
 # "intestinal (Lauren) type", "intestinal sec. Laurén": the Lauren type by its word.
 _LAUREN_TYPE = re.compile(
@@ -241,7 +243,8 @@ _CORES_OUT_OF = re.compile(
 # A prostate biopsy's sextant named from its side: "apex of left side" is the left apex, "right
 # middle third" the right mid.
 _PROSTATE_PART_OF_SIDE = re.compile(
-    r"(?<![a-z])(apex|base|mid)[ \t]+of[ \t]+(?:the[ \t]+)?(left|right)(?:[ \t]+(?:side|lobe))?(?![a-z])"
+    r"(?<![a-z])(apex|base|mid)[ \t]+of[ \t]+(?:the[ \t]+)?(left|right)"
+    r"(?:[ \t]+(?:side|lobe))?(?![a-z])"
 )
 _PROSTATE_PART_THEN_SIDE = re.compile(r"(?<![a-z])(apex|base|mid)[ \t]+(left|right)(?![a-z])")
 # "right-sided neck node mass", "left-sided colon": the side.
@@ -259,7 +262,8 @@ _CONSERVED_EXPRESSION = re.compile(
 )
 # "Tumour regression grade 3 of Mandard" is "Mandard TRG 3".
 _MANDARD_AFTER = re.compile(
-    r"tumou?r[ \t]+regression[ \t]+grade[ \t]+(?:\(trg\)[ \t]+)?([1-5])[ \t]+(?:of|by|according[ \t]+to)"
+    r"tumou?r[ \t]+regression[ \t]+grade[ \t]+(?:\(trg\)[ \t]+)?([1-5])[ \t]+"
+    r"(?:of|by|according[ \t]+to)"
     r"[ \t]+mandard(?![a-z])"
 )
 # "Endometrioid endometrial carcinoma", "endometrioid-type endometrial adenocarcinoma": the
@@ -517,6 +521,11 @@ _MARGIN_STATUS_AFTER_COMMA = re.compile(
     r",(?<=[a-z)],)(?=[ \t]+(?:(?:all|the|surgical|resection|excision|excisional|inked)[ \t]+)?"
     r"margins?[ \t]+(?:(?:are|is|were|was)[ \t]+)?(?:negative|free|clear|uninvolved|not involved)"
     r"(?![a-z]))"
+)
+_MARGIN_AFTER_COMMA_PROBE = re.compile(
+    r"margin(?:(?<=, margin)|(?<=, all margin)|(?<=, the margin)|(?<=, surgical margin)"
+    r"|(?<=, resection margin)|(?<=, excision margin)|(?<=, excisional margin)"
+    r"|(?<=, inked margin))"
 )
 _FREE_MARGIN = re.compile(
     r"(dysplasia|neoplasia|tumor|carcinoma|lesion|malignancy)-free[ \t]+"
@@ -813,6 +822,24 @@ def _gleason_in_digits(m: re.Match[str]) -> str:
     return f"{m.group(1)}{primary}+{secondary}={primary + secondary}"
 
 
+def _prostate_sextant(text: str) -> str:
+    """A prostate biopsy's sextant with its side first ("left apex", "right mid")."""
+    if "of left" in text or "of right" in text or "the left" in text or "the right" in text:
+        text = _PROSTATE_PART_OF_SIDE.sub(r"\2 \1", text)  # "apex of left side"
+    if (
+        "apex left" in text
+        or "apex right" in text
+        or "base left" in text
+        or "base right" in text
+        or "mid left" in text
+        or "mid right" in text
+    ):
+        text = _PROSTATE_PART_THEN_SIDE.sub(r"\2 \1", text)  # "apex left"
+    if "middle third" in text:  # "right middle third"
+        text = _PROSTATE_MIDDLE_THIRD.sub(r"\1 mid", text)
+    return text
+
+
 def _other_labs_wording(text: str, words: set[str]) -> str:
     """Wordings some labs use for what the schemas read in another form ("CD20 +ve", "low grade
     (FIGO 1)", "Gleason three plus three equals six", "1.5 and 1.8 cm").
@@ -823,6 +850,10 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     """
     if "and" in words and ("cm" in words or "mm" in words):  # "1.5 and 1.8 cm"
         text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
+    if "prostate" in words:  # a biopsy's sextant: "apex of left side", "apex left"
+        text = _prostate_sextant(text)
+    if "endometrioid" in words and "endometrial" in words:  # "Endometrioid endometrial carcinoma"
+        text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
     if words.isdisjoint(_OTHER_LABS_WORDS):
         return text
     if "figo" in words and "(figo" in text:  # "low grade (FIGO 1)"
@@ -849,8 +880,6 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _CONSERVED_EXPRESSION.sub("retained", text)
     if "mandard" in words:  # "Tumour regression grade 3 of Mandard"
         text = _MANDARD_AFTER.sub(r"mandard trg \1", text)
-    if "endometrial" in words and "endometrioid" in text:  # "Endometrioid endometrial carcinoma"
-        text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
     if "figo" in words and ("of figo" in text or "by figo" in text):  # "grade 2 of FIGO"
         text = _GRADE_OF_FIGO.sub(r"figo grade \1", text)
     if "fibrosis" in words and not words.isdisjoint(("trichrome", "reticulin", "sirius")):
@@ -859,14 +888,10 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _CORES_OUT_OF.sub(
             lambda m: f"{to_int(m.group(1))} of {to_int(m.group(2))} cores", text
         )
-    if "prostate" in words and (
-        "of left" in text or "of right" in text or "the left" in text or "the right" in text
-    ):
-        text = _PROSTATE_PART_OF_SIDE.sub(r"\2 \1", text)  # "Prostate, apex of left side"
-    if "prostate" in words and ("left" in words or "right" in words):  # "Prostate, apex left"
-        text = _PROSTATE_PART_THEN_SIDE.sub(r"\2 \1", text)
-    if "prostate" in words and "middle third" in text:  # "Prostate, right middle third"
-        text = _PROSTATE_MIDDLE_THIRD.sub(r"\1 mid", text)
+    if "sided" in words:  # "right-sided neck node"
+        text = _SIDED.sub(r"\1", text)
+    if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
+        text = _LAUREN_TYPE.sub(r"\1 type", text)
     if "third" in words and ") third" in text:  # "distal (lower) third of oesophagus"
         text = _THIRD_NAMED_TWICE.sub(r"\1 ", text)
     if "grade" in words and not words.isdisjoint(_MESORECTUM_WORDS):
@@ -953,10 +978,6 @@ def normalise(text: str) -> str:
     if "her2" in text and "(ihc" in text:  # "HER2 (IHC 1+)"
         text = _HER2_IHC_BRACKET.sub(r"her2 \1", text)
         text = _HER2_IHC_HEADING.sub("her2 ihc ", text)
-    if "sided" in text:  # "right-sided neck node"
-        text = _SIDED.sub(r"\1", text)
-    if "laur" in text:  # "intestinal (Lauren) type", "intestinal sec. Laurén"
-        text = _LAUREN_TYPE.sub(r"\1 type", text)
     if "hybridi" in text:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
     if "our" in text or "oe" in text or "ae" in text:
@@ -998,7 +1019,7 @@ def normalise(text: str) -> str:
         text = _mitoses_in_digits(text)
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
-    if "margin" in text:  # "Pleomorphic adenoma, margins negative"
+    if "margin" in text and _MARGIN_AFTER_COMMA_PROBE.search(text):  # "adenoma, margins negative"
         text = _MARGIN_STATUS_AFTER_COMMA.sub(";", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
