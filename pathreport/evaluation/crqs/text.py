@@ -67,6 +67,17 @@ _NOT_SEEN_FIRST = re.compile(
 )
 
 
+def _opens_with_not(text: str) -> bool:
+    """A sentence, a line or a "Note)" of the (lower-case) text begins with "not"."""
+    return (
+        text.startswith("not")
+        or ". not " in text
+        or "\nnot " in text
+        or ") not " in text
+        or "; not " in text
+    )
+
+
 def _not_seen_first(text: str) -> str:
     """ "Not seen X" as "no X" where it opens a sentence, a line or a "Note)"."""
 
@@ -249,6 +260,7 @@ _PROSTATE_PART_OF_SIDE = re.compile(
 _PROSTATE_PART_THEN_SIDE = re.compile(r"(?<![a-z])(apex|base|mid)[ \t]+(left|right)(?![a-z])")
 # "right-sided neck node mass", "left-sided colon": the side.
 _SIDED = re.compile(r"(?<![a-z])(left|right)[ \t-]+sided(?![a-z])")
+_SEXTANT_WORDS = frozenset({"apex", "base", "mid", "middle"})
 _PROSTATE_MIDDLE_THIRD = re.compile(r"(?<![a-z])(left|right)[ \t]+middle[ \t]+third(?![a-z])")
 # "MLH1 and PMS2 show loss of nuclear expression": the markers' word for it is "lost"; "with
 # conserved expression" is "retained".
@@ -850,7 +862,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     """
     if "and" in words and ("cm" in words or "mm" in words):  # "1.5 and 1.8 cm"
         text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
-    if "prostate" in words:  # a biopsy's sextant: "apex of left side", "apex left"
+    if "prostate" in words and not words.isdisjoint(_SEXTANT_WORDS):  # "apex of left side"
         text = _prostate_sextant(text)
     if "endometrioid" in words and "endometrial" in words:  # "Endometrioid endometrial carcinoma"
         text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
@@ -952,7 +964,7 @@ def normalise(text: str) -> str:
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
-    if "not " in text:  # "Not seen perineural invasion."
+    if "not " in text and _opens_with_not(text):  # "Not seen perineural invasion."
         text = _not_seen_first(text)
     if "criteria" in text and " not " in text:  # "criteria for X are not met"
         text = _CRITERIA_NOT_MET.sub(r"no \1", text)
