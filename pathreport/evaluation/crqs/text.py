@@ -864,6 +864,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
     if "prostate" in words and not words.isdisjoint(_SEXTANT_WORDS):  # "apex of left side"
         text = _prostate_sextant(text)
+    if "cervix" in words and "uterus" in words and "uterus, cervix" in text:
+        text = text.replace("uterus, cervix", "uterine cervix")  # "Uterus, cervix, LEEP cone"
     if "endometrioid" in words and "endometrial" in words:  # "Endometrioid endometrial carcinoma"
         text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
     if words.isdisjoint(_OTHER_LABS_WORDS):
