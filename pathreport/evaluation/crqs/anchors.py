@@ -173,13 +173,16 @@ class AnchorIndex:
         """(the strings found: every anchor in ``text`` and some keys; the rules they enable)."""
         remembered = self._in_word
         words = set(_WORD_RUN.findall(text) if runs is None else runs)
-        known = [remembered[word] for word in words if word in remembered]
+        # One dictionary lookup per word; most reports use only words seen before, and then
+        # the pass over the unseen words is skipped.
+        known = [entry for entry in map(remembered.get, words) if entry is not None]
         found: set[str] = set().union(*[strings for strings, _ in known])
         enabled: set[int] = set(self._unanchored).union(*[rules for _, rules in known])
-        for word in words.difference(remembered):  # new words, or words too long to remember
-            strings, rules = self._inside(word)
-            found.update(strings)
-            enabled.update(rules)
+        if len(known) < len(words):
+            for word in words.difference(remembered):  # new words, or words too long to keep
+                strings, rules = self._inside(word)
+                found.update(strings)
+                enabled.update(rules)
         rules_by_anchor = self._rules_by_anchor
         spanning = [a for key in self._keys.intersection(found) for a in self._spanning_by_key[key]]
         for anchor in spanning + self._symbols:
