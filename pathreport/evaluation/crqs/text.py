@@ -56,8 +56,6 @@ _COUNT_SIGN = re.compile(r"/(?<=\d/)([ \t]*\d{1,3})[ \t]*(?:(-)|\+)(?=[ \t]*(?:[
 # "Non-atypical endometrial hyperplasia" is the hyperplasia without atypia (the WHO name); read
 # as "non" before "atypical hyperplasia" it would rule out the atypical one and name nothing.
 _NON_ATYPICAL = re.compile(r"(?<![a-z])non[- ]?atypical[ \t]+((?:[a-z]+[ \t]+){0,2}?hyperplasia)")
-# "Criteria for atypical meningioma (grade 2) are not met": the entity is ruled out, as in "does
-# not meet criteria for atypical meningioma" (a pre cue).
 # "Not seen sarcomatoid component.", "Note) Not identified invasive carcinoma": a sentence that
 # opens with the negated verb before its object, as writers of Spanish and Italian put it. Read
 # as "No sarcomatoid component" (the verb alone would end the scope of "not").
@@ -92,6 +90,8 @@ def _not_seen_first(text: str) -> str:
     return _NOT_SEEN_FIRST.sub(opens, text)
 
 
+# "Criteria for atypical meningioma (grade 2) are not met": the entity is ruled out, as in "does
+# not meet criteria for atypical meningioma" (a pre cue).
 _CRITERIA_NOT_MET = re.compile(
     r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:are|is|were|was)[ \t]+not[ \t]+"
     r"(?:met|fulfilled|satisfied)(?![a-z])"
@@ -275,8 +275,7 @@ _CONSERVED_EXPRESSION = re.compile(
 # "Tumour regression grade 3 of Mandard" is "Mandard TRG 3".
 _MANDARD_AFTER = re.compile(
     r"tumou?r[ \t]+regression[ \t]+grade[ \t]+(?:\(trg\)[ \t]+)?([1-5])[ \t]+"
-    r"(?:of|by|according[ \t]+to)"
-    r"[ \t]+mandard(?![a-z])"
+    r"(?:of|by|according[ \t]+to)[ \t]+mandard(?![a-z])"
 )
 # "Endometrioid endometrial carcinoma", "endometrioid-type endometrial adenocarcinoma": the
 # endometrioid type of an endometrial carcinoma (the organ's adjective would hide the type).
@@ -526,7 +525,6 @@ _NONE_OF_NODES_WITH = re.compile(
     r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:with|showing|containing|positive[ \t]+for)[ \t]+"
     r"((?:micro|macro)?metasta[a-z]*|(?:metastatic[ \t]+)?(?:carcinoma|tumor|disease))(?![a-z])"
 )
-# "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
 # "Pleomorphic adenoma, margins negative": the margins' status closes a clause of its own, not a
 # list that began with the diagnosis (whose "negative" would then rule the adenoma out).
 _MARGIN_STATUS_AFTER_COMMA = re.compile(
@@ -539,6 +537,7 @@ _MARGIN_AFTER_COMMA_PROBE = re.compile(
     r"|(?<=, resection margin)|(?<=, excision margin)|(?<=, excisional margin)"
     r"|(?<=, inked margin))"
 )
+# "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
 _FREE_MARGIN = re.compile(
     r"(dysplasia|neoplasia|tumor|carcinoma|lesion|malignancy)-free[ \t]+"
     r"((?:(?:resection|surgical|deep|lateral|radial|circumferential)[ \t]+)?margins?)(?![a-z])"
