@@ -258,10 +258,10 @@ _PROSTATE_PART_OF_SIDE = re.compile(
     r"(?:[ \t]+(?:side|lobe))?(?![a-z])"
 )
 _PROSTATE_PART_THEN_SIDE = re.compile(r"(?<![a-z])(apex|base|mid)[ \t]+(left|right)(?![a-z])")
+_PROSTATE_MIDDLE_THIRD = re.compile(r"(?<![a-z])(left|right)[ \t]+middle[ \t]+third(?![a-z])")
+_SEXTANT_WORDS = frozenset({"apex", "base", "mid", "middle"})  # a report without them has none
 # "right-sided neck node mass", "left-sided colon": the side.
 _SIDED = re.compile(r"(?<![a-z])(left|right)[ \t-]+sided(?![a-z])")
-_SEXTANT_WORDS = frozenset({"apex", "base", "mid", "middle"})
-_PROSTATE_MIDDLE_THIRD = re.compile(r"(?<![a-z])(left|right)[ \t]+middle[ \t]+third(?![a-z])")
 # "MLH1 and PMS2 show loss of nuclear expression": the markers' word for it is "lost"; "with
 # conserved expression" is "retained".
 _LOSS_OF_EXPRESSION = re.compile(
@@ -527,15 +527,17 @@ _NONE_OF_NODES_WITH = re.compile(
 )
 # "Pleomorphic adenoma, margins negative": the margins' status closes a clause of its own, not a
 # list that began with the diagnosis (whose "negative" would then rule the adenoma out).
+_MARGIN_QUALIFIERS = ("all", "the", "surgical", "resection", "excision", "excisional", "inked")
 _MARGIN_STATUS_AFTER_COMMA = re.compile(
-    r",(?<=[a-z)],)(?=[ \t]+(?:(?:all|the|surgical|resection|excision|excisional|inked)[ \t]+)?"
+    rf",(?<=[a-z)],)(?=[ \t]+(?:(?:{'|'.join(_MARGIN_QUALIFIERS)})[ \t]+)?"
     r"margins?[ \t]+(?:(?:are|is|were|was)[ \t]+)?(?:negative|free|clear|uninvolved|not involved)"
     r"(?![a-z]))"
 )
+# Where it can apply, found from the literal "margin" (the rule itself starts at every comma).
 _MARGIN_AFTER_COMMA_PROBE = re.compile(
-    r"margin(?:(?<=, margin)|(?<=, all margin)|(?<=, the margin)|(?<=, surgical margin)"
-    r"|(?<=, resection margin)|(?<=, excision margin)|(?<=, excisional margin)"
-    r"|(?<=, inked margin))"
+    "margin(?:"
+    + "|".join(f"(?<=, {q}margin)" for q in ("", *(f"{q} " for q in _MARGIN_QUALIFIERS)))
+    + ")"
 )
 # "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
 _FREE_MARGIN = re.compile(
