@@ -65,6 +65,7 @@ _SIGN_AFTER = re.compile(
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
+_NEGATIVE_TERM_STARTS = frozenset({"no", "without", "negative", "free"})
 _MAX_LIST_WORDS = 24
 _ITEM_SEPARATOR = re.compile(r"[,:]|\s-\s")  # inside an unlisted last item: a new item
 _MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and X are absent")
@@ -221,6 +222,12 @@ class RuleExtractor:
         self._status_subjects = [frozenset(f.negated_after_is_status) for f in self.fields]
         self._own_status = [f.own_status for f in self.fields]
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
+        # A field's value is void where another field reads the value that contradicts it.
+        self._void_when = [
+            (fi, [(self._field_index[t], v) for t, v in f.void_when if t in self._field_index])
+            for fi, f in enumerate(self.fields)
+            if f.void_when
+        ]
         self._free_with = [
             (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
         ]
@@ -827,7 +834,9 @@ class RuleExtractor:
         term_over: dict[int, int] = {}  # word -> end of the longest term starting before it
         if mention_starts:
             for (_, i), (j, _, kind) in terms.items():
-                if kind == TERM:
+                # A term that is itself a negative statement ("no malignancy": benign) leaves
+                # the finding it negates to the fields that record its absence too.
+                if kind == TERM and rt.words[i] not in _NEGATIVE_TERM_STARTS:
                     for w in range(i, j + 1):
                         if w in mention_starts:
                             if j + 1 - i > longest_term.get(w, 0):
@@ -1000,6 +1009,11 @@ class RuleExtractor:
                     reselect.add(ti)
         for ti in reselect:
             selected[ti] = _select(self.fields[ti], candidates[ti], breakdowns.get(ti), text)
+        for fi, contradictions in self._void_when:
+            if fi in selected and any(
+                selected.get(ti, (None,))[0] == value for ti, value in contradictions
+            ):
+                del selected[fi]
         # The nodes examined are the total's examined part ("2/43 and 2/20" examined 63), so a
         # report that states it per station and one that states the sum agree.
         for fi, source in self._examined_of:

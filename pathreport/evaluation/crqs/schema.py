@@ -48,6 +48,9 @@ The file format (one mapping)::
         only_with: [melanoma, breslow] # read only from reports that name one of these words
                                        # ("5 mm thick" is a Breslow thickness in a melanoma
                                        # report, a gallbladder wall's in another)
+        void_when: {benign_vs_malignant: malignant}  # dropped where another field reads that
+                                       # value ("detrusor free of tumour" in a carcinoma's
+                                       # report rules no malignancy out)
         negated_after_is_status: [margins]  # "margins free of carcinoma" rules nothing out
         own_status: true               # a test: a cue right after it is its own result
                                        # ("adenocarcinoma, CK7 negative" keeps the carcinoma)
@@ -190,7 +193,7 @@ FIELD_KEYS = frozenset(
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "only_with",
-        "negated_after_is_status",
+        "negated_after_is_status", "void_when",
         "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
         "agrees_within", "subset_agrees",
     }
@@ -323,6 +326,9 @@ class FieldSpec:
     only_with: tuple[str, ...] = ()
     # Words whose status a negation after them states ("margins are free of carcinoma").
     negated_after_is_status: tuple[str, ...] = ()
+    # (field, value) pairs any one of which, read from the same report, voids this field: a
+    # statement that the report's own diagnosis contradicts is about something else.
+    void_when: tuple[tuple[str, str], ...] = ()
     # A test or marker (an immunostain, an organism): a negation cue right after one of its
     # terms is that term's result and does not reach back over a list to the findings before it.
     own_status: bool = False
@@ -1142,6 +1148,7 @@ def _build_field(
             clean_text(w) for w in _string_list(item.get("only_with", ()), here, "only_with")
         ),
         equivalent=_equivalent_pairs(item.get("equivalent"), here),
+        void_when=_void_when(item.get("void_when"), here),
         negated_after_is_status=tuple(
             clean_text(w)
             for w in _string_list(
@@ -1333,6 +1340,21 @@ def _equivalent_pairs(raw: Any, where: str) -> frozenset[frozenset[str]]:
     return frozenset(frozenset(str(v) for v in pair) for pair in raw)
 
 
+def _void_when(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """``void_when: {field: value, ...}`` as (field, value) pairs (checked against the fields
+    later, once all are known)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
+    ):
+        raise SchemaError(
+            f"{where}: 'void_when' must map field names to one value each "
+            f"({{benign_vs_malignant: malignant}}), found {raw!r}."
+        )
+    return tuple((k, clean_text(v)) for k, v in raw.items())
+
+
 def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
     """``only_alone`` and ``equivalent`` name the field's own values; ``free_with`` a
     statement-counting field; ``examined_of`` a summed count field."""
@@ -1346,6 +1368,13 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
                 raise SchemaError(
                     f"{where}: field '{f.name}': {key} names {sorted(unknown)}, which are not "
                     f"values of the field {values}."
+                )
+        for target, value in f.void_when:
+            other = by_name.get(target)
+            if other is None or value not in [v.canonical for v in other.values]:
+                raise SchemaError(
+                    f"{where}: field '{f.name}': void_when names {target}={value!r}, which is "
+                    "not a field of this schema with that value."
                 )
         if f.free_with is not None and getattr(by_name.get(f.free_with), "select", None) != (
             "number"

@@ -232,7 +232,7 @@ _OTHER_LABS_WORDS = (
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
     | {"ebv", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
-    | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur"}
+    | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
 )
 # "perisinusoidal fibrosis on trichrome (stage 1a)": the stain named between a fibrosis and its
 # stage in brackets.
@@ -240,11 +240,27 @@ _FIBROSIS_ON_STAIN = re.compile(
     r"fibrosis[ \t]+(?:on|by|in)[ \t]+(?:the[ \t]+)?(?:masson[ \t]+)?"
     r"(?:trichrome|reticulin|sirius[ \t]+red)(?:[ \t]+stains?)?[ \t]*(?=\()"
 )
-# "intestinal (Lauren) type", "intestinal sec. Laurén": the Lauren type by its word.
+# "intestinal (Lauren) type", "diffuse-type (Lauren)", "intestinal sec. Laurén": the Lauren type
+# by its word.
 _LAUREN_TYPE = re.compile(
-    r"(?<![a-z])(intestinal|diffuse|mixed)[ \t]+(?:\((?:sec\.?[ \t]+)?laur[eé]n\)(?:[ \t]+type)?"
+    r"(?<![a-z])(intestinal|diffuse|mixed)(?:-type|[ \t]+type)?[ \t]+"
+    r"(?:\((?:sec\.?[ \t]+)?laur[eé]n\)(?:[ \t]+type)?"
     r"|(?:sec\.?|sec\.?[ \t]+|according[ \t]+to[ \t]+)[ \t]*laur[eé]n)(?![a-z])"
 )
+# "biopsies at 3, 6 and 12 o'clock": each hour of the list is a clock position of its own.
+_HOUR = r"(?:1[0-2]|[1-9])"
+_CLOCK_HOUR_LIST = re.compile(
+    rf"(?<![\d:.,])({_HOUR}(?:[ \t]*,[ \t]*{_HOUR})*)[ \t]*(,?[ \t]*(?:and|&)[ \t]*)"
+    rf"({_HOUR})[ \t]*o'?[ \t]*clock"
+)
+
+
+def _clock_hours(match: re.Match) -> str:
+    """ "3, 6 and 12 o'clock" -> "3 o'clock, 6 o'clock and 12 o'clock"."""
+    hours = [h.strip() for h in match.group(1).split(",")]
+    return ", ".join(f"{h} o'clock" for h in hours) + f" and {match.group(3)} o'clock"
+
+
 _CORE_NUMBER = r"(\d{1,2}|" + "|".join(w for w, v in NUMBER_WORDS.items() if 1 <= v <= 20) + ")"
 # "found in one core out of twelve": the cores a carcinoma involves, in the "1 of 12 cores" form.
 _CORES_OUT_OF = re.compile(
@@ -504,6 +520,10 @@ _NODE_COUNT_WORD = (
 # Found from the literal " of " (a fast search), the number before it looked up behind.
 _OF_COUNT_WORD = re.compile(rf" of[ \t]+(?:the[ \t]+)?({_NODE_COUNT_WORD})(?![a-z-])")
 _COUNT_WORD_BEFORE = re.compile(rf"(?<![a-z-])({_NODE_COUNT_WORD})[ \t]*$")
+# "none of 2 involved", "zero of the 14": none counted out of a number in digits ("0 of 2").
+_NONE_OF_DIGITS = re.compile(
+    r"(?<![a-z])(?:none|zero)[ \t]+of[ \t]+(?:the[ \t]+)?(\d{1,3})(?![\d.,/])"
+)
 # The CAP synoptic pair "Number examined: 13; Number involved: 1" (either order, with or without
 # "of lymph nodes") is the count "1/13", written before the pair so that both readings stay.
 _CAP_NODE_NUMBERS = re.compile(
@@ -594,6 +614,15 @@ _RESULT_HEADING = re.compile(
     r"|(?<=\n)|(?<=[.;] )|^)" + _RESULT_COLON.pattern + r"[ \t]*(?=[a-z0-9])",
     re.MULTILINE,
 )
+# The same without the colon, on a line headed as immunohistochemistry ("Immunohistochemistry:
+# positive CD20, BCL6; negative CD3, CD10"): a result right after the heading or after a
+# separator, before a marker's name (a short name with a number, or one of the few without).
+_IHC_LINE = re.compile(r"(?:ihc|immunohistochemistry|immunohistochemical|immunostains?)[^\n]*")
+_RESULT_BEFORE_MARKER = re.compile(
+    r"(?:(?<=[:;,][ \t])|(?<=[:;,]))[ \t]*(positive|negative)[ \t]+"
+    r"(?=(?:[a-z]{1,6}-?\d{1,3}[a-z]?|ema|myc|desmin|synaptophysin|chromogranin|calretinin|gfap"
+    r"|vimentin|er|pr|inhibin|napsin[ \t]*a|cyclin[ \t]*d1|melan-?a|dog-?1)(?![a-z0-9]))"
+)
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
 _STATUS_HEADING = re.compile(
@@ -633,6 +662,11 @@ def _as_no(match: re.Match) -> str:
 def _result_for(match: re.Match) -> str:
     """ "IHC negative: S100" -> "IHC negative for S100"."""
     return match.group(0)[: match.start(1) - match.start(0)] + match.group(1) + " for "
+
+
+def _results_before_markers(match: re.Match) -> str:
+    """On an immunohistochemistry line, "; negative CD3, CD10" -> "; negative for CD3, CD10"."""
+    return _RESULT_BEFORE_MARKER.sub(r"\1 for ", match.group(0))
 
 
 def _record_field(match: re.Match) -> str:
@@ -905,6 +939,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
+    if "clock" in words and " and " in text:  # "punch biopsies at 12 and 3 o'clock"
+        text = _CLOCK_HOUR_LIST.sub(_clock_hours, text)
     if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
         text = _LAUREN_TYPE.sub(r"\1 type", text)
     if "third" in words and ") third" in text:  # "distal (lower) third of oesophagus"
@@ -1056,6 +1092,8 @@ def normalise(text: str) -> str:
     names_nodes = "node" in text  # most REG reports do not: one scan for the rules below
     if " of " in text and (names_nodes or "core" in text):  # "one of eighteen nodes"
         text = _worded_counts(text)
+        if "none of" in text or "zero of" in text:
+            text = _NONE_OF_DIGITS.sub(r"0 of \1", text)
     if names_nodes and " of " in text:  # "peribronchial 1 of 6 positive"
         text = _rewrite_node_lines(text)
     if names_nodes:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
@@ -1085,6 +1123,8 @@ def normalise(text: str) -> str:
         text = _SHARED_INVASION.sub(r"\1 invasion", text)
     if ("positive" in text or "negative" in text) and _RESULT_COLON.search(text):
         text = _RESULT_HEADING.sub(_result_for, text)
+    if ("positive " in text or "negative " in text) and ("ihc" in text or "immuno" in text):
+        text = _IHC_LINE.sub(_results_before_markers, text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
     return text

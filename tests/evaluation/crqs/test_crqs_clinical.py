@@ -325,8 +325,12 @@ def test_crqs_a_negated_mention_inside_another_finding_belongs_to_it():
     found = extract("Prostate biopsy: acinar adenocarcinoma. No perineural invasion.", "histai")
     assert found["perineural_invasion"] == "absent" and "malignancy_status" not in found
     assert (
-        extract("Breast: DCIS. No invasive carcinoma.", "histai")["malignancy_status"] == "absent"
+        extract("Breast: fibroadenoma. No invasive carcinoma.", "histai")["malignancy_status"]
+        == "absent"
     )
+    # Beside DCIS (itself malignant) the same sentence rules out invasion, not malignancy.
+    found = extract("Breast: DCIS. No invasive carcinoma.", "histai")
+    assert found["invasion_status"] == "absent" and "malignancy_status" not in found
 
 
 @pytest.mark.parametrize("dataset", ["tcga", "histai"])
