@@ -215,7 +215,9 @@ _VESSEL_KINDS = frozenset(
     ["extramural", "intramural", "microvascular", "macrovascular", "lymphatic", "venous", "small",
      "large"]
 )  # fmt: skip
-_EBV_ISH = re.compile(r"(?<![a-z])ebv[ \t]*(?:\([ \t]*(?:ish|eber)[ \t]*\)|ish|eber)(?![a-z])")
+_EBV_ISH = re.compile(
+    r"(?<![a-z])(?:ebv|eber)[ \t]*(?:\([ \t]*(?:ish|eber)[ \t]*\)|ish|eber)(?![a-z])"
+)
 _TYPE_ADJECTIVES = frozenset(["endometrioid", "serous", "mucinous", "clear"])
 _PDL1_CLONES = frozenset(["22c3", "sp263", "sp142", "28", "73", "e1l3n"])
 # The words without which no rule of _other_labs_wording but the first applies.
@@ -230,7 +232,7 @@ _OTHER_LABS_WORDS = (
     | _TYPE_ADJECTIVES
     | _MESORECTUM_WORDS
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
-    | {"ebv", "temporal", "gall", "involvement"}
+    | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
 )
@@ -955,7 +957,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = text.replace("gall bladder", "gallbladder")
     if "involvement" in words and "without" in words:  # "... without involvement of Y": of Y
         text = _WITHOUT_INVOLVEMENT_OF.sub("without any involvement of", text)
-    if "ebv" in words and "ish" in words:  # "EBV (ISH): negative" is the EBER result
+    if ("ebv" in words or "eber" in words) and "ish" in words:  # "EBV (ISH)", "EBER ISH -"
         text = _EBV_ISH.sub("eber", text)
     if "none" in words and "metastatic" in words:  # "Fourteen nodes, none metastatic"
         text = text.replace("none metastatic", "none with metastasis")  # the cue "none with"

@@ -123,6 +123,15 @@ def test_void_when_must_name_a_field_and_one_of_its_values():
          "diagnosis", "chronic inflammation"),
         ("reg2025", "Thyroid, right lobectomy;\nPapillary carcinoma, classic type, with diameter "
          "0.6 cm, unifocal.", "tumor_size", 0.6),
+        # Microvessels, a penetrated capsule, and EBER by in situ hybridisation.
+        ("tcga", "Glioblastoma: necrosis with pseudopalisading and proliferation of "
+         "microvessels.", "microvascular_proliferation", "present"),
+        ("histai", "Encapsulated follicular neoplasm, capsule penetrated through its full "
+         "thickness.", "capsular_invasion", "present"),
+        ("tcga", "Adrenocortical carcinoma. Invasion of capsule and veins identified.",
+         "capsular_invasion", "present"),
+        ("tcga", "Gastrectomy: adenocarcinoma. HER2 IHC 0; EBER ISH -; MMR proficient.",
+         "ihc_markers", "eber negative"),
         # Washings named without the peritoneum.
         ("tcga", "TAH-BSO: serous carcinoma of the right ovary; washings negative for malignant "
          "cells.", "peritoneal_cytology", "negative"),
