@@ -620,11 +620,15 @@ _RESULT_HEADING = re.compile(
 # positive CD20, BCL6; negative CD3, CD10"): a result right after the heading or after a
 # separator, before a marker's name (a short name with a number, or one of the few without).
 _IHC_LINE = re.compile(r"(?:ihc|immunohistochemistry|immunohistochemical|immunostains?)[^\n]*")
-_RESULT_BEFORE_MARKER = re.compile(
-    r"(?:(?<=[:;,][ \t])|(?<=[:;,]))[ \t]*(positive|negative)[ \t]+"
+_MARKER_NAME = (
     r"(?=(?:[a-z]{1,6}-?\d{1,3}[a-z]?|ema|myc|desmin|synaptophysin|chromogranin|calretinin|gfap"
-    r"|vimentin|er|pr|inhibin|napsin[ \t]*a|cyclin[ \t]*d1|melan-?a|dog-?1)(?![a-z0-9]))"
+    r"|vimentin|er|pr|inhibin|hmwck|napsin[ \t]*a|cyclin[ \t]*d1|melan-?a|dog-?1)(?![a-z0-9]))"
 )
+_RESULT_BEFORE_MARKER = re.compile(
+    r"(?:(?<=[:;,][ \t])|(?<=[:;,]))[ \t]*(positive|negative)[ \t]+" + _MARKER_NAME
+)
+# In prose, "basal cells absent, confirmed by negative p63 and HMWCK".
+_RESULT_AFTER_BY = re.compile(r"(?<=[ \t])(by|with)[ \t]+(positive|negative)[ \t]+" + _MARKER_NAME)
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
 _STATUS_HEADING = re.compile(
@@ -1127,6 +1131,8 @@ def normalise(text: str) -> str:
         text = _RESULT_HEADING.sub(_result_for, text)
     if ("positive " in text or "negative " in text) and ("ihc" in text or "immuno" in text):
         text = _IHC_LINE.sub(_results_before_markers, text)
+    if "by negative " in text or "with negative " in text or "by positive " in text:
+        text = _RESULT_AFTER_BY.sub(r"\1 \2 for ", text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
     return text

@@ -132,6 +132,13 @@ def test_void_when_must_name_a_field_and_one_of_its_values():
          "capsular_invasion", "present"),
         ("tcga", "Gastrectomy: adenocarcinoma. HER2 IHC 0; EBER ISH -; MMR proficient.",
          "ihc_markers", "eber negative"),
+        # Markers after "by negative", tumour deposits counted with "x", cores without tumour.
+        ("histai", "Small glands lacking basal cells, confirmed by negative p63 and HMWCK.",
+         "ihc_markers", "hmwck negative + p63 negative"),
+        ("tcga", "Sigmoid colectomy: adenocarcinoma. Mesocolic tumour deposits x2; lymph nodes "
+         "negative (0/15).", "tumor_deposit_count", "2"),
+        ("histai", "A. Right prostate: carcinoma in 4 of 6 cores. B. Left prostate: benign; no "
+         "carcinoma in six cores.", "tumor_extent", "4/12"),
         # Washings named without the peritoneum.
         ("tcga", "TAH-BSO: serous carcinoma of the right ovary; washings negative for malignant "
          "cells.", "peritoneal_cytology", "negative"),
@@ -144,3 +151,20 @@ def test_less_common_wordings_are_read(dataset, text, field, value):
 def test_asap_has_no_histologic_type():
     found = extract("Prostate, needle biopsy;\nAtypical small acinar proliferation.", "reg2025")
     assert "histologic_type" not in found
+
+
+@pytest.mark.parametrize("dataset", ["reg2025", "histai"])
+def test_non_small_cell_carcinoma_beside_its_subtype_is_one_entity(dataset):
+    found = extract("Lung, core biopsy;\nNon-small cell carcinoma, adenocarcinoma.", dataset)
+    assert found["findings"] == "adenocarcinoma"
+
+
+def test_a_liver_biopsy_stage_in_brackets_of_fibrosis_is_no_stage_group():
+    text = "Chronic hepatitis, Batts-Ludwig grade 3 (moderate), stage 3 (bridging fibrosis)."
+    found = extract(text, "histai")
+    assert found["fibrosis_stage"] == "stage 3" and "stage_group" not in found
+
+
+def test_a_cyst_lined_by_keratinizing_epithelium_has_no_carcinoma_type():
+    text = "Left ovary, cystectomy: cyst lined by keratinizing squamous epithelium with adnexa."
+    assert "histologic_type" not in extract(text, "histai")
