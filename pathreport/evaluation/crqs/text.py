@@ -46,7 +46,11 @@ _DECIMAL_COMMA = re.compile(
 )
 # A stain's sign written apart from its name ("CK7 -, TTF1 -."; "CDX2 +"): the sign of "CK7-".
 # (Searched from its space: a pattern that starts with a class tries every position.)
-_SPACED_SIGN = re.compile(r" (?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))")
+# A bracket after the sign closes it only after a stain whose name ends in a digit ("MSH6 - (MMR
+# deficient)"), where no dash of prose stands.
+_SPACED_SIGN = re.compile(
+    r" (?:(?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))|(?<=[0-9] )([+-])(?=[ \t]*\())"
+)
 # A finding's sign after its heading's colon ("LVI: -", "Margins: -; closest 5 mm", "Invasive
 # carcinoma: -") is the word a checklist writes there: the sign alone reaches only the stain and
 # finding names it follows, the word every field's status patterns.
@@ -1022,7 +1026,7 @@ def normalise(text: str) -> str:
     if "margin" in text and ":" in text:  # "Margins: ecto -, endo -, deep -"
         text = _MARGIN_LIST.sub(_margin_list, text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
-        text = _SPACED_SIGN.sub(r"\1", text)
+        text = _SPACED_SIGN.sub(r"\1\2", text)
     if "(+)" in text or "(-)" in text:  # "ALK (D5F3) (-)", "ROS1 (+)"
         text = _TEST_SIGN.sub(
             lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text

@@ -139,6 +139,13 @@ def test_void_when_must_name_a_field_and_one_of_its_values():
          "negative (0/15).", "tumor_deposit_count", "2"),
         ("histai", "A. Right prostate: carcinoma in 4 of 6 cores. B. Left prostate: benign; no "
          "carcinoma in six cores.", "tumor_extent", "4/12"),
+        # A sign before a bracket, a margin's status after its bracket, CHL.
+        ("tcga", "Endometrioid carcinoma. IHC: MLH1 +, PMS2 +, MSH2 -, MSH6 - (MMR-deficient).",
+         "mmr_proteins_lost", "msh2 + msh6"),
+        ("tcga", "Distal gastrectomy: adenocarcinoma. Surgical margins (proximal and distal) "
+         "without neoplasia.", "margin_status", "negative"),
+        ("reg2025", "Lymph node, right neck, excision;\nCHL, nodular sclerosis subtype.",
+         "diagnosis", "lymphoma"),
         # Washings named without the peritoneum.
         ("tcga", "TAH-BSO: serous carcinoma of the right ovary; washings negative for malignant "
          "cells.", "peritoneal_cytology", "negative"),
@@ -168,3 +175,11 @@ def test_a_liver_biopsy_stage_in_brackets_of_fibrosis_is_no_stage_group():
 def test_a_cyst_lined_by_keratinizing_epithelium_has_no_carcinoma_type():
     text = "Left ovary, cystectomy: cyst lined by keratinizing squamous epithelium with adnexa."
     assert "histologic_type" not in extract(text, "histai")
+
+
+def test_a_nodes_extracapsular_extension_is_no_extraprostatic_extension():
+    text = "Axillary nodes: metastatic carcinoma, 3/14; one node shows extracapsular extension."
+    found = extract(text, "histai")
+    assert found["extranodal_extension"] == "present" and "extraprostatic_extension" not in found
+    prostate = extract("Prostate biopsy: adenocarcinoma with extracapsular extension.", "histai")
+    assert prostate["extraprostatic_extension"] == "present"
