@@ -49,7 +49,7 @@ _DECIMAL_COMMA = re.compile(
 # A bracket after the sign closes it only after a stain whose name ends in a digit ("MSH6 - (MMR
 # deficient)"), where no dash of prose stands.
 _SPACED_SIGN = re.compile(
-    r" (?:(?<=[a-z0-9] )([+-])(?=[ \t]*(?:[,;.)\n]|$))|(?<=[0-9] )([+-])(?=[ \t]*\())"
+    r" (?<=[a-z0-9] )([+-])(?:(?=[ \t]*(?:[,;.)\n]|$))|(?<=[0-9] [+-])(?=[ \t]*\())"
 )
 # A finding's sign after its heading's colon ("LVI: -", "Margins: -; closest 5 mm", "Invasive
 # carcinoma: -") is the word a checklist writes there: the sign alone reaches only the stain and
@@ -1026,7 +1026,7 @@ def normalise(text: str) -> str:
     if "margin" in text and ":" in text:  # "Margins: ecto -, endo -, deep -"
         text = _MARGIN_LIST.sub(_margin_list, text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
-        text = _SPACED_SIGN.sub(r"\1\2", text)
+        text = _SPACED_SIGN.sub(r"\1", text)
     if "(+)" in text or "(-)" in text:  # "ALK (D5F3) (-)", "ROS1 (+)"
         text = _TEST_SIGN.sub(
             lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text
@@ -1133,10 +1133,11 @@ def normalise(text: str) -> str:
         text = _SHARED_INVASION.sub(r"\1 invasion", text)
     if ("positive" in text or "negative" in text) and _RESULT_COLON.search(text):
         text = _RESULT_HEADING.sub(_result_for, text)
-    if ("positive " in text or "negative " in text) and ("ihc" in text or "immuno" in text):
-        text = _IHC_LINE.sub(_results_before_markers, text)
-    if "by negative " in text or "with negative " in text or "by positive " in text:
-        text = _RESULT_AFTER_BY.sub(r"\1 \2 for ", text)
+    if "positive " in text or "negative " in text:
+        if "ihc" in text or "immuno" in text:  # "IHC: positive CD20; negative CD3"
+            text = _IHC_LINE.sub(_results_before_markers, text)
+        if "by negative " in text or "with negative " in text or "by positive " in text:
+            text = _RESULT_AFTER_BY.sub(r"\1 \2 for ", text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
     return text
