@@ -633,6 +633,7 @@ _RESULT_BEFORE_MARKER = re.compile(
 )
 # In prose, "basal cells absent, confirmed by negative p63 and HMWCK".
 _RESULT_AFTER_BY = re.compile(r"(?<=[ \t])(by|with)[ \t]+(positive|negative)[ \t]+" + _MARKER_NAME)
+_RESULT_AFTER_BY_CUES = ("by negative ", "with negative ", "by positive ", "with positive ")
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
 _STATUS_HEADING = re.compile(
@@ -1136,7 +1137,7 @@ def normalise(text: str) -> str:
     if "positive " in text or "negative " in text:
         if "ihc" in text or "immuno" in text:  # "IHC: positive CD20; negative CD3"
             text = _IHC_LINE.sub(_results_before_markers, text)
-        if "by negative " in text or "with negative " in text or "by positive " in text:
+        if any(cue in text for cue in _RESULT_AFTER_BY_CUES):  # "confirmed by negative p63"
             text = _RESULT_AFTER_BY.sub(r"\1 \2 for ", text)
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
