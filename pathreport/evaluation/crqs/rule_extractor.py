@@ -833,17 +833,25 @@ class RuleExtractor:
         term_from: dict[int, int] = {}  # word -> end of the longest term starting there
         term_over: dict[int, int] = {}  # word -> end of the longest term starting before it
         if mention_starts:
+            report_words = rt.words
             for (_, i), (j, _, kind) in terms.items():
-                # A term that is itself a negative statement ("no malignancy": benign) leaves
-                # the finding it negates to the fields that record its absence too.
-                if kind == TERM and rt.words[i] not in _NEGATIVE_TERM_STARTS:
+                if kind == TERM:
                     for w in range(i, j + 1):
                         if w in mention_starts:
+                            # A term that is itself a negative statement ("no malignancy":
+                            # benign) leaves the finding it negates to the fields that record
+                            # its absence too (looked up only where a mention is inside).
+                            if report_words[i] in _NEGATIVE_TERM_STARTS:
+                                break
                             if j + 1 - i > longest_term.get(w, 0):
                                 longest_term[w] = j + 1 - i
                             if w > i and j > term_over.get(w, -1):
                                 term_over[w] = j
-                    if i in mention_starts and j > term_from.get(i, -1):
+                    if (
+                        i in mention_starts
+                        and j > term_from.get(i, -1)
+                        and report_words[i] not in _NEGATIVE_TERM_STARTS
+                    ):
                         term_from[i] = j
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):

@@ -526,10 +526,8 @@ _NODE_COUNT_WORD = (
 # Found from the literal " of " (a fast search), the number before it looked up behind.
 _OF_COUNT_WORD = re.compile(rf" of[ \t]+(?:the[ \t]+)?({_NODE_COUNT_WORD})(?![a-z-])")
 _COUNT_WORD_BEFORE = re.compile(rf"(?<![a-z-])({_NODE_COUNT_WORD})[ \t]*$")
-# "none of 2 involved", "zero of the 14": none counted out of a number in digits ("0 of 2").
-_NONE_OF_DIGITS = re.compile(
-    r"(?<![a-z])(?:none|zero)[ \t]+of[ \t]+(?:the[ \t]+)?(\d{1,3})(?![\d.,/])"
-)
+# "none of 2 involved", "none of the 14": none counted out of a number in digits ("0 of 2").
+_NONE_OF_DIGITS = re.compile(r"(?<![a-z])none[ \t]+of[ \t]+(?:the[ \t]+)?(\d{1,3})(?![\d.,/])")
 # The CAP synoptic pair "Number examined: 13; Number involved: 1" (either order, with or without
 # "of lymph nodes") is the count "1/13", written before the pair so that both readings stay.
 _CAP_NODE_NUMBERS = re.compile(
@@ -1103,7 +1101,7 @@ def normalise(text: str) -> str:
     names_nodes = "node" in text  # most REG reports do not: one scan for the rules below
     if " of " in text and (names_nodes or "core" in text):  # "one of eighteen nodes"
         text = _worded_counts(text)
-        if "none of" in text or "zero of" in text:
+        if "none of" in text:
             text = _NONE_OF_DIGITS.sub(r"0 of \1", text)
     if names_nodes and " of " in text:  # "peribronchial 1 of 6 positive"
         text = _rewrite_node_lines(text)
@@ -1132,9 +1130,9 @@ def normalise(text: str) -> str:
         text = _REMAINING_COUNT.sub(r"\1", text)
     if ("invasion" in text or "involvement" in text) and _SHARED_HEAD.search(text):
         text = _SHARED_INVASION.sub(r"\1 invasion", text)
-    if ("positive" in text or "negative" in text) and _RESULT_COLON.search(text):
-        text = _RESULT_HEADING.sub(_result_for, text)
-    if "positive " in text or "negative " in text:
+    if "positive" in text or "negative" in text:  # the rules below read a stated result
+        if _RESULT_COLON.search(text):  # "IHC negative: S100, CD34"
+            text = _RESULT_HEADING.sub(_result_for, text)
         if "ihc" in text or "immuno" in text:  # "IHC: positive CD20; negative CD3"
             text = _IHC_LINE.sub(_results_before_markers, text)
         if any(cue in text for cue in _RESULT_AFTER_BY_CUES):  # "confirmed by negative p63"
