@@ -618,20 +618,17 @@ _RESULT_HEADING = re.compile(
     r"|(?<=\n)|(?<=[.;] )|^)" + _RESULT_COLON.pattern + r"[ \t]*(?=[a-z0-9])",
     re.MULTILINE,
 )
-# The same without the colon, on a line headed as immunohistochemistry ("Immunohistochemistry:
-# positive CD20, BCL6; negative CD3, CD10"): a result right after the heading or after a
-# separator, before a marker's name (a short name with a number, or one of the few without).
-_IHC_LINE = re.compile(r"(?:ihc|immunohistochemistry|immunohistochemical|immunostains?)[^\n]*")
-_MARKER_NAME = (
+# The same without the colon: a result before a marker's name (a short name with a number, or
+# one of the few without), right after a separator on a line headed as immunohistochemistry
+# ("Immunohistochemistry: positive CD20, BCL6; negative CD3, CD10"), or after "by" or "with" in
+# prose ("basal cells absent, confirmed by negative p63 and HMWCK"). Found from the result word
+# (one search per report); the words before it are looked at only where it is found.
+_RESULT_BEFORE_MARKER = re.compile(
+    r"(positive|negative)[ \t]+"
     r"(?=(?:[a-z]{1,6}-?\d{1,3}[a-z]?|ema|myc|desmin|synaptophysin|chromogranin|calretinin|gfap"
     r"|vimentin|er|pr|inhibin|hmwck|napsin[ \t]*a|cyclin[ \t]*d1|melan-?a|dog-?1)(?![a-z0-9]))"
 )
-_RESULT_BEFORE_MARKER = re.compile(
-    r"(?:(?<=[:;,][ \t])|(?<=[:;,]))[ \t]*(positive|negative)[ \t]+" + _MARKER_NAME
-)
-# In prose, "basal cells absent, confirmed by negative p63 and HMWCK".
-_RESULT_AFTER_BY = re.compile(r"(?<=[ \t])(by|with)[ \t]+(positive|negative)[ \t]+" + _MARKER_NAME)
-_RESULT_AFTER_BY_CUES = ("by negative ", "with negative ", "by positive ", "with positive ")
+_IHC_HEADING = re.compile(r"ihc|immunohistochemistry|immunohistochemical|immunostains?")
 # A status that heads the list it applies to ("Not identified: necrosis, vascular invasion,
 # perineural invasion") reads as the same list after "no".
 _STATUS_HEADING = re.compile(
@@ -673,9 +670,29 @@ def _result_for(match: re.Match) -> str:
     return match.group(0)[: match.start(1) - match.start(0)] + match.group(1) + " for "
 
 
-def _results_before_markers(match: re.Match) -> str:
-    """On an immunohistochemistry line, "; negative CD3, CD10" -> "; negative for CD3, CD10"."""
-    return _RESULT_BEFORE_MARKER.sub(r"\1 for ", match.group(0))
+def _results_before_markers(text: str) -> str:
+    """ "IHC: positive CD20; negative CD3" -> "IHC: positive for CD20;negative for CD3";
+    "confirmed by negative p63" -> "confirmed by negative for p63"."""
+    out, done = [], 0
+    for found in _RESULT_BEFORE_MARKER.finditer(text):
+        start = found.start()
+        blank = start
+        while blank > done and text[blank - 1] in " \t":
+            blank -= 1
+        if blank and text[blank - 1] in ":;,":  # after a separator, on an IHC line
+            line_start = text.rfind("\n", 0, blank) + 1
+            if _IHC_HEADING.search(text, line_start, blank) is None:
+                continue
+            out += [text[done:blank], found.group(1), " for "]
+        elif text.endswith(("by", "with"), 0, blank) and blank != start:
+            word_start = blank - (2 if text.endswith("by", 0, blank) else 4)
+            if word_start == 0 or text[word_start - 1] not in " \t":
+                continue
+            out += [text[done:blank], " ", found.group(1), " for "]
+        else:
+            continue
+        done = found.end()
+    return "".join(out) + text[done:] if out else text
 
 
 def _record_field(match: re.Match) -> str:
@@ -1133,10 +1150,7 @@ def normalise(text: str) -> str:
     if "positive" in text or "negative" in text:  # the rules below read a stated result
         if _RESULT_COLON.search(text):  # "IHC negative: S100, CD34"
             text = _RESULT_HEADING.sub(_result_for, text)
-        if "ihc" in text or "immuno" in text:  # "IHC: positive CD20; negative CD3"
-            text = _IHC_LINE.sub(_results_before_markers, text)
-        if any(cue in text for cue in _RESULT_AFTER_BY_CUES):  # "confirmed by negative p63"
-            text = _RESULT_AFTER_BY.sub(r"\1 \2 for ", text)
+        text = _results_before_markers(text)  # "IHC: positive CD20; negative CD3"
     if ":" in text and ("not " in text or "absent" in text or "none" in text):
         text = _STATUS_HEADING.sub(_as_no, text)
     return text
