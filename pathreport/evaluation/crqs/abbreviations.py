@@ -18,6 +18,8 @@ A word is replaced only where it cannot mean something else:
   grade); "ta" is a tubular adenoma, except in "IF/TA" (tubular atrophy);
 * "gr" is grade only before a grade number ("Gr 2", "gr. III");
 * "int" is intermediate only before a grade, and "lg" low grade except before "fragment";
+* "UC" is a urothelial carcinoma in a bladder or ureter report and ulcerative colitis in a colon
+  one;
 * "MM" is a melanoma only in a report that gives a Breslow thickness or Clark level, and never
   after a number or "per" (the unit); "ACC" is adrenocortical in an adrenal report and adenoid
   cystic in a salivary one; "SM" is the submucosa after a verb of invasion; "S6" a liver
@@ -181,14 +183,15 @@ _GROWING = re.compile(
 )
 _COMPLETE_EXCISION = re.compile(
     r"(?<![a-z])(?:radically[ \t]+(?:removed|excised|resected)"
-    r"|(?:entirely|totally)[ \t]+(?:removed|resected|excised)|completely[ \t]+removed"
+    r"|(?:entirely|totally)[ \t]+(?:removed|resected|excised)|completely[ \t]+(?:removed|resected)"
     r"|(?:removed|excised|resected)[ \t]+"
     r"(?:radically|in[ \t]+toto|(?:in|within)[ \t]+(?:sound|healthy)[ \t]+tissue))"
     r"(?![a-z])"
 )
 # "Excision appears complete" (the RCPath datasets' phrase), "excision is incomplete".
 _EXCISION_COMPLETE = re.compile(
-    r"excision(?<![a-z]excision)[ \t]+(?:appears|is|was|seems)[ \t]+(?:to[ \t]+be[ \t]+)?"
+    r"(?:excision|removal|resection)(?<![a-z]excision)(?<![a-z]removal)(?<![a-z]resection)"
+    r"[ \t]+(?:(?:appears|is|was|seems)[ \t]+(?:to[ \t]+be[ \t]+)?)?"
     r"(in)?complete"
     r"(?![a-z])"
 )
@@ -221,6 +224,7 @@ _MARGIN_SIDES = (
     "|urethral|surgical|resection|excision|exeresis|mucosal|parenchymal|superior|inferior"
     "|anterior|posterior|medial|vascular|soft[ \t]+tissue"
     "|cord|duct"  # "spermatic cord limit", "cystic duct limit"
+    "|endocervical|ectocervical|exocervical"
 )
 # The adverbs and verbs of these phrases: a report is searched only when it names one of each
 # ("entirely submitted" alone needs nothing).
@@ -228,8 +232,11 @@ _EXCISION_ADVERBS = frozenset(
     ["radically", "sound", "healthy", "toto", "entirely", "totally", "completely"]
 )
 _EXCISION_VERBS = frozenset(["removed", "excised", "resected"])
+_REMOVAL_NOUNS = frozenset(["excision", "removal", "resection"])  # "removal complete"
 _LIMIT = re.compile(
     r"(?<![a-z])(?:limit(s?)[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection)"
+    # "Limits healthy, the nearest ...": the bare noun with its status after it.
+    r"|(?<![a-z])limits(?=[ \t]+(?:(?:are|were)[ \t]+)?(?:healthy|free|clear)(?![a-z]))"
     rf"|(?<![a-z])((?:{_MARGIN_SIDES})[ \t]+)limit(s?)"
     r"(?:[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection))?)(?![a-z])"
 )
@@ -398,6 +405,12 @@ _UC = re.compile(r"(?<![a-z0-9])uc(?![a-z0-9])")  # urothelial carcinoma, or ulc
 _UROTHELIAL_WORDS = frozenset(
     ["bladder", "urothelial", "turbt", "turb", "ureter", "ureteric", "urethra", "cystectomy"]
 )
+_COLITIS_WORDS = frozenset(
+    [
+        "colitis", "colon", "colonic", "rectum", "rectal", "sigmoid", "cryptitis", "proctitis",
+        "ileum",
+    ]
+)  # fmt: skip
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
@@ -608,6 +621,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             text = _ACC.sub("adenoid cystic carcinoma", text)
     if "uc" in words and not words.isdisjoint(_UROTHELIAL_WORDS):  # "TURBT: LG papillary UC"
         text = _UC.sub("urothelial carcinoma", text)
+    elif "uc" in words and not words.isdisjoint(_COLITIS_WORDS):  # "sigmoid bx, hx UC"
+        text = _UC.sub("ulcerative colitis", text)
     if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):
         text = _MEC.sub("mucoepidermoid carcinoma", text)
     if "sm" in words:
@@ -632,7 +647,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         )
     if not words.isdisjoint(_EXCISION_ADVERBS) and not words.isdisjoint(_EXCISION_VERBS):
         text = _COMPLETE_EXCISION.sub("completely excised", text)
-    if "excision" in words and ("complete" in words or "incomplete" in words):
+    if ("complete" in words or "incomplete" in words) and not words.isdisjoint(_REMOVAL_NOUNS):
         text = _EXCISION_COMPLETE.sub(
             lambda m: "incompletely excised" if m.group(1) else "completely excised", text
         )
@@ -825,8 +840,8 @@ def _word(match: re.Match) -> str:
     text, end = match.string, match.end()
     if word == "ca" and _NOT_CARCINOMA_AFTER.match(text, end):
         return word  # "CA 19-9", "ca. 2 cm"
-    if word in ("pd", "wd") and text.startswith("-", end):
-        return word  # "PD-L1"
+    if word in ("pd", "wd") and text.startswith("-", end) and not text.startswith("-net", end):
+        return word  # "PD-L1"; "WD-NET" is a well-differentiated neuroendocrine tumour
     start = match.start()
     if word == "pd" and _PD_PROCEDURE_BEFORE.search(text, max(0, start - 50), start):
         return "pancreaticoduodenectomy"

@@ -120,6 +120,9 @@ DEFAULT_UNKNOWN_POST = (
     "can not be ruled out", "could not be excluded", "not ruled out",
     # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".
     "requested", "pending", "to follow", "will follow", "awaited",
+    # A test advised, not a finding: "correlation with PCR for Mycobacterium tuberculosis is
+    # recommended".
+    "recommended", "advised",
 )  # fmt: skip
 DEFAULT_TERMINATORS = (
     "but", "however", "although", "though", "except", "apart from", "whereas", "while", "yet",
@@ -140,6 +143,8 @@ DEFAULT_FILLERS = frozenset(
         "is", "are", "was", "were", "be", "been", "being", "has", "have", "also", "all", "both",
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
+        # An organism's forms: "Giardia trophozoites are not observed", "no fungal hyphae".
+        "trophozoites", "bacilli", "hyphae", "ova", "yeasts", "spores",
         "features", "feature",
         # Head nouns after a finding: "microsatellite lesions were not seen".
         "lesion", "lesions", "foci", "spaces", "channels",

@@ -66,6 +66,7 @@ _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
 _NEGATIVE_TERM_STARTS = frozenset({"no", "without", "negative", "free"})
+_NEGATIVE_TERM_ENDS = frozenset({"negative", "neg"})  # "malignancy negative"; "... not seen"
 _MAX_LIST_WORDS = 24
 _ITEM_SEPARATOR = re.compile(r"[,:]|\s-\s")  # inside an unlisted last item: a new item
 _MAX_LAST_ITEM_WORDS = 6  # words of an unlisted last item of a list ("..., and X are absent")
@@ -518,6 +519,17 @@ class RuleExtractor:
             ("microsatellites, satellites and in-transit metastases: none").
             """
             k = j + 1
+            # "Necrotizing granulomatous inflammation, negative for malignancy", "chronic active
+            # gastritis, H. pylori absent": a finding that modifies the next one is no item of a
+            # list that a cue after a comma closes ("invasive malignancy not identified" is).
+            modifies_next = (
+                k < n_words
+                and in_list[k]
+                and rt.words[k] not in _CONJUNCTIONS
+                and rt.words[k] not in fillers
+                and not rt.boundary_between(k, k)
+                and not rt.comma_between(k, k)
+            )
             listish = counts()[0]
             last_conjunction = -1
             unlisted_tail = False  # inside an unlisted last item, which starts at its conjunction
@@ -530,6 +542,8 @@ class RuleExtractor:
                 if cue is not None:
                     if cue[1] != POST or _opens_aside(rt.text, rt.ends[j], rt.starts[k]):
                         return None  # "(E-cadherin negative)" is E-cadherin's status
+                    if modifies_next and rt.comma_between(j + 1, k):
+                        return None
                     if (
                         k in pre_by_start
                         and (rt.words[k - 1] in _JOIN_A_STATEMENT or pre_by_start[k] == cue[0])
@@ -834,24 +848,29 @@ class RuleExtractor:
         term_over: dict[int, int] = {}  # word -> end of the longest term starting before it
         if mention_starts:
             report_words = rt.words
+
+            def negative_term(i: int, j: int) -> bool:
+                return (
+                    report_words[i] in _NEGATIVE_TERM_STARTS
+                    or report_words[j] in _NEGATIVE_TERM_ENDS
+                    or (j > i and report_words[j - 1] == "not")
+                )
+
             for (_, i), (j, _, kind) in terms.items():
                 if kind == TERM:
                     for w in range(i, j + 1):
                         if w in mention_starts:
-                            # A term that is itself a negative statement ("no malignancy":
-                            # benign) leaves the finding it negates to the fields that record
-                            # its absence too (looked up only where a mention is inside).
-                            if report_words[i] in _NEGATIVE_TERM_STARTS:
+                            # A term that is itself a negative statement ("no malignancy",
+                            # "malignancy not seen": benign) leaves the finding it negates to
+                            # the fields that record its absence too (looked up only where a
+                            # mention is inside).
+                            if negative_term(i, j):
                                 break
                             if j + 1 - i > longest_term.get(w, 0):
                                 longest_term[w] = j + 1 - i
                             if w > i and j > term_over.get(w, -1):
                                 term_over[w] = j
-                    if (
-                        i in mention_starts
-                        and j > term_from.get(i, -1)
-                        and report_words[i] not in _NEGATIVE_TERM_STARTS
-                    ):
+                    if i in mention_starts and j > term_from.get(i, -1) and not negative_term(i, j):
                         term_from[i] = j
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):

@@ -34,6 +34,8 @@ _CHAR_MAP = str.maketrans(
         "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
         "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u00b4": "'", "`": "'",
         "\u201c": '"', "\u201d": '"', "\u00d7": "x", "\u00a0": " ", "\t": " ", "\r": "\n",
+        # "Adenocarcinoma [55 mm]": square brackets hold what round ones do in other reports.
+        "[": "(", "]": ")",
     }
 )  # fmt: skip
 _ASCII_MAPPED = [chr(code) for code in _CHAR_MAP if code < 128]
