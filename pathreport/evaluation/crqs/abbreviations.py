@@ -19,7 +19,7 @@ A word is replaced only where it cannot mean something else:
 * "gr" is grade only before a grade number ("Gr 2", "gr. III");
 * "int" is intermediate only before a grade, and "lg" low grade except before "fragment";
 * "UC" is a urothelial carcinoma in a bladder or ureter report and ulcerative colitis in a colon
-  one;
+  one; "BM" is the bone marrow only in a report of its aspirate or trephine;
 * "MM" is a melanoma only in a report that gives a Breslow thickness or Clark level, and never
   after a number or "per" (the unit); "ACC" is adrenocortical in an adrenal report and adenoid
   cystic in a salivary one; "SM" is the submucosa after a verb of invasion; "S6" a liver
@@ -411,6 +411,45 @@ _COLITIS_WORDS = frozenset(
         "ileum",
     ]
 )  # fmt: skip
+_BM = re.compile(r"(?<![a-z0-9])bm(?![a-z0-9])")  # bone marrow, in a marrow report only
+_MARROW_WORDS = frozenset(
+    ["aspirate", "trephine", "iliac", "normocellular", "hypercellular", "hypocellular"]
+    + ["hematopoiesis", "haematopoiesis", "cellularity", "myeloid", "erythroid"]
+)
+# Adjectives after their noun, as writers of French, Spanish, Italian or Latin place them
+# ("carcinoma epidermoid", "adenocarcinoma ductal pancreatic", "colitis collagenous", "adenoma
+# tubulare", "lobe upper right"): written before it, in English order (the last one first), so
+# that every vocabulary's term reads them. Only the adjectives listed move, and not before a noun
+# they qualify in English too ("carcinoma, papillary type").
+_POSTPOSED_NOUNS = (
+    "adenocarcinoma|carcinoma|adenoma|tumou?r|neoplasm|sarcoma|colitis|gastritis|esophagitis"
+    "|oesophagitis|cholecystitis|appendicitis|endometritis|cervicitis|hepatitis|metaplasia"
+    "|hyperplasia|mastosis|mastopathy|pleura|emboli|hysterectomy|nephrectomy|thyroidectomy"
+    "|mastectomy|cystectomy|colectomy|glossectomy|gastrectomy"
+)
+_POSTPOSED_ADJECTIVES = {
+    **{w: w for w in (
+        "renal", "epidermoid", "papillary", "serous", "urothelial", "endometrioid", "squamous",
+        "mucinous", "lobular", "ductal", "medullary", "hepatocellular", "neuroendocrine",
+        "invasive", "pancreatic", "tubular", "tubulovillous", "villous",
+        "collagenous", "lymphocytic", "chronic", "active", "acute", "suppurative", "calculous",
+        "apocrine", "fibrocystic", "visceral", "parietal", "total", "partial", "radical",
+        "intestinal", "follicular", "nodular",
+    )},
+    "basocellular": "basal cell", "basocellulare": "basal cell", "planocellulare": "squamous cell",
+    "tubulare": "tubular", "chronica": "chronic", "activa": "active", "acuta": "acute",
+    "calculosa": "calculous", "collagenosa": "collagenous", "lymphocytica": "lymphocytic",
+    "suppurated": "suppurative", "vasculaires": "vascular",
+}  # fmt: skip
+_POSTPOSED = re.compile(
+    rf"(?<![a-z])({_POSTPOSED_NOUNS})((?:[ \t]+(?:{'|'.join(_POSTPOSED_ADJECTIVES)})){{1,3}})"
+    r"(?![a-z-])(?![ \t]+(?:type|variant|pattern|features?|component|areas?|differentiation))"
+)
+_LOBE_SIDE_AFTER = re.compile(
+    r"(?<![a-z])(lobe|lobectomy)[ \t]+(upper|middle|lower|inferior|superior)[ \t]+(right|left)"
+    r"(?![a-z])"
+)
+_POSTPOSED_WORDS = frozenset(_POSTPOSED_ADJECTIVES)
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
@@ -623,6 +662,12 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _UC.sub("urothelial carcinoma", text)
     elif "uc" in words and not words.isdisjoint(_COLITIS_WORDS):  # "sigmoid bx, hx UC"
         text = _UC.sub("ulcerative colitis", text)
+    if not words.isdisjoint(_POSTPOSED_WORDS):  # "carcinoma epidermoid", "adenoma tubulare"
+        text = _POSTPOSED.sub(_adjectives_first, text)
+    if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
+        text = _LOBE_SIDE_AFTER.sub(r"\3 \2 \1", text)
+    if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
+        text = _BM.sub("bone marrow", text)
     if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):
         text = _MEC.sub("mucoepidermoid carcinoma", text)
     if "sm" in words:
@@ -736,6 +781,12 @@ def _as_margin(match: re.Match) -> str:
     """ "limits of exeresis" -> "margins"; "deep limit" -> "deep margin"."""
     plural = match.group(1) or match.group(3) or ""
     return (match.group(2) or "") + "margin" + plural
+
+
+def _adjectives_first(match: re.Match) -> str:
+    """ "carcinoma basocellular nodular" -> "nodular basal cell carcinoma"."""
+    adjectives = match.group(2).split()
+    return " ".join(_POSTPOSED_ADJECTIVES[a] for a in reversed(adjectives)) + " " + match.group(1)
 
 
 def _stain_result(marker: str, word: str) -> str:

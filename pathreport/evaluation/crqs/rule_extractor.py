@@ -897,7 +897,9 @@ class RuleExtractor:
                 # after an adjective it heads them ("no perineural, lymphovascular or bony
                 # invasion") and the cue does not.
                 negation(i, j, fi, kind == TERM or (i > 0 and rt.words[i - 1] in _CONJUNCTIONS))
-                if negatable[fi]
+                # A term that is a negative statement itself ("without signs of malignancy")
+                # is not negated again by a cue before it ("without necrosis, without ...").
+                if negatable[fi] and not (kind == TERM and rt.words[i] in _NEGATIVE_TERM_STARTS)
                 else (False, None, False)
             )
             if negated and cue in unknown_cues:
