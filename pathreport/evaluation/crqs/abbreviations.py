@@ -240,6 +240,8 @@ _LIMIT = re.compile(
     rf"|(?<![a-z])((?:{_MARGIN_SIDES})[ \t]+)limit(s?)"
     r"(?:[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection))?)(?![a-z])"
 )
+# "Limit endocervical reached; limit exocervical healthy": the margin's name after the noun.
+_LIMIT_SIDE_AFTER = re.compile(rf"(?<![a-z])limit(s?)[ \t]+({_MARGIN_SIDES})(?![a-z])")
 # "Healthy surgical limits", "healthy proximal and distal margins": the status before the margin.
 _HEALTHY_BEFORE = re.compile(
     r"(?<![a-z])healthy"
@@ -450,6 +452,12 @@ _LOBE_SIDE_AFTER = re.compile(
     r"(?![a-z])"
 )
 _POSTPOSED_WORDS = frozenset(_POSTPOSED_ADJECTIVES)
+# "One of twenty four lymph nodes": a compound number word written without its hyphen.
+_TENS = frozenset(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
+_SPACED_COMPOUND = re.compile(
+    r"(?<![a-z])(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ \t]+"
+    r"(one|two|three|four|five|six|seven|eight|nine)(?![a-z])"
+)
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
@@ -637,6 +645,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _CERVICAL_NODE.sub(r"\1", text)
     if "screening" in words and "cancer" in words:
         text = _CANCER_SCREENING.sub("screening", text)
+    if not words.isdisjoint(_TENS):
+        text = _SPACED_COMPOUND.sub(r"\1-\2", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
         text = _WORDED_MEASURE.sub(_digits, text)
         if "per " in text:
@@ -718,6 +728,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if "healthy" in words and "limit" in text:  # "Healthy limits, the deep one at 4 mm"
         text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
     if "limit" in words or "limits" in words:
+        text = _LIMIT_SIDE_AFTER.sub(r"\2 margin\1", text)
         text = _LIMIT.sub(_as_margin, text)
     if "amplification" in words and "of" in words:
         text = _AMPLIFICATION_OF.sub(_amplified, text)

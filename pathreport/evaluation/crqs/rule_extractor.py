@@ -676,6 +676,13 @@ class RuleExtractor:
                     return False
                 if count_field[fi]:  # a counted structure: "margins are free of abnormalities"
                     return True
+                # "benign tissue with focal chronic inflammation, negative for carcinoma": what
+                # "with" adds to a phrase is not the subject of the phrase's status.
+                for w in range(i - 1, max(i - 5, -1), -1):
+                    if rt.boundary_between(w + 1, w + 1) or rt.comma_between(w + 1, w + 1):
+                        break
+                    if rt.words[w] == "with":
+                        return False
                 end = post_by_start[k][0]
                 return any(
                     rt.words[at] in _TUMOUR_WORDS
