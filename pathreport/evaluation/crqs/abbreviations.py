@@ -443,15 +443,22 @@ _POSTPOSED_ADJECTIVES = {
     "calculosa": "calculous", "collagenosa": "collagenous", "lymphocytica": "lymphocytic",
     "suppurated": "suppurative", "vasculaires": "vascular",
 }  # fmt: skip
-_POSTPOSED = re.compile(
-    rf"(?<![a-z])({_POSTPOSED_NOUNS})((?:[ \t]+(?:{'|'.join(_POSTPOSED_ADJECTIVES)})){{1,3}})"
-    r"(?![a-z-])(?![ \t]+(?:type|variant|pattern|features?|component|areas?|differentiation))"
-)
+# One expression per noun, each starting with its noun's letters, run only for the nouns a
+# report names (one expression over every noun tried each position of most reports).
+_POSTPOSED = {
+    noun: re.compile(
+        rf"{noun}(?<![a-z]{noun})((?:[ \t]+(?:{'|'.join(_POSTPOSED_ADJECTIVES)})){{1,3}})"
+        r"(?![a-z-])(?![ \t]+(?:type|variant|pattern|features?|component|areas?|differentiation))"
+    )
+    for noun in _POSTPOSED_NOUNS.replace("tumou?r", "tumor|tumour").split("|")
+}
 _LOBE_SIDE_AFTER = re.compile(
-    r"(?<![a-z])(lobe|lobectomy)[ \t]+(upper|middle|lower|inferior|superior)[ \t]+(right|left)"
-    r"(?![a-z])"
+    r"lobe(ctomy)?(?<![a-z]lobe)(?<![a-z]lobectomy)[ \t]+(upper|middle|lower|inferior|superior)"
+    r"[ \t]+(right|left)(?![a-z])"
 )
 _POSTPOSED_WORDS = frozenset(_POSTPOSED_ADJECTIVES)
+_NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
+_POSTPOSED_NOUN_WORDS = frozenset(_POSTPOSED)
 # "One of twenty four lymph nodes": a compound number word written without its hyphen.
 _TENS = frozenset(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
 _SPACED_COMPOUND = re.compile(
@@ -673,9 +680,11 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     elif "uc" in words and not words.isdisjoint(_COLITIS_WORDS):  # "sigmoid bx, hx UC"
         text = _UC.sub("ulcerative colitis", text)
     if not words.isdisjoint(_POSTPOSED_WORDS):  # "carcinoma epidermoid", "adenoma tubulare"
-        text = _POSTPOSED.sub(_adjectives_first, text)
+        for noun in _POSTPOSED_NOUN_WORDS.intersection(words):
+            if _adjective_after(text, noun):
+                text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
-        text = _LOBE_SIDE_AFTER.sub(r"\3 \2 \1", text)
+        text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
         text = _BM.sub("bone marrow", text)
     if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):
@@ -794,10 +803,22 @@ def _as_margin(match: re.Match) -> str:
     return (match.group(2) or "") + "margin" + plural
 
 
-def _adjectives_first(match: re.Match) -> str:
+def _adjective_after(text: str, noun: str) -> bool:
+    """A listed adjective follows ``noun`` somewhere (looked up word by word: most reports
+    name a noun of the list but never follow it with one of the adjectives)."""
+    at = text.find(noun + " ")
+    while at >= 0:
+        after = _NEXT_WORD.match(text, at + len(noun))
+        if after is not None and after.group(1) in _POSTPOSED_ADJECTIVES:
+            return True
+        at = text.find(noun + " ", at + len(noun))
+    return False
+
+
+def _adjectives_first(noun: str, match: re.Match) -> str:
     """ "carcinoma basocellular nodular" -> "nodular basal cell carcinoma"."""
-    adjectives = match.group(2).split()
-    return " ".join(_POSTPOSED_ADJECTIVES[a] for a in reversed(adjectives)) + " " + match.group(1)
+    adjectives = match.group(1).split()
+    return " ".join(_POSTPOSED_ADJECTIVES[a] for a in reversed(adjectives)) + " " + noun
 
 
 def _stain_result(marker: str, word: str) -> str:

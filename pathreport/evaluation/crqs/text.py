@@ -38,7 +38,8 @@ _CHAR_MAP = str.maketrans(
         "[": "(", "]": ")",
     }
 )  # fmt: skip
-_ASCII_MAPPED = [chr(code) for code in _CHAR_MAP if code < 128]
+# The ASCII characters the map rewrites, found in one scan (most reports have none of them).
+_ASCII_MAPPED = re.compile("[" + re.escape("".join(chr(c) for c in _CHAR_MAP if c < 128)) + "]")
 _APPROXIMATELY = re.compile("[~\u2248][ \t]*(?=[0-9])")
 # A decimal comma before a unit ("2,8 cm", "0,6 mm", "12,5 %"): European reports write it, and
 # read as two numbers "2,8 cm" became 8 cm. A thousands separator has three
@@ -1012,7 +1013,7 @@ def normalise(text: str) -> str:
         text = html.unescape(text)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
-    elif any(ch in text for ch in _ASCII_MAPPED):  # most reports have none of them
+    elif _ASCII_MAPPED.search(text):
         text = text.translate(_CHAR_MAP)
     if "?" in text:  # "?PCP ?TB": what the clinician asks
         text = _QUESTION_MARK.sub("query ", text)
