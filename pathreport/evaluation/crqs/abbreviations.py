@@ -457,7 +457,6 @@ _LOBE_SIDE_AFTER = re.compile(
     r"[ \t]+(right|left)(?![a-z])"
 )
 _POSTPOSED_WORDS = frozenset(_POSTPOSED_ADJECTIVES)
-_NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
 _POSTPOSED_NOUN_WORDS = frozenset(_POSTPOSED)
 # "One of twenty four lymph nodes": a compound number word written without its hyphen.
 _TENS = frozenset(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
@@ -681,8 +680,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _UC.sub("ulcerative colitis", text)
     if not words.isdisjoint(_POSTPOSED_WORDS):  # "carcinoma epidermoid", "adenoma tubulare"
         for noun in _POSTPOSED_NOUN_WORDS.intersection(words):
-            if _adjective_after(text, noun):
-                text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
+            postposed = _POSTPOSED[noun]
+            if postposed.search(text):  # most reports follow the noun with "of", "," or nothing
+                text = postposed.sub(lambda m, n=noun: _adjectives_first(n, m), text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
         text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
@@ -801,18 +801,6 @@ def _as_margin(match: re.Match) -> str:
     """ "limits of exeresis" -> "margins"; "deep limit" -> "deep margin"."""
     plural = match.group(1) or match.group(3) or ""
     return (match.group(2) or "") + "margin" + plural
-
-
-def _adjective_after(text: str, noun: str) -> bool:
-    """A listed adjective follows ``noun`` somewhere (looked up word by word: most reports
-    name a noun of the list but never follow it with one of the adjectives)."""
-    at = text.find(noun + " ")
-    while at >= 0:
-        after = _NEXT_WORD.match(text, at + len(noun))
-        if after is not None and after.group(1) in _POSTPOSED_ADJECTIVES:
-            return True
-        at = text.find(noun + " ", at + len(noun))
-    return False
 
 
 def _adjectives_first(noun: str, match: re.Match) -> str:

@@ -519,17 +519,6 @@ class RuleExtractor:
             ("microsatellites, satellites and in-transit metastases: none").
             """
             k = j + 1
-            # "Necrotizing granulomatous inflammation, negative for malignancy", "chronic active
-            # gastritis, H. pylori absent": a finding that modifies the next one is no item of a
-            # list that a cue after a comma closes ("invasive malignancy not identified" is).
-            modifies_next = (
-                k < n_words
-                and in_list[k]
-                and rt.words[k] not in _CONJUNCTIONS
-                and rt.words[k] not in fillers
-                and not rt.boundary_between(k, k)
-                and not rt.comma_between(k, k)
-            )
             listish = counts()[0]
             last_conjunction = -1
             unlisted_tail = False  # inside an unlisted last item, which starts at its conjunction
@@ -542,7 +531,19 @@ class RuleExtractor:
                 if cue is not None:
                     if cue[1] != POST or _opens_aside(rt.text, rt.ends[j], rt.starts[k]):
                         return None  # "(E-cadherin negative)" is E-cadherin's status
-                    if modifies_next and rt.comma_between(j + 1, k):
+                    # "Necrotizing granulomatous inflammation, negative for malignancy",
+                    # "chronic active gastritis, H. pylori absent": a finding that modifies the
+                    # next one is no item of a list that a cue after a comma closes ("invasive
+                    # malignancy not identified" is).
+                    nxt = j + 1
+                    if (
+                        in_list[nxt]
+                        and rt.words[nxt] not in _CONJUNCTIONS
+                        and rt.words[nxt] not in fillers
+                        and rt.comma_between(nxt, k)
+                        and not rt.boundary_between(nxt, nxt)
+                        and not rt.comma_between(nxt, nxt)
+                    ):
                         return None
                     if (
                         k in pre_by_start
@@ -855,14 +856,6 @@ class RuleExtractor:
         term_over: dict[int, int] = {}  # word -> end of the longest term starting before it
         if mention_starts:
             report_words = rt.words
-
-            def negative_term(i: int, j: int) -> bool:
-                return (
-                    report_words[i] in _NEGATIVE_TERM_STARTS
-                    or report_words[j] in _NEGATIVE_TERM_ENDS
-                    or (j > i and report_words[j - 1] == "not")
-                )
-
             for (_, i), (j, _, kind) in terms.items():
                 if kind == TERM:
                     for w in range(i, j + 1):
@@ -871,13 +864,17 @@ class RuleExtractor:
                             # "malignancy not seen": benign) leaves the finding it negates to
                             # the fields that record its absence too (looked up only where a
                             # mention is inside).
-                            if negative_term(i, j):
+                            if _negative_statement(report_words, i, j):
                                 break
                             if j + 1 - i > longest_term.get(w, 0):
                                 longest_term[w] = j + 1 - i
                             if w > i and j > term_over.get(w, -1):
                                 term_over[w] = j
-                    if i in mention_starts and j > term_from.get(i, -1) and not negative_term(i, j):
+                    if (
+                        i in mention_starts
+                        and j > term_from.get(i, -1)
+                        and not _negative_statement(report_words, i, j)
+                    ):
                         term_from[i] = j
         for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
             if i <= last_end.get(fi, -1):
@@ -904,9 +901,7 @@ class RuleExtractor:
                 # after an adjective it heads them ("no perineural, lymphovascular or bony
                 # invasion") and the cue does not.
                 negation(i, j, fi, kind == TERM or (i > 0 and rt.words[i - 1] in _CONJUNCTIONS))
-                # A term that is a negative statement itself ("without signs of malignancy")
-                # is not negated again by a cue before it ("without necrosis, without ...").
-                if negatable[fi] and not (kind == TERM and rt.words[i] in _NEGATIVE_TERM_STARTS)
+                if negatable[fi]
                 else (False, None, False)
             )
             if negated and cue in unknown_cues:
@@ -1187,6 +1182,15 @@ def _labels_between(rt: ReportText, cue_end: int, i: int) -> bool:
 
 
 FREE_STATUS_REACH = 16  # words between a structure and the tumour-free statement about it
+
+
+def _negative_statement(words: list[str], i: int, j: int) -> bool:
+    """Words i..j state an absence: "no malignancy", "malignancy negative", "... not seen"."""
+    return (
+        words[i] in _NEGATIVE_TERM_STARTS
+        or words[j] in _NEGATIVE_TERM_ENDS
+        or (j > i and words[j - 1] == "not")
+    )
 
 
 def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) -> list[tuple]:

@@ -110,7 +110,7 @@ from pathreport.evaluation.crqs.text import normalise
          "negative for malignancy", "necrosis", "absent"),
         ("tcga", "Stomach, biopsy; chronic active gastritis, Helicobacter organisms absent",
          "inflammation_activity", "active"),
-        ("reg2025", "Lung, biopsy: granulomas without necrosis, without signs of malignancy.",
+        ("reg2025", "Lung, biopsy: granulomas without necrosis; without signs of malignancy.",
          "findings", "benign + granulomatous inflammation"),
         ("histai", "Prostate biopsy: partial atrophy; malignancy neg.", "diagnosis", "benign"),
         ("histai", "Prostate biopsy: partial atrophy; malignancy is not identified.",
