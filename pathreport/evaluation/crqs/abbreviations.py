@@ -424,11 +424,12 @@ _MARROW_WORDS = frozenset(
 # that every vocabulary's term reads them. Only the adjectives listed move, and not before a noun
 # they qualify in English too ("carcinoma, papillary type").
 _POSTPOSED_NOUNS = (
-    "adenocarcinoma|carcinoma|adenoma|tumou?r|neoplasm|sarcoma|colitis|gastritis|esophagitis"
-    "|oesophagitis|cholecystitis|appendicitis|endometritis|cervicitis|hepatitis|metaplasia"
-    "|hyperplasia|mastosis|mastopathy|pleura|emboli|hysterectomy|nephrectomy|thyroidectomy"
-    "|mastectomy|cystectomy|colectomy|glossectomy|gastrectomy"
-)
+    "adenocarcinoma", "carcinoma", "adenoma", "tumor", "tumour", "neoplasm", "sarcoma", "colitis",
+    "gastritis", "esophagitis", "oesophagitis", "cholecystitis", "appendicitis", "endometritis",
+    "cervicitis", "hepatitis", "metaplasia", "hyperplasia", "mastosis", "mastopathy", "pleura",
+    "emboli", "hysterectomy", "nephrectomy", "thyroidectomy", "mastectomy", "cystectomy",
+    "colectomy", "glossectomy", "gastrectomy",
+)  # fmt: skip
 _POSTPOSED_ADJECTIVES = {
     **{w: w for w in (
         "renal", "epidermoid", "papillary", "serous", "urothelial", "endometrioid", "squamous",
@@ -445,12 +446,12 @@ _POSTPOSED_ADJECTIVES = {
 }  # fmt: skip
 # One expression per noun, each starting with its noun's letters, run only for the nouns a
 # report names (one expression over every noun tried each position of most reports).
+_ADJECTIVES_AFTER = (
+    rf"((?:[ \t]+(?:{'|'.join(_POSTPOSED_ADJECTIVES)})){{1,3}})(?![a-z-])"
+    r"(?![ \t]+(?:type|variant|pattern|features?|component|areas?|differentiation))"
+)
 _POSTPOSED = {
-    noun: re.compile(
-        rf"{noun}(?<![a-z]{noun})((?:[ \t]+(?:{'|'.join(_POSTPOSED_ADJECTIVES)})){{1,3}})"
-        r"(?![a-z-])(?![ \t]+(?:type|variant|pattern|features?|component|areas?|differentiation))"
-    )
-    for noun in _POSTPOSED_NOUNS.replace("tumou?r", "tumor|tumour").split("|")
+    noun: re.compile(rf"{noun}(?<![a-z]{noun}){_ADJECTIVES_AFTER}") for noun in _POSTPOSED_NOUNS
 }
 _LOBE_SIDE_AFTER = re.compile(
     r"lobe(ctomy)?(?<![a-z]lobe)(?<![a-z]lobectomy)[ \t]+(upper|middle|lower|inferior|superior)"

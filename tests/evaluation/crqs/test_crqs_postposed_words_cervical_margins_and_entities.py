@@ -166,30 +166,26 @@ def test_wordings_are_read(dataset, text, field, value):
 
 
 @pytest.mark.parametrize(
-    ("dataset", "text", "field"),
+    ("dataset", "text", "field", "value"),
     [
         # "UC" in a bladder report stays a urothelial carcinoma.
-        ("histai", "Bladder, TURBT: high-grade papillary UC, no detrusor invasion.", "organ_site"),
-        # An adenocarcinoma "infiltrating" a layer keeps the verb: the layer is read.
+        ("histai", "Bladder, TURBT: high-grade papillary UC, no detrusor invasion.", "organ_site",
+         "bladder"),
+        # An adenocarcinoma "infiltrating" a layer keeps the verb: the layer is read (the
+        # adventitia, the layer beyond the muscle).
         ("tcga", "Oesophagectomy: adenocarcinoma infiltrating up to the adventitia.",
-         "invasion_depth"),
+         "invasion_depth", "perivisceral fat"),
         # "Invasive malignancy not identified" still rules out invasion.
         ("tcga", "Polypectomy: tubular adenoma with high-grade dysplasia; invasive malignancy "
-         "not identified.", "invasion_status"),
+         "not identified.", "invasion_status", "absent"),
         # "Seminal vesicles tumour-free" is still their status.
         ("tcga", "Prostatectomy: acinar adenocarcinoma; seminal vesicles tumour-free.",
-         "seminal_vesicle_invasion"),
+         "seminal_vesicle_invasion", "absent"),
     ],
 )  # fmt: skip
-def test_look_alikes_keep_their_reading(dataset, text, field):
-    expected = {
-        "organ_site": "bladder",
-        "invasion_depth": "perivisceral fat",  # the adventitia, the layer beyond the muscle
-        "invasion_status": "absent",
-        "seminal_vesicle_invasion": "absent",
-    }[field]
+def test_look_alikes_keep_their_reading(dataset, text, field, value):
     found = extract(text, dataset)
-    assert found.get(field) == expected
+    assert found.get(field) == value
     if field == "organ_site":
         assert found.get("diagnosis") != "ulcerative colitis"
 
