@@ -620,6 +620,55 @@ _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
 _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp"}
 
+# Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
+# report's words in this set (one intersection), so each of its few dozen tests then looks at a
+# handful of words instead of the whole report's (a test checks that no rule looks for a word
+# outside it).
+_GATE_WORDS = frozenset(
+    [
+        "acc", "adenocarcinoma", "affected", "amplification", "anaplastic", "argument",
+        "arguments", "atypical", "bm", "border", "borders", "by", "cancer", "cervical",
+        "complete", "compromise", "compromised", "cutting", "d", "d2", "diff", "dysplasia",
+        "edge", "edges", "emboli", "embolus", "exeresis", "fold", "folds", "ganglia",
+        "ganglion", "ganglions", "gr", "growing", "growth", "healthy", "incomplete", "intact",
+        "involvement", "isocitrate", "isup", "limit", "limits", "line", "lines", "lobe",
+        "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
+        "of", "particularities", "particularity", "re", "resection", "rp", "screening",
+        "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x",
+    ]
+)  # fmt: skip
+_GATE_WORDS |= (
+    _ADRENAL_WORDS
+    | _BOWEL_PART_NEXT
+    | _BRACKET_TRIGGERS
+    | _COLITIS_WORDS
+    | _EXCISION_ADVERBS
+    | _EXCISION_VERBS
+    | _LIVER_WORDS
+    | _LOSABLE_WORDS
+    | _LOSS_WORDS
+    | _MARROW_WORDS
+    | _MEASURE_UNITS
+    | _MELANOMA_WORDS
+    | _NAME_TRIGGERS
+    | _NEGATED_VERBS
+    | _NUMBER_WORD_SET
+    | _POSTPOSED_WORDS
+    | _POSTPOSED_NOUN_WORDS
+    | _RANK_WORDS
+    | _REMOVAL_NOUNS
+    | _RENAL_WORDS
+    | _SALIVARY_WORDS
+    | _SEGMENT_NAMES
+    | _SMALL_NUMBER_WORDS
+    | _TB_CONTEXT
+    | _TENS
+    | _TRIGGERS
+    | _UNIT_WORDS
+    | _UROTHELIAL_WORDS
+    | frozenset(_WORDS)
+)
+
 
 def _border_as_margin(m: re.Match[str]) -> str:
     return "margins" if m.group(0).endswith("s") else "margin"
@@ -630,8 +679,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
 
     ``words`` are the text's runs of letters and digits, when the caller has them already.
     """
-    if words is None:
-        words = set(_WORD_RUN.findall(text))
+    words = _GATE_WORDS.intersection(_WORD_RUN.findall(text) if words is None else words)
     if not words.isdisjoint(_UNIT_WORDS):
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
     if "(" in text and not words.isdisjoint(_BRACKET_TRIGGERS):

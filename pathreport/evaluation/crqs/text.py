@@ -916,6 +916,21 @@ def _prostate_sextant(text: str) -> str:
     return text
 
 
+# Every word that a rule of _other_labs_wording looks for among a report's words (see
+# abbreviations._GATE_WORDS): the rules test only the report's words in this set.
+_OTHER_LABS_GATE = frozenset(
+    [
+        "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
+        "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade",
+        "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss",
+        "mandard", "metastatic", "mm", "none", "out", "plus", "progesterone", "prostate",
+        "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third", "trichrome",
+        "type", "uterus", "ve", "without",
+    ]
+)  # fmt: skip
+_OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
+
+
 def _other_labs_wording(text: str, words: set[str]) -> str:
     """Wordings some labs use for what the schemas read in another form ("CD20 +ve", "low grade
     (FIGO 1)", "Gleason three plus three equals six", "1.5 and 1.8 cm").
@@ -924,6 +939,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     substring tests over the whole report for each of them cost more than the rules themselves;
     most reports contain none of those words and cost one set test.
     """
+    words = _OTHER_LABS_GATE.intersection(words)
     if "and" in words and ("cm" in words or "mm" in words):  # "1.5 and 1.8 cm"
         text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
     if "prostate" in words and not words.isdisjoint(_SEXTANT_WORDS):  # "apex of left side"

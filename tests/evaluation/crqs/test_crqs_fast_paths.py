@@ -10,7 +10,11 @@ values.
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,6 +37,7 @@ PIECES = [
     "grade", "gleason", "er", "pr", "estrogen receptor", "lymphatic", "vascular", "invasion",
     "cin", "mandard", "tumor", "mass", "extends", "involving", "deep", "radial", "staining",
 ]  # fmt: skip
+CHECK_SET = Path(__file__).parent / "crqs_check_set.yaml"
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
 
@@ -243,3 +248,99 @@ def test_start_finder_skips_the_inside_of_words_only_for_patterns_that_reject_it
             assert [m.span() for m in finder.matches(pattern, text, {})] == [
                 m.span() for m in pattern.finditer(text)
             ], (pattern.pattern, text)
+
+
+# -- word gates: a rewrite step keeps only the report's words that one of its rules looks for ----
+def _words_looked_for(module, function: str, gate: str) -> tuple[set[str], list[str]]:
+    """(every word ``function`` looks for in its ``words`` set, uses of the set it cannot read).
+
+    Reads the function's source: ``"x" in words``, ``words.isdisjoint(SET or tuple)`` and
+    ``SET.intersection(words)``; any other use of ``words`` but the assignment that gates it
+    (``words = GATE.intersection(...)``, which must be there) is returned as unreadable.
+    """
+    tree = ast.parse(inspect.getsource(getattr(module, function)))
+    looked_for: set[str] = set()
+    readable: set[int] = set()  # ids of the ``words`` name nodes in a form read above
+
+    def is_words(node) -> bool:
+        return isinstance(node, ast.Name) and node.id == "words"
+
+    def collection(node) -> set[str]:
+        if isinstance(node, ast.Name):
+            return set(getattr(module, node.id))
+        return {element.value for element in node.elts}
+
+    gating = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and [ast.unparse(t) for t in node.targets] == ["words"]
+        and ast.unparse(node.value).startswith(f"{gate}.intersection(")
+    ]
+    assert len(gating) == 1, f"{function} does not gate its words with {gate}"
+    readable.update(id(node) for node in ast.walk(gating[0].value) if is_words(node))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and is_words(node.comparators[0]):
+            if isinstance(node.ops[0], ast.In | ast.NotIn) and isinstance(node.left, ast.Constant):
+                looked_for.add(node.left.value)
+                readable.add(id(node.comparators[0]))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if is_words(node.func.value) and node.func.attr == "isdisjoint":
+                looked_for |= collection(node.args[0])
+                readable.add(id(node.func.value))
+            elif (
+                node.func.attr == "intersection"
+                and len(node.args) == 1
+                and is_words(node.args[0])
+                and isinstance(node.func.value, ast.Name)
+                and id(node.args[0]) not in readable
+            ):
+                looked_for |= collection(node.func.value)
+                readable.add(id(node.args[0]))
+    unreadable = [
+        ast.unparse(parent)
+        for parent in ast.walk(tree)
+        for child in ast.iter_child_nodes(parent)
+        if is_words(child) and isinstance(child.ctx, ast.Load) and id(child) not in readable
+        and not isinstance(parent, ast.arguments)
+    ]  # fmt: skip
+    return looked_for, unreadable
+
+
+@pytest.mark.parametrize(
+    ("module_name", "function", "gate"),
+    [
+        ("abbreviations", "spell_out", "_GATE_WORDS"),
+        ("text", "_other_labs_wording", "_OTHER_LABS_GATE"),
+    ],
+)
+def test_word_gates_hold_every_word_a_rule_looks_for(module_name, function, gate):
+    """A rule whose word is missing from the gate would silently never fire."""
+    module = importlib.import_module(f"pathreport.evaluation.crqs.{module_name}")
+    looked_for, unreadable = _words_looked_for(module, function, gate)
+    assert unreadable == []
+    assert len(looked_for) > 40
+    assert looked_for - getattr(module, gate) == set()
+
+
+def test_word_gates_change_no_rewrite_of_the_check_set_reports(monkeypatch):
+    """The gated rewrites equal the ungated ones on every report text of the check set."""
+    import yaml
+
+    from pathreport.evaluation.crqs import abbreviations, text
+
+    class Everything(frozenset):
+        def intersection(self, words):
+            return set(words)
+
+    reports = {
+        value
+        for triplet in yaml.safe_load(CHECK_SET.read_text(encoding="utf-8"))
+        for value in triplet.values()
+        if isinstance(value, str) and len(value) > 20
+    }
+    assert len(reports) > 150
+    gated = {report: text.normalise(report) for report in reports}
+    monkeypatch.setattr(abbreviations, "_GATE_WORDS", Everything())
+    monkeypatch.setattr(text, "_OTHER_LABS_GATE", Everything())
+    assert {report: text.normalise(report) for report in reports} == gated
