@@ -37,6 +37,7 @@ _WORD_RUN = re.compile(r"[a-z0-9]+")
 _MAX_REMEMBERED_WORDS = 50_000
 _MAX_REMEMBERED_WORD_LENGTH = 40
 _MAX_REMEMBERED_SETS = 10_000  # of the anchors inside a report's words (about 1 KB each)
+_MAX_REMEMBERED_REPORT_WORDS = 60  # reports longer than REG's one-liners are not remembered
 
 
 def anchor_sets(pattern: re.Pattern, limit: int = 3) -> list[tuple[str, ...]]:
@@ -160,9 +161,12 @@ class AnchorIndex:
         ``words``, if given, must be the text's maximal runs of ASCII letters and digits (an
         ASCII report's words, as the extractor has already split them), which saves a scan.
         The answer depends only on the anchors inside the text's words and on which of the
-        remaining substring tests hold, so it is remembered by those two.
+        remaining substring tests hold, so for a short report (a REG-style one-liner; longer
+        ones rarely share theirs) it is remembered by those two.
         """
         runs = _WORD_RUN.findall(text) if words is None else words
+        if len(runs) > _MAX_REMEMBERED_REPORT_WORDS:  # a long report rarely shares its set
+            return self._confirmed(*self._found(text, runs))
         entries = frozenset(map(self._in_word.get, runs))
         if None in entries:  # a word not seen before (or too long to keep): the full pass
             return self._confirmed(*self._found(text, runs))
