@@ -364,7 +364,26 @@ _HEADS_AFTER = (
     "invasive ", "infiltrating ", "an ", "a ", "differentiated ", "primary ", "endometrial ",
     "uterine ", "ovarian ", "gastric ", "mammary ",
 )  # fmt: skip
-_GRADE_AFTER = re.compile(r"(?<![a-z])dysplasia[ \t]+of[ \t]+(high|low)[ \t]+grade(?![a-z])")
+# "Dysplasia of low grade", "with dysplasia low grade": the grade written after its dysplasia.
+_GRADE_AFTER = re.compile(
+    r"dysplasia(?<![a-z]dysplasia)[ \t]+(?:of[ \t]+)?(high|low)[ \t-]+grade(?![a-z])"
+)
+# "MLH1 (loss), MSH2 (retained)": a stain's result in brackets after it, read as written plainly.
+_BRACKETED_RESULT = re.compile(r"[ \t]\((loss|lost|retained|intact|preserved)\)")
+_BRACKETED_RESULT_WORDS = frozenset(["loss", "lost", "retained", "intact", "preserved"])
+# "Kidney right, partial nephrectomy", "Breast left, core biopsy": a paired organ's side after it.
+_PAIRED_ORGANS = frozenset(
+    ["kidney", "breast", "lung", "ovary", "testis", "testicle", "adrenal", "ureter", "axilla"]
+)
+_ORGAN_SIDE_AFTER = re.compile(
+    rf"(?<![a-z])({'|'.join(sorted(_PAIRED_ORGANS))})[ \t]+(right|left)(?![a-z])"
+    r"(?![ \t]*(?:and|&|or|side)(?![a-z]))"
+)
+# "grade 2 WHO/ISUP", "grade 3 (Fuhrman)": a renal grade's system named after it.
+_RENAL_GRADE_SYSTEM_AFTER = re.compile(
+    r"grade(?<![a-z]grade)[ \t]+([1-4])[ \t]+"
+    r"\(?(who[ \t]*/[ \t]*isup|isup[ \t]*/[ \t]*who|isup|fuhrman)(?![a-z])\)?"
+)
 # "Loss of E-cadherin expression", "ATRX loss", "BAP1 nuclear staining is retained": the result of a
 # stain whose loss is the finding, written as the result every marker's rule reads ("E-cadherin
 # negative"). Mismatch-repair proteins are left alone: their own fields read "loss of MLH1".
@@ -634,13 +653,16 @@ _GATE_WORDS = frozenset(
         "involvement", "isocitrate", "isup", "limit", "limits", "line", "lines", "lobe",
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
-        "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x",
+        "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
+        "right", "left",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
     _ADRENAL_WORDS
     | _BOWEL_PART_NEXT
     | _BRACKET_TRIGGERS
+    | _BRACKETED_RESULT_WORDS
+    | _PAIRED_ORGANS
     | _COLITIS_WORDS
     | _EXCISION_ADVERBS
     | _EXCISION_VERBS
@@ -694,7 +716,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SQUARE_MM.sub("square mm", text)
     if ("d2" in words or "ti" in words) and not words.isdisjoint(_BOWEL_PART_NEXT):
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
-    if "isup" in words and not words.isdisjoint(_RENAL_WORDS):
+    if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):
+        if "grade" in words:
+            text = _RENAL_GRADE_SYSTEM_AFTER.sub(r"\2 grade \1", text)
         text = _RENAL_ISUP.sub(r"\1 grade ", text)
     if "cervical" in words and "(cervical)" in text:
         text = _CERVICAL_NODE.sub(r"\1", text)
@@ -714,8 +738,15 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _NOT_FOUND, _verb_first_negation)
     if "type" in words and "carcinoma" in text:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
-    if "of" in words and "dysplasia" in words:
+    if "dysplasia" in words and "grade" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
+    if "(" in text and not words.isdisjoint(_BRACKETED_RESULT_WORDS):
+        text = _BRACKETED_RESULT.sub(r" \1", text)
+    if "right" in words or "left" in words:  # one substring test per paired organ named
+        for organ in _PAIRED_ORGANS.intersection(words):
+            if organ + " right" in text or organ + " left" in text:
+                text = _ORGAN_SIDE_AFTER.sub(r"\2 \1", text)
+                break
     if "mm" in words and not words.isdisjoint(_MELANOMA_WORDS):
         text = _MELANOMA_MM.sub("malignant melanoma", text)
     if "acc" in words:

@@ -61,8 +61,12 @@ _NAMES = {
     "lobus parietalis": "parietal lobe", "lobus occipitalis": "occipital lobe", "lobus": "lobe",
     # limbs and regions
     "brachium": "upper arm", "antebrachium": "forearm", "regio femoris": "thigh",
+    "pelvis renalis": "renal pelvis",
     # procedures
     "gastrectomia totalis": "total gastrectomy", "gastrectomia partialis": "partial gastrectomy",
+    "thyroidectomia totalis": "total thyroidectomy", "nephroureterectomia": "nephroureterectomy",
+    "nephrectomia": "nephrectomy", "hemicolectomia": "hemicolectomy", "conisatio": "conization",
+    "lymphadenectomia": "lymphadenectomy",
     # the Nordic languages' name of the stomach, in the same headings ("Ventrikel, antrum")
     "ventrikel": "stomach",
 }  # fmt: skip
@@ -110,10 +114,13 @@ _DIAGNOSES = {
     "gastritis chronica activa": "chronic active gastritis",
     "metaplasia intestinalis": "intestinal metaplasia", "morbus crohn": "crohn disease",
     "hyperplasia nodosa": "nodular hyperplasia", "hyperplasia nodularis": "nodular hyperplasia",
+    "colitis ulcerosa": "ulcerative colitis", "colitis chronica activa": "chronic active colitis",
+    "colitis chronica": "chronic colitis", "thyroiditis lymphocytica": "lymphocytic thyroiditis",
+    "thyreoiditis lymphocytica": "lymphocytic thyroiditis",
 }  # fmt: skip
 _ENGLISH_WORDS = {"adenocarcinoma", "carcinoma", "adenoma", "in", "situ", "non", "dysplasia",
                   "cholecystitis", "appendicitis", "gastritis", "hyperplasia", "melanoma",
-                  "metaplasia", "crohn"}  # fmt: skip
+                  "metaplasia", "crohn", "colitis", "thyroiditis"}  # fmt: skip
 _DIAGNOSIS_TRIGGERS = frozenset(w for name in _DIAGNOSES for w in name.split()) - _ENGLISH_WORDS
 _DIAGNOSIS = re.compile(
     r"(?<![a-z])("
@@ -147,7 +154,9 @@ _STRUCTURE_THEN_SIDE = re.compile(
 )
 _LATIN_NAME = re.compile(rf"(?<![a-z])({_NAME})(?![a-z])")
 # Words without which nothing above applies (English words that begin a Latin name excluded).
-_ENGLISH_TOO = {"colon", "appendix", "cervix", "corpus", "antrum", "fundus", "bronchus", "ileum"}
+_ENGLISH_TOO = {
+    "colon", "appendix", "cervix", "corpus", "antrum", "fundus", "bronchus", "ileum", "pelvis",
+}  # fmt: skip
 _TRIGGERS = frozenset(w for name in _NAMES for w in name.split()) - _ENGLISH_TOO
 _TRIGGERS |= frozenset(_SIDES) | frozenset(_SIDE_ABBREVIATIONS)
 _ANY_TRIGGER = _TRIGGERS | _DIAGNOSIS_TRIGGERS

@@ -256,6 +256,11 @@ _LAUREN_TYPE = re.compile(
     r"(?:\((?:sec\.?[ \t]+)?laur[eé]n\)(?:[ \t]+type)?"
     r"|(?:sec\.?|sec\.?[ \t]+|according[ \t]+to[ \t]+)[ \t]*laur[eé]n)(?![a-z])"
 )
+# "Lauren: intestinal", "Lauren classification: diffuse": the type after the classification's name.
+_LAUREN_LABEL = re.compile(
+    r"laur(?<![a-z]laur)[eé]n(?:[ \t]+(?:type|classification))?[ \t]*:[ \t]*"
+    r"(intestinal|diffuse|mixed)(?![a-z])"
+)
 # "biopsies at 3, 6 and 12 o'clock": each hour of the list is a clock position of its own.
 _HOUR = r"(?:1[0-2]|[1-9])"
 _CLOCK_HOUR_LIST = re.compile(
@@ -567,6 +572,13 @@ _MARGIN_AFTER_COMMA_PROBE = re.compile(
     + ")"
 )
 # "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
+# "Lateral margin with tumour", "endocervical margin with lesion": the margin is involved (not
+# "with tumour 2 mm away", a distance).
+_MARGIN_WITH_TUMOUR = re.compile(
+    r"(margins?)(?<![a-z]margin)(?<![a-z]margins)[ \t]+with[ \t]+(?:the[ \t]+)?"
+    r"(?:tumou?r|lesion|carcinoma|hsil|dysplasia|neoplasia)(?![a-z-])"
+    r"(?![ \t]+(?:cells?[ \t]+)?(?:\d|at[ \t]+\d))"
+)
 _FREE_MARGIN = re.compile(
     r"(dysplasia|neoplasia|tumor|carcinoma|lesion|malignancy)-free[ \t]+"
     r"((?:(?:resection|surgical|deep|lateral|radial|circumferential)[ \t]+)?margins?)(?![a-z])"
@@ -988,6 +1000,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _CLOCK_HOUR_LIST.sub(_clock_hours, text)
     if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
         text = _LAUREN_TYPE.sub(r"\1 type", text)
+        text = _LAUREN_LABEL.sub(r"\1 type", text)
     if "third" in words and ") third" in text:  # "distal (lower) third of oesophagus"
         text = _THIRD_NAMED_TWICE.sub(r"\1 ", text)
     if "grade" in words and not words.isdisjoint(_MESORECTUM_WORDS):
@@ -1117,6 +1130,8 @@ def normalise(text: str) -> str:
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "margin" in text and _MARGIN_AFTER_COMMA_PROBE.search(text):  # "adenoma, margins negative"
         text = _MARGIN_STATUS_AFTER_COMMA.sub(";", text)
+    if "margin with" in text or "margins with" in text:  # "lateral margin with tumour"
+        text = _MARGIN_WITH_TUMOUR.sub(r"\1 involved", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "esophagus," in text or "esophagus ," in text:  # "Oesophagus, distal, 38 cm"

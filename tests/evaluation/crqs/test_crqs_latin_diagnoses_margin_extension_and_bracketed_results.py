@@ -1,0 +1,106 @@
+"""Readings of version 33: Latin diagnoses and procedures, a margin reached by extension or
+"with tumour", results and sides written after their word, renal grades with the system after.
+
+Each sentence is written here for the test. The readings are what a pathologist takes from the
+sentence; the look-alikes next to them guard the rules against reading too much.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract
+from pathreport.evaluation.crqs.text import normalise
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # Latin diagnoses and procedures (Polish, Czech and Hungarian reports).
+        ("histai", "Rectal biopsies: colitis ulcerosa, in remission.", "diagnosis",
+         "ulcerative colitis"),
+        ("tcga", "Nephroureterectomia: carcinoma urotheliale of the pelvis renalis, 2 cm.",
+         "tumor_site", "renal pelvis"),
+        ("tcga", "Hemicolectomia dextra: adenocarcinoma, G2.", "lateral_sites",
+         "right hemicolectomy"),
+        # A named margin the lesion extends to, or that is "with tumour".
+        ("histai", "Wide excision: melanoma extending to the deep margin.", "margin_involved",
+         "deep"),
+        ("tcga", "Cone: HSIL involving crypts, extending to the ectocervical margin.",
+         "margin_involved", "ectocervical"),
+        ("tcga", "Excision: squamous cell carcinoma. Radial margin with tumour.",
+         "margin_involved", "radial"),
+        ("histai", "Excision: squamous cell carcinoma. Radial margin with tumour.",
+         "margin_status", "positive"),
+        ("reg2025", "Skin, excision; basal cell carcinoma; lateral margin with tumor",
+         "margin_status", "involved"),
+        # The grade of a dysplasia after it.
+        ("reg2025", "Esophagus, biopsy; Barrett mucosa with dysplasia high grade",
+         "dysplasia_grade", "high"),
+        ("tcga", "Colon polyp: tubular adenoma with dysplasia of low grade.", "dysplasia_grade",
+         "low"),
+        # A stain's result in brackets after it.
+        ("tcga", "MMR: MSH6 (loss), MSH2 (loss), MLH1 (retained), PMS2 (intact).",
+         "mmr_proteins_lost", "msh2 + msh6"),
+        # A paired organ's side after it.
+        ("tcga", "Breast left, core biopsy: invasive carcinoma NST, grade 2.", "lateral_sites",
+         "left breast"),
+        # A renal grade's system named after the grade.
+        ("tcga", "Kidney, radical nephrectomy: clear cell RCC, grade 3 WHO/ISUP, 5 cm.",
+         "nuclear_grade", "3"),
+        ("tcga", "Kidney, radical nephrectomy: clear cell RCC, grade 2 (Fuhrman), 5 cm.",
+         "nuclear_grade", "2"),
+        # Lauren's type after a colon.
+        ("tcga", "Gastrectomy: adenocarcinoma, Lauren: diffuse.", "histologic_type",
+         "diffuse type"),
+        # A myomectomy removes a part of the uterus.
+        ("histai", "Myomectomy specimen: leiomyoma, 4 cm.", "organ_site", "uterus"),
+        ("reg2025", "Myomectomy; leiomyoma", "organ_site", "uterus"),
+    ],
+)  # fmt: skip
+def test_reading(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "first", "second"),
+    [
+        ("histai", "Colitis chronica activa.", "Chronic active colitis."),
+        ("tcga", "Thyroid: thyreoiditis lymphocytica.", "Thyroid: lymphocytic thyroiditis."),
+        ("reg2025", "Colon, biopsy; MLH1 (loss), PMS2 (loss), MSH2 (retained), MSH6 (retained)",
+         "Colon, biopsy; MLH1 loss, PMS2 loss, MSH2 retained, MSH6 retained"),
+        ("tcga", "Kidney right, partial nephrectomy: clear cell RCC, 3 cm.",
+         "Right kidney, partial nephrectomy: clear cell RCC, 3 cm."),
+        ("histai", "Oesophagus: columnar mucosa with dysplasia low grade.",
+         "Oesophagus: columnar mucosa with low grade dysplasia."),
+    ],
+)  # fmt: skip
+def test_the_two_wordings_read_alike(dataset, first, second):
+    assert extract(first, dataset) == extract(second, dataset)
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field"),
+    [
+        # A distance from the margin states no involvement.
+        ("tcga", "Excision: melanoma. Deep margin with tumour 1 mm away.", "margin_involved"),
+        ("histai", "Excision: melanoma. Deep margin with tumour 1 mm away.", "margin_status"),
+        # A prostate's "grade 2 ISUP" is its grade group, not a renal nuclear grade.
+        ("tcga", "Prostate, biopsy: acinar adenocarcinoma, Gleason 3+4=7, grade 2 ISUP.",
+         "nuclear_grade"),
+    ],
+)  # fmt: skip
+def test_look_alike_states_nothing(dataset, text, field):
+    assert field not in extract(text, dataset)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ovary left and right: serous cystadenoma.",  # both sides, not one moved
+        "breast, right, core biopsy: fibroadenoma.",  # already in header order
+        "no dysplasia, high grade lesion not seen.",  # the grade of something else
+    ],
+)
+def test_look_alike_wording_is_left_as_it_is(text):
+    assert normalise(text) == text
