@@ -153,10 +153,18 @@ def entity_sets(reference: Any, prediction: Any) -> tuple[set[str], set[str]]:
 
 
 def _names_same_entity(a: str, b: str) -> bool:
-    """One name ends with the other ("conventional osteosarcoma", "osteosarcoma"), a name outside
-    the vocabulary compared without its "unlisted: " mark."""
+    """One name ends with the other ("conventional osteosarcoma", "osteosarcoma"), or both name
+    one head and one's words are among the other's ("chronic hepatitis", "chronic viral
+    hepatitis"): the same entity, one name less precise. A name outside the vocabulary is
+    compared without its "unlisted: " mark; a word of each that the other lacks ("acute
+    hepatitis", "chronic hepatitis") makes two entities."""
     a, b = a.removeprefix(UNLISTED_PREFIX), b.removeprefix(UNLISTED_PREFIX)
-    return a.endswith(" " + b) or b.endswith(" " + a)
+    if a.endswith(" " + b) or b.endswith(" " + a):
+        return True
+    a_words, b_words = a.split(), b.split()
+    if not a_words or not b_words or a_words[-1] != b_words[-1]:
+        return False
+    return set(a_words) <= set(b_words) or set(b_words) <= set(a_words)
 
 
 UNLISTED_PREFIX = "unlisted: "

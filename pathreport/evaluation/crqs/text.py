@@ -256,6 +256,7 @@ _LAUREN_TYPE = re.compile(
     r"(?:\((?:sec\.?[ \t]+)?laur[eé]n\)(?:[ \t]+type)?"
     r"|(?:sec\.?|sec\.?[ \t]+|according[ \t]+to[ \t]+)[ \t]*laur[eé]n)(?![a-z])"
 )
+_FIGO_AFTER_GRADE_LABEL = re.compile(r"(grade[ \t]*:[ \t]*)figo[ \t]+([1-3])(?![0-9a-z]|\.\d)")
 # "Lauren: intestinal", "Lauren classification: diffuse": the type after the classification's name.
 _LAUREN_LABEL = re.compile(
     r"laur(?<![a-z]laur)[eé]n(?:[ \t]+(?:type|classification))?[ \t]*:[ \t]*"
@@ -572,6 +573,12 @@ _MARGIN_AFTER_COMMA_PROBE = re.compile(
     + ")"
 )
 # "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
+# "Bronchial margin: invasive carcinoma is observed at the margin": the margin is involved.
+_TUMOUR_AT_THE_MARGIN = re.compile(
+    r"(margins?)(?<![a-z]margin)(?<![a-z]margins)[ \t]*:[ \t]*"
+    r"((?:invasive[ \t]+)?(?:carcinoma|tumou?r|lesion|malignancy))[ \t]+(?:is[ \t]+)?"
+    r"(?:observed|present|seen|identified|noted)[ \t]+at[ \t]+the[ \t]+margin(?![a-z])"
+)
 # "Lateral margin with tumour", "endocervical margin with lesion": the margin is involved (not
 # "with tumour 2 mm away", a distance).
 _MARGIN_WITH_TUMOUR = re.compile(
@@ -986,6 +993,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _CONSERVED_EXPRESSION.sub("retained", text)
     if "mandard" in words:  # "Tumour regression grade 3 of Mandard"
         text = _MANDARD_AFTER.sub(r"mandard trg \1", text)
+    if "figo" in words and ": figo " in text:  # "Histologic grade: FIGO 1": a grade, not a stage
+        text = _FIGO_AFTER_GRADE_LABEL.sub(r"\1figo grade \2", text)
     if "figo" in words and ("of figo" in text or "by figo" in text):  # "grade 2 of FIGO"
         text = _GRADE_OF_FIGO.sub(r"figo grade \1", text)
     if "fibrosis" in words and not words.isdisjoint(("trichrome", "reticulin", "sirius")):
@@ -1130,6 +1139,8 @@ def normalise(text: str) -> str:
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "margin" in text and _MARGIN_AFTER_COMMA_PROBE.search(text):  # "adenoma, margins negative"
         text = _MARGIN_STATUS_AFTER_COMMA.sub(";", text)
+    if "at the margin" in text:  # "Bronchial margin: carcinoma is observed at the margin"
+        text = _TUMOUR_AT_THE_MARGIN.sub(r"\1: involved by \2", text)
     if "margin with" in text or "margins with" in text:  # "lateral margin with tumour"
         text = _MARGIN_WITH_TUMOUR.sub(r"\1 involved", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pathreport.evaluation.crqs import extract
+from pathreport.evaluation.crqs import extract, load_schema
 from pathreport.evaluation.crqs.text import normalise
 
 
@@ -53,6 +53,16 @@ from pathreport.evaluation.crqs.text import normalise
         # Lauren's type after a colon.
         ("tcga", "Gastrectomy: adenocarcinoma, Lauren: diffuse.", "histologic_type",
          "diffuse type"),
+        # A margin named before a colon, then the tumour found at it.
+        ("tcga", "Vaginal cuff margin: invasive carcinoma is present at the margin.",
+         "margin_involved", "vaginal"),
+        # "FIGO 1" after a grade's label is the FIGO grade, not stage I.
+        ("tcga", "Endometrioid carcinoma. Histologic grade: FIGO 2. FIGO stage IB.", "figo_grade",
+         "2"),
+        ("tcga", "Endometrioid carcinoma. Histologic grade: FIGO 2. FIGO stage IB.", "figo_stage",
+         "ib"),
+        ("tcga", "Left nephroureterectomy: urothelial carcinoma of the renal pelvis.",
+         "organ_site", "kidney"),
         # A myomectomy removes a part of the uterus.
         ("histai", "Myomectomy specimen: leiomyoma, 4 cm.", "organ_site", "uterus"),
         ("reg2025", "Myomectomy; leiomyoma", "organ_site", "uterus"),
@@ -85,6 +95,10 @@ def test_the_two_wordings_read_alike(dataset, first, second):
         # A distance from the margin states no involvement.
         ("tcga", "Excision: melanoma. Deep margin with tumour 1 mm away.", "margin_involved"),
         ("histai", "Excision: melanoma. Deep margin with tumour 1 mm away.", "margin_status"),
+        # A hepatitis' activity grade is no tumour grade.
+        ("reg2025", "Liver, needle biopsy; chronic hepatitis C, activity: grade 2, fibrosis: "
+         "stage 1", "tumor_grade"),
+        ("reg2025", "Liver, biopsy; chronic hepatitis B, portal activity grade 3", "tumor_grade"),
         # A prostate's "grade 2 ISUP" is its grade group, not a renal nuclear grade.
         ("tcga", "Prostate, biopsy: acinar adenocarcinoma, Gleason 3+4=7, grade 2 ISUP.",
          "nuclear_grade"),
@@ -104,3 +118,21 @@ def test_look_alike_states_nothing(dataset, text, field):
 )
 def test_look_alike_wording_is_left_as_it_is(text):
     assert normalise(text) == text
+
+
+@pytest.mark.parametrize(
+    ("reference", "prediction", "same"),
+    [
+        ("unlisted: chronic hepatitis", "unlisted: chronic viral hepatitis", True),
+        ("unlisted: chronic hepatitis", "unlisted: hepatitis", True),
+        ("unlisted: acute hepatitis", "unlisted: chronic hepatitis", False),
+        ("unlisted: chronic hepatitis", "unlisted: chronic sialadenitis", False),
+    ],
+)
+def test_names_outside_the_vocabulary_match_when_one_is_the_other_less_precisely(
+    reference, prediction, same
+):
+    """One name with a subset of the other's words and the same head names the same entity."""
+    diagnosis = load_schema("reg2025").field("diagnosis")
+    assert diagnosis.matches(reference, prediction) is same
+    assert diagnosis.matches(prediction, reference) is same
