@@ -70,11 +70,12 @@ class StartFinder:
         if rejected >= _WORD_CHARACTERS:
             # No match starts after a letter or digit, so neither does any candidate: the pass
             # skips the inside of words and numbers (every position of which its lookaheads
-            # would otherwise try). Patterns that share this guard share the pass.
+            # would otherwise try). Patterns that share this guard share the pass, and no
+            # candidate needs the letter test.
             source = _WORD_START + source
         if source not in compiled:
             compiled[source] = re.compile(source, pattern.flags)
-        return cls(compiled[source], rejected >= _LETTERS)
+        return cls(compiled[source], rejected >= _LETTERS and not rejected >= _WORD_CHARACTERS)
 
     def matches(
         self, pattern: re.Pattern, text: str, starts: dict[re.Pattern, list[int]]
@@ -89,12 +90,18 @@ class StartFinder:
             return list(pattern.finditer(text))
         found = []
         end = 0
-        no_letter_before = self.no_letter_before
+        match = pattern.match
+        if self.no_letter_before:
+            for p in positions:
+                if p < end or (p and "a" <= text[p - 1] <= "z"):
+                    continue
+                m = match(text, p)
+                if m is not None:
+                    found.append(m)
+                    end = m.end()
+            return found
         for p in positions:
-            if p < end or (no_letter_before and p and "a" <= text[p - 1] <= "z"):
-                continue
-            m = pattern.match(text, p)
-            if m is not None:
+            if p >= end and (m := match(text, p)) is not None:
                 found.append(m)
                 end = m.end()
         return found
