@@ -63,6 +63,14 @@ from pathreport.evaluation.crqs.text import normalise
          "ib"),
         ("tcga", "Left nephroureterectomy: urothelial carcinoma of the renal pelvis.",
          "organ_site", "kidney"),
+        # A named margin before its sign in a margins list; a lesion that involves one.
+        ("reg2025", "Colon, polypectomy; tubular adenoma. Resection margins: deep (+), lateral (-)",
+         "margin_involved", "deep"),
+        ("histai", "Skin, excision: dysplastic naevus. The lesion involves the deep margin.",
+         "margin_involved", "deep"),
+        # Distances in brackets after a shared status.
+        ("tcga", "Excision: melanoma, Breslow 1.1 mm. Deep and peripheral margins clear (4 mm and "
+         "9 mm).", "margin_distance", "0.4 + 0.9"),
         # A myomectomy removes a part of the uterus.
         ("histai", "Myomectomy specimen: leiomyoma, 4 cm.", "organ_site", "uterus"),
         ("reg2025", "Myomectomy; leiomyoma", "organ_site", "uterus"),
@@ -99,6 +107,11 @@ def test_the_two_wordings_read_alike(dataset, first, second):
         ("reg2025", "Liver, needle biopsy; chronic hepatitis C, activity: grade 2, fibrosis: "
          "stage 1", "tumor_grade"),
         ("reg2025", "Liver, biopsy; chronic hepatitis B, portal activity grade 3", "tumor_grade"),
+        # Epithelioid granulomas are no epithelioid tumour.
+        ("histai", "Lymph node: confluent epithelioid granulomas with caseous necrosis.",
+         "histologic_type"),
+        ("tcga", "Lung wedge: necrotizing epithelioid cell granulomas; no malignancy.",
+         "histologic_type"),
         # A prostate's "grade 2 ISUP" is its grade group, not a renal nuclear grade.
         ("tcga", "Prostate, biopsy: acinar adenocarcinoma, Gleason 3+4=7, grade 2 ISUP.",
          "nuclear_grade"),
@@ -106,6 +119,12 @@ def test_the_two_wordings_read_alike(dataset, first, second):
 )  # fmt: skip
 def test_look_alike_states_nothing(dataset, text, field):
     assert field not in extract(text, dataset)
+
+
+def test_an_epithelioid_tumour_keeps_its_type():
+    assert (
+        extract("Pleura: epithelioid mesothelioma.", "histai")["histologic_type"] == "epithelioid"
+    )
 
 
 @pytest.mark.parametrize(
