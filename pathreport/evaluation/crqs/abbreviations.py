@@ -472,6 +472,11 @@ _ADJECTIVES_AFTER = (
 _POSTPOSED = {
     noun: re.compile(rf"{noun}(?<![a-z]{noun}){_ADJECTIVES_AFTER}") for noun in _POSTPOSED_NOUNS
 }
+# The word after each of a noun's occurrences, looked at before the adjectives' expression runs: a
+# long report names "carcinoma" a dozen times, almost never with an adjective after it.
+_WORD_AFTER_NOUN = {
+    noun: re.compile(rf"{noun}(?<![a-z]{noun})[ \t]+([a-z]+)") for noun in _POSTPOSED_NOUNS
+}
 _LOBE_SIDE_AFTER = re.compile(
     r"lobe(ctomy)?(?<![a-z]lobe)(?<![a-z]lobectomy)[ \t]+(upper|middle|lower|inferior|superior)"
     r"[ \t]+(right|left)(?![a-z])"
@@ -575,8 +580,8 @@ _TB_CONTEXT = frozenset(
     + ["caseous", "ziehl", "zn", "acid", "necrotising", "necrotizing", "mtb"]
 )
 # "18 cm x 14 cm x 10 cm": one unit for all dimensions, as the size patterns read them.
-_UNIT_PER_DIMENSION = re.compile(
-    r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \t]*(cm|mm)[ \t]*x[ \t]*"
+_UNIT_PER_DIMENSION = re.compile(  # led by its digit, the guard before it checked after it
+    r"(\d(?<![\d.,]\d)\d{0,2}(?:[.,]\d{1,2})?)[ \t]*(cm|mm)[ \t]*x[ \t]*"
     r"(?=\d{1,3}(?:[.,]\d{1,2})?[ \t]*\2(?![a-z]))"
 )
 # "Extends to the deep edge", "peripheral edges clear", "the deep edge of the specimen": a skin
@@ -593,9 +598,9 @@ _BOWEL_PARTS = {"d2": "duodenum, second part,", "ti": "terminal ileum"}
 _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
 # "ISUP 3", "ISUP/WHO G3" in a kidney report: the renal tumour's nuclear grade in short (in a
 # prostate report "ISUP 3" is a grade group and keeps its words).
-_RENAL_ISUP = re.compile(
-    r"(?<![a-z])((?:who[ \t]*[/-]?[ \t]*)?isup(?:[ \t]*[/-][ \t]*who)?)[ \t]+g?"
-    r"(?=[1-4](?![0-9a-z]))"
+_RENAL_ISUP = re.compile(  # each system's name leads, its guard checked after it
+    r"((?:who(?<![a-z]who)[ \t]*[/-]?[ \t]*isup|isup(?<![a-z]isup))(?:[ \t]*[/-][ \t]*who)?)"
+    r"[ \t]+g?(?=[1-4](?![0-9a-z]))"
 )
 _RENAL_WORDS = frozenset(["renal", "rcc", "kidney", "nephrectomy", "nephrectomies"])
 # "A right neck (cervical) lymph node": the node's region, not the uterine cervix.
@@ -740,7 +745,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "dysplasia" in words and "grade" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
-    if "(" in text and not words.isdisjoint(_BRACKETED_RESULT_WORDS):
+    if "(" in text and any(
+        "(" + word in text for word in _BRACKETED_RESULT_WORDS.intersection(words)
+    ):
         text = _BRACKETED_RESULT.sub(r" \1", text)
     if "right" in words or "left" in words:  # one substring test per paired organ named
         for organ in _PAIRED_ORGANS.intersection(words):
@@ -760,9 +767,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _UC.sub("ulcerative colitis", text)
     if not words.isdisjoint(_POSTPOSED_WORDS):  # "carcinoma epidermoid", "adenoma tubulare"
         for noun in _POSTPOSED_NOUN_WORDS.intersection(words):
-            postposed = _POSTPOSED[noun]
-            if postposed.search(text):  # most reports follow the noun with "of", "," or nothing
-                text = postposed.sub(lambda m, n=noun: _adjectives_first(n, m), text)
+            # most reports follow the noun with "of", "," or nothing
+            if not _POSTPOSED_WORDS.isdisjoint(_WORD_AFTER_NOUN[noun].findall(text)):
+                text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
         text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"

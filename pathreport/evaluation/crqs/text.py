@@ -510,18 +510,28 @@ _NUMBER_BEFORE_NODES = re.compile(r"(\d{1,3})[ \t]+(?:[a-z]+[ \t]+){0,2}$")
 # "No lymph nodes were identified", "Lymph nodes isolated: 0", "Lymph nodes not submitted", "no
 # lymph nodes in the specimen", "pNX (no lymph nodes)": none was examined (pNX), which is not a
 # negative node (pN0).
-_NO_NODES_FOUND = re.compile(
-    r"no(?<![a-z]no)[ \t]+(?:regional[ \t]+)?(?:lymph[ \t]+)?nodes?(?:[ \t]+(?:(?:are|were|was|is"
-    r"|have[ \t]+been|has[ \t]+been)[ \t]+)?(?:isolated|identified|found|recovered|retrieved"
-    r"|submitted|received|sampled|present)(?![a-z])|[ \t]+(?:in|within)[ \t]+(?:the[ \t]+)?"
-    r"specimen(?![a-z])|(?=[ \t]*\)))"
-    r"|lymph[ \t]+nodes[ \t]+(?:isolated|examined|identified|found|recovered|retrieved)[ \t]*:"
-    r"[ \t]*0(?![\d/,]|\.\d)"
-    # "Lymph nodes not submitted", "Regional lymph nodes: none submitted", "Nodes: none received".
-    r"|(?:lymph[ \t]+)?nodes?(?<![a-z]node)(?<![a-z]nodes)[ \t]*"
-    r"(?:(?:(?:are|were|was|is)[ \t]+)?not"
-    r"|:[ \t]*none)[ \t]+(?:isolated"
-    r"|identified|found|recovered|retrieved|submitted|received|sampled|present)(?![a-z])"
+# Statements that no node was found, each led by its literal (one expression over all three made
+# the engine try every "n" and "l" of a report): "no lymph nodes identified", "Lymph nodes
+# examined: 0", "Lymph nodes not submitted", "Regional lymph nodes: none submitted".
+_NO_NODES_FOUND = (
+    re.compile(
+        r"no(?<![a-z]no)[ \t]+(?:regional[ \t]+)?(?:lymph[ \t]+)?nodes?(?:[ \t]+(?:(?:are|were|was"
+        r"|is|have[ \t]+been|has[ \t]+been)[ \t]+)?(?:isolated|identified|found|recovered"
+        r"|retrieved|submitted|received|sampled|present)(?![a-z])|[ \t]+(?:in|within)[ \t]+"
+        r"(?:the[ \t]+)?specimen(?![a-z])|(?=[ \t]*\)))"
+    ),
+    re.compile(
+        r"lymph[ \t]+nodes[ \t]+(?:isolated|examined|identified|found|recovered|retrieved)[ \t]*:"
+        r"[ \t]*0(?![\d/,]|\.\d)"
+        r"|lymph[ \t]+nodes?[ \t]*(?:(?:(?:are|were|was|is)[ \t]+)?not|:[ \t]*none)[ \t]+"
+        r"(?:isolated|identified|found|recovered|retrieved|submitted|received|sampled|present)"
+        r"(?![a-z])"
+    ),
+    re.compile(
+        r"nodes?(?<![a-z]node)(?<![a-z]nodes)[ \t]*(?:(?:(?:are|were|was|is)[ \t]+)?not"
+        r"|:[ \t]*none)[ \t]+(?:isolated|identified|found|recovered|retrieved|submitted|received"
+        r"|sampled|present)(?![a-z])"
+    ),
 )
 # A count of nodes or cores in words, "one of eighteen positive", "none of fifteen", "seven of the
 # twelve cores", is the count in digits ("1 of 18"), which every count pattern reads.
@@ -1174,7 +1184,8 @@ def normalise(text: str) -> str:
             text = _METASTASIS_IN_NONE.sub(r"no metasta\1 (0/\2)", text)
         if "number" in text:  # "Number examined: 13; Number involved: 1"
             text = _CAP_NODE_NUMBERS.sub(_cap_node_numbers, text)
-        text = _NO_NODES_FOUND.sub("0 lymph nodes examined", text)
+        for no_nodes_found in _NO_NODES_FOUND:
+            text = no_nodes_found.sub("0 lymph nodes examined", text)
         text = _NODES_ALL_NEGATIVE.sub(_nodes_all_negative, text)
     if ": 0/" in text or ":0/" in text:
         text = _NONE_OF_COUNT.sub(r"\1\2none (\3)", text)
