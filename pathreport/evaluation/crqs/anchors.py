@@ -192,14 +192,19 @@ class AnchorIndex:
         the words' remembered entries, remembered in turn."""
         found = frozenset().union(*[strings for strings, _ in entries])
         enabled = frozenset(self._unanchored).union(*[rules for _, rules in entries])
-        to_test = (
-            *(a for key in self._keys.intersection(found) for a in self._spanning_by_key[key]),
-            *self._symbols,
-        )
-        base = (found, enabled, to_test)
+        base = (found, enabled, self._to_test(found))
         if len(self._by_entries) < _MAX_REMEMBERED_SETS:
             self._by_entries[entries] = base
         return base
+
+    def _to_test(self, found: set[str] | frozenset[str]) -> tuple[str, ...]:
+        """The anchors that need a substring test: those whose key was found inside a word
+        ("lamina propria" once "propria" was), and the symbols ("%", "+")."""
+        spanning = self._spanning_by_key
+        return (
+            *(a for key in self._keys.intersection(found) for a in spanning[key]),
+            *self._symbols,
+        )
 
     def _confirmed(self, present: set[str] | frozenset[str], enabled) -> tuple[int, ...]:
         """The enabled rules, in ascending order, whose other anchor sets are all present."""
@@ -232,8 +237,7 @@ class AnchorIndex:
                 found.update(strings)
                 enabled.update(rules)
         rules_by_anchor = self._rules_by_anchor
-        spanning = [a for key in self._keys.intersection(found) for a in self._spanning_by_key[key]]
-        for anchor in spanning + self._symbols:
+        for anchor in self._to_test(found):
             if anchor in text:
                 found.add(anchor)
                 enabled.update(rules_by_anchor.get(anchor, ()))
