@@ -812,8 +812,11 @@ def _margin_list(match: re.Match) -> str:
             return match.group(0)
         negative = negative and bool(status.group(1) or status.group(2))
     at = match.start(1) - match.start(0)
-    word = "negative" if negative else "positive"
-    return f"{match.group(0)[:at]}{word}, {match.group(1)}"
+    if negative:
+        return f"{match.group(0)[:at]}negative, {match.group(1)}"
+    # A mixed list is positive as a whole; a semicolon keeps the shared status from reading as
+    # the first margin's ("margins: positive, deep negative" would name deep as the involved one).
+    return f"{match.group(0)[:at]}positive; {match.group(1)}"
 
 
 def _bracketed_node_count(m: re.Match[str]) -> str:

@@ -68,6 +68,11 @@ from pathreport.evaluation.crqs.text import normalise
          "margin_involved", "deep"),
         ("histai", "Skin, excision: dysplastic naevus. The lesion involves the deep margin.",
          "margin_involved", "deep"),
+        # A mixed list of signed margins names the involved one, not the first.
+        ("tcga", "Colectomy: adenocarcinoma. Margins: deep negative, radial positive.",
+         "margin_involved", "radial"),
+        ("tcga", "Colectomy: adenocarcinoma. Margins: proximal -, distal -, radial +.",
+         "margin_involved", "radial"),
         # Distances in brackets after a shared status.
         ("tcga", "Excision: melanoma, Breslow 1.1 mm. Deep and peripheral margins clear (4 mm and "
          "9 mm).", "margin_distance", "0.4 + 0.9"),
