@@ -117,6 +117,11 @@ def test_the_two_wordings_read_alike(dataset, first, second):
          "histologic_type"),
         ("tcga", "Lung wedge: necrotizing epithelioid cell granulomas; no malignancy.",
          "histologic_type"),
+        # Nodes that contain a metastasis state nodal spread, not a metastatic resected tumour.
+        ("tcga", "Wide excision: melanoma, Breslow 2 mm. One of two sentinel nodes contains "
+         "metastatic melanoma.", "primary_vs_metastatic"),
+        ("histai", "Mastectomy: invasive carcinoma NST. Three of 12 nodes positive for metastatic "
+         "carcinoma.", "primary_vs_metastatic"),
         # A prostate's "grade 2 ISUP" is its grade group, not a renal nuclear grade.
         ("tcga", "Prostate, biopsy: acinar adenocarcinoma, Gleason 3+4=7, grade 2 ISUP.",
          "nuclear_grade"),
@@ -124,6 +129,12 @@ def test_the_two_wordings_read_alike(dataset, first, second):
 )  # fmt: skip
 def test_look_alike_states_nothing(dataset, text, field):
     assert field not in extract(text, dataset)
+
+
+def test_a_metastasis_resected_is_still_metastatic():
+    assert extract("Liver, resection: metastatic melanoma.", "histai")["primary_vs_metastatic"] == (
+        "metastatic"
+    )
 
 
 def test_an_epithelioid_tumour_keeps_its_type():
