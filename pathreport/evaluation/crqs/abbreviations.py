@@ -677,7 +677,6 @@ _GATE_WORDS |= (
     | _MARROW_WORDS
     | _MEASURE_UNITS
     | _MELANOMA_WORDS
-    | _NAME_TRIGGERS
     | _NEGATED_VERBS
     | _NUMBER_WORD_SET
     | _POSTPOSED_WORDS
@@ -690,10 +689,8 @@ _GATE_WORDS |= (
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
     | _TENS
-    | _TRIGGERS
-    | _UNIT_WORDS
+    | _TRIGGERS  # holds the shorthand words, the unit words and the spelled-out names
     | _UROTHELIAL_WORDS
-    | frozenset(_WORDS)
 )
 
 

@@ -256,6 +256,7 @@ _LAUREN_TYPE = re.compile(
     r"(?:\((?:sec\.?[ \t]+)?laur[eé]n\)(?:[ \t]+type)?"
     r"|(?:sec\.?|sec\.?[ \t]+|according[ \t]+to[ \t]+)[ \t]*laur[eé]n)(?![a-z])"
 )
+# "Histologic grade: FIGO 1": a FIGO grade after a grade's label, not a FIGO stage.
 _FIGO_AFTER_GRADE_LABEL = re.compile(r"(grade[ \t]*:[ \t]*)figo[ \t]+([1-3])(?![0-9a-z]|\.\d)")
 # "Lauren: intestinal", "Lauren classification: diffuse": the type after the classification's name.
 _LAUREN_LABEL = re.compile(
@@ -582,7 +583,6 @@ _MARGIN_AFTER_COMMA_PROBE = re.compile(
     + "|".join(f"(?<=, {q}margin)" for q in ("", *(f"{q} " for q in _MARGIN_QUALIFIERS)))
     + ")"
 )
-# "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
 # "Bronchial margin: invasive carcinoma is observed at the margin": the margin is involved.
 _TUMOUR_AT_THE_MARGIN = re.compile(
     r"(margins?)(?<![a-z]margin)(?<![a-z]margins)[ \t]*:[ \t]*"
@@ -596,6 +596,7 @@ _MARGIN_WITH_TUMOUR = re.compile(
     r"(?:tumou?r|lesion|carcinoma|hsil|dysplasia|neoplasia)(?![a-z-])"
     r"(?![ \t]+(?:cells?[ \t]+)?(?:\d|at[ \t]+\d))"
 )
+# "Dysplasia-free resection margin", "tumour-free margins": the margin free of it.
 _FREE_MARGIN = re.compile(
     r"(dysplasia|neoplasia|tumor|carcinoma|lesion|malignancy)-free[ \t]+"
     r"((?:(?:resection|surgical|deep|lateral|radial|circumferential)[ \t]+)?margins?)(?![a-z])"
@@ -812,11 +813,10 @@ def _margin_list(match: re.Match) -> str:
             return match.group(0)
         negative = negative and bool(status.group(1) or status.group(2))
     at = match.start(1) - match.start(0)
-    if negative:
-        return f"{match.group(0)[:at]}negative, {match.group(1)}"
     # A mixed list is positive as a whole; a semicolon keeps the shared status from reading as
     # the first margin's ("margins: positive, deep negative" would name deep as the involved one).
-    return f"{match.group(0)[:at]}positive; {match.group(1)}"
+    shared = "negative, " if negative else "positive; "
+    return f"{match.group(0)[:at]}{shared}{match.group(1)}"
 
 
 def _bracketed_node_count(m: re.Match[str]) -> str:
