@@ -146,6 +146,8 @@ DEFAULT_FILLERS = frozenset(
         # An organism's forms: "Giardia trophozoites are not observed", "no fungal hyphae".
         "trophozoites", "bacilli", "hyphae", "ova", "yeasts", "spores",
         "features", "feature",
+        # The kind of feature: "papillary carcinoma nuclear features are not seen".
+        "nuclear",
         # Head nouns after a finding: "microsatellite lesions were not seen".
         "lesion", "lesions", "foci", "spaces", "channels",
         # A marker's result: "E-cadherin expression lost", "p53 expression: wild type".

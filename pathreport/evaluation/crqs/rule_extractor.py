@@ -998,7 +998,8 @@ class RuleExtractor:
                 )  # fmt: skip
 
         for fi, open_class in self._open_fields:
-            if fi not in candidates:
+            found = candidates.get(fi)
+            if not found or (open_class.beside and all(c[2] in open_class.beside for c in found)):
                 self._add_unlisted(
                     fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
                 )

@@ -42,6 +42,8 @@ The file format (one mapping)::
         severity: critical             # critical | major (default) | minor | backstop: its weight
         severity_reason: ...           # one line: why this weight
         open_class: {heads: [carcinoma], suffixes: [oma]}   # values outside the vocabulary
+                                       # (add beside: [benign] to seek them also where only
+                                       # those values were read)
         values_from: diagnosis         # reuse an earlier field's values (without implications)
         only_negated: true             # keep only negated findings ("no features of X": X)
         only_alone: [benign]           # values dropped when another value is stated
@@ -224,7 +226,7 @@ NEGATION_KEYS = frozenset(
 )
 TOLERANCE_KEYS = frozenset({"abs", "rel"})
 PROFILE_KEYS = frozenset({"fields", "key_fields", "description"})
-OPEN_CLASS_KEYS = frozenset({"heads", "suffixes", "exclude", "max_modifiers"})
+OPEN_CLASS_KEYS = frozenset({"heads", "suffixes", "exclude", "max_modifiers", "beside"})
 
 # An unbounded quantifier applied to a group that itself contains one: the classic shape of
 # catastrophic backtracking, refused in schema patterns.
@@ -284,13 +286,17 @@ class OpenClass:
     ("carcinoma", "tumor") and is not part of any vocabulary phrase names a value of the field,
     together with up to ``max_modifiers`` words before it ("sclerosing xanthoma"). The value is
     kept as ``unlisted: <phrase>``, so a report that names an unknown entity where the other names
-    a known one is discordant, not merely silent.
+    a known one is discordant, not merely silent. Such words are sought only where the field read
+    no listed value, or only values in ``beside``: a statement of absence ("Fibrinous pleuritis,
+    negative for malignancy" reads benign) must not hide the entity that the same report words
+    otherwise ("Fibrinous pleuritis. No malignant cells identified").
     """
 
     heads: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] = ()
     exclude: frozenset[str] = frozenset()
     max_modifiers: int = 2
+    beside: frozenset[str] = frozenset()
 
     def names_value(self, word: str) -> bool:
         if word in self.exclude or not word.isalpha():
@@ -1034,6 +1040,9 @@ def _build_open_class(raw: Any, here: str) -> OpenClass | None:
             normalise_phrase(w) for w in _string_list(raw.get("exclude", ()), here, "exclude")
         ),
         max_modifiers=max_modifiers,
+        beside=frozenset(
+            normalise_phrase(v) for v in _string_list(raw.get("beside", ()), here, "beside")
+        ),
     )
 
 

@@ -342,8 +342,9 @@ _GLEASON_WORDS = re.compile(
     r"(?<![a-z])(gleason[ \t]+(?:score[ \t]+)?)(three|four|five)[ \t]+plus[ \t]+(three|four|five)"
     r"(?:[ \t]+(?:equals|equal[ \t]+to|=)[ \t]+(six|seven|eight|nine|ten))?(?![a-z])"
 )
-# "Two cores, 1.5 and 1.8 cm": the unit after the last number is every number's unit.
-_UNIT_FOR_BOTH = re.compile(r" and (?=\d{1,3}(?:\.\d{1,2})?[ \t]*(cm|mm)(?![a-z0-9]))")
+# "Two cores, 1.5 and 1.8 cm", "depth of invasion 8 of 15 mm": the unit after the last number
+# is every number's unit.
+_UNIT_FOR_BOTH = re.compile(r" (and|of) (?=\d{1,3}(?:\.\d{1,2})?[ \t]*(cm|mm)(?![a-z0-9]))")
 # (Searched from its literal " and ": a pattern that starts with a class tries every position.)
 _NUMBER_BEFORE = re.compile(r"(?<![a-z0-9./+=-])\d{1,3}(?:\.\d{1,2})?$")
 # "PD-L1 22C3 TPS 30%": the antibody clone in brackets, as most reports write it, so that its
@@ -368,10 +369,13 @@ _TEST_SIGN = re.compile(
 _HER2_IHC_BRACKET = re.compile(r"her2[ \t]*\((ihc[ \t]*(?:score[ \t]*)?[0-3]\+?)\)")
 # "HER2 (IHC): 3+": the method in brackets before the score ("her2 ihc 3+").
 _HER2_IHC_HEADING = re.compile(r"her2[ \t]*\(ihc\)[ \t]*:?[ \t]*(?=(?:score[ \t]*)?[0-3](?![0-9]))")
-# "Oesophagus, distal, biopsy": the part after the organ's name is the part of the organ
-# ("distal esophagus"), the third the staging names.
+# "Oesophagus, distal, biopsy", "Oesophagus distal": the part after the organ's name is the part
+# of the organ ("distal esophagus"), the third the staging names; "Oesophagus, proximal margin"
+# names a margin, not a part.
 _ESOPHAGUS_PART_AFTER = re.compile(
-    r"esophagus[ \t]*,[ \t]*(distal|proximal|lower|upper|mid|middle)(?![a-z])(?![ \t]+third)"
+    r"esophagus[ \t]*,?[ \t]*(distal|proximal|lower|upper|mid|middle)(?![a-z])"
+    r"(?![ \t]+(?:third|margins?|resection|end)(?![a-z]))"
+    r"(?![ \t]+(?:and|&)[ \t]+[a-z]+[ \t]+(?:third|margins?|resection|end)(?![a-z]))"
     r"(?:[ \t]+(?:and|&)[ \t]+(distal|proximal|lower|upper|mid|middle)(?![a-z]))?"
 )
 # "Proximal and distal esophagus (biopsies)": each part names the organ.
@@ -379,6 +383,23 @@ _ESOPHAGUS_PARTS = re.compile(
     r"(?<![a-z])(distal|proximal|lower|upper|mid|middle)[ \t]+(?:and|&)[ \t]+"
     r"(distal|proximal|lower|upper|mid|middle)[ \t]+esophag(us|eal)(?![a-z])"
 )
+# "Positivity for CD20, BCL6 and MUM1, negativity for CD10": a stain's result as a noun, read as
+# the adjective every marker rule reads ("positive for ...").
+_POSITIVITY_FOR = re.compile(r"(?<![a-z])(?:immuno)?(posit|negat)ivity for ")
+# "Dysplasia extends to the posterior mucosal margin": the position names the margin, and the
+# tissue between adds nothing ("posterior margin"); a "mucosal margin" alone keeps its name.
+_POSITION_OF_TISSUE_MARGIN = re.compile(
+    r"(?<![a-z])(anterior|posterior|superior|inferior|medial|lateral|proximal|distal|deep"
+    r"|peripheral)[ \t]+(?:mucosal|soft[ \t]+tissue)[ \t]+margin"
+)
+# "Pleura, left parietal": the layer named after its membrane ("left parietal pleura"), which no
+# rule reads as the parietal lobe of a brain.
+_SEROSA_LAYER_AFTER = re.compile(
+    r"(pleura|peritoneum)[ \t]*,[ \t]*(?:(left|right)[ \t]+)?(parietal|visceral)(?![a-z])"
+)
+# "Colon, left side, biopsies": the colon's side after it is the left or right colon, as a
+# report that writes "left colon" says ("Colon, right, hemicolectomy" names the operation's side).
+_COLON_SIDE_AFTER = re.compile(r"colon[ \t]*,[ \t]*(left|right)[ \t]+side(?=[ \t]*(?:[,:;.)\n]|$))")
 # "Skin, forearm, left", "Tonsil, right:": a body part, then its side closing the clause, is the
 # side's part ("left forearm"), which the side patterns read. Found from the comma (a pattern that
 # started with the part's name would be tried at every position), the part checked before it.
@@ -548,6 +569,16 @@ _OF_COUNT_WORD = re.compile(rf" of[ \t]+(?:the[ \t]+)?({_NODE_COUNT_WORD})(?![a-
 _COUNT_WORD_BEFORE = re.compile(rf"(?<![a-z-])({_NODE_COUNT_WORD})[ \t]*$")
 # "none of 2 involved", "none of the 14": none counted out of a number in digits ("0 of 2").
 _NONE_OF_DIGITS = re.compile(r"(?<![a-z])none[ \t]+of[ \t]+(?:the[ \t]+)?(\d{1,3})(?![\d.,/])")
+# "Eighteen glomeruli, ten of which show crescents": a glomerular count in words, read in
+# digits, in the sentence that names glomeruli.
+_SENTENCE_ENDS = re.compile(r"([.;\n])")
+# "None of the glomeruli shows a crescent": no crescent, its cue read next to it.
+_NO_GLOMERULI_WITH = re.compile(
+    r"(?<![a-z])(?:none|no)[ \t]+(?:of[ \t]+the[ \t]+)?(?:\d{1,3}[ \t]+)?glomeruli[ \t]+"
+    r"(?:show|shows|showing|with|have|has|having|display|displays|contain|contains)[ \t]+"
+    r"(?:(?:a|any)[ \t]+)?"
+)
+_COUNT_WORD = re.compile(rf"(?<![a-z-])(?!none|zero){_NODE_COUNT_WORD}(?![a-z-])")
 # The CAP synoptic pair "Number examined: 13; Number involved: 1" (either order, with or without
 # "of lymph nodes") is the count "1/13", written before the pair so that both readings stay.
 _CAP_NODE_NUMBERS = re.compile(
@@ -562,11 +593,14 @@ _METASTASIS_IN_NONE = re.compile(
     r"metasta(?<![a-z]metasta)(sis|ses)[ \t]+in[ \t]+(?:0|none|zero)[ \t]*(?:/|of|out[ \t]+of)"
     r"[ \t]*(?:the[ \t]+)?(\d{1,3})(?![0-9/])(?!\.\d)(?![ \t]*[a-z])"  # not "... 0 of 13 nodes"
 )
-# "0 of 11 lymph nodes with metastasis" states no metastasis: read as "lymph nodes without
-# metastasis (0/11)", so that the finding's word is negated and the count stays.
+# "0 of 11 lymph nodes with metastasis", "none of the nineteen lymph nodes examined shows
+# metastatic disease" state no metastasis: read as "lymph nodes without metastasis (0/11)", so
+# that the finding's word is negated and the count stays.
 _NONE_OF_NODES_WITH = re.compile(
     r"0(?<![\d/.,]0)[ \t]*(?:/|of|out[ \t]+of)[ \t]*(\d{1,3})[ \t]+((?:[a-z-]+[ \t]+){0,2}?"
-    r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:with|showing|containing|positive[ \t]+for)[ \t]+"
+    r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:(?:examined|identified|retrieved|recovered)[ \t]+)?"
+    r"(?:with|showing|containing|positive[ \t]+for|(?:shows?|showed|contains?|contained|has|have)"
+    r"(?:[ \t]+(?:any|evidence[ \t]+of))?)[ \t]+"
     r"((?:micro|macro)?metasta[a-z]*|(?:metastatic[ \t]+)?(?:carcinoma|tumor|disease))(?![a-z])"
 )
 # "Pleomorphic adenoma, margins negative": the margins' status closes a clause of its own, not a
@@ -874,6 +908,17 @@ def _worded_counts(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
+def _glomerular_counts(text: str) -> str:
+    """ "eighteen glomeruli, ten of which ..." -> "18 glomeruli, 10 of which ...", and "none of
+    the glomeruli shows a crescent" -> "glomeruli: no crescent"."""
+    parts = _SENTENCE_ENDS.split(text)
+    for i, part in enumerate(parts):
+        if "glomerul" in part:
+            part = _NO_GLOMERULI_WITH.sub("glomeruli: no ", part)
+            parts[i] = _COUNT_WORD.sub(lambda w: str(to_int(w.group(0))), part)
+    return "".join(parts)
+
+
 def _cap_node_numbers(m: re.Match[str]) -> str:
     """ "number examined: 13; number involved: 1" -> "1/13 number examined: 13; ..."; two
     involved or two examined numbers, or more involved nodes than examined, stay as they were."""
@@ -912,7 +957,7 @@ def _labelled_count(m: re.Match[str]) -> str:
 def _unit_for_both(m: re.Match[str]) -> str:
     """ "1.5 and 1.8 cm" -> "1.5 cm and 1.8 cm" (a number's own text before it, not "pT2")."""
     before = m.string[max(0, m.start() - 12) : m.start()]
-    return f" {m.group(1)} and " if _NUMBER_BEFORE.search(before) else m.group(0)
+    return f" {m.group(2)} {m.group(1)} " if _NUMBER_BEFORE.search(before) else m.group(0)
 
 
 def _rewrite_node_lines(text: str) -> str:
@@ -952,7 +997,7 @@ def _prostate_sextant(text: str) -> str:
 # abbreviations._GATE_WORDS): the rules test only the report's words in this set.
 _OTHER_LABS_GATE = frozenset(
     [
-        "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
+        "and", "of", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
         "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade",
         "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss",
         "mandard", "metastatic", "mm", "none", "out", "plus", "progesterone", "prostate",
@@ -972,7 +1017,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     most reports contain none of those words and cost one set test.
     """
     words = _OTHER_LABS_GATE.intersection(words)
-    if "and" in words and ("cm" in words or "mm" in words):  # "1.5 and 1.8 cm"
+    if ("and" in words or "of" in words) and ("cm" in words or "mm" in words):  # "1.5 and 1.8 cm"
         text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
     if "prostate" in words and not words.isdisjoint(_SEXTANT_WORDS):  # "apex of left side"
         text = _prostate_sextant(text)
@@ -1081,6 +1126,8 @@ def normalise(text: str) -> str:
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if " by " in text:  # "70 by 35 by 20 mm"
         text = _BY_DIMENSION.sub(r"\1 x ", text)
+    if "ivity for " in text:  # "positivity for CD20 and BCL6, negativity for CD10"
+        text = _POSITIVITY_FOR.sub(r"\1ive for ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
     if "not " in text and _opens_with_not(text):  # "Not seen perineural invasion."
@@ -1154,11 +1201,13 @@ def normalise(text: str) -> str:
         text = _MARGIN_STATUS_AFTER_COMMA.sub(";", text)
     if "at the margin" in text:  # "Bronchial margin: carcinoma is observed at the margin"
         text = _TUMOUR_AT_THE_MARGIN.sub(r"\1: involved by \2", text)
+    if "mucosal margin" in text or "tissue margin" in text:  # "posterior mucosal margin"
+        text = _POSITION_OF_TISSUE_MARGIN.sub(r"\1 margin", text)
     if "margin with" in text or "margins with" in text:  # "lateral margin with tumour"
         text = _MARGIN_WITH_TUMOUR.sub(r"\1 involved", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
-    if "esophagus," in text or "esophagus ," in text:  # "Oesophagus, distal, 38 cm"
+    if "esophagus" in text:  # "Oesophagus, distal, 38 cm", "Oesophagus distal, biopsy"
         text = _ESOPHAGUS_PART_AFTER.sub(
             lambda m: (
                 f"{m.group(1)} esophagus" + (f" and {m.group(2)} esophagus" if m.group(2) else "")
@@ -1167,12 +1216,20 @@ def normalise(text: str) -> str:
         )
     if " and " in text and "esophag" in text:  # "proximal and distal esophageal biopsies"
         text = _ESOPHAGUS_PARTS.sub(r"\1 esophag\3 and \2 esophag\3", text)
+    if "parietal" in text or "visceral" in text:  # "Pleura, left parietal"
+        text = _SEROSA_LAYER_AFTER.sub(
+            lambda m: f"{m.group(2) + ' ' if m.group(2) else ''}{m.group(3)} {m.group(1)}", text
+        )
+    if "side" in text and "colon" in text:  # "Colon, left side, biopsies"
+        text = _COLON_SIDE_AFTER.sub(r"\1 colon", text)
     if ", left" in text or ", right" in text:  # "Skin, forearm, left"
         text = _side_before_part(text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
+    if "glomerul" in text:  # "eighteen glomeruli, ten with crescents"
+        text = _glomerular_counts(text)
     names_nodes = "node" in text  # most REG reports do not: one scan for the rules below
     if " of " in text and (names_nodes or "core" in text):  # "one of eighteen nodes"
         text = _worded_counts(text)
