@@ -345,7 +345,8 @@ _GLEASON_WORDS = re.compile(
 # "Two cores, 1.5 and 1.8 cm", "depth of invasion 8 of 15 mm": the unit after the last number
 # is every number's unit.
 _UNIT_FOR_BOTH = re.compile(r" (and|of) (?=\d{1,3}(?:\.\d{1,2})?[ \t]*(cm|mm)(?![a-z0-9]))")
-# (Searched from its literal " and ": a pattern that starts with a class tries every position.)
+# (Searched from its literal " and " or " of ": a pattern that starts with a class tries every
+# position.)
 _NUMBER_BEFORE = re.compile(r"(?<![a-z0-9./+=-])\d{1,3}(?:\.\d{1,2})?$")
 # "PD-L1 22C3 TPS 30%": the antibody clone in brackets, as most reports write it, so that its
 # digits are no score.
@@ -570,15 +571,15 @@ _COUNT_WORD_BEFORE = re.compile(rf"(?<![a-z-])({_NODE_COUNT_WORD})[ \t]*$")
 # "none of 2 involved", "none of the 14": none counted out of a number in digits ("0 of 2").
 _NONE_OF_DIGITS = re.compile(r"(?<![a-z])none[ \t]+of[ \t]+(?:the[ \t]+)?(\d{1,3})(?![\d.,/])")
 # "Eighteen glomeruli, ten of which show crescents": a glomerular count in words, read in
-# digits, in the sentence that names glomeruli.
+# digits, in each sentence that names glomeruli ("none" and "zero" stay words, negation cues).
 _SENTENCE_ENDS = re.compile(r"([.;\n])")
+_COUNT_WORD = re.compile(rf"(?<![a-z-])(?!none|zero){_NODE_COUNT_WORD}(?![a-z-])")
 # "None of the glomeruli shows a crescent": no crescent, its cue read next to it.
 _NO_GLOMERULI_WITH = re.compile(
     r"(?<![a-z])(?:none|no)[ \t]+(?:of[ \t]+the[ \t]+)?(?:\d{1,3}[ \t]+)?glomeruli[ \t]+"
     r"(?:show|shows|showing|with|have|has|having|display|displays|contain|contains)[ \t]+"
     r"(?:(?:a|any)[ \t]+)?"
 )
-_COUNT_WORD = re.compile(rf"(?<![a-z-])(?!none|zero){_NODE_COUNT_WORD}(?![a-z-])")
 # The CAP synoptic pair "Number examined: 13; Number involved: 1" (either order, with or without
 # "of lymph nodes") is the count "1/13", written before the pair so that both readings stay.
 _CAP_NODE_NUMBERS = re.compile(
@@ -1017,7 +1018,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     most reports contain none of those words and cost one set test.
     """
     words = _OTHER_LABS_GATE.intersection(words)
-    if ("and" in words or "of" in words) and ("cm" in words or "mm" in words):  # "1.5 and 1.8 cm"
+    # "1.5 and 1.8 cm", "8 of 15 mm"
+    if ("and" in words or "of" in words) and ("cm" in words or "mm" in words):
         text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
     if "prostate" in words and not words.isdisjoint(_SEXTANT_WORDS):  # "apex of left side"
         text = _prostate_sextant(text)
