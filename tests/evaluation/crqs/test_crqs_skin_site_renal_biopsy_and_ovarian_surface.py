@@ -97,6 +97,7 @@ def test_version_34_reads(dataset: str, text: str, field: str, value: object) ->
          "skin_site"),
         ("histai", "Gastric biopsy. On the other hand, the antrum shows chronic gastritis.",
          "skin_site"),
+        ("tcga", "Lung, lobectomy: epidermoid carcinoma invading the chest wall.", "skin_site"),
         # Endocervical glands and mitoses that reach the middle third are not invasion.
         ("histai", "HSIL (CIN 3) extending into endocervical glands.", "invasion_status"),
         # "Pleura, left parietal" is no parietal lobe; "Esophagus, proximal margin" no third.
