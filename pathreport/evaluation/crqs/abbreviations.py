@@ -371,9 +371,13 @@ _GRADE_AFTER = re.compile(
 # "MLH1 (loss), MSH2 (retained)": a stain's result in brackets after it, read as written plainly.
 _BRACKETED_RESULT = re.compile(r"[ \t]\((loss|lost|retained|intact|preserved)\)")
 _BRACKETED_RESULT_WORDS = frozenset(["loss", "lost", "retained", "intact", "preserved"])
-# "Kidney right, partial nephrectomy", "Breast left, core biopsy": a paired organ's side after it.
+# "Kidney right, partial nephrectomy", "Breast left, core biopsy", "Mastectomy left", "Skin of
+# forearm left": a paired organ's, a limb's or a one-sided operation's side after it.
 _PAIRED_ORGANS = frozenset(
     ["kidney", "breast", "lung", "ovary", "testis", "testicle", "adrenal", "ureter", "axilla"]
+    + ["lobe", "neck", "groin", "arm", "forearm", "hand", "shoulder", "thigh", "leg", "foot"]
+    + ["back", "mastectomy", "nephrectomy", "orchiectomy", "orchidectomy", "lobectomy"]
+    + ["oophorectomy", "salpingectomy", "adrenalectomy", "hemithyroidectomy"]
 )
 _ORGAN_SIDE_AFTER = re.compile(
     rf"(?<![a-z])({'|'.join(sorted(_PAIRED_ORGANS))})[ \t]+(right|left)(?![a-z])"

@@ -178,8 +178,9 @@ _GLEASON_PARTS = re.compile(
 # temple, 32 x 18 mm", "ESD specimen, gastric antrum, 28 x 22 mm"), not the tumour's, unless a
 # tumour is named before them on that line ("Hemicolectomy specimen: adenocarcinoma, 45 x 40 mm").
 _TUMOUR_WORD = (
-    r"(?:carcinoma|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
+    r"(?:carcinoma|carcinoid|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
     r"|[a-z]{0,16}oma(?![a-z])|(?<![a-z])(?:scc|bcc|hcc|rcc|gist|net|dcis|idc|ilc|ptc|crc|agc|egc)(?![a-z])"
+    r"|(?<![a-z])adenoca(?![a-z])"  # "adenoCa of antrum, 50 mm"
     r"|(?<![a-z])(?:adeno)?ca(?=\.?[ \t]*[,;(]))"  # "adenoCa., 2.8 cm" (not "ca. 3 cm", circa)
 )
 _SPECIMEN_LINE = re.compile(
@@ -392,6 +393,47 @@ _POSITIVITY_FOR = re.compile(r"(?<![a-z])(?:immuno)?(posit|negat)ivity for ")
 _POSITION_OF_TISSUE_MARGIN = re.compile(
     r"(?<![a-z])(anterior|posterior|superior|inferior|medial|lateral|proximal|distal|deep"
     r"|peripheral)[ \t]+(?:mucosal|soft[ \t]+tissue)[ \t]+margin"
+)
+# "Tumour size [18 mm]", "measuring (14 mm)", "a nodule of (38 mm)": a size in brackets right
+# after the word that introduces it is that word's size.
+_SIZE_IN_BRACKETS = re.compile(
+    r"(size|measuring|measures|measured|diameter|of)[ \t]*\([ \t]*(\d{1,3}(?:\.\d{1,2})?"
+    r"(?:[ \t]*x[ \t]*\d{1,3}(?:\.\d{1,2})?){0,2}[ \t]*(?:cm|mm))[ \t]*\)"
+)
+# "Limits of bronchial and vascular section healthy": the French "limites saines" are the
+# margins, free of tumour.
+_HEALTHY_LIMITS = re.compile(
+    r"(?<![a-z])limit(s?)(?![a-z])([^.;\n]{0,80}?)(?<![a-z])healthy(?![a-z])"
+)
+# "BCC, nodular", "Melanoma, nodular.", "papillary carcinoma of classic form", "infiltrative
+# growth pattern", "(classic) variant": a subtype's adjective alone after its entity is its type
+# ("nodular type"), which every vocabulary reads.
+_SUBTYPE_WORDS = frozenset(
+    ["nodular", "infiltrative", "infiltrating", "micronodular", "superficial", "morpheaform"]
+    + ["classic", "classical", "conventional", "solid", "acinar", "lepidic", "micropapillary"]
+    + ["compound", "junctional", "intradermal", "desmoplastic"]
+)
+_SUBTYPE = "|".join(sorted(_SUBTYPE_WORDS))
+_SUBTYPE_STEMS = (
+    "nodular", "infiltr", "superficial", "morphea", "classic", "conventional", "solid", "acinar",
+    "lepidic", "micropapillary", "compound", "junctional", "intradermal", "desmoplastic",
+)  # fmt: skip
+_LONE_SUBTYPE = re.compile(
+    rf",[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
+    r"(?=[ \t]*(?:[,.;:\n]|$))"
+    rf"|(?<![a-z])of[ \t]+({_SUBTYPE})[ \t]+form(?![a-z])"
+    rf"|(?<![a-z])({_SUBTYPE})[ \t]+growth[ \t]+pattern(?![a-z])"
+)
+# "Atypia limited to the lower third of the squamous epithelium", "mitoses in the upper third":
+# a third of the epithelium (the extent of a squamous dysplasia), not a third of the oesophagus.
+_EPITHELIAL_THIRD = re.compile(
+    r"(?<![a-z])(lower|middle|upper|basal|mid)[ \t]+(?:one[ \t-]?)?third(s?)(?=[ \t]+of[ \t]+"
+    r"(?:the[ \t]+)?(?:squamous[ \t]+|surface[ \t]+|cervical[ \t]+)?epithel)"
+)
+_THIRD_OF_A_LESION = re.compile(
+    r"((?:mitoses|mitosis|mitotic[ \t]+figures|mitotic[ \t]+activity|atypia|koilocyt[a-z]*"
+    r"|dysplasia|maturation|atypical[ \t]+cells)[^.;\n]{0,40}?(?<![a-z])(?:lower|middle|upper"
+    r"|basal|mid)[ \t]+)(?:one[ \t-]?)?(third)(?![a-z])"
 )
 # "Pleura, left parietal": the layer named after its membrane ("left parietal pleura"), which no
 # rule reads as the parietal lobe of a brain.
@@ -909,6 +951,13 @@ def _worded_counts(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
+def _subtype_type(m: re.Match[str]) -> str:
+    """ ", nodular" -> ", nodular type"; "of classic form", "solid growth pattern" -> "... type"."""
+    if m.group(1):
+        return f", {m.group(1)} type"
+    return f"{m.group(2) or m.group(3)} type"
+
+
 def _glomerular_counts(text: str) -> str:
     """ "eighteen glomeruli, ten of which ..." -> "18 glomeruli, 10 of which ...", and "none of
     the glomeruli shows a crescent" -> "glomeruli: no crescent"."""
@@ -1128,6 +1177,8 @@ def normalise(text: str) -> str:
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if " by " in text:  # "70 by 35 by 20 mm"
         text = _BY_DIMENSION.sub(r"\1 x ", text)
+    if "m)" in text and ("cm)" in text or "mm)" in text):  # "tumour size [18 mm]"
+        text = _SIZE_IN_BRACKETS.sub(r"\1 \2", text)
     if "ivity for " in text:  # "positivity for CD20 and BCL6, negativity for CD10"
         text = _POSITIVITY_FOR.sub(r"\1ive for ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
@@ -1203,6 +1254,13 @@ def normalise(text: str) -> str:
         text = _MARGIN_STATUS_AFTER_COMMA.sub(";", text)
     if "at the margin" in text:  # "Bronchial margin: carcinoma is observed at the margin"
         text = _TUMOUR_AT_THE_MARGIN.sub(r"\1: involved by \2", text)
+    if any(stem in text for stem in _SUBTYPE_STEMS):  # "BCC, nodular"
+        text = _LONE_SUBTYPE.sub(_subtype_type, text)
+    if "third" in text:  # "atypia limited to the lower third of the epithelium"
+        text = _EPITHELIAL_THIRD.sub(r"\1 epithelial third\2", text)
+        text = _THIRD_OF_A_LESION.sub(r"\1epithelial \2", text)
+    if "healthy" in text and "limit" in text:  # "limits of resection healthy"
+        text = _HEALTHY_LIMITS.sub(r"margin\1\2free", text)
     if "mucosal margin" in text or "tissue margin" in text:  # "posterior mucosal margin"
         text = _POSITION_OF_TISSUE_MARGIN.sub(r"\1 margin", text)
     if "margin with" in text or "margins with" in text:  # "lateral margin with tumour"
