@@ -418,12 +418,14 @@ _SUBTYPE_STEMS = (
     "nodular", "infiltr", "superficial", "morphea", "classic", "conventional", "solid", "acinar",
     "lepidic", "micropapillary", "compound", "junctional", "intradermal", "desmoplastic",
 )  # fmt: skip
+# Three expressions, each led by a literal or run only where its word occurs (one alternation over
+# the adjectives would be tried at every position of every prostate report's "acinar").
 _LONE_SUBTYPE = re.compile(
     rf",[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
     r"(?=[ \t]*(?:[,.;:\n]|$))"
-    rf"|(?<![a-z])of[ \t]+({_SUBTYPE})[ \t]+form(?![a-z])"
-    rf"|(?<![a-z])({_SUBTYPE})[ \t]+growth[ \t]+pattern(?![a-z])"
 )
+_SUBTYPE_OF_FORM = re.compile(rf"(?<![a-z])of[ \t]+({_SUBTYPE})[ \t]+form(?![a-z])")
+_SUBTYPE_GROWTH_PATTERN = re.compile(rf"(?<![a-z])({_SUBTYPE})[ \t]+growth[ \t]+pattern(?![a-z])")
 # "Atypia limited to the lower third of the squamous epithelium", "mitoses in the upper third":
 # a third of the epithelium (the extent of a squamous dysplasia), not a third of the oesophagus.
 _EPITHELIAL_THIRD = re.compile(
@@ -951,13 +953,6 @@ def _worded_counts(text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
-def _subtype_type(m: re.Match[str]) -> str:
-    """ ", nodular" -> ", nodular type"; "of classic form", "solid growth pattern" -> "... type"."""
-    if m.group(1):
-        return f", {m.group(1)} type"
-    return f"{m.group(2) or m.group(3)} type"
-
-
 def _glomerular_counts(text: str) -> str:
     """ "eighteen glomeruli, ten of which ..." -> "18 glomeruli, 10 of which ...", and "none of
     the glomeruli shows a crescent" -> "glomeruli: no crescent"."""
@@ -1255,7 +1250,11 @@ def normalise(text: str) -> str:
     if "at the margin" in text:  # "Bronchial margin: carcinoma is observed at the margin"
         text = _TUMOUR_AT_THE_MARGIN.sub(r"\1: involved by \2", text)
     if any(stem in text for stem in _SUBTYPE_STEMS):  # "BCC, nodular"
-        text = _LONE_SUBTYPE.sub(_subtype_type, text)
+        text = _LONE_SUBTYPE.sub(r", \1 type", text)
+        if " form" in text:  # "papillary carcinoma of classic form"
+            text = _SUBTYPE_OF_FORM.sub(r"\1 type", text)
+        if "growth pattern" in text:  # "solid growth pattern"
+            text = _SUBTYPE_GROWTH_PATTERN.sub(r"\1 type", text)
     if "third" in text:  # "atypia limited to the lower third of the epithelium"
         text = _EPITHELIAL_THIRD.sub(r"\1 epithelial third\2", text)
         text = _THIRD_OF_A_LESION.sub(r"\1epithelial \2", text)
