@@ -1232,6 +1232,12 @@ def normalise(text: str) -> str:
     english = english_anatomy(text, words)  # "Mamma dextra", "Pulmo sinister", "axilla dx."
     if english != text:
         text, words = english, None
+    # "BCC, nodular": looked up in the word set (substring tests cost 2 us a report).
+    names_subtype = (
+        any(stem in text for stem in _SUBTYPE_STEMS)
+        if words is None
+        else not _SUBTYPE_WORDS.isdisjoint(words)
+    )
     text = spell_out(text, words)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six mm"
     if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
@@ -1249,7 +1255,7 @@ def normalise(text: str) -> str:
         text = _MARGIN_STATUS_AFTER_COMMA.sub(";", text)
     if "at the margin" in text:  # "Bronchial margin: carcinoma is observed at the margin"
         text = _TUMOUR_AT_THE_MARGIN.sub(r"\1: involved by \2", text)
-    if any(stem in text for stem in _SUBTYPE_STEMS):  # "BCC, nodular"
+    if names_subtype:  # "BCC, nodular"
         text = _LONE_SUBTYPE.sub(r", \1 type", text)
         if " form" in text:  # "papillary carcinoma of classic form"
             text = _SUBTYPE_OF_FORM.sub(r"\1 type", text)
