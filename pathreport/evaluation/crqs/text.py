@@ -406,8 +406,8 @@ _HEALTHY_LIMITS = re.compile(
     r"(?<![a-z])limit(s?)(?![a-z])([^.;\n]{0,80}?)(?<![a-z])healthy(?![a-z])"
 )
 # "BCC, nodular", "Melanoma, nodular.", "papillary carcinoma of classic form", "infiltrative
-# growth pattern", "(classic) variant": a subtype's adjective alone after its entity is its type
-# ("nodular type"), which every vocabulary reads.
+# growth pattern": a subtype's adjective alone after its entity is its type ("nodular type"),
+# which every vocabulary reads. The stems are the gate where no word set is at hand.
 _SUBTYPE_WORDS = frozenset(
     ["nodular", "infiltrative", "infiltrating", "micronodular", "superficial", "morpheaform"]
     + ["classic", "classical", "conventional", "solid", "acinar", "lepidic", "micropapillary"]
