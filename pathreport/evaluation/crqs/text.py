@@ -407,17 +407,13 @@ _HEALTHY_LIMITS = re.compile(
 )
 # "BCC, nodular", "Melanoma, nodular.", "papillary carcinoma of classic form", "infiltrative
 # growth pattern": a subtype's adjective alone after its entity is its type ("nodular type"),
-# which every vocabulary reads. The stems are the gate where no word set is at hand.
+# which every vocabulary reads.
 _SUBTYPE_WORDS = frozenset(
     ["nodular", "infiltrative", "infiltrating", "micronodular", "superficial", "morpheaform"]
     + ["classic", "classical", "conventional", "solid", "acinar", "lepidic", "micropapillary"]
     + ["compound", "junctional", "intradermal", "desmoplastic"]
 )
 _SUBTYPE = "|".join(sorted(_SUBTYPE_WORDS))
-_SUBTYPE_STEMS = (
-    "nodular", "infiltr", "superficial", "morphea", "classic", "conventional", "solid", "acinar",
-    "lepidic", "micropapillary", "compound", "junctional", "intradermal", "desmoplastic",
-)  # fmt: skip
 # Three expressions, each led by a literal or run only where its word occurs (one alternation over
 # the adjectives would be tried at every position of every prostate report's "acinar").
 _LONE_SUBTYPE = re.compile(
@@ -1233,10 +1229,8 @@ def normalise(text: str) -> str:
     if english != text:
         text, words = english, None
     # "BCC, nodular": looked up in the word set (substring tests cost 2 us a report).
-    names_subtype = (
-        any(stem in text for stem in _SUBTYPE_STEMS)
-        if words is None
-        else not _SUBTYPE_WORDS.isdisjoint(words)
+    names_subtype = not _SUBTYPE_WORDS.isdisjoint(
+        words if words is not None else WORD_RUN.findall(text)
     )
     text = spell_out(text, words)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six mm"
     if "cent" in text and "per" in text:
