@@ -66,7 +66,7 @@ _WORDS = {
     "prm": "proximal resection margin", "drm": "distal resection margin",
     "wle": "wide local excision", "bx": "biopsy", "bxs": "biopsies",
     "turp": "transurethral resection of prostate",
-    "turbt": "transurethral resection of bladder tumor",
+    "turbt": "transurethral resection of bladder tumor", "mrm": "modified radical mastectomy",
     "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
     "apr": "abdominoperineal resection", "lar": "low anterior resection",
     "mnd": "modified neck dissection", "plnd": "pelvic lymph node dissection",
@@ -150,6 +150,8 @@ _CARCINOMA_STOP = re.compile(
     r"|seen|detected|involving|invading|infiltrating|arising)(?![a-z])))"
 )
 _WORD_AFTER = re.compile(r"\.?[ \t]+([a-z]+)")
+# "Testis, Lt., radical orchiectomy", "Breast, Rt.; CNB": the side of the organ named before it.
+_SIDE_BETWEEN_COMMAS = re.compile(r"\.?[ \t]*[,;:](?![ \t]*\d)")
 # "HG 2", "HG: III": the histological grade's number after the letters, not a high grade.
 _GRADE_NUMBER_AFTER = re.compile(r"[ \t]*[:=]?[ \t]*(?:[1-4]|i{1,3}|iv)(?![0-9a-z+/])")
 # "SMA margin", "SMA (retroperitoneal) margin", "SMA/uncinate margin": the artery's margin.
@@ -382,6 +384,16 @@ _PAIRED_ORGANS = frozenset(
 _ORGAN_SIDE_AFTER = re.compile(
     rf"(?<![a-z])({'|'.join(sorted(_PAIRED_ORGANS))})[ \t]+(right|left)(?![a-z])"
     r"(?![ \t]*(?:and|&|or|side)(?![a-z]))"
+)
+# "Radical nephrectomy specimen (left)", "Axillary clearance specimen (right)", "dorsum of hand
+# (right)": the side in brackets after the organ, the operation or its specimen. A lobe takes
+# its adjective with it ("temporal lobe (right)" is the right temporal lobe).
+_BRACKETED_SIDE_ORGANS = sorted(_PAIRED_ORGANS - {"lobe"} | {"axillary"})
+_ORGAN_SIDE_BRACKETED = re.compile(
+    r"(?<![a-z])((?:(?!(?:of|the|and)[ \t])[a-z]+[ \t]+)?lobe"
+    rf"|{'|'.join(_BRACKETED_SIDE_ORGANS)})"
+    r"((?:[ \t]+(?:specimen|lump|mass|excision|clearance|dissection|resection|biopsy)){0,2})"
+    r"[ \t]*\([ \t]*(right|left)[ \t]*\)"
 )
 # "grade 2 WHO/ISUP", "grade 3 (Fuhrman)": a renal grade's system named after it.
 _RENAL_GRADE_SYSTEM_AFTER = re.compile(
@@ -755,6 +767,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             if organ + " right" in text or organ + " left" in text:
                 text = _ORGAN_SIDE_AFTER.sub(r"\2 \1", text)
                 break
+        if "(right)" in text or "(left)" in text:  # "Mastectomy specimen (right)"
+            text = _ORGAN_SIDE_BRACKETED.sub(r"\3 \1\2", text)
     if "mm" in words and not words.isdisjoint(_MELANOMA_WORDS):
         text = _MELANOMA_MM.sub("malignant melanoma", text)
     if "acc" in words:
@@ -1028,6 +1042,13 @@ def _word(match: re.Match) -> str:
             return word
         if word == "lg" and after in _LARGE_THINGS:
             return word  # "lg fragment": large
+        if (
+            word in ("rt", "lt")
+            and after is None
+            and text[: match.start()].rstrip().endswith(",")
+            and _SIDE_BETWEEN_COMMAS.match(text, end)
+        ):
+            return _WORDS[word]  # "Testis, Lt., radical orchiectomy": a side between commas
         if word in ("rt", "lt") and (
             after is None
             or after in _NOT_A_SIDE_AFTER

@@ -560,6 +560,17 @@ class RuleExtractor:
                         return None
                     if used_open and (last_conjunction < 0 or not _ends_clause(rt, cue[0])):
                         return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
+                    if (
+                        rt.words[k - 1] in _MARGIN_WORDS
+                        and k - 2 > j
+                        and rt.words[k - 2] not in _CONJUNCTIONS
+                        and not rt.comma_between(k - 1, k - 1)
+                        and ":" not in rt.text[rt.ends[k - 1] : rt.starts[k]]
+                    ):
+                        # "HSIL, endocervical and ectocervical margins free": a list of named
+                        # margins whose status follows them, not a list of findings ("LVI and
+                        # deep margin: negative" is a list of labels).
+                        return None
                     return k, stated_at(k)[1]
                 listed = listish[k + 1] > listish[k]
                 if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
@@ -1166,6 +1177,10 @@ def _labels_status(rt: ReportText, k: int, cue_end: int) -> bool:
     clause: "Extraprostatic extension - absent." puts the status after the finding as a colon
     would, while in "carcinoma - No sarcomatoid features" the dash starts the next item."""
     return rt.text[rt.ends[k - 1] : rt.starts[k]] == " - " and _ends_clause(rt, cue_end)
+
+
+# A status right after these ends a list of the margins' names ("A and B margins free").
+_MARGIN_WORDS = frozenset(("margin", "margins"))
 
 
 def _ends_clause(rt: ReportText, k: int) -> bool:

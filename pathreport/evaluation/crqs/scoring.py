@@ -202,15 +202,11 @@ def score_fields(
     hallucinated = [f for f in pred_fields if f not in ref_set]
     # A fact one report states in a field of its own and the other only in another field
     # ("pN0" beside "0/12 nodes negative") is neither missed nor invented.
+    # Likewise a tumour size one report reads as the tumour's and the other states only as a
+    # measurement ("tubular adenoma (8 mm)" beside "tubular adenoma, 8 mm").
     restated = {
-        f
-        for f in missed
-        if schema.field(f).same_fact_as and _states_same_fact(schema, f, reference[f], prediction)
-    } | {
-        f
-        for f in hallucinated
-        if schema.field(f).same_fact_as and _states_same_fact(schema, f, prediction[f], reference)
-    }
+        f for f in missed if _restates(schema.field(f), schema, reference[f], prediction)
+    } | {f for f in hallucinated if _restates(schema.field(f), schema, prediction[f], reference)}
     if restated:
         missed = [f for f in missed if f not in restated]
         hallucinated = [f for f in hallucinated if f not in restated]
@@ -290,14 +286,29 @@ def _agree_within(spec: FieldSpec, reference: dict[str, Any], prediction: dict[s
     other = spec.agrees_within
     if other not in reference or other not in prediction:
         return False
-
-    def among(value: Any, stated: Any) -> bool:  # the very size, not one within tolerance
-        return any(
-            abs(float(value) - float(v)) < 1e-6 for v in str(stated).split(MULTI_VALUE_SEPARATOR)
-        )
-
-    return among(reference[spec.name], prediction[other]) and among(
+    return _among(reference[spec.name], prediction[other]) and _among(
         prediction[spec.name], reference[other]
+    )
+
+
+def _among(value: Any, stated: Any) -> bool:
+    """Whether ``value`` is, exactly, one of the ``stated`` values (the very size, not one
+    within the field's tolerance)."""
+    return any(
+        abs(float(value) - float(v)) < 1e-6 for v in str(stated).split(MULTI_VALUE_SEPARATOR)
+    )
+
+
+def _restates(spec: FieldSpec, schema: Schema, value: Any, other: dict[str, Any]) -> bool:
+    """Whether ``other``, which lacks the field, still states ``value``: through another field
+    (``same_fact_as``), or, for a size, as the very number among its measurements
+    (``agrees_within``). A report that left the size out or changed it states neither."""
+    if spec.same_fact_as and _states_same_fact(schema, spec.name, value, other):
+        return True
+    return (
+        bool(spec.agrees_within)
+        and spec.agrees_within in other
+        and _among(value, other[spec.agrees_within])
     )
 
 

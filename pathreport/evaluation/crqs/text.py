@@ -520,6 +520,8 @@ _SIDE_LETTER = re.compile(
     r"(?! (?i:local|status|class))"
 )  # "R local 0" is the residual tumour class; "L SV" is the left seminal vesicle
 _SIDES = {"L": "left", "R": "right"}
+# "Radical orchiectomy, R.", "Breast, L; core biopsy": the letter closes the specimen's name.
+_SIDE_LETTER_LAST = re.compile(r"(?<=, )([LR])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+[A-Z])")
 # The UICC perineural code "Pn0"/"Pn1" ("pT2 pN0 L0 V0 Pn1 R0") differs from the nodal stage
 # "pN1" only in case, so it becomes words before the text is lower-cased.
 _PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
@@ -1159,6 +1161,8 @@ def normalise(text: str) -> str:
         text = _APPROXIMATELY.sub("approximately ", text)
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
+    if ", L" in text or ", R" in text:  # "Radical nephrectomy, L. Histologic type: ..."
+        text = _SIDE_LETTER_LAST.sub(lambda m: _SIDES[m.group(1)], text)
     if "(L)" in text or "(R)" in text:  # "Breast (R), CNB"
         text = text.replace("(L)", "(left)").replace("(R)", "(right)")
     if "Pn" in text:  # "L0 V0 Pn1": perineural invasion, not the nodal stage
