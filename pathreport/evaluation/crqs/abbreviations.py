@@ -64,6 +64,7 @@ _WORDS = {
     "slnb": "sentinel lymph node biopsy", "sln": "sentinel lymph node",
     "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
     "prm": "proximal resection margin", "drm": "distal resection margin",
+    "rm": "resection margin",
     "wle": "wide local excision", "bx": "biopsy", "bxs": "biopsies",
     "turp": "transurethral resection of prostate",
     "turbt": "transurethral resection of bladder tumor", "mrm": "modified radical mastectomy",
@@ -90,6 +91,8 @@ _WORDS = {
     "prcc": "papillary renal cell carcinoma", "pannet": "pancreatic neuroendocrine tumor",
     "pdac": "pancreatic ductal adenocarcinoma", "sma": "superior mesenteric artery",
     "agc": "advanced gastric carcinoma", "egc": "early gastric carcinoma",
+    "icca": "intrahepatic cholangiocarcinoma", "nad": "no abnormality detected",
+    "lls": "left lateral sectionectomy",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
     "sv": "seminal vesicle", "svs": "seminal vesicles",
@@ -612,6 +615,9 @@ _EDGE = re.compile(
 _BOWEL_PART = re.compile(r"(?<![a-z0-9/-])(d2|ti)(?=[ \t]*(?:bx|biops))")
 _BOWEL_PARTS = {"d2": "duodenum, second part,", "ti": "terminal ileum"}
 _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
+# "A-colon", "S-colon": the colon's parts by their initials.
+_COLON_PART = re.compile(r"(?<![a-z0-9-])([atds])-colon(?![a-z])")
+_COLON_PARTS = {"a": "ascending", "t": "transverse", "d": "descending", "s": "sigmoid"}
 # "ISUP 3", "ISUP/WHO G3" in a kidney report: the renal tumour's nuclear grade in short (in a
 # prostate report "ISUP 3" is a grade group and keeps its words).
 _RENAL_ISUP = re.compile(  # each system's name leads, its guard checked after it
@@ -658,7 +664,7 @@ _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
-_TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp"}
+_TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "colon"}
 
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
@@ -734,6 +740,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SQUARE_MM.sub("square mm", text)
     if ("d2" in words or "ti" in words) and not words.isdisjoint(_BOWEL_PART_NEXT):
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
+    if "colon" in words and "-colon" in text:
+        text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):
         if "grade" in words:
             text = _RENAL_GRADE_SYSTEM_AFTER.sub(r"\2 grade \1", text)

@@ -24,6 +24,8 @@ DEFAULT_PRE = (
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
     # "Negative to malignancy": the preposition of some writers of English as a second language.
     "negative to",
+    # British "Nil malignancy", "nil evidence of dysplasia".
+    "nil", "nil evidence of",
     # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and
     # schwannoma", "co-expression argues against a metastasis".
     "exclude", "excludes", "excluding", "argues against", "argue against", "arguing against",
@@ -74,6 +76,8 @@ DEFAULT_POST = (
     "without cancer", "without metastasis", "without metastases", "without involvement",
     # "E-cadherin lost", "MLH1 and PMS2: lost": a marker's expression is absent.
     "lost",
+    # British "Granulomas: nil", "Extranodal extension: nil".
+    "nil",
 )  # fmt: skip
 DEFAULT_AFFIRM = (
     "present", "identified", "seen", "detected", "positive", "noted", "found", "observed",

@@ -146,6 +146,11 @@ _RECORD_SIDE_VALUE = re.compile(r"(?<=^laterality: )(l|lt|r|rt|b|bil|bilat)(?![a
 # "Margins: neck negative, bile duct negative"): the heading gets the status they share, which
 # the margin patterns read; names outside their lists would leave the status unread.
 _MARGIN_LIST = re.compile(r"margins?[ \t]*:[ \t]*(?=[a-z(])((?:[^;.:\n]|(?<=\d)\.(?=\d)){1,160})")
+# "Margins (pancreatic neck, bile duct, uncinate/SMA): all negative": the margins named in brackets
+# before their status are "pancreatic neck, bile duct, uncinate/SMA margins".
+_MARGINS_NAMED_IN_BRACKETS = re.compile(
+    r"(?<![a-z])margins[ \t]*\(([a-z][^()\n:]{0,80})\)(?=[ \t]*:)"
+)
 _LIST_ITEMS = re.compile(r",|[ \t]and[ \t]")
 _ITEM_STATUS = re.compile(
     r"[a-z)][ \t]*(?:(-)|\+|(?<![a-z])(?:(negative|free|clear|uninvolved|not involved)|positive"
@@ -504,6 +509,8 @@ _WITHOUT_INVOLVEMENT_OF = re.compile(
     r"lesion|dysplasia|cancer|melanoma|sarcoma|adenoma)[a-z]*(?![a-z])))"
 )
 _SIGN_AFTER_WORD = re.compile(r"(?<=[a-z])[ \t]*\((-|\+)\)")
+# "Margins: ectocervical (-), endocervical (+, HSIL)": a sign with a note after it in one bracket.
+_SIGN_WITH_NOTE = re.compile(r"\((-|\+)[ \t]*,[ \t]*(?=[a-z][^()\n]{0,40}\))")
 # British spellings of the stems a schema names ("tumour", "oesophagus", "haemorrhage", "naevus").
 _BRITISH = re.compile(
     r"tumour|oesophag|oestro|haem(?=[a-z])|leukaem|anaem|oedem|gynaec|paediatr|naev(?=[iou])"
@@ -1188,10 +1195,14 @@ def normalise(text: str) -> str:
         text = _COLON_SIGN.sub(_colon_sign, text)
     if "/" in text and ("+" in text or "-" in text):  # "Nodes: 2/15 +"
         text = _COUNT_SIGN.sub(_count_sign, text)
+    if "margins (" in text and ":" in text:  # "Margins (neck, bile duct): all negative"
+        text = _MARGINS_NAMED_IN_BRACKETS.sub(r"\1 margins", text)
     if "margin" in text and ":" in text:  # "Margins: ecto -, endo -, deep -"
         text = _MARGIN_LIST.sub(_margin_list, text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
         text = _SPACED_SIGN.sub(r"\1", text)
+    if "(+," in text or "(-," in text:  # "endocervical (+, HSIL)": the sign, then what it is
+        text = _SIGN_WITH_NOTE.sub(r"(\1) (", text)
     if "(+)" in text or "(-)" in text:  # "ALK (D5F3) (-)", "ROS1 (+)"
         text = _TEST_SIGN.sub(
             lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text
