@@ -615,6 +615,8 @@ _EDGE = re.compile(
 _BOWEL_PART = re.compile(r"(?<![a-z0-9/-])(d2|ti)(?=[ \t]*(?:bx|biops))")
 _BOWEL_PARTS = {"d2": "duodenum, second part,", "ti": "terminal ileum"}
 _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
+# "Radical orchiectomy, R.", "Breast, L; core biopsy": the letter closes the specimen's name.
+_SIDE_LETTER_LAST = re.compile(r"(?<=, )([lr])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+[a-z])")
 # "A-colon", "S-colon": the colon's parts by their initials.
 _COLON_PART = re.compile(r"(?<![a-z0-9-])([atds])-colon(?![a-z])")
 _COLON_PARTS = {"a": "ascending", "t": "transverse", "d": "descending", "s": "sigmoid"}
@@ -664,7 +666,7 @@ _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
-_TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "colon"}
+_TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "colon", "l", "r"}
 
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
@@ -740,6 +742,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SQUARE_MM.sub("square mm", text)
     if ("d2" in words or "ti" in words) and not words.isdisjoint(_BOWEL_PART_NEXT):
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
+    if ("l" in words or "r" in words) and ", " in text:  # "Radical nephrectomy, L. Type: ..."
+        text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
     if "colon" in words and "-colon" in text:
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):

@@ -498,6 +498,8 @@ class Schema:
     discordance_only: frozenset[str] = field(
         default=frozenset(), init=False, repr=False, compare=False
     )
+    # The fields another field can restate (``same_fact_as``, ``agrees_within``).
+    restatable: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update((f.name, f) for f in self.fields)
@@ -506,6 +508,11 @@ class Schema:
         self._weights.update((f.name, f.weight) for f in self.fields)
         object.__setattr__(
             self, "discordance_only", frozenset(f.name for f in self.fields if f.discordance_only)
+        )
+        object.__setattr__(
+            self,
+            "restatable",
+            frozenset(f.name for f in self.fields if f.same_fact_as or f.agrees_within),
         )
 
     @property

@@ -204,9 +204,14 @@ def score_fields(
     # ("pN0" beside "0/12 nodes negative") is neither missed nor invented.
     # Likewise a tumour size one report reads as the tumour's and the other states only as a
     # measurement ("tubular adenoma (8 mm)" beside "tubular adenoma, 8 mm").
+    restatable = schema.restatable
     restated = {
-        f for f in missed if _restates(schema.field(f), schema, reference[f], prediction)
-    } | {f for f in hallucinated if _restates(schema.field(f), schema, prediction[f], reference)}
+        f for f in missed if f in restatable and _restates(schema, f, reference[f], prediction)
+    } | {
+        f
+        for f in hallucinated
+        if f in restatable and _restates(schema, f, prediction[f], reference)
+    }
     if restated:
         missed = [f for f in missed if f not in restated]
         hallucinated = [f for f in hallucinated if f not in restated]
@@ -299,10 +304,11 @@ def _among(value: Any, stated: Any) -> bool:
     )
 
 
-def _restates(spec: FieldSpec, schema: Schema, value: Any, other: dict[str, Any]) -> bool:
+def _restates(schema: Schema, name: str, value: Any, other: dict[str, Any]) -> bool:
     """Whether ``other``, which lacks the field, still states ``value``: through another field
     (``same_fact_as``), or, for a size, as the very number among its measurements
     (``agrees_within``). A report that left the size out or changed it states neither."""
+    spec = schema.field(name)
     if spec.same_fact_as and _states_same_fact(schema, spec.name, value, other):
         return True
     return (

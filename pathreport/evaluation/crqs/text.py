@@ -527,8 +527,6 @@ _SIDE_LETTER = re.compile(
     r"(?! (?i:local|status|class))"
 )  # "R local 0" is the residual tumour class; "L SV" is the left seminal vesicle
 _SIDES = {"L": "left", "R": "right"}
-# "Radical orchiectomy, R.", "Breast, L; core biopsy": the letter closes the specimen's name.
-_SIDE_LETTER_LAST = re.compile(r"(?<=, )([LR])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+[A-Z])")
 # The UICC perineural code "Pn0"/"Pn1" ("pT2 pN0 L0 V0 Pn1 R0") differs from the nodal stage
 # "pN1" only in case, so it becomes words before the text is lower-cased.
 _PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
@@ -1168,8 +1166,6 @@ def normalise(text: str) -> str:
         text = _APPROXIMATELY.sub("approximately ", text)
     if "L " in text or "R " in text:
         text = _SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
-    if ", L" in text or ", R" in text:  # "Radical nephrectomy, L. Histologic type: ..."
-        text = _SIDE_LETTER_LAST.sub(lambda m: _SIDES[m.group(1)], text)
     if "(L)" in text or "(R)" in text:  # "Breast (R), CNB"
         text = text.replace("(L)", "(left)").replace("(R)", "(right)")
     if "Pn" in text:  # "L0 V0 Pn1": perineural invasion, not the nodal stage
@@ -1195,15 +1191,16 @@ def normalise(text: str) -> str:
         text = _COLON_SIGN.sub(_colon_sign, text)
     if "/" in text and ("+" in text or "-" in text):  # "Nodes: 2/15 +"
         text = _COUNT_SIGN.sub(_count_sign, text)
-    if "margins (" in text and ":" in text:  # "Margins (neck, bile duct): all negative"
-        text = _MARGINS_NAMED_IN_BRACKETS.sub(r"\1 margins", text)
     if "margin" in text and ":" in text:  # "Margins: ecto -, endo -, deep -"
+        if "margins (" in text:  # "Margins (neck, bile duct): all negative"
+            text = _MARGINS_NAMED_IN_BRACKETS.sub(r"\1 margins", text)
         text = _MARGIN_LIST.sub(_margin_list, text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
         text = _SPACED_SIGN.sub(r"\1", text)
-    if "(+," in text or "(-," in text:  # "endocervical (+, HSIL)": the sign, then what it is
+    signed = "(+" in text or "(-" in text
+    if signed and ("(+," in text or "(-," in text):  # "endocervical (+, HSIL)": sign, then note
         text = _SIGN_WITH_NOTE.sub(r"(\1) (", text)
-    if "(+)" in text or "(-)" in text:  # "ALK (D5F3) (-)", "ROS1 (+)"
+    if signed and ("(+)" in text or "(-)" in text):  # "ALK (D5F3) (-)", "ROS1 (+)"
         text = _TEST_SIGN.sub(
             lambda m: m.group(1) + (" negative" if m.group(2) == "-" else " positive"), text
         )
