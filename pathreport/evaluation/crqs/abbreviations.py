@@ -666,7 +666,7 @@ _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
-_TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "colon", "l", "r"}
+_TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", "r"}
 
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
@@ -744,7 +744,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
     if ("l" in words or "r" in words) and ", " in text:  # "Radical nephrectomy, L. Type: ..."
         text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
-    if "colon" in words and "-colon" in text:
+    if "-colon" in text:  # one substring test: "colon" as a gate word costs every word-set test
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):
         if "grade" in words:
@@ -779,7 +779,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             if organ + " right" in text or organ + " left" in text:
                 text = _ORGAN_SIDE_AFTER.sub(r"\2 \1", text)
                 break
-        if "(right)" in text or "(left)" in text:  # "Mastectomy specimen (right)"
+        if "t)" in text:  # "Mastectomy specimen (right)", "(left)": one substring test
             text = _ORGAN_SIDE_BRACKETED.sub(r"\3 \1\2", text)
     if "mm" in words and not words.isdisjoint(_MELANOMA_WORDS):
         text = _MELANOMA_MM.sub("malignant melanoma", text)
