@@ -1038,7 +1038,12 @@ class RuleExtractor:
             if not implies:
                 continue
             f = self.fields[fi]
-            parts = str(value).split(MULTI_VALUE_SEPARATOR) if f.select == "all" else [value]
+            if f.select != "all":
+                if value not in implies:
+                    continue  # most selected values imply nothing
+                parts = [value]
+            else:
+                parts = str(value).split(MULTI_VALUE_SEPARATOR)
             start, neg_end = chosen[0][0], chosen[0][1]
             for part in parts:
                 for target, implied in implies.get(part, ()):

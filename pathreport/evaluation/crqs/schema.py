@@ -637,7 +637,7 @@ def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = T
             )
     if not path.is_file():
         raise FileNotFoundError(f"CRQS schema file {path} does not exist.")
-    raw = _read_yaml(path)
+    raw = _read_yaml(path, shared=True)  # read only here; the build below gets its own copy
     vocab_path = _learned_vocab_path(raw, path) if with_learned_vocab else None
     lenders = sorted(_lender_paths(raw, path))
     key = (
@@ -649,15 +649,22 @@ def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = T
     )
     with _cache_lock:
         if key not in _cache:
-            _cache[key] = build_schema(raw, path=path, with_learned_vocab=with_learned_vocab)
+            _cache[key] = build_schema(
+                copy.deepcopy(raw), path=path, with_learned_vocab=with_learned_vocab
+            )
         return _cache[key]
 
 
 _yaml_cache: dict[tuple[str, float], Any] = {}
 
 
-def _read_yaml(path: Path) -> Any:
-    """The parsed file, re-read only when it changes (scoring one pair must not re-parse YAML)."""
+def _read_yaml(path: Path, *, shared: bool = False) -> Any:
+    """The parsed file, re-read only when it changes (scoring one pair must not re-parse YAML).
+
+    A caller that builds from it gets its own copy; ``shared=True`` returns the cached object
+    itself, for a caller that only reads it (a copy of a 2,000-line schema on every
+    ``score_pair`` call cost more than scoring the pair).
+    """
     key = (str(path.resolve()), path.stat().st_mtime)
     if key not in _yaml_cache:
         try:
@@ -666,7 +673,7 @@ def _read_yaml(path: Path) -> Any:
             raise SchemaError(
                 f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'."
             ) from None
-    return copy.deepcopy(_yaml_cache[key])
+    return _yaml_cache[key] if shared else copy.deepcopy(_yaml_cache[key])
 
 
 def _learned_vocab_path(raw: Any, path: Path) -> Path | None:
