@@ -297,10 +297,12 @@ def _agree_within(spec: FieldSpec, reference: dict[str, Any], prediction: dict[s
 
 
 def _among(value: Any, stated: Any) -> bool:
-    """Whether ``value`` is, exactly, one of the ``stated`` values (the very size, not one
-    within the field's tolerance)."""
-    return any(
-        abs(float(value) - float(v)) < 1e-6 for v in str(stated).split(MULTI_VALUE_SEPARATOR)
+    """Whether ``value`` (each of its parts, for a set) is, exactly, one of the ``stated``
+    values (the very size, not one within the field's tolerance)."""
+    numbers = [float(v) for v in str(stated).split(MULTI_VALUE_SEPARATOR)]
+    return all(
+        any(abs(float(part) - n) < 1e-6 for n in numbers)
+        for part in str(value).split(MULTI_VALUE_SEPARATOR)
     )
 
 

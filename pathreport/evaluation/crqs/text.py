@@ -399,10 +399,11 @@ _POSITION_OF_TISSUE_MARGIN = re.compile(
     r"(?<![a-z])(anterior|posterior|superior|inferior|medial|lateral|proximal|distal|deep"
     r"|peripheral)[ \t]+(?:mucosal|soft[ \t]+tissue)[ \t]+margin"
 )
-# "Tumour size [18 mm]", "measuring (14 mm)", "a nodule of (38 mm)": a size in brackets right
-# after the word that introduces it is that word's size.
+# "Tumour size [18 mm]", "measuring (14 mm)", "a nodule of (38 mm)", "DOI [6 mm]": a size in
+# brackets right after the word that introduces it is that word's size.
 _SIZE_IN_BRACKETS = re.compile(
-    r"(size|measuring|measures|measured|diameter|of)[ \t]*\([ \t]*(\d{1,3}(?:\.\d{1,2})?"
+    r"(size|measuring|measures|measured|diameter|of|doi|invasion|depth|extension|extent|spread)"
+    r"[ \t]*\([ \t]*(\d{1,3}(?:\.\d{1,2})?"
     r"(?:[ \t]*x[ \t]*\d{1,3}(?:\.\d{1,2})?){0,2}[ \t]*(?:cm|mm))[ \t]*\)"
 )
 # "Limits of bronchial and vascular section healthy": the French "limites saines" are the

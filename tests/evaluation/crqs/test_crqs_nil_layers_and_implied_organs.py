@@ -1,5 +1,5 @@
-"""British "nil", layers named before their invasion, margins named in brackets, and organs an
-entity names by itself.
+"""British "nil", layers named before their invasion, depths of invasion, margins named in
+brackets, and organs an entity names by itself.
 
 The wordings are written here for the test; each states a fact the way some pathologists do, and
 its reading must equal the plain wording's. The look-alikes guard each reading.
@@ -36,6 +36,17 @@ from pathreport.evaluation.crqs import extract
          "invasion_depth", "perivisceral fat"),
         ("tcga", "Low anterior resection: adenocarcinoma, invades into but not through the "
          "muscularis propria.", "invasion_depth", "muscularis propria"),
+        # The depth of invasion in brackets, over the wall's thickness, or as a depth alone.
+        ("tcga", "Glossectomy: SCC, moderately differentiated, DOI [5 mm].", "depth_of_invasion",
+         5.0),
+        ("tcga", "Radical hysterectomy: SCC of cervix, 31 mm, depth of invasion 11/17 mm.",
+         "depth_of_invasion", 11.0),
+        ("tcga", "Radical hysterectomy: SCC of cervix, 22 mm, depth of stromal infiltration 6 mm.",
+         "depth_of_invasion", 6.0),
+        ("tcga", "Cone: SCC, stromal invasion 3 mm in depth and 6 mm wide.", "depth_of_invasion",
+         3.0),
+        ("tcga", "Stomach, ESD: tubular adenocarcinoma, SM invasion 400 µm (SM1).",
+         "depth_of_invasion", 0.4),
         # Shorthand: colon parts by initials, a liver tumour and an operation by their letters.
         ("histai", "Colon, polypectomy x2 (T-colon 1, D-colon 1): tubular adenomas.",
          "tumor_site", "transverse colon + descending colon"),
@@ -90,3 +101,15 @@ def test_organs_named_only_where_the_entity_or_the_specimen_names_them() -> None
     assert "skin" not in str(
         extract("Axillary dissection: metastatic melanoma.", "histai").get("organ_site")
     )
+
+
+def test_a_margin_distance_stated_only_as_a_measurement_is_not_missed() -> None:
+    from pathreport.evaluation.crqs import score_pair
+
+    reference = "Wide excision, thigh: myxofibrosarcoma, 64 mm. Margins negative, closest 7 mm."
+    rewrite = "Thigh, wide excision: myxofibrosarcoma, 64 mm; margins free (nearest at [7 mm])."
+    assert extract(reference, "tcga").get("margin_distance") == 0.7
+    assert extract(rewrite, "tcga").get("margin_distance") is None  # a measurement only
+    assert "margin_distance" not in score_pair(reference, rewrite, "tcga").missed
+    changed = "Thigh, wide excision: myxofibrosarcoma, 64 mm; margins free (nearest at [2 mm])."
+    assert "margin_distance" in score_pair(reference, changed, "tcga").missed
