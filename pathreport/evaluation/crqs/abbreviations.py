@@ -92,6 +92,7 @@ _WORDS = {
     "pdac": "pancreatic ductal adenocarcinoma", "sma": "superior mesenteric artery",
     "agc": "advanced gastric carcinoma", "egc": "early gastric carcinoma",
     "icca": "intrahepatic cholangiocarcinoma", "nad": "no abnormality detected",
+    "escc": "esophageal squamous cell carcinoma", "ub": "urinary bladder",
     "lls": "left lateral sectionectomy",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
@@ -444,6 +445,7 @@ _SALIVARY_WORDS = frozenset(["salivary", "parotid", "submandibular", "parotidect
 _UC = re.compile(r"(?<![a-z0-9])uc(?![a-z0-9])")  # urothelial carcinoma, or ulcerative colitis
 _UROTHELIAL_WORDS = frozenset(
     ["bladder", "urothelial", "turbt", "turb", "ureter", "ureteric", "urethra", "cystectomy"]
+    + ["ub", "tur"]
 )
 _COLITIS_WORDS = frozenset(
     [

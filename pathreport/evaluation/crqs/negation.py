@@ -24,6 +24,8 @@ DEFAULT_PRE = (
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
     # "Negative to malignancy": the preposition of some writers of English as a second language.
     "negative to",
+    # "Suspicious but not diagnostic of carcinoma": "diagnostic of" alone ends a negation.
+    "not diagnostic of", "not diagnostic for", "nondiagnostic of", "nondiagnostic for",
     # British "Nil malignancy", "nil evidence of dysplasia".
     "nil", "nil evidence of",
     # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and

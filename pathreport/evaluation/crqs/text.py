@@ -379,11 +379,14 @@ _HER2_IHC_HEADING = re.compile(r"her2[ \t]*\(ihc\)[ \t]*:?[ \t]*(?=(?:score[ \t]
 # "Oesophagus, distal, biopsy", "Oesophagus distal": the part after the organ's name is the part
 # of the organ ("distal esophagus"), the third the staging names; "Oesophagus, proximal margin"
 # names a margin, not a part.
+# "Esophageal biopsies, proximal and distal", "Oesophagus (prox + distal)" likewise.
 _ESOPHAGUS_PART_AFTER = re.compile(
-    r"esophagus[ \t]*,?[ \t]*(distal|proximal|lower|upper|mid|middle)(?![a-z])"
+    r"esophag(?:us|eal([ \t]+biops(?:y|ies))?)[ \t]*[,(]?[ \t]*"
+    r"(distal|proximal|prox|lower|upper|mid|middle)(?![a-z])"
     r"(?![ \t]+(?:third|margins?|resection|end)(?![a-z]))"
-    r"(?![ \t]+(?:and|&)[ \t]+[a-z]+[ \t]+(?:third|margins?|resection|end)(?![a-z]))"
-    r"(?:[ \t]+(?:and|&)[ \t]+(distal|proximal|lower|upper|mid|middle)(?![a-z]))?"
+    r"(?![ \t]*(?:and|&|\+)[ \t]*[a-z]+[ \t]+(?:third|margins?|resection|end)(?![a-z]))"
+    r"(?:[ \t]*(?:and|&|\+)[ \t]*(distal|proximal|prox|lower|upper|mid|middle)(?![a-z]))?"
+    r"(?:[ \t]*\))?"
 )
 # "Proximal and distal esophagus (biopsies)": each part names the organ.
 _ESOPHAGUS_PARTS = re.compile(
@@ -846,6 +849,16 @@ def _side_before_part(text: str) -> str:
     return "".join(pieces) + text[done:] if pieces else text
 
 
+def _esophagus_parts_first(match: re.Match) -> str:
+    """ "esophagus, distal" -> "distal esophagus"; "esophageal biopsies (prox + distal)" ->
+    "proximal esophagus and distal esophagus biopsies"."""
+    first, second = (
+        "proximal" if part == "prox" else part for part in (match.group(2), match.group(3))
+    )
+    parts = f"{first} esophagus" + (f" and {second} esophagus" if second else "")
+    return parts + (match.group(1) or "")
+
+
 def _specimen_sizes(match: re.Match) -> str:
     """The sizes on a specimen's line before any tumour is named there become the specimen's:
     "specimen: gallbladder, 8 x 3 x 3 cm" -> "specimen: gallbladder, specimen 8 x 3 x 3 cm"."""
@@ -1279,13 +1292,8 @@ def normalise(text: str) -> str:
         text = _MARGIN_WITH_TUMOUR.sub(r"\1 involved", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
-    if "esophagus" in text:  # "Oesophagus, distal, 38 cm", "Oesophagus distal, biopsy"
-        text = _ESOPHAGUS_PART_AFTER.sub(
-            lambda m: (
-                f"{m.group(1)} esophagus" + (f" and {m.group(2)} esophagus" if m.group(2) else "")
-            ),
-            text,
-        )
+    if "esophag" in text:  # "Oesophagus, distal, 38 cm", "Oesophagus distal, biopsy"
+        text = _ESOPHAGUS_PART_AFTER.sub(_esophagus_parts_first, text)
     if " and " in text and "esophag" in text:  # "proximal and distal esophageal biopsies"
         text = _ESOPHAGUS_PARTS.sub(r"\1 esophag\3 and \2 esophag\3", text)
     if "parietal" in text or "visceral" in text:  # "Pleura, left parietal"

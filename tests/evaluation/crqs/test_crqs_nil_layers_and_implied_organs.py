@@ -47,6 +47,23 @@ from pathreport.evaluation.crqs import extract
          3.0),
         ("tcga", "Stomach, ESD: tubular adenocarcinoma, SM invasion 400 µm (SM1).",
          "depth_of_invasion", 0.4),
+        # Parts of the oesophagus after it, in brackets or joined by "+".
+        ("histai", "Esophageal biopsies, proximal and distal: eosinophilic esophagitis.",
+         "tumor_site", "upper third + lower third"),
+        ("histai", "Oesophagus (mid + distal), biopsies: eosinophilic oesophagitis.",
+         "tumor_site", "middle third + lower third"),
+        # Margins stated free without the word.
+        ("reg2025", "Skin, scalp, excision; Basal cell carcinoma, surgical margins without "
+         "evidence of tumor", "margin_status", "free"),
+        # A suspicion is no diagnosis; entities in other words.
+        ("histai", "Prostate biopsy: focus of atypical glands, suspicious but not diagnostic of "
+         "carcinoma.", "diagnosis", None),
+        ("reg2025", "Colon, polypectomy; Tubular adenoma with focal intramucosal carcinoma",
+         "diagnosis", "adenocarcinoma"),
+        ("reg2025", "UB, TUR: papillary UC, non-invasive, low grade", "diagnosis",
+         "urothelial carcinoma"),
+        ("reg2025", "Skin, left thigh, punch biopsy; Benign fibrous histiocytoma", "diagnosis",
+         "dermatofibroma"),
         # Shorthand: colon parts by initials, a liver tumour and an operation by their letters.
         ("histai", "Colon, polypectomy x2 (T-colon 1, D-colon 1): tubular adenomas.",
          "tumor_site", "transverse colon + descending colon"),
