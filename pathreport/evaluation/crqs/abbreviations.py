@@ -609,7 +609,7 @@ _UNIT_PER_DIMENSION = re.compile(  # led by its digit, the guard before it check
 # excision's margins by another name ("the lateral edge of the tongue" is a site).
 _EDGE = re.compile(
     r"(?<![a-z])(deep|peripheral|lateral|radial|surgical|excision|resection|circumferential"
-    r"|mucosal|inked|closest|nearest|all)[ \t]+edge(s?)(?![a-z])"
+    r"|mucosal|inked|closest|nearest|all|biopsy|specimen|shave)[ \t]+edge(s?)(?![a-z])"
     r"(?![ \t]+of(?![ \t]+(?:the[ \t]+)?(?:specimen|excision|resection|biopsy|shave)))"
 )
 # "D2 biopsies", "TI bx": the duodenum's second part and the terminal ileum, named by the

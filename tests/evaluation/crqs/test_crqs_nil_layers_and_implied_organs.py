@@ -64,6 +64,17 @@ from pathreport.evaluation.crqs import extract
          "urothelial carcinoma"),
         ("reg2025", "Skin, left thigh, punch biopsy; Benign fibrous histiocytoma", "diagnosis",
          "dermatofibroma"),
+        # A count in brackets after the statement of metastasis; a biopsy's edges are margins.
+        ("histai", "Axillary dissection: 9 lymph nodes; metastatic carcinoma not seen (0 out of "
+         "9).", "lymph_node_involvement", "0/9"),
+        ("histai", "Skin, nose, shave: BCC. Tumour present at the lateral and deep biopsy edges.",
+         "margin_status", "positive"),
+        # A REG margin statement in other words names no benign entity beside the tumour.
+        ("reg2025", "Skin, back, excision; Basal cell carcinoma, nodular type. The surgical "
+         "margins are negative for tumor.", "findings", "basal cell carcinoma"),
+        # HistAI states no malignancy in other words.
+        ("histai", "Cervix, punch biopsy: LSIL (CIN 1); negative for invasion.",
+         "malignancy_status", "absent"),
         # Shorthand: colon parts by initials, a liver tumour and an operation by their letters.
         ("histai", "Colon, polypectomy x2 (T-colon 1, D-colon 1): tubular adenomas.",
          "tumor_site", "transverse colon + descending colon"),
@@ -83,6 +94,8 @@ from pathreport.evaluation.crqs import extract
          "brain"),
         ("histai", "Core biopsy of right axillary node: classic Hodgkin lymphoma.", "organ_site",
          "lymph node"),
+        ("tcga", "Right heel WLE: acral lentiginous melanoma, Breslow 1.9 mm.", "organ_site",
+         "skin"),
     ],
 )  # fmt: skip
 def test_readings(dataset: str, text: str, field: str, value: object) -> None:
@@ -113,6 +126,15 @@ def test_organs_named_only_where_the_entity_or_the_specimen_names_them() -> None
             "organ_site"
         )
         == "bladder"
+    )
+    # An omental "metastatic deposit" is spread of the ovarian tumour, not a resected metastasis.
+    assert (
+        extract(
+            "BSO and omentectomy: HGSC of the right ovary, 8 cm. Omentum: metastatic deposit, "
+            "20 mm.",
+            "tcga",
+        ).get("primary_vs_metastatic")
+        is None
     )
     # A melanoma may be a node's metastasis: it names no skin.
     assert "skin" not in str(
