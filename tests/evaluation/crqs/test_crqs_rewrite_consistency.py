@@ -1,6 +1,7 @@
 """Readings that make a clinically equivalent rewrite extract as its reference does: sizes in
 brackets or after a procedure heading, sides after the part, margins listed before their status,
-subtypes after their entity, invasion of a structure, and thirds of an epithelium.
+subtypes after their entity or with their other name, sides in brackets or as initials,
+invasion of a structure, and thirds of an epithelium.
 
 Each pair is written here for the test: the first wording is how one pathologist states the
 fact, the second how another does, and both must give the same value. The look-alikes guard the
@@ -82,6 +83,40 @@ from pathreport.evaluation.crqs import extract
          "Tumorectomy of the right breast: invasive carcinoma."),
         ("reg2025", "specimen_type", "Breast, left, core biopsy; fibroadenoma",
          "Left breast, microbiopsies; fibroadenoma"),
+        # The side in brackets after the organ, the operation or its specimen.
+        ("tcga", "lateral_sites", "Left radical nephrectomy: papillary RCC, 41 mm.",
+         "Radical nephrectomy specimen (left): papillary RCC, 41 mm."),
+        ("tcga", "lateral_sites", "Right mastectomy: invasive lobular carcinoma.",
+         "Mastectomy specimen (right): invasive lobular carcinoma."),
+        ("histai", "lateral_sites", "Right axillary clearance: 14 reactive lymph nodes.",
+         "Axillary clearance specimen (right): 14 reactive lymph nodes."),
+        ("histai", "lateral_sites", "Skin, right forearm, excision: dermatofibroma.",
+         "Excision of skin, forearm (right): dermatofibroma."),
+        ("tcga", "lateral_sites", "Brain, left frontal lobe, resection: oligodendroglioma.",
+         "Resection, frontal lobe (left): oligodendroglioma."),
+        # A side written as letters between commas.
+        ("tcga", "lateral_sites", "Left radical orchiectomy: embryonal carcinoma, 25 mm.",
+         "Testis, Lt., radical orchiectomy: embryonal carcinoma, 25 mm."),
+        ("tcga", "lateral_sites", "Right partial nephrectomy: chromophobe RCC.",
+         "Procedure: Partial nephrectomy, R. Histologic type: chromophobe RCC."),
+        # The adjective of the organ, and the operation's initials.
+        ("histai", "lateral_sites", "Left ovary, cystectomy: serous cystadenoma.",
+         "Left ovarian cystectomy: serous cystadenoma."),
+        ("tcga", "lateral_sites", "Left modified radical mastectomy: IDC, grade 3.",
+         "Lt MRM: IDC, grade 3."),
+        # A subtype with its other name in brackets, or named by its entity.
+        ("tcga", "histologic_type", "Thyroidectomy: papillary carcinoma, classic type, 9 mm.",
+         "Thyroidectomy: papillary carcinoma, conventional (classic) type, 9 mm."),
+        ("tcga", "histologic_type", "Orchiectomy: seminoma, classic type, 41 mm.",
+         "Orchiectomy. Histologic type: Seminoma (classic). Size 41 mm."),
+        ("tcga", "histologic_type", "Whipple: invasive ductal adenocarcinoma, 27 mm.",
+         "Whipple: pancreatic ductal adenocarcinoma, 27 mm."),
+        ("histai", "histologic_type", "Skin, temple: basal cell carcinoma, infiltrative type.",
+         "Skin, temple: infiltrating basal cell carcinoma."),
+        ("histai", "histologic_type", "Skin, back: dysplastic nevus, compound, mild atypia.",
+         "Skin, back: compound dysplastic nevus with mild atypia."),
+        ("histai", "histologic_type", "Lymph node, neck: metastatic papillary carcinoma.",
+         "Lymph node, neck: metastatic papillary thyroid carcinoma."),
     ],
 )  # fmt: skip
 def test_equivalent_wordings_read_alike(dataset: str, field: str, first: str, second: str) -> None:
