@@ -618,6 +618,8 @@ _BOWEL_PART = re.compile(r"(?<![a-z0-9/-])(d2|ti)(?=[ \t]*(?:bx|biops))")
 _BOWEL_PARTS = {"d2": "duodenum, second part,", "ti": "terminal ileum"}
 _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
 # "Radical orchiectomy, R.", "Breast, L; core biopsy": the letter closes the specimen's name.
+# (The letter before a word, "L breast", is read by text.py before the text is lower-cased; this
+# one is read here, where the word set finds the rare report that has it.)
 _SIDE_LETTER_LAST = re.compile(r"(?<=, )([lr])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+[a-z])")
 # "A-colon", "S-colon": the colon's parts by their initials.
 _COLON_PART = re.compile(r"(?<![a-z0-9-])([atds])-colon(?![a-z])")
