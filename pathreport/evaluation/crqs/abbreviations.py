@@ -93,7 +93,7 @@ _WORDS = {
     "agc": "advanced gastric carcinoma", "egc": "early gastric carcinoma",
     "icca": "intrahepatic cholangiocarcinoma", "nad": "no abnormality detected",
     "escc": "esophageal squamous cell carcinoma", "ub": "urinary bladder",
-    "lls": "left lateral sectionectomy",
+    "lls": "left lateral sectionectomy", "turb": "transurethral resection of bladder",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
     "sv": "seminal vesicle", "svs": "seminal vesicles",
@@ -306,6 +306,13 @@ _SHEATHING = re.compile(r"(?<![a-z])(?:perineural|perinervous|nerve)[ \t]+sheath
 _RECEPTOR_FRENCH = re.compile(
     r"(?<![a-z])(re|rp)(?=[ \t]*:?[ \t]*(?:\d{1,3}[ \t]*%|positive|negative|\+|-))"
 )
+# "Epidermoid (squamous cell) carcinoma", "mucinous (colloid) adenocarcinoma": the type's other
+# name in brackets inside the entity's name, which splits it; one name is enough.
+_TYPE_SYNONYM_IN_BRACKETS = re.compile(
+    r"\((?:squamous(?:[ \t]+cell)?|epidermoid|colloid|mucinous)\)[ \t]+(?=(?:adeno)?carcinoma)"
+)
+# "IC-NST": the breast's invasive carcinoma of no special type by its initials.
+_IC_NST = re.compile(r"(?<![a-z0-9])ic[ \t]*[- ][ \t]*nst(?![a-z0-9])")
 _LIEBERKUHN = re.compile(
     r"(?<![a-z])lieberk(?:u|ue|\u00fc)hn(?:ian|ien|ienne)[ \t]+(?=adenocarcinoma)"
 )
@@ -339,6 +346,9 @@ _SURGICAL_BORDER = re.compile(
     r"|negative|positive|compromised|infiltrated|reached|not[ \t]+(?:involved|affected"
     r"|infiltrated|reached)|at[ \t]+\d)(?![a-z]))"
 )
+# The "surgical bed" of the same writers (lecho quirurgico) is a margin too: "Deep surgical bed
+# compromised by neoplasia", "surgical beds (proximal, distal) free of neoplasia".
+_SURGICAL_BED = re.compile(r"surgical(?<![a-z]surgical)[ \t]+bed(s?)(?![a-z])")
 # "Deep margin affected by neoplasia" (afectado, comprometido): an involved margin.
 _MARGIN_AFFECTED = re.compile(
     r"(margins?[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not[ \t]+)?)(?:affected|compromised)(?![a-z])"
@@ -667,6 +677,8 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
+_TRIGGERS |= {"epidermoid", "colloid"}  # "epidermoid (squamous cell) carcinoma"
+_TRIGGERS |= {"ic", "nst"}  # "IC-NST"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
@@ -687,7 +699,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left",
+        "right", "left", "bed", "beds",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -820,6 +832,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _RESECTION_LINE.sub(r"resection margin\1", text)
     if "border" in words or "borders" in words:
         text = _SURGICAL_BORDER.sub(_border_as_margin, text)
+    if "bed" in words or "beds" in words:
+        text = _SURGICAL_BED.sub(r"margin\1", text)
     if ("affected" in words or "compromised" in words) and "margin" in text:
         text = _MARGIN_AFFECTED.sub(r"\1involved", text)
     if "involvement" in words and "margin" in text:
@@ -895,6 +909,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MENINGIOMA_GRADE_AFTER.sub(r"\1 meningioma", text)
     if "adenocarcinoma" in words and "lieberk" in text:
         text = _LIEBERKUHN.sub("", text)
+    if "epidermoid" in words or "colloid" in words:
+        text = _TYPE_SYNONYM_IN_BRACKETS.sub("", text)
+    if "nst" in words and "ic" in words:
+        text = _IC_NST.sub("invasive carcinoma of no special type", text)
     if not words.isdisjoint(_WORDS):
         if "ca." in text:  # "urothelial Ca., high grade": the full stop ends no sentence
             text = _CARCINOMA_STOP.sub(r"\1", text)
