@@ -222,6 +222,10 @@ class RuleExtractor:
         self._only_negated = [f.only_negated for f in self.fields]
         self._status_subjects = [frozenset(f.negated_after_is_status) for f in self.fields]
         self._own_status = [f.own_status for f in self.fields]
+        # The field that names the report's entities (adenoma, gastritis, adenocarcinoma).
+        self._entity_field = next(
+            (k for k, f in enumerate(self.fields) if f.name == "diagnosis"), -1
+        )
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         # A field's value is void where another field reads the value that contradicts it.
         self._void_when = [
@@ -510,6 +514,15 @@ class RuleExtractor:
             end, kind = post_by_start[k]
             return kind == POST, " ".join(rt.words[k : end + 1])
 
+        entity_field = self._entity_field
+
+        def names_entity(j: int) -> bool:
+            """A term of the entity field ends at word j (asked only at a list's cue)."""
+            return entity_field >= 0 and any(
+                fi == entity_field and end == j and kind == TERM
+                for (fi, _), (end, _, kind) in terms.items()
+            )
+
         def list_post_cue(j: int) -> tuple[int, str] | None:
             """A negative post cue that closes a list continuing after word j ("A, B: absent").
 
@@ -570,6 +583,16 @@ class RuleExtractor:
                         # "HSIL, endocervical and ectocervical margins free": a list of named
                         # margins whose status follows them, not a list of findings ("LVI and
                         # deep margin: negative" is a list of labels).
+                        return None
+                    if (
+                        last_conjunction < 0
+                        and names_entity(j)
+                        and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
+                    ):
+                        # "Tubular adenoma, high-grade dysplasia absent", "adenocarcinoma, LVI
+                        # absent": an entity, then a finding of it with its own status; only a
+                        # list closed by its conjunction or a colon ("adenoma, dysplasia and
+                        # carcinoma: absent") negates an entity at its head.
                         return None
                     return k, stated_at(k)[1]
                 listed = listish[k + 1] > listish[k]
