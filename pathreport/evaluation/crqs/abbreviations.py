@@ -521,6 +521,9 @@ _SPACED_COMPOUND = re.compile(
     r"(one|two|three|four|five|six|seven|eight|nine)(?![a-z])"
 )
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
+# "FA - no malignancy": a fibroadenoma by its initials, in a breast report only.
+_FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
+_BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy"])
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
 )
@@ -699,7 +702,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left", "bed", "beds",
+        "right", "left", "bed", "beds", "fa",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -725,6 +728,7 @@ _GATE_WORDS |= (
     | _REMOVAL_NOUNS
     | _RENAL_WORDS
     | _SALIVARY_WORDS
+    | _BREAST_WORDS
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
@@ -817,6 +821,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
         text = _BM.sub("bone marrow", text)
+    if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
+        text = _FA.sub("fibroadenoma", text)
     if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):
         text = _MEC.sub("mucoepidermoid carcinoma", text)
     if "sm" in words:
