@@ -94,6 +94,7 @@ _WORDS = {
     "icca": "intrahepatic cholangiocarcinoma", "nad": "no abnormality detected",
     "escc": "esophageal squamous cell carcinoma", "ub": "urinary bladder",
     "lls": "left lateral sectionectomy", "turb": "transurethral resection of bladder",
+    "fom": "floor of mouth",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
     "sv": "seminal vesicle", "svs": "seminal vesicles",
@@ -512,6 +513,10 @@ _LOBE_SIDE_AFTER = re.compile(
     r"lobe(ctomy)?(?<![a-z]lobe)(?<![a-z]lobectomy)[ \t]+(upper|middle|lower|inferior|superior)"
     r"[ \t]+(right|left)(?![a-z])"
 )
+# "Upper right lobectomy", "lower left lobe": the side between the part and the lobe moves first.
+_LOBE_SIDE_BETWEEN = re.compile(
+    r"(?<![a-z])(upper|middle|lower|inferior|superior)[ \t]+(right|left)[ \t]+(?=lobe)"
+)
 _POSTPOSED_WORDS = frozenset(_POSTPOSED_ADJECTIVES)
 _POSTPOSED_NOUN_WORDS = frozenset(_POSTPOSED)
 # "One of twenty four lymph nodes": a compound number word written without its hyphen.
@@ -521,6 +526,10 @@ _SPACED_COMPOUND = re.compile(
     r"(one|two|three|four|five|six|seven|eight|nine)(?![a-z])"
 )
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
+# "RP: acinar adenoCa, GS 7": a radical prostatectomy by its initials, in a prostate report (the
+# French progesterone receptor "RP 80%" has its result after it).
+_RP = re.compile(r"(?<![a-z0-9])rp(?=[ \t]*[:;,(]|[ \t]+specimen)")
+_PROSTATE_WORDS = frozenset(["gleason", "acinar", "prostate", "prostatic", "gg", "epe", "isup"])
 # "FA - no malignancy": a fibroadenoma by its initials, in a breast report only.
 _FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
 _BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy"])
@@ -729,6 +738,7 @@ _GATE_WORDS |= (
     | _RENAL_WORDS
     | _SALIVARY_WORDS
     | _BREAST_WORDS
+    | _PROSTATE_WORDS
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
@@ -819,8 +829,11 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
                 text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
         text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
+        text = _LOBE_SIDE_BETWEEN.sub(r"\2 \1 ", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
         text = _BM.sub("bone marrow", text)
+    if "rp" in words and not words.isdisjoint(_PROSTATE_WORDS):
+        text = _RP.sub("radical prostatectomy", text)
     if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
         text = _FA.sub("fibroadenoma", text)
     if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):

@@ -66,7 +66,9 @@ _NAMES = {
     "gastrectomia totalis": "total gastrectomy", "gastrectomia partialis": "partial gastrectomy",
     "thyroidectomia totalis": "total thyroidectomy", "nephroureterectomia": "nephroureterectomy",
     "nephrectomia": "nephrectomy", "hemicolectomia": "hemicolectomy", "conisatio": "conization",
-    "lymphadenectomia": "lymphadenectomy",
+    "lymphadenectomia": "lymphadenectomy", "cystectomia": "cystectomy",
+    "prostatectomia": "prostatectomy", "mastectomia": "mastectomy", "orchiectomia": "orchiectomy",
+    "lobectomia": "lobectomy", "radicalis": "radical",
     # the Nordic languages' name of the stomach, in the same headings ("Ventrikel, antrum")
     "ventrikel": "stomach",
 }  # fmt: skip
@@ -89,6 +91,7 @@ _DIAGNOSES = {
     "carcinoma planoepitheliale non keratodes": "non-keratinizing squamous cell carcinoma",
     "carcinoma planoepitheliale": "squamous cell carcinoma",
     "carcinoma basocellulare": "basal cell carcinoma",
+    "carcinoma urotheliale invasivum": "invasive urothelial carcinoma",
     "carcinoma urotheliale papillare": "papillary urothelial carcinoma",
     "carcinoma urotheliale": "urothelial carcinoma",
     "carcinoma ductale invasivum": "invasive ductal carcinoma",
