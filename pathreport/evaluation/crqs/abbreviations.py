@@ -252,9 +252,15 @@ _LIMIT_SIDE_AFTER = re.compile(rf"(?<![a-z])limit(s?)[ \t]+({_MARGIN_SIDES})(?![
 # "Healthy surgical limits", "healthy proximal and distal margins": the status before the margin.
 _HEALTHY_BEFORE = re.compile(
     r"(?<![a-z])healthy"
-    r"(?=[ \t]+(?:[a-z]+[ \t]+(?:and[ \t]+|&[ \t]+)?){0,3}(?:margin|limit)s?(?![a-z]))"
+    r"(?=[ \t]+(?:[a-z]+,?[ \t]+(?:and[ \t]+|&[ \t]+)?){0,4}(?:margin|limit)s?(?![a-z]))"
 )
 _HEALTHY_LIMIT = re.compile(r"(?<![a-z])healthy[ \t]+limit(s?)(?![a-z])")
+# "Limits of bronchial and vascular section healthy", "limits proximal, distal and radial
+# healthy": the French "limites saines" are the margins, free of tumour (read before a margin's
+# name after "limits" moves before it).
+_LIMITS_THEN_HEALTHY = re.compile(
+    r"(?<![a-z])limit(s?)(?![a-z])([^.;\n]{0,80}?)(?<![a-z])healthy(?![a-z])"
+)
 _HEALTHY_MARGIN = re.compile(
     r"(?<![a-z])(margins?(?:[ \t]+\([^)\n]{0,40}\))?[ \t]*:?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)"
     r"(?:(?:in|at)[ \t]+(?:a[ \t]+)?)?healthy(?:[ \t]+(?:zone|tissue))?(?![a-z])"
@@ -887,6 +893,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
     if "healthy" in words and "limit" in text:  # "Healthy limits, the deep one at 4 mm"
         text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
+        text = _HEALTHY_BEFORE.sub("free", text)  # "healthy proximal and distal limits"
+        text = _LIMITS_THEN_HEALTHY.sub(r"margin\1\2free", text)
     if "limit" in words or "limits" in words:
         text = _LIMIT_SIDE_AFTER.sub(r"\2 margin\1", text)
         text = _LIMIT.sub(_as_margin, text)

@@ -409,11 +409,6 @@ _SIZE_IN_BRACKETS = re.compile(
     r"[ \t]*\([ \t]*(\d{1,3}(?:\.\d{1,2})?"
     r"(?:[ \t]*x[ \t]*\d{1,3}(?:\.\d{1,2})?){0,2}[ \t]*(?:cm|mm))[ \t]*\)"
 )
-# "Limits of bronchial and vascular section healthy": the French "limites saines" are the
-# margins, free of tumour.
-_HEALTHY_LIMITS = re.compile(
-    r"(?<![a-z])limit(s?)(?![a-z])([^.;\n]{0,80}?)(?<![a-z])healthy(?![a-z])"
-)
 # "BCC, nodular", "Melanoma, nodular.", "papillary carcinoma of classic form", "infiltrative
 # growth pattern": a subtype's adjective alone after its entity is its type ("nodular type"),
 # which every vocabulary reads.
@@ -535,6 +530,9 @@ _SIDES = {"L": "left", "R": "right"}
 # "pN1" only in case, so it becomes words before the text is lower-cased.
 _PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
 _PERINEURAL_WORDS = {"0": "perineural invasion absent", "1": "perineural invasion present"}
+# "RMs all free", "ureteral & urethral RMs negative": the resection margins' initials with a
+# lower-case plural, which the rhabdomyosarcoma's "RMS" never has; read before lower-casing.
+_MARGINS_INITIALS = re.compile(r"(?<![A-Za-z0-9])RMs(?![A-Za-z0-9])")
 
 # An abbreviation in brackets right after the words it abbreviates adds nothing ("lymph nodes
 # (LN): 0/12", "perineural invasion (PNI) absent") but splits a phrase from its value.
@@ -1184,6 +1182,8 @@ def normalise(text: str) -> str:
         text = text.replace("(L)", "(left)").replace("(R)", "(right)")
     if "Pn" in text:  # "L0 V0 Pn1": perineural invasion, not the nodal stage
         text = _PERINEURAL_CODE.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
+    if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
+        text = _MARGINS_INITIALS.sub("resection margins", text)
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
@@ -1284,8 +1284,6 @@ def normalise(text: str) -> str:
     if "third" in text:  # "atypia limited to the lower third of the epithelium"
         text = _EPITHELIAL_THIRD.sub(r"\1 epithelial third\2", text)
         text = _THIRD_OF_A_LESION.sub(r"\1epithelial \2", text)
-    if "healthy" in text and "limit" in text:  # "limits of resection healthy"
-        text = _HEALTHY_LIMITS.sub(r"margin\1\2free", text)
     if "mucosal margin" in text or "tissue margin" in text:  # "posterior mucosal margin"
         text = _POSITION_OF_TISSUE_MARGIN.sub(r"\1 margin", text)
     if "margin with" in text or "margins with" in text:  # "lateral margin with tumour"
