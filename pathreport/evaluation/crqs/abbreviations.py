@@ -259,7 +259,8 @@ _HEALTHY_LIMIT = re.compile(r"(?<![a-z])healthy[ \t]+limit(s?)(?![a-z])")
 # healthy": the French "limites saines" are the margins, free of tumour (read before a margin's
 # name after "limits" moves before it).
 _LIMITS_THEN_HEALTHY = re.compile(
-    r"(?<![a-z])limit(s?)(?![a-z])([^.;\n]{0,80}?)(?<![a-z])healthy(?![a-z])"
+    r"(?<![a-z])limit(s?)(?:[ \t]+of[ \t]+(?:the[ \t]+)?(?:exeresis|excision|resection))?(?![a-z])"
+    r"([^.;\n]{0,80}?)(?<![a-z])healthy(?![a-z])"
 )
 _HEALTHY_MARGIN = re.compile(
     r"(?<![a-z])(margins?(?:[ \t]+\([^)\n]{0,40}\))?[ \t]*:?[ \t]+(?:(?:is|are|was|were)[ \t]+)?)"

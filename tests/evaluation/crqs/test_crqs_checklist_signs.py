@@ -156,11 +156,19 @@ def test_normalisation_of_signs(raw, normalised):
 
 
 def test_a_name_outside_the_vocabulary_matches_its_generic_or_specific_form():
-    specific = "Femur, resection: conventional osteosarcoma, high grade, 9 cm."
-    reworded = "Femur, resection: osteosarcoma, conventional type, high grade, 9 cm."
-    other = "Femur, resection: Ewing sarcoma, 9 cm."
+    specific = "Mandible, resection: conventional ameloblastoma, 9 cm."
+    reworded = "Mandible, resection: ameloblastoma, conventional type, 9 cm."
+    other = "Mandible, resection: odontogenic myxoma, 9 cm."
     assert "diagnosis" in score_pair(specific, reworded, "tcga").matched
     assert "diagnosis" in score_pair(specific, other, "tcga").discordant
+
+
+def test_bone_sarcomas_are_sarcomas_of_different_types():
+    osteosarcoma = "Femur, resection: conventional osteosarcoma, high grade, 9 cm."
+    reworded = "Femur, resection: osteosarcoma, conventional type, high grade, 9 cm."
+    chondrosarcoma = "Femur, resection: chondrosarcoma, high grade, 9 cm."
+    assert "diagnosis" in score_pair(osteosarcoma, reworded, "tcga").matched
+    assert "histologic_type" in score_pair(osteosarcoma, chondrosarcoma, "tcga").discordant
 
 
 def test_a_part_heading_takes_the_tumour_free_status_of_the_line_below_it():

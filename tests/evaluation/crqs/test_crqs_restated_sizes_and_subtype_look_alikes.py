@@ -26,7 +26,7 @@ from pathreport.evaluation.crqs import extract, score_pair
          "histologic_type"),
         ("histai", "Ovary, cystectomy: cyst with a keratinizing squamous lining and hair. "
          "Mature cystic teratoma.", "histologic_type"),
-        ("tcga", "Femur resection: osteosarcoma. Medullary margin free at 25 mm.",
+        ("tcga", "Femur resection: giant cell tumour of bone. Medullary margin free at 25 mm.",
          "histologic_type"),
     ],
 )  # fmt: skip
