@@ -85,6 +85,11 @@ The file format (one mapping)::
                                        # is, exactly, among the other report's values of that
                                        # field: both state the same sizes and each read another
                                        # of them as the tumour's (the specimen's, the nodule's)
+        sided_by: laterality           # (select: all, values "<side> <site>") stated on one side
+                                       # only, the sites are neither missed nor invented when
+                                       # the other report gives the whole report that one side
+                                       # ("Left parotid gland, parotidectomy" beside
+                                       # "Parotidectomy (left)")
         ...
 
 Severity exists because fields are not equally important: a wrong margin status changes the
@@ -205,7 +210,7 @@ FIELD_KEYS = frozenset(
         "free_with", "examined_of", "generic_yields", "only_alone", "only_with",
         "negated_after_is_status", "void_when",
         "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
-        "agrees_within", "subset_agrees",
+        "agrees_within", "subset_agrees", "sided_by",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -358,6 +363,9 @@ class FieldSpec:
     # structures are facts of other fields (pleural invasion, the node count); a wrong organ
     # replaces the value, which no subset hides.
     subset_agrees: bool = False
+    # A set of sided sites ("left ovary + right node") that the other report may state only as
+    # the side of the whole report (its ``laterality``): the same side, named without its site.
+    sided_by: str | None = None
     ignore: tuple[str, ...] = ()
     unknown: str = "drop"
     unit: str | None = None
@@ -498,7 +506,7 @@ class Schema:
     discordance_only: frozenset[str] = field(
         default=frozenset(), init=False, repr=False, compare=False
     )
-    # The fields another field can restate (``same_fact_as``, ``agrees_within``).
+    # The fields another field can restate (``same_fact_as``, ``agrees_within``, ``sided_by``).
     restatable: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -512,7 +520,9 @@ class Schema:
         object.__setattr__(
             self,
             "restatable",
-            frozenset(f.name for f in self.fields if f.same_fact_as or f.agrees_within),
+            frozenset(
+                f.name for f in self.fields if f.same_fact_as or f.agrees_within or f.sided_by
+            ),
         )
 
     @property
@@ -919,6 +929,8 @@ def _borrow(
                 }
         if item.get("agrees_within") is not None and item["agrees_within"] not in names:
             del item["agrees_within"]  # a borrowed field without the set it agrees within
+        if item.get("sided_by") is not None and item["sided_by"] not in names:
+            del item["sided_by"]  # a borrowed field without the side it may be stated by
     return fields
 
 
@@ -1173,6 +1185,7 @@ def _build_field(
         own_status=bool(item.get("own_status", False)),
         discordance_only=bool(item.get("discordance_only", False)),
         agrees_within=item.get("agrees_within"),
+        sided_by=item.get("sided_by"),
         subset_agrees=bool(item.get("subset_agrees", False)),
         only_alone=tuple(_string_list(item.get("only_alone", ()), here, "only_alone")),
         only_with=tuple(
@@ -1435,6 +1448,11 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
             raise SchemaError(
                 f"{where}: field '{f.name}': agrees_within {f.agrees_within!r} must name a numeric "
                 "field of this schema, and the field itself must be numeric."
+            )
+        if f.sided_by is not None and (f.select != "all" or f.sided_by not in by_name):
+            raise SchemaError(
+                f"{where}: field '{f.name}': sided_by {f.sided_by!r} must name a field of this "
+                "schema, and the field itself must be a set (select: all)."
             )
         if f.subset_agrees and f.select != "all":
             raise SchemaError(

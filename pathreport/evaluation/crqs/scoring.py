@@ -309,10 +309,14 @@ def _among(value: Any, stated: Any) -> bool:
 def _restates(schema: Schema, name: str, value: Any, other: dict[str, Any]) -> bool:
     """Whether ``other``, which lacks the field, still states ``value``: through another field
     (``same_fact_as``), or, for a size, as the very number among its measurements
-    (``agrees_within``). A report that left the size out or changed it states neither."""
+    (``agrees_within``), or, for sided sites, as the one side of the whole report
+    (``sided_by``). A report that left the size out or changed it states neither."""
     spec = schema.field(name)
     if spec.same_fact_as and _states_same_fact(schema, spec.name, value, other):
         return True
+    if spec.sided_by and spec.sided_by in other:
+        side = f"{other[spec.sided_by]} "
+        return all(p.startswith(side) for p in str(value).split(MULTI_VALUE_SEPARATOR))
     return (
         bool(spec.agrees_within)
         and spec.agrees_within in other
