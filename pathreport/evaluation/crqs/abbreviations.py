@@ -94,7 +94,7 @@ _WORDS = {
     "icca": "intrahepatic cholangiocarcinoma", "nad": "no abnormality detected",
     "escc": "esophageal squamous cell carcinoma", "ub": "urinary bladder",
     "lls": "left lateral sectionectomy", "turb": "transurethral resection of bladder",
-    "fom": "floor of mouth",
+    "fom": "floor of mouth", "lat": "lateral",
     # findings
     "epe": "extraprostatic extension", "svi": "seminal vesicle invasion",
     "sv": "seminal vesicle", "svs": "seminal vesicles",
@@ -551,6 +551,14 @@ _LIVER_SEGMENT = re.compile(
 )  # "S2, L1, B2" is a steatohepatitis score (steatosis, lobular inflammation, ballooning), and
 # "G2, S4" a chronic hepatitis's grade and stage (Scheuer, Batts-Ludwig)
 _LIVER_WORDS = frozenset(["liver", "hepatic", "hepatectomy", "hepatocellular", "hcc"])
+_LATERAL_STOP = re.compile(r"(?<![a-z])lat\.[ \t]*(?=[a-z])")
+# "Segmentectomy VI of the liver": the segment removed, named after the procedure.
+_SEGMENTECTOMY_OF = re.compile(
+    r"(?<![a-z])segmentectomy[ \t]+(?:of[ \t]+)?([1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9])"
+)
+# "Stomach, angle LC": the lesser (and greater) curvature by initials, in a gastric report.
+_CURVATURE = re.compile(r"(?<![a-z0-9])(l|g)c(?![a-z0-9])")
+_GASTRIC_WORDS = frozenset(["stomach", "gastric", "antrum", "angle", "angulus", "corpus", "fundus"])
 _SEGMENT_NAMES = frozenset([f"s{k}" for k in range(1, 9)] + ["seg"])
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
@@ -718,7 +726,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left", "bed", "beds", "fa",
+        "right", "left", "bed", "beds", "fa", "segmentectomy", "lc", "gc",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -746,6 +754,7 @@ _GATE_WORDS |= (
     | _SALIVARY_WORDS
     | _BREAST_WORDS
     | _PROSTATE_WORDS
+    | _GASTRIC_WORDS
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
@@ -839,6 +848,14 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _LOBE_SIDE_BETWEEN.sub(r"\2 \1 ", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
         text = _BM.sub("bone marrow", text)
+    if "lat" in words and "lat." in text:  # "R lat. tongue": the full stop ends no sentence
+        text = _LATERAL_STOP.sub("lateral ", text)
+    if "segmentectomy" in words:
+        text = _SEGMENTECTOMY_OF.sub(r"segment \1 segmentectomy", text)
+    if ("lc" in words or "gc" in words) and not words.isdisjoint(_GASTRIC_WORDS):
+        text = _CURVATURE.sub(
+            lambda m: "lesser curvature" if m.group(1) == "l" else "greater curvature", text
+        )
     if "rp" in words and not words.isdisjoint(_PROSTATE_WORDS):
         text = _RP.sub("radical prostatectomy", text)
     if "fa" in words and not words.isdisjoint(_BREAST_WORDS):

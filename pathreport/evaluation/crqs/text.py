@@ -247,7 +247,7 @@ _OTHER_LABS_WORDS = (
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
-    | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
+    | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock", "h"}
 )
 # "perisinusoidal fibrosis on trichrome (stage 1a)": the stain named between a fibrosis and its
 # stage in brackets.
@@ -275,6 +275,12 @@ _CLOCK_HOUR_LIST = re.compile(
     rf"(?<![\d:.,])({_HOUR}(?:[ \t]*,[ \t]*{_HOUR})*)[ \t]*(,?[ \t]*(?:and|&)[ \t]*)"
     rf"({_HOUR})[ \t]*o'?[ \t]*clock"
 )
+
+
+# "Cervical biopsy, h 12", "biopsy at 12 h": a clock position written with the hour's "h", as
+# Italian and French reports of the cervix and the breast do.
+_CLOCK_H = re.compile(rf"(?<![a-z0-9])(?:h[ \t]*({_HOUR})|(?<=at )({_HOUR})[ \t]*h)(?![a-z0-9])")
+_CLOCK_FACE_ORGANS = frozenset(["cervix", "cervical", "ectocervix", "breast", "portio"])
 
 
 def _clock_hours(match: re.Match) -> str:
@@ -1065,7 +1071,9 @@ _OTHER_LABS_GATE = frozenset(
         "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
-_OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
+_OTHER_LABS_GATE |= (
+    _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES | _CLOCK_FACE_ORGANS
+)
 
 
 def _other_labs_wording(text: str, words: set[str]) -> str:
@@ -1124,6 +1132,9 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
+    if "h" in words and not words.isdisjoint(_CLOCK_FACE_ORGANS):  # "cervical biopsy, h 12"
+        text = _CLOCK_H.sub(lambda m: f"{m.group(1) or m.group(2)} o'clock", text)
+        words = set(WORD_RUN.findall(text))
     if "clock" in words and " and " in text:  # "punch biopsies at 12 and 3 o'clock"
         text = _CLOCK_HOUR_LIST.sub(_clock_hours, text)
     if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
