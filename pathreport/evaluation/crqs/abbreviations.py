@@ -704,13 +704,16 @@ _NUMBER_WORD_SET = frozenset(_NUMBER_VALUES)
 _TRIGGERS = frozenset(_WORDS) | {"mod", "diff", "d", "w", "c", "gr"} | _UNIT_WORDS
 _TRIGGERS |= {"growing", "radically", "sound", "healthy", "nil", "fold", "folds", "isocitrate"}
 _TRIGGERS |= {"meningioma"}  # "meningioma, atypical"
-_TRIGGERS |= {"epidermoid", "colloid"}  # "epidermoid (squamous cell) carcinoma"
-_TRIGGERS |= {"ic", "nst"}  # "IC-NST"
 _TRIGGERS |= _NAME_TRIGGERS | {"compromise", "limit", "limits", "exeresis", "amplification"}
 _TRIGGERS |= {"particularity", "particularities", "argument", "arguments"}
 _TRIGGERS |= {"thrombus", "thrombi", "embolus", "emboli", "nerve", "neural"}
 _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", "r"}
 
+# The words that open ``_house_terms`` (each of its rules needs one of them).
+_HOUSE_TERM_WORDS = frozenset(
+    ["lat", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
+    + ["nst"]
+)
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
 # handful of words instead of the whole report's (a test checks that no rule looks for a word
@@ -726,7 +729,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left", "bed", "beds", "fa", "segmentectomy", "lc", "gc",
+        "right", "left", "ic",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -754,6 +757,7 @@ _GATE_WORDS |= (
     | _SALIVARY_WORDS
     | _BREAST_WORDS
     | _PROSTATE_WORDS
+    | _HOUSE_TERM_WORDS
     | _GASTRIC_WORDS
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
@@ -762,6 +766,30 @@ _GATE_WORDS |= (
     | _TRIGGERS  # holds the shorthand words, the unit words and the spelled-out names
     | _UROTHELIAL_WORDS
 )
+
+
+def _house_terms(text: str, words: set[str]) -> str:
+    """Initials and names that one lab's reports use and another's spell differently ("RP",
+    "IC-NST", "angle LC", "surgical bed", "epidermoid (squamous cell) carcinoma")."""
+    if "lat" in words and "lat." in text:  # "R lat. tongue": the full stop ends no sentence
+        text = _LATERAL_STOP.sub("lateral ", text)
+    if "segmentectomy" in words:
+        text = _SEGMENTECTOMY_OF.sub(r"segment \1 segmentectomy", text)
+    if ("lc" in words or "gc" in words) and not words.isdisjoint(_GASTRIC_WORDS):
+        text = _CURVATURE.sub(
+            lambda m: "lesser curvature" if m.group(1) == "l" else "greater curvature", text
+        )
+    if "rp" in words and not words.isdisjoint(_PROSTATE_WORDS):
+        text = _RP.sub("radical prostatectomy", text)
+    if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
+        text = _FA.sub("fibroadenoma", text)
+    if "bed" in words or "beds" in words:
+        text = _SURGICAL_BED.sub(r"margin\1", text)
+    if "epidermoid" in words or "colloid" in words:
+        text = _TYPE_SYNONYM_IN_BRACKETS.sub("", text)
+    if "nst" in words and "ic" in words:
+        text = _IC_NST.sub("invasive carcinoma of no special type", text)
+    return text
 
 
 def _border_as_margin(m: re.Match[str]) -> str:
@@ -848,18 +876,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _LOBE_SIDE_BETWEEN.sub(r"\2 \1 ", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
         text = _BM.sub("bone marrow", text)
-    if "lat" in words and "lat." in text:  # "R lat. tongue": the full stop ends no sentence
-        text = _LATERAL_STOP.sub("lateral ", text)
-    if "segmentectomy" in words:
-        text = _SEGMENTECTOMY_OF.sub(r"segment \1 segmentectomy", text)
-    if ("lc" in words or "gc" in words) and not words.isdisjoint(_GASTRIC_WORDS):
-        text = _CURVATURE.sub(
-            lambda m: "lesser curvature" if m.group(1) == "l" else "greater curvature", text
-        )
-    if "rp" in words and not words.isdisjoint(_PROSTATE_WORDS):
-        text = _RP.sub("radical prostatectomy", text)
-    if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
-        text = _FA.sub("fibroadenoma", text)
+    if not words.isdisjoint(_HOUSE_TERM_WORDS):  # rare: one set test for the rules below
+        text = _house_terms(text, words)
     if "mec" in words and not words.isdisjoint(_SALIVARY_WORDS):
         text = _MEC.sub("mucoepidermoid carcinoma", text)
     if "sm" in words:
@@ -875,8 +893,6 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _RESECTION_LINE.sub(r"resection margin\1", text)
     if "border" in words or "borders" in words:
         text = _SURGICAL_BORDER.sub(_border_as_margin, text)
-    if "bed" in words or "beds" in words:
-        text = _SURGICAL_BED.sub(r"margin\1", text)
     if ("affected" in words or "compromised" in words) and "margin" in text:
         text = _MARGIN_AFFECTED.sub(r"\1involved", text)
     if "involvement" in words and "margin" in text:
@@ -954,10 +970,6 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MENINGIOMA_GRADE_AFTER.sub(r"\1 meningioma", text)
     if "adenocarcinoma" in words and "lieberk" in text:
         text = _LIEBERKUHN.sub("", text)
-    if "epidermoid" in words or "colloid" in words:
-        text = _TYPE_SYNONYM_IN_BRACKETS.sub("", text)
-    if "nst" in words and "ic" in words:
-        text = _IC_NST.sub("invasive carcinoma of no special type", text)
     if not words.isdisjoint(_WORDS):
         if "ca." in text:  # "urothelial Ca., high grade": the full stop ends no sentence
             text = _CARCINOMA_STOP.sub(r"\1", text)

@@ -514,15 +514,6 @@ class RuleExtractor:
             end, kind = post_by_start[k]
             return kind == POST, " ".join(rt.words[k : end + 1])
 
-        entity_field = self._entity_field
-
-        def names_entity(j: int) -> bool:
-            """A term of the entity field ends at word j (asked only at a list's cue)."""
-            return entity_field >= 0 and any(
-                fi == entity_field and end == j and kind == TERM
-                for (fi, _), (end, _, kind) in terms.items()
-            )
-
         def list_post_cue(j: int) -> tuple[int, str] | None:
             """A negative post cue that closes a list continuing after word j ("A, B: absent").
 
@@ -586,8 +577,11 @@ class RuleExtractor:
                         return None
                     if (
                         last_conjunction < 0
-                        and names_entity(j)
                         and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
+                        and any(
+                            fi == self._entity_field and end == j and kind == TERM
+                            for (fi, _), (end, _, kind) in terms.items()
+                        )
                     ):
                         # "Tubular adenoma, high-grade dysplasia absent", "adenocarcinoma, LVI
                         # absent": an entity, then a finding of it with its own status; only a

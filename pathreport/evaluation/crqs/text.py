@@ -247,7 +247,7 @@ _OTHER_LABS_WORDS = (
     | {"figo", "cin", "l1", "ve", "progesterone", "plus", "contralateral", "ipsilateral", "none"}
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
-    | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock", "h"}
+    | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
 )
 # "perisinusoidal fibrosis on trichrome (stage 1a)": the stain named between a fibrosis and its
 # stage in brackets.
@@ -1071,9 +1071,8 @@ _OTHER_LABS_GATE = frozenset(
         "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
-_OTHER_LABS_GATE |= (
-    _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES | _CLOCK_FACE_ORGANS
-)
+_OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
+_OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | {"h"}
 
 
 def _other_labs_wording(text: str, words: set[str]) -> str:
@@ -1094,6 +1093,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = text.replace("uterus, cervix", "uterine cervix")  # "Uterus, cervix, LEEP cone"
     if "endometrioid" in words and "endometrial" in words:  # "Endometrioid endometrial carcinoma"
         text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
+    if "h" in words and not words.isdisjoint(_CLOCK_FACE_ORGANS):  # "cervical biopsy, h 12"
+        text = _CLOCK_H.sub(lambda m: f"{m.group(1) or m.group(2)} o'clock", text)
     if words.isdisjoint(_OTHER_LABS_WORDS):
         return text
     if "figo" in words and "(figo" in text:  # "low grade (FIGO 1)"
@@ -1132,10 +1133,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
-    if "h" in words and not words.isdisjoint(_CLOCK_FACE_ORGANS):  # "cervical biopsy, h 12"
-        text = _CLOCK_H.sub(lambda m: f"{m.group(1) or m.group(2)} o'clock", text)
-        words = set(WORD_RUN.findall(text))
-    if "clock" in words and " and " in text:  # "punch biopsies at 12 and 3 o'clock"
+    if ("clock" in words or "h" in words) and " and " in text:  # "punch biopsies at 12 and 3 o'clock"
         text = _CLOCK_HOUR_LIST.sub(_clock_hours, text)
     if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
         text = _LAUREN_TYPE.sub(r"\1 type", text)

@@ -302,6 +302,18 @@ def _words_looked_for(module, function: str, gate: str) -> tuple[set[str], list[
     ]
     assert len(gating) == 1, f"{function} does not gate its words with {gate}"
     readable.update(id(node) for node in ast.walk(gating[0].value) if is_words(node))
+    helpers = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and any(is_words(arg) for arg in node.args)
+        and inspect.isfunction(getattr(module, node.func.id, None))
+    ]
+    for call in helpers:  # a helper handed the gated words reads them by the same forms
+        helper = ast.parse(inspect.getsource(getattr(module, call.func.id)))
+        tree.body.extend(helper.body[0].body)
+        readable.update(id(arg) for arg in call.args if is_words(arg))
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and is_words(node.comparators[0]):
             if isinstance(node.ops[0], ast.In | ast.NotIn) and isinstance(node.left, ast.Constant):
