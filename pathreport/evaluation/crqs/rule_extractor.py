@@ -166,6 +166,16 @@ def phrase_variants(phrase: str) -> set[tuple[str, ...]]:
     return variants
 
 
+def _in_list(terms: dict, n_words: int) -> bytearray:
+    """Which words belong to a finding (a term, a mention or a cue's phrase, not an ignored
+    one): the words a list of findings may run over."""
+    in_list = bytearray(n_words)
+    for (_, i), (j, _, kind) in terms.items():
+        if kind != IGNORE:
+            in_list[i : j + 1] = b"\x01" * (j + 1 - i)
+    return in_list
+
+
 class RuleExtractor:
     """Rule backend for one schema (build once, call many times; thread-safe after build)."""
 
@@ -372,10 +382,9 @@ class RuleExtractor:
         # negation cue across its commas. A word belongs to such a list when it is part of a
         # finding, a conjunction or a filler; prefix counts answer "is words a..b a list?" in O(1).
         n_words = len(rt)
-        in_list = bytearray(n_words)
-        for (_, i), (j, _, kind) in terms.items():
-            if kind != IGNORE:
-                in_list[i : j + 1] = b"\x01" * (j + 1 - i)
+        # Read only by negation's list rules, which run where a cue is, and by the open-class
+        # reader below (which builds it if no cue did): most short reports need neither.
+        in_list = _in_list(terms, n_words) if has_cues else None
         own_status = self._own_status
         own_status_ends = {
             j for (fi, _), (j, _, kind) in terms.items() if kind != IGNORE and own_status[fi]
@@ -1028,6 +1037,8 @@ class RuleExtractor:
         for fi, open_class in self._open_fields:
             found = candidates.get(fi)
             if not found or (open_class.beside and all(c[2] in open_class.beside for c in found)):
+                if in_list is None:
+                    in_list = _in_list(terms, n_words)
                 self._add_unlisted(
                     fi, open_class, rt, in_list, pattern_spans, negation, candidates, explain
                 )
