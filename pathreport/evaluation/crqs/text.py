@@ -1133,7 +1133,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
-    if ("clock" in words or "h" in words) and " and " in text:  # "punch biopsies at 12 and 3 o'clock"
+    if ("clock" in words or "h" in words) and " and " in text:  # "biopsies at 12 and 3 o'clock"
         text = _CLOCK_HOUR_LIST.sub(_clock_hours, text)
     if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
         text = _LAUREN_TYPE.sub(r"\1 type", text)
