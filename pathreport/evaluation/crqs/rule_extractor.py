@@ -523,6 +523,21 @@ class RuleExtractor:
             end, kind = post_by_start[k]
             return kind == POST, " ".join(rt.words[k : end + 1])
 
+        entity_end_words: list[set[int]] = []  # built on first use
+
+        def entity_ends() -> set[int]:
+            """The words where a term of the entity field ends (asked only at a list's cue)."""
+            if not entity_end_words:
+                entity_field = self._entity_field
+                entity_end_words.append(
+                    {
+                        j
+                        for (f, _), (j, _, kind) in terms.items()
+                        if f == entity_field and kind == TERM
+                    }
+                )
+            return entity_end_words[0]
+
         def list_post_cue(j: int) -> tuple[int, str] | None:
             """A negative post cue that closes a list continuing after word j ("A, B: absent").
 
@@ -587,10 +602,7 @@ class RuleExtractor:
                     if (
                         last_conjunction < 0
                         and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
-                        and any(
-                            fi == self._entity_field and end == j and kind == TERM
-                            for (fi, _), (end, _, kind) in terms.items()
-                        )
+                        and j in entity_ends()
                     ):
                         # "Tubular adenoma, high-grade dysplasia absent", "adenocarcinoma, LVI
                         # absent": an entity, then a finding of it with its own status; only a
