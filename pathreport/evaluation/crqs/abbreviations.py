@@ -87,7 +87,7 @@ _WORDS = {
     "mets": "metastases", "fvptc": "follicular variant of papillary thyroid carcinoma",
     "mtc": "medullary thyroid carcinoma", "ssl": "sessile serrated lesion",
     "tva": "tubulovillous adenoma", "ta": "tubular adenoma",
-    "chrcc": "chromophobe renal cell carcinoma",
+    "chrcc": "chromophobe renal cell carcinoma", "ccrcc": "clear cell renal cell carcinoma",
     "prcc": "papillary renal cell carcinoma", "pannet": "pancreatic neuroendocrine tumor",
     "pdac": "pancreatic ductal adenocarcinoma", "sma": "superior mesenteric artery",
     "agc": "advanced gastric carcinoma", "egc": "early gastric carcinoma",
