@@ -536,7 +536,13 @@ _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
 # "RP: acinar adenoCa, GS 7": a radical prostatectomy by its initials, in a prostate report (the
 # French progesterone receptor "RP 80%" has its result after it).
 _RP = re.compile(r"(?<![a-z0-9])rp(?=[ \t]*[:;,(]|[ \t]+specimen)")
-_PROSTATE_WORDS = frozenset(["gleason", "acinar", "prostate", "prostatic", "gg", "epe", "isup"])
+_PROSTATE_WORDS = frozenset(
+    ["gleason", "acinar", "prostate", "prostatic", "gg", "epe", "isup", "turp"]
+)
+# "TURP chips: nodular hyperplasia": in a prostate report, its benign prostatic hyperplasia.
+_NODULAR_HYPERPLASIA = re.compile(
+    r"(?<![a-z])nodular[ \t]+hyperplasia(?![ \t]+of[ \t]+(?:the[ \t]+)?prostat)"
+)
 # "FA - no malignancy": a fibroadenoma by its initials, in a breast report only.
 _FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
 _BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy"])
@@ -712,7 +718,7 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 # The words that open ``_house_terms`` (each of its rules needs one of them).
 _HOUSE_TERM_WORDS = frozenset(
     ["lat", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
-    + ["nst"]
+    + ["nst", "nodular"]
 )
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
@@ -789,6 +795,8 @@ def _house_terms(text: str, words: set[str]) -> str:
         text = _TYPE_SYNONYM_IN_BRACKETS.sub("", text)
     if "nst" in words and "ic" in words:
         text = _IC_NST.sub("invasive carcinoma of no special type", text)
+    if "nodular" in words and "hyperplasia" in words and not words.isdisjoint(_PROSTATE_WORDS):
+        text = _NODULAR_HYPERPLASIA.sub("nodular prostatic hyperplasia", text)
     return text
 
 
