@@ -57,6 +57,10 @@ def test_a_list_closed_by_its_colon_still_negates_every_item():
         ("tcga", "Adenocarcinoma of the colon. RMs all free.", "negative"),
         ("reg2025", "Breast, lumpectomy; Invasive carcinoma, grade 2; invasive carcinoma at "
          "inked superior margin, other margins free", "involved"),
+        # The status after the distances, behind a dash.
+        ("tcga", "Melanoma, nodular. Peripheral margin 8 mm, deep 4 mm - clear.", "negative"),
+        ("histai", "Polypectomy: adenocarcinoma. Distance to the diathermied resection margin "
+         "3 mm - clear.", "negative"),
     ],
 )  # fmt: skip
 def test_margins_named_the_way_other_languages_do_have_their_status(dataset, text, status):
