@@ -933,10 +933,13 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _GRADE.sub("grade ", text)
     if "growing" in words:
         text = _GROWING.sub(lambda m: "invading through" if m.group(1) else "invading", text)
-    if "healthy" in words and "limit" in text:  # "Healthy limits, the deep one at 4 mm"
-        text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
-        text = _HEALTHY_BEFORE.sub("free", text)  # "healthy proximal and distal limits"
-        text = _LIMITS_THEN_HEALTHY.sub(r"margin\1\2free", text)
+    if "healthy" in words:
+        if "limit" in text:  # "Healthy limits, the deep one at 4 mm"
+            text = _HEALTHY_LIMIT.sub(r"free margin\1", text)
+        # "healthy proximal and distal limits", "healthy surgical margins"
+        text = _HEALTHY_BEFORE.sub("free", text)
+        if "limit" in text:  # "limits proximal, distal and radial healthy"
+            text = _LIMITS_THEN_HEALTHY.sub(r"margin\1\2free", text)
     if "limit" in words or "limits" in words:
         text = _LIMIT_SIDE_AFTER.sub(r"\2 margin\1", text)
         text = _LIMIT.sub(_as_margin, text)
@@ -946,7 +949,6 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = text.replace("exeresis", "excision")
     if "healthy" in words and "margin" in text:
         text = _HEALTHY_MARGIN.sub(r"\1free", text)
-        text = _HEALTHY_BEFORE.sub("free", text)
     if "particularity" in words or "particularities" in words:
         text = _PARTICULARITY.sub("within normal limits", text)
     if "argument" in words or "arguments" in words:

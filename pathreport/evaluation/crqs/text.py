@@ -1133,7 +1133,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
-    if ("clock" in words or "h" in words) and " and " in text:  # "biopsies at 12 and 3 o'clock"
+    # "biopsies at 12 and 3 o'clock" (an "h 12" became "12 o'clock" above)
+    if ("clock" in words or ("h" in words and "clock" in text)) and " and " in text:
         text = _CLOCK_HOUR_LIST.sub(_clock_hours, text)
     if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
         text = _LAUREN_TYPE.sub(r"\1 type", text)
