@@ -68,7 +68,8 @@ The file format (one mapping)::
         same_fact_as:                  # a value that another field states too: stated on one
           n0: {lymph_node_involvement: absent}   # side only, it is neither missed nor
                                        # invented when the other side states that field's value
-                                       # ("pN0" beside "0/12 nodes negative")
+                                       # ("pN0" beside "0/12 nodes negative"); "any" as
+                                       # the other value: whatever value it states
         generic_yields: true           # in a set, "carcinoma" beside "adenocarcinoma" (a value
                                        # that another value's name ends with) is dropped; in
                                        # scoring, a generic name and the one specific name of
@@ -175,6 +176,7 @@ def _names_same_entity(a: str, b: str) -> bool:
 
 
 UNLISTED_PREFIX = "unlisted: "
+ANY_VALUE = "any"  # a ``same_fact_as`` target stated by every value of its field
 NEGATED_TEMPLATE = "{value}"  # in a negated_value: the negated finding's own value
 COMPLETE_PROFILE = "complete"
 # Clinical weight of each severity level. critical: the value changes diagnosis or management

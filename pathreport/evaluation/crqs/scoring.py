@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathreport.evaluation.crqs.schema import (
+    ANY_VALUE,
     MULTI_VALUE_SEPARATOR,
     FieldSpec,
     Schema,
@@ -55,6 +56,7 @@ WEIGHTINGS = ("severity", "uniform")
 PAPER_WEIGHTS = (0.3, 0.4, 0.2, 0.4)  # the paper's w1..w4 (CFC, KIR, HR, CDS)
 DEFAULT_WEIGHTS = (0.3, 0.4, 0.2, 1.6)  # the complete profile: discordance weighs four times
 COMPONENTS = ("CFC", "KIR", "HR", "CDS")
+FREE_MARK = " free"  # a sided site stated tumour-free: "left ovary free"
 
 
 @dataclass(frozen=True)
@@ -326,12 +328,15 @@ def _restates(schema: Schema, name: str, value: Any, other: dict[str, Any]) -> b
 
 def _states_same_fact(schema: Schema, name: str, value: Any, other: dict[str, Any]) -> bool:
     """Whether ``other`` states the fact ``name = value`` through another field (the field's
-    ``same_fact_as``), judged by that field's own rule ("0/12" matches "absent")."""
+    ``same_fact_as``), judged by that field's own rule ("0/12" matches "absent"); a target of
+    ``ANY_VALUE`` is stated by any value of its field (a Breslow thickness states invasion)."""
     spec = schema.field(name)
     for stated, targets in spec.same_fact_as:
         if stated == value:
             return any(
-                g in other and schema.has_field(g) and schema.field(g).matches(w, other[g])
+                g in other
+                and schema.has_field(g)
+                and (w == ANY_VALUE or schema.field(g).matches(w, other[g]))
                 for g, w in targets
             )
     return False
@@ -352,6 +357,7 @@ def partial_agreement(spec: FieldSpec, reference: Any, prediction: Any) -> float
         else:
             a = set(str(reference).split(MULTI_VALUE_SEPARATOR))
             b = set(str(prediction).split(MULTI_VALUE_SEPARATOR))
+            return _marked_jaccard(a, b)
         return len(a & b) / len(a | b)
     if spec.select == "number":
         try:
@@ -360,6 +366,20 @@ def partial_agreement(spec: FieldSpec, reference: Any, prediction: Any) -> float
             return 0.0
         return min(a_n, b_n) / max(a_n, b_n) if max(a_n, b_n) > 0 else 0.0
     return 0.0
+
+
+def _marked_jaccard(a: set[str], b: set[str]) -> float:
+    """The Jaccard index of two sets of stated sites, where a site one report marks tumour-free
+    ("left node free") and the other names unmarked ("left node") counts half: both place the
+    same site on the same side, and only one says what was found there. The side itself is
+    never shared: "left node" and "right node free" share nothing."""
+    common = a & b
+    only_a, only_b = a - common, b - common
+    half = 0
+    if only_a and only_b:
+        bases_b = {v.removesuffix(FREE_MARK) for v in only_b}
+        half = len({v.removesuffix(FREE_MARK) for v in only_a} & bases_b)
+    return (len(common) + 0.5 * half) / (len(a | b) - half)
 
 
 def _ratio(part: float, whole: float, *, empty: float) -> float:
