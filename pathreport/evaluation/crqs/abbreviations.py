@@ -104,7 +104,10 @@ _WORDS = {
     "mvp": "microvascular proliferation", "mvi": "microvascular invasion",
     "emvi": "extramural venous invasion", "gcnis": "germ cell neoplasia in situ",
     "syn": "synaptophysin", "cga": "chromogranin", "nhg": "nottingham grade",
-    "mash": "steatohepatitis",
+    "mash": "steatohepatitis", "gn": "glomerulonephritis",
+    # hepatitis viruses: "cirrhosis, HBV-related" is chronic hepatitis B
+    "hbv": "hepatitis b", "hcv": "hepatitis c", "chb": "chronic hepatitis b",
+    "chc": "chronic hepatitis c",
     "ien": "intraepithelial neoplasia",
     # status, grade and side
     "neg": "negative", "pos": "positive",

@@ -102,9 +102,9 @@ from pathreport.evaluation.crqs import extract, score_pair
         ("tcga", "Jejunum: GIST, 60 mm, with three mitoses per 5 square mm.", "mitotic_rate", 3.0),
         ("tcga", "Wide excision: melanoma. Peripheral margin 10 mm, deep margin 6 mm (both "
          "negative).", "margin_status", "negative"),
-        # REG: appendicitis is an entity of its own; "no neoplasm seen" is benign.
+        # REG: appendicitis is an entity of its own; "no neoplasm seen" beside it adds none.
         ("reg2025", "Appendix, appendectomy;\n  - Acute appendicitis, not perforated.\n  - No "
-         "neoplasm seen.", "findings", "benign + appendicitis"),
+         "neoplasm seen.", "findings", "appendicitis"),
         # A size "of maximum diameter", with a decimal comma.
         ("tcga", "Nephrectomy: clear cell renal cell carcinoma, 7,2 cm of maximum diameter.",
          "tumor_size", 7.2),

@@ -111,7 +111,7 @@ from pathreport.evaluation.crqs.text import normalise
         ("tcga", "Stomach, biopsy; chronic active gastritis, Helicobacter organisms absent",
          "inflammation_activity", "active"),
         ("reg2025", "Lung, biopsy: granulomas without necrosis; without signs of malignancy.",
-         "findings", "benign + granulomatous inflammation"),
+         "findings", "granulomatous inflammation"),
         ("histai", "Prostate biopsy: partial atrophy; malignancy neg.", "diagnosis", "benign"),
         ("histai", "Prostate biopsy: partial atrophy; malignancy is not identified.",
          "malignancy_status", "absent"),

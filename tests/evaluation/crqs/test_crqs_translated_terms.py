@@ -127,7 +127,7 @@ from pathreport.evaluation.crqs import extract, score_pair
         ("tcga", "TAH-BSO: endometrioid adenocarcinoma, grade 1.", "specimen_type",
          "hysterectomy + oophorectomy"),
         ("reg2025", "Appendix, appendicectomy;\n  Acute suppurative appendicitis; negative for "
-         "neoplasm.", "findings", "benign + appendicitis"),
+         "neoplasm.", "findings", "appendicitis"),
         # Neck dissections are their side's nodes.
         ("tcga", "Partial glossectomy with left neck dissection: squamous cell carcinoma.",
          "lateral_sites", "left node"),
