@@ -540,11 +540,44 @@ _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
 # French progesterone receptor "RP 80%" has its result after it).
 _RP = re.compile(r"(?<![a-z0-9])rp(?=[ \t]*[:;,(]|[ \t]+specimen)")
 _PROSTATE_WORDS = frozenset(
-    ["gleason", "acinar", "prostate", "prostatic", "gg", "epe", "isup", "turp"]
+    ["gleason", "acinar", "prostate", "prostatic", "gg", "epe", "isup", "turp", "prostatectomy"]
 )
+# In a prostate report "extracapsular extension" (ECE) is the tumour's extension beyond the
+# prostate, not a nodal metastasis's beyond the node: unless a node is named before it in its
+# sentence ("pelvic node metastasis with extracapsular extension").
+_PROSTATE_ECE = re.compile(
+    r"(?<![a-z])(?:ece|extra-?capsular[ \t]+(?:extension|spread|invasion))(?![a-z])"
+)
+_NODE_BEFORE_IN_SENTENCE = re.compile(r"(?<![a-z])nod(?:e|es|al)(?![a-z])[^.;\n]*$")
 # "TURP chips: nodular hyperplasia": in a prostate report, its benign prostatic hyperplasia.
 _NODULAR_HYPERPLASIA = re.compile(
     r"(?<![a-z])nodular[ \t]+hyperplasia(?![ \t]+of[ \t]+(?:the[ \t]+)?prostat)"
+)
+# The Japanese Classification's other histological codes ("muc, 50 mm, pT3 (SS), ly0, v0"),
+# read only beside another of its codes: alone, "sig" is a sigmoid and "pap" a smear.
+_JAPANESE_TYPE = re.compile(r"(?<![a-z0-9])(muc|sig|pap|por)(?![a-z0-9])(?![ \t]*\.[ \t]*[a-z])")
+_JAPANESE_TYPES = {
+    "muc": "mucinous adenocarcinoma",
+    "sig": "signet ring cell carcinoma",
+    "pap": "papillary adenocarcinoma",
+    "por": "poorly differentiated adenocarcinoma",
+}
+_JAPANESE_CODES = frozenset(
+    ["tub1", "tub2", "por1", "por2", "ly0", "ly1", "v0", "v1", "hm0", "hm1", "vm0", "vm1"]
+)
+# "Rectum (Ra)": the Japanese rectal parts, above (Ra) and below (Rb) the peritoneal reflection.
+_RECTAL_PART = re.compile(r"(?<![a-z])rectum[ \t]*(\(?)[ \t]*r([ab])(?![a-z0-9])")
+# "Suspicious, but not diagnostic, of adenocarcinoma": the commas of the aside split no cue.
+_NOT_DIAGNOSTIC_COMMA = re.compile(
+    r"(?<![a-z])(not|non)([ \t-]?)diagnostic[ \t]*,[ \t]*(of|for)(?![a-z])"
+)
+# The words that name the prostate itself (an "acinar" salivary gland or pancreas is none).
+_PROSTATE_ORGAN_WORDS = frozenset(["prostate", "prostatic", "prostatectomy", "turp", "gleason"])
+# "Benign prostatic tissue with chronic inflammation" is the "chronic prostatitis" of another
+# writer: in a prostate report the inflammation is the prostate's.
+_PROSTATE_INFLAMMATION = re.compile(
+    r"(?<![a-z])(chronic[ \t]+(?:active[ \t]+|and[ \t]+active[ \t]+)?)inflammation(?![a-z])"
+    r"(?![ \t]+(?:of|in|around|involving)[ \t])"
 )
 # "FA - no malignancy": a fibroadenoma by its initials, in a breast report only.
 _FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
@@ -721,7 +754,8 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 # The words that open ``_house_terms`` (each of its rules needs one of them).
 _HOUSE_TERM_WORDS = frozenset(
     ["lat", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
-    + ["nst", "nodular"]
+    + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
+    + ["diagnostic", "nondiagnostic", "inflammation"]
 )
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
@@ -767,6 +801,7 @@ _GATE_WORDS |= (
     | _BREAST_WORDS
     | _PROSTATE_WORDS
     | _HOUSE_TERM_WORDS
+    | _JAPANESE_CODES
     | _GASTRIC_WORDS
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
@@ -800,6 +835,30 @@ def _house_terms(text: str, words: set[str]) -> str:
         text = _IC_NST.sub("invasive carcinoma of no special type", text)
     if "nodular" in words and "hyperplasia" in words and not words.isdisjoint(_PROSTATE_WORDS):
         text = _NODULAR_HYPERPLASIA.sub("nodular prostatic hyperplasia", text)
+    if not words.isdisjoint(_JAPANESE_TYPES) and not words.isdisjoint(_JAPANESE_CODES):
+        text = _JAPANESE_TYPE.sub(lambda m: _JAPANESE_TYPES[m.group(1)], text)
+    if ("ra" in words or "rb" in words) and "rectum" in words:
+        text = _RECTAL_PART.sub(
+            lambda m: f"rectum {m.group(1)}{'upper' if m.group(2) == 'a' else 'lower'} rectum",
+            text,
+        )
+    if (
+        "inflammation" in words
+        and "chronic" in text
+        and not words.isdisjoint(_PROSTATE_ORGAN_WORDS)
+    ):
+        text = _PROSTATE_INFLAMMATION.sub(r"\1prostatitis", text)
+    if ("diagnostic" in words or "nondiagnostic" in words) and "diagnostic," in text:
+        text = _NOT_DIAGNOSTIC_COMMA.sub(r"\1\2diagnostic \3", text)
+    if ("ece" in words or "extracapsular" in words) and not words.isdisjoint(_PROSTATE_ORGAN_WORDS):
+        text = _PROSTATE_ECE.sub(
+            lambda m: (
+                m.group(0)
+                if _NODE_BEFORE_IN_SENTENCE.search(text, 0, m.start())
+                else "extraprostatic extension"
+            ),
+            text,
+        )
     return text
 
 
