@@ -582,6 +582,11 @@ _PROSTATE_INFLAMMATION = re.compile(
 # "FA - no malignancy": a fibroadenoma by its initials, in a breast report only.
 _FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
 _BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy"])
+# "SM invasion 300 um (SM1)", "LP invasion": the layer's initials before the invasion.
+_LAYER_INITIALS_INVADED = re.compile(
+    r"(?<![a-z])(sm|lp)[1-3]?(?=[ \t]+(?:invasion|infiltration|involvement)(?![a-z]))"
+)
+_LAYER_NAMES = {"sm": "submucosal", "lp": "lamina propria"}
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
 )
@@ -772,7 +777,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left", "ic",
+        "right", "left", "ic", "lp", "sm1", "sm2",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -952,6 +957,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MEC.sub("mucoepidermoid carcinoma", text)
     if "sm" in words:
         text = _SUBMUCOSA.sub(r"\1submucosa", text)
+    if not words.isdisjoint(_LAYER_NAMES) or ("sm1" in words or "sm2" in words):
+        text = _LAYER_INITIALS_INVADED.sub(lambda m: _LAYER_NAMES[m.group(1)], text)
     if not words.isdisjoint(_LIVER_WORDS) and not words.isdisjoint(_SEGMENT_NAMES):
         text = _LIVER_SEGMENT.sub("segment ", text)  # "partial hepatectomy, seg. 7"
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):

@@ -97,7 +97,7 @@ from pathreport.evaluation.crqs import extract, score_pair
          "benign prostatic hyperplasia"),
         ("reg2025", "Rt. neck dissection;\n  Metastatic papillary carcinoma in 3/22 nodes.",
          "organ_site", "lymph node"),
-        ("histai", "Thyroid, right lobe: colloid goitre. No e/o malignancy.", "diagnosis",
+        ("histai", "Thyroid, right lobe: colloid goitre. No e/o malignancy.", "benign_vs_malignant",
          "benign"),
     ],
 )  # fmt: skip

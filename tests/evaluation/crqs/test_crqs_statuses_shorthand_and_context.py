@@ -56,7 +56,7 @@ from pathreport.evaluation.crqs.schema import SchemaError, build_schema
         ("reg2025", "Lymph node, excision;\n  Caseating granulomas, consistent with TB.",
          "diagnosis", "tuberculosis"),
         ("histai", "Oesophagus, mid, biopsies: EoE, up to 50 eosinophils per HPF.", "diagnosis",
-         "esophagitis"),
+         "eosinophilic esophagitis"),
         # A bracketed synonym before the noun; the diffuse (Lauren) type.
         ("reg2025", "Stomach, antrum, biopsy;\n  Poorly cohesive (signet-ring cell) carcinoma.",
          "diagnosis", "adenocarcinoma"),
