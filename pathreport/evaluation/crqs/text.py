@@ -47,6 +47,10 @@ _APPROXIMATELY = re.compile("[~\u2248][ \t]*(?=[0-9])")
 _DECIMAL_COMMA = re.compile(
     r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=[ \t]*(?:cm|mm|%|x(?![a-z])))"
 )
+# A thousands separator before micrometres ("a depth of 1,800 um"): one number.
+_THOUSANDS_MICRONS = re.compile(
+    r"(?<![\d,.])(\d{1,2}),(\d{3})(?![\d,])(?=[ \t]*(?:μm|um|microns?|micromet))"
+)
 # A stain's sign written apart from its name ("CK7 -, TTF1 -."; "CDX2 +"): the sign of "CK7-".
 # (Searched from its space: a pattern that starts with a class tries every position.)
 # A bracket after the sign closes it only after a stain whose name ends in a digit ("MSH6 - (MMR
@@ -1197,6 +1201,8 @@ def normalise(text: str) -> str:
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+        if "m" in text and ("μm" in text or "um" in text or "micro" in text):
+            text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if " by " in text:  # "70 by 35 by 20 mm"
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "m)" in text and ("cm)" in text or "mm)" in text):  # "tumour size [18 mm]"
