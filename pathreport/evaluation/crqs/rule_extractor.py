@@ -232,9 +232,10 @@ class RuleExtractor:
         self._only_negated = [f.only_negated for f in self.fields]
         self._status_subjects = [frozenset(f.negated_after_is_status) for f in self.fields]
         self._own_status = [f.own_status for f in self.fields]
-        # The field that names the report's entities (adenoma, gastritis, adenocarcinoma).
-        self._entity_field = next(
-            (k for k, f in enumerate(self.fields) if f.name == "diagnosis"), -1
+        # The fields that name the report's entities (adenoma, gastritis, adenocarcinoma) and
+        # their types ("basal cell carcinoma, nodular type").
+        self._entity_fields = frozenset(
+            k for k, f in enumerate(self.fields) if f.name in ("diagnosis", "histologic_type")
         )
         self._open_fields = [(fi, f.open_class) for fi, f in enumerate(self.fields) if f.open_class]
         # A field's value is void where another field reads the value that contradicts it.
@@ -526,14 +527,14 @@ class RuleExtractor:
         entity_end_words: list[set[int]] = []  # built on first use
 
         def entity_ends() -> set[int]:
-            """The words where a term of the entity field ends (asked only at a list's cue)."""
+            """The words where a term of an entity field ends (asked only at a list's cue)."""
             if not entity_end_words:
-                entity_field = self._entity_field
+                entity_fields = self._entity_fields
                 entity_end_words.append(
                     {
                         j
                         for (f, _), (j, _, kind) in terms.items()
-                        if f == entity_field and kind == TERM
+                        if f in entity_fields and kind == TERM
                     }
                 )
             return entity_end_words[0]
@@ -605,7 +606,8 @@ class RuleExtractor:
                         and j in entity_ends()
                     ):
                         # "Tubular adenoma, high-grade dysplasia absent", "adenocarcinoma, LVI
-                        # absent": an entity, then a finding of it with its own status; only a
+                        # absent", "BCC, nodular type, PNI not identified": an entity (or its
+                        # type), then a finding of it with its own status; only a
                         # list closed by its conjunction or a colon ("adenoma, dysplasia and
                         # carcinoma: absent") negates an entity at its head.
                         return None
