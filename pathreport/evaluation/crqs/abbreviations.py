@@ -69,6 +69,7 @@ _WORDS = {
     "turp": "transurethral resection of prostate",
     "turbt": "transurethral resection of bladder tumor", "mrm": "modified radical mastectomy",
     "tah": "total abdominal hysterectomy", "bso": "bilateral salpingo-oophorectomy",
+    "th": "total hysterectomy",
     "apr": "abdominoperineal resection", "lar": "low anterior resection",
     "mnd": "modified neck dissection", "plnd": "pelvic lymph node dissection",
     "pppd": "pylorus-preserving pancreaticoduodenectomy", "nbx": "needle biopsy",
