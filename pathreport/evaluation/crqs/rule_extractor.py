@@ -34,7 +34,7 @@ from typing import Any
 
 from pathreport.evaluation.crqs.anchors import AnchorIndex, anchor_sets
 from pathreport.evaluation.crqs.extractors import Fields, Finding
-from pathreport.evaluation.crqs.match_starts import finder_of
+from pathreport.evaluation.crqs.match_starts import factored, finder_of
 from pathreport.evaluation.crqs.schema import (
     MULTI_VALUE_SEPARATOR,
     NEGATED_TEMPLATE,
@@ -262,8 +262,11 @@ class RuleExtractor:
         self._anchors = AnchorIndex([sets for *_, sets in self._pattern_rules])
         # Rules that begin with lookarounds are searched without them, and those that begin
         # with lookaheads tried only where they hold (see match_starts).
+        # Each rule is searched in its factored form (the same matches, fewer attempts), its
+        # anchors taken from the pattern as written.
+        self._regexes = [factored(rule.regex) for _, _, rule, _ in self._pattern_rules]
         lookaheads: dict[str, re.Pattern] = {}
-        self._starts = [finder_of(rule.regex, lookaheads) for _, _, rule, _ in self._pattern_rules]
+        self._starts = [finder_of(regex, lookaheads) for regex in self._regexes]
         self._freeze(self._root)
         self._typos = TypoReader(self._vocabulary, targets=self._term_words)
 
@@ -998,11 +1001,10 @@ class RuleExtractor:
         breakdowns: dict[int, set[tuple[int, int]]] = {}  # spans of summed count breakdowns
         for k in self._anchors.active(text, rt.ascii_runs()):
             fi, f, rule, _ = self._pattern_rules[k]
-            finder = self._starts[k]
+            finder, regex = self._starts[k], self._regexes[k]
             matches = (
-                rule.regex.finditer(text) if finder is None
-                else finder.matches(rule.regex, text, starts)
-            )  # fmt: skip
+                regex.finditer(text) if finder is None else finder.matches(regex, text, starts)
+            )
             if rule.each is not None:
                 for m in matches:
                     parts = []

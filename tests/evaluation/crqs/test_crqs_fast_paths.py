@@ -17,12 +17,18 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pathreport.evaluation.crqs import available_schemas, get_extractor, load_schema
 from pathreport.evaluation.crqs.anchors import AnchorIndex, parsed
-from pathreport.evaluation.crqs.match_starts import GuardedSearch, StartFinder, first_characters
+from pathreport.evaluation.crqs.match_starts import (
+    GuardedSearch,
+    StartFinder,
+    factored,
+    first_characters,
+)
 from pathreport.evaluation.crqs.text import ReportText
 
 # Pieces of report text around numbers and nodes, where the lookahead-led rules live, plus
@@ -121,13 +127,66 @@ def test_search_shortcuts_match_finditer_for_every_schema_rule(extractors, text)
     normalised = ReportText.from_raw(text).text
     for extractor in extractors:
         starts: dict = {}
-        for (_, _, rule, _), finder in zip(
-            extractor._pattern_rules, extractor._starts, strict=True
+        for (_, _, rule, _), finder, regex in zip(
+            extractor._pattern_rules, extractor._starts, extractor._regexes, strict=True
         ):
-            if finder is None:
-                continue
-            expected = [m.span() for m in rule.regex.finditer(normalised)]
-            assert [m.span() for m in finder.matches(rule.regex, normalised, starts)] == expected
+            expected = [(m.span(), m.groupdict()) for m in rule.regex.finditer(normalised)]
+            found = (
+                regex.finditer(normalised)
+                if finder is None
+                else finder.matches(regex, normalised, starts)
+            )
+            assert [(m.span(), m.groupdict()) for m in found] == expected, rule.regex.pattern
+
+
+def test_every_schema_rule_is_factored_to_the_same_matches_on_the_check_set(extractors):
+    reports = [
+        ReportText.from_raw(item[key]).text
+        for item in yaml.safe_load(CHECK_SET.read_text(encoding="utf-8"))
+        for key in ("reference", "paraphrase", "wrong")
+        if isinstance(item.get(key), str)
+    ]
+    changed = 0
+    for extractor in extractors:
+        for (_, _, rule, _), regex in zip(
+            extractor._pattern_rules, extractor._regexes, strict=True
+        ):
+            changed += regex is not rule.regex
+            for report in reports:
+                expected = [(m.span(), m.groupdict()) for m in rule.regex.finditer(report)]
+                assert [(m.span(), m.groupdict()) for m in regex.finditer(report)] == expected
+    assert changed > 100  # most rules open with a group of words
+
+
+WORDS = ["mild", "mildly", "mi", "m", "moderate", "marked", "severe", "se", "s", "tumor", "tum"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(WORDS), min_size=2, max_size=8, unique=True),
+    after=st.sampled_from(["", r"\s+\w+", r"ly\b", r"(?![a-z])", r"[a-z]*x"]),
+    text=st.lists(st.sampled_from([*WORDS, " ", "ly", "x", "y", "-"]), max_size=20).map("".join),
+)
+def test_factored_alternatives_keep_every_match_and_its_preference(words, after, text):
+    pattern = re.compile("(?P<value>" + "|".join(words) + ")" + after)
+    tree = factored(pattern)
+    assert [(m.span(), m.group("value")) for m in tree.finditer(text)] == [
+        (m.span(), m.group("value")) for m in pattern.finditer(text)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("(?:mild|mildly|moderate)x", "(?:m(?:ild(?:|ly)|oderate))x"),
+        # the empty remainder keeps its place among the words that share the beginning
+        ("(?P<v>ab|a|ac)", "(?P<v>a(?:b||c))"),
+        # classes, escapes and groups of anything but plain words stay as written
+        ("[(?:a|b)](?:tumou?r|mass)\\(?:c|d\\)", "[(?:a|b)](?:tumou?r|mass)\\(?:c|d\\)"),
+    ],
+)
+def test_factoring_rewrites_only_groups_of_plain_words(source, expected):
+    assert factored(re.compile(source)).pattern == expected
 
 
 def test_start_finder_on_adjacent_and_overlapping_candidates():
