@@ -1,5 +1,6 @@
 """Codes of the Japanese classifications, the prostate's "ECE", a liver's steatosis, hepatitis
-viruses by their initials, and a sided site whose tumour-free mark one report leaves out.
+viruses by their initials, a sided site whose tumour-free mark one report leaves out, and
+grades, depths and node counts in the wordings other writers use.
 
 The wordings are written here for the test; what they must read is the clinical fact.
 """
@@ -223,3 +224,86 @@ def test_a_site_marked_tumour_free_on_one_side_only_shares_half_the_site():
     # Another side shares nothing, marked or not.
     assert partial_agreement(spec, "left node", "right node free") == 0.0
     assert partial_agreement(spec, "left node free", "right node free") == 0.0
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # FIGO grade after the letter G, or "of FIGO".
+        ("tcga", "Hysterectomy: endometrioid adenocarcinoma, G2 (FIGO), 3 cm.", "figo_grade", "2"),
+        ("tcga", "Hysterectomy: endometrioid carcinoma, grade 3 of FIGO.", "figo_grade", "3"),
+        # The depth of invasion in brackets, after "to depth", or over the wall's thickness.
+        ("tcga", "Hysterectomy: endometrioid carcinoma invading less than half of the "
+         "myometrium (5 mm / 16 mm).", "depth_of_invasion", 5.0),
+        ("tcga", "Hysterectomy: carcinoma infiltrates the myometrium to depth 7 mm.",
+         "depth_of_invasion", 7.0),
+        ("tcga", "Radical hysterectomy: squamous cell carcinoma, stromal invasion 6 mm / wall "
+         "12 mm.", "depth_of_invasion", 6.0),
+        ("tcga", "EMR: adenocarcinoma with submucosal invasion, depth 2,300 um.",
+         "depth_of_invasion", 2.3),
+        # The layer invaded in other words.
+        ("tcga", "Cystectomy: urothelial carcinoma reaching the perivesical fat.",
+         "invasion_depth", "perivisceral fat"),
+        ("tcga", "TURBT: high-grade urothelial carcinoma with LP invasion.", "invasion_depth",
+         "mucosa"),
+        ("tcga", "Esophagectomy: adenocarcinoma, 2.5 cm, into adventitia.", "invasion_depth",
+         "perivisceral fat"),
+        # Extrathyroidal extension stated in one word or by its code.
+        ("tcga", "Lobectomy: papillary thyroid carcinoma, 9 mm, intrathyroidal.",
+         "extrathyroidal_extension", "absent"),
+        ("tcga", "Lobectomy: PTC, 14 mm, Ex1.", "extrathyroidal_extension", "present"),
+        # A node count after the statement it counts.
+        ("histai", "Left axillary sentinel nodes: no signs of metastasis, 0 of 3.",
+         "lymph_node_involvement", "0/3"),
+        ("tcga", "Sentinel nodes, right axilla: metastasis of carcinoma, 2/4, macrometastases.",
+         "lymph_node_involvement", "2/4"),
+        # Dysplasia graded after the word.
+        ("histai", "Sigmoid polyp: tubular adenoma; the dysplasia is high grade.",
+         "dysplasia_grade", "high"),
+        ("histai", "Tongue, biopsy: hyperkeratosis, dysplasia mild.", "dysplasia_grade", "low"),
+        # A type named before a finding with its own status stays stated.
+        ("tcga", "Skin, excision: basal cell carcinoma, nodular type, perineural invasion not "
+         "identified.", "histologic_type", "nodular"),
+        ("histai", "Thyroid: classic papillary thyroid carcinoma, 7 mm.", "histologic_type",
+         "papillary + classic"),
+        ("histai", "TUR-B material: papillary urothelial carcinoma, low grade.", "organ_site",
+         "bladder"),
+        ("histai", "Polypectomy, sigma: tubular adenoma.", "tumor_site", "sigmoid colon"),
+    ],
+)  # fmt: skip
+def test_grades_depths_counts_and_sites_in_other_wordings(dataset, text, field, value):
+    assert extract(text, dataset)[field] == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field"),
+    [
+        ("reg2025", "Lung, transbronchial biopsy; Epithelioid cell granulomas without necrosis",
+         "histologic_type"),
+        ("tcga", "Liver, core biopsies: metastatic adenocarcinoma, 2/3 cores.",
+         "lymph_node_involvement"),
+        ("tcga", "Cervix, LEEP: HSIL, cervical intraepithelial neoplasia grade 3.",
+         "tumor_grade"),
+    ],
+)  # fmt: skip
+def test_wordings_that_state_no_such_fact(dataset, text, field):
+    assert field not in extract(text, dataset)
+
+
+@pytest.mark.parametrize(
+    ("dataset", "reference", "rewrite"),
+    [
+        ("histai", "Colon, polypectomy: tubular adenoma with low-grade dysplasia, 7 mm.",
+         "Colonic polyp (7 mm), polypectomy: tubular adenoma, low grade."),
+        ("tcga", "Hysterectomy: endometrioid adenocarcinoma, FIGO grade 1, 2.5 cm.",
+         "Hysterectomy: endometrioid adenocarcinoma, G1, 25 mm."),
+        ("tcga", "Right colectomy: adenocarcinoma, 4 cm. Mitoses are frequent.",
+         "Right hemicolectomy: adenocarcinoma, 40 mm; mitotic count high."),
+        ("tcga", "Total hysterectomy and bilateral salpingo-oophorectomy: endometrioid "
+         "carcinoma, FIGO grade 1.", "TH-BSO: endometrioid carcinoma, FIGO grade 1."),
+        ("histai", "Lymph node, excision biopsy: reactive follicular hyperplasia.",
+         "Lymph node, excised: reactive follicular hyperplasia."),
+    ],
+)  # fmt: skip
+def test_more_facts_in_another_wording_score_as_the_same_fact(dataset, reference, rewrite):
+    assert pytest.approx(1.0) == score_pair(reference, rewrite, dataset).CRQS
