@@ -398,10 +398,12 @@ _ESOPHAGUS_PART_AFTER = re.compile(
     r"(?:[ \t]*(?:and|&|\+)[ \t]*(distal|proximal|prox|lower|upper|mid|middle)(?![a-z]))?"
     r"(?:[ \t]*\))?"
 )
-# "Proximal and distal esophagus (biopsies)": each part names the organ.
+# "Proximal and distal esophagus (biopsies)", "prox & distal", "mid/distal esophageal": each
+# part names the organ.
 _ESOPHAGUS_PARTS = re.compile(
-    r"(?<![a-z])(distal|proximal|lower|upper|mid|middle)[ \t]+(?:and|&)[ \t]+"
-    r"(distal|proximal|lower|upper|mid|middle)[ \t]+esophag(us|eal)(?![a-z])"
+    r"(?<![a-z])(distal|proximal|prox|lower|upper|mid|middle)"
+    r"(?:[ \t]+and[ \t]+|[ \t]*[&/+][ \t]*)"
+    r"(distal|proximal|prox|lower|upper|mid|middle)[ \t]+esophag(us|eal)(?![a-z])"
 )
 # "Positivity for CD20, BCL6 and MUM1, negativity for CD10": a stain's result as a noun, read as
 # the adjective every marker rule reads ("positive for ...").
@@ -867,6 +869,12 @@ def _esophagus_parts_first(match: re.Match) -> str:
     return parts + (match.group(1) or "")
 
 
+def _esophagus_parts(m: re.Match[str]) -> str:
+    """ "proximal and distal esophageal" -> "proximal esophageal and distal esophageal"."""
+    first, second = ("proximal" if part == "prox" else part for part in (m.group(1), m.group(2)))
+    return f"{first} esophag{m.group(3)} and {second} esophag{m.group(3)}"
+
+
 def _specimen_sizes(match: re.Match) -> str:
     """The sizes on a specimen's line before any tumour is named there become the specimen's:
     "specimen: gallbladder, 8 x 3 x 3 cm" -> "specimen: gallbladder, specimen 8 x 3 x 3 cm"."""
@@ -1308,8 +1316,8 @@ def normalise(text: str) -> str:
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "esophag" in text:  # "Oesophagus, distal, 38 cm", "Oesophagus distal, biopsy"
         text = _ESOPHAGUS_PART_AFTER.sub(_esophagus_parts_first, text)
-    if " and " in text and "esophag" in text:  # "proximal and distal esophageal biopsies"
-        text = _ESOPHAGUS_PARTS.sub(r"\1 esophag\3 and \2 esophag\3", text)
+    if "esophag" in text and (" and " in text or "&" in text or "/" in text or "+" in text):
+        text = _ESOPHAGUS_PARTS.sub(_esophagus_parts, text)  # "proximal and distal esophageal"
     if "parietal" in text or "visceral" in text:  # "Pleura, left parietal"
         text = _SEROSA_LAYER_AFTER.sub(
             lambda m: f"{m.group(2) + ' ' if m.group(2) else ''}{m.group(3)} {m.group(1)}", text
