@@ -24,7 +24,6 @@ TCGA-length reports such a pattern runs in 0.1-0.8 of the time.
 
 from __future__ import annotations
 
-import os
 import re
 
 from pathreport.evaluation.crqs.anchors import parsed
@@ -264,23 +263,28 @@ def first_characters(tree) -> frozenset[str] | None:
     return None
 
 
-# A group whose alternatives are all plain words ("(?:tumor|mass|lesion|melanoma)"), and how
-# such a group opens.
-_PLAIN_ALTERNATIVES = re.compile(r"[a-z0-9 '-]+(?:\|[a-z0-9 '-]+)+")
+# The atoms of a simple alternative: a literal character or an escape ("\\s", "\\."), each
+# with at most one quantifier. A group whose alternatives are all made of them is factored.
+_ATOM = re.compile(r"(?:\\[sdw.]|[a-z0-9 '/:,=&%-])[?*+]?")
+_SIMPLE_ALTERNATIVES = re.compile(
+    r"(?:\\[sdw.]|[a-z0-9 '/:,=&%-])[?*+]?(?:(?:\\[sdw.]|[a-z0-9 '/:,=&%-])[?*+]?|\|)*"
+)
 _GROUP_OPENING = re.compile(r"\((?:\?:|\?P<\w+>)")
+_PLAIN_CHARACTER = re.compile(r"[a-z0-9'/:,=&%-]")  # one literal character, no quantifier
 
 
 def factored(pattern: re.Pattern) -> re.Pattern:
-    """``pattern`` with each group of plain-word alternatives written as a tree of their
-    shared beginnings: "(?:mild|mildly|moderate|marked)" becomes "(?:m(?:ild(?:|ly)|oderate|
-    arked))".
+    """``pattern`` with each group of simple alternatives written as a tree of their shared
+    beginnings: "(?:mild|mildly|moderate|marked)" becomes "(?:m(?:ild(?:|ly)|oderate|arked))".
 
     The engine tries the alternatives of a group one after another at every position it
     reaches, so a group of fifteen words costs fifteen attempts where one or two fail at the
     first letter; the tree costs one attempt per letter that matches. The matches are exactly
-    those of ``pattern``: alternatives that begin with different letters cannot both match at
-    one position, and those that share a beginning keep their order (an empty remainder, which
-    matches wherever the others do, keeps its place among them).
+    those of ``pattern``: alternatives that begin with different literal characters cannot both
+    match at one position, so only their order among themselves changes, and alternatives that
+    share a beginning keep their order. A beginning is shared only as far as it can match in one
+    way (literal characters, no quantifier); an alternative that begins otherwise ("\\s*x",
+    "u?r", the empty one) stays where it is, and the others are grouped on each side of it.
     """
     source = pattern.pattern
     out = []
@@ -299,8 +303,9 @@ def factored(pattern: re.Pattern) -> re.Pattern:
         elif ch == "(" and (opening := _GROUP_OPENING.match(source, at)) is not None:
             close = _closing_paren(source, at)
             inner = source[opening.end() : close]
-            if close > 0 and _PLAIN_ALTERNATIVES.fullmatch(inner):
-                out.append(opening.group(0) + _tree(inner.split("|")) + ")")
+            if close > 0 and "|" in inner and _SIMPLE_ALTERNATIVES.fullmatch(inner):
+                atoms = [_ATOM.findall(alternative) for alternative in inner.split("|")]
+                out.append(opening.group(0) + _tree(atoms) + ")")
                 at = close + 1
                 continue
         out.append(ch)
@@ -309,22 +314,31 @@ def factored(pattern: re.Pattern) -> re.Pattern:
     return pattern if rewritten == source else re.compile(rewritten, pattern.flags)
 
 
-def _tree(words: list[str]) -> str:
-    """The regex of ``words`` (in order of preference) as a tree of shared beginnings."""
+def _tree(alternatives: list[list[str]]) -> str:
+    """The regex of ``alternatives`` (lists of atoms, in order of preference) as a tree of
+    their shared beginnings."""
     parts: list[str] = []
-    run: dict[str, list[str]] = {}  # words by first character, since the last empty word
-    for word in [*words, None]:
-        if word is None or word == "":
+    run: dict[str, list[list[str]]] = {}  # alternatives by first atom, since the last barrier
+    for atoms in [*alternatives, None]:
+        barrier = atoms is None or not atoms or not _PLAIN_CHARACTER.fullmatch(atoms[0])
+        if barrier:
             for group in run.values():
                 if len(group) == 1:
-                    parts.append(group[0])
-                else:
-                    shared = os.path.commonprefix(group)
-                    rest = _tree([w[len(shared) :] for w in group])
-                    parts.append(f"{shared}(?:{rest})")
+                    parts.append("".join(group[0]))
+                    continue
+                shared = 0
+                while all(
+                    len(a) > shared
+                    and a[shared] == group[0][shared]
+                    and _PLAIN_CHARACTER.fullmatch(a[shared])
+                    for a in group
+                ):
+                    shared += 1
+                rest = _tree([a[shared:] for a in group])
+                parts.append(f"{''.join(group[0][:shared])}(?:{rest})")
             run = {}
-            if word == "":
-                parts.append("")  # matches wherever the words after it do: it keeps its place
+            if atoms is not None:
+                parts.append("".join(atoms))  # it may match where the others do: kept in place
         else:
-            run.setdefault(word[0], []).append(word)
+            run.setdefault(atoms[0], []).append(atoms)
     return "|".join(parts)
