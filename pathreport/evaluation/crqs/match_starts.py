@@ -193,6 +193,19 @@ def _closing_paren(source: str, start: int) -> int:
     """Index of the parenthesis closing the group opened at ``start`` (escapes and classes
     respected), or -1."""
     depth = 0
+    for at in _syntax_positions(source, start):
+        if source[at] == "(":
+            depth += 1
+        elif source[at] == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+    return -1
+
+
+def _syntax_positions(source: str, start: int = 0):
+    """The positions from ``start`` of the characters of a pattern's source that are syntax:
+    neither escaped nor inside a character class (nor a class's own brackets)."""
     at = start
     in_class = False
     while at < len(source):
@@ -207,14 +220,9 @@ def _closing_paren(source: str, start: int) -> int:
             if source.startswith(("[]", "[^]"), at):  # a leading ] is a literal
                 at += 2 if source[at + 1] == "]" else 3
                 continue
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return at
+        else:
+            yield at
         at += 1
-    return -1
 
 
 def _rejected_before(tree) -> frozenset[int]:
@@ -288,30 +296,22 @@ def factored(pattern: re.Pattern) -> re.Pattern:
     """
     source = pattern.pattern
     out = []
-    at = 0
-    in_class = False
-    while at < len(source):
-        ch = source[at]
-        if ch == "\\":
-            out.append(source[at : at + 2])
-            at += 2
+    done = 0  # the source up to here is in ``out``
+    for at in _syntax_positions(source):
+        if at < done or source[at] != "(":
             continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(" and (opening := _GROUP_OPENING.match(source, at)) is not None:
-            close = _closing_paren(source, at)
-            inner = source[opening.end() : close]
-            if close > 0 and "|" in inner and _SIMPLE_ALTERNATIVES.fullmatch(inner):
-                atoms = [_ATOM.findall(alternative) for alternative in inner.split("|")]
-                out.append(opening.group(0) + _tree(atoms) + ")")
-                at = close + 1
-                continue
-        out.append(ch)
-        at += 1
-    rewritten = "".join(out)
-    return pattern if rewritten == source else re.compile(rewritten, pattern.flags)
+        opening = _GROUP_OPENING.match(source, at)
+        if opening is None:
+            continue
+        close = _closing_paren(source, at)
+        inner = source[opening.end() : close]
+        if close > 0 and "|" in inner and _SIMPLE_ALTERNATIVES.fullmatch(inner):
+            atoms = [_ATOM.findall(alternative) for alternative in inner.split("|")]
+            out += [source[done:at], opening.group(0), _tree(atoms), ")"]
+            done = close + 1
+    if not out:
+        return pattern
+    return re.compile("".join(out) + source[done:], pattern.flags)
 
 
 def _tree(alternatives: list[list[str]]) -> str:

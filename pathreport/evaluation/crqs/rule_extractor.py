@@ -260,10 +260,10 @@ class RuleExtractor:
                 self._pattern_rules.append((fi, f, rule, sets))
         # A rule runs only when every one of its anchor sets has a member in the text.
         self._anchors = AnchorIndex([sets for *_, sets in self._pattern_rules])
-        # Rules that begin with lookarounds are searched without them, and those that begin
-        # with lookaheads tried only where they hold (see match_starts).
-        # Each rule is searched in its factored form (the same matches, fewer attempts), its
-        # anchors taken from the pattern as written.
+        # Each rule is searched in its factored form (the same matches, fewer attempts; its
+        # anchors are taken from the pattern as written). Rules that begin with lookarounds are
+        # searched without them, and those that begin with lookaheads tried only where they hold
+        # (see match_starts).
         self._regexes = [factored(rule.regex) for _, _, rule, _ in self._pattern_rules]
         lookaheads: dict[str, re.Pattern] = {}
         self._starts = [finder_of(regex, lookaheads) for regex in self._regexes]

@@ -347,7 +347,8 @@ def partial_agreement(spec: FieldSpec, reference: Any, prediction: Any) -> float
 
     A set field states several facts ("left ovary + right ovary free"): the share is the Jaccard
     index of the two sets, so dropping one of six stated sites costs a sixth of the field, not
-    all of it; in an entity set, one entity named generically and specifically counts once
+    all of it; a site marked tumour-free on one side only counts half (``_marked_jaccard``); in
+    an entity set, one entity named generically and specifically counts once
     (``entity_sets``). A field that counts tumour-free statements (``select: number``) shares the
     smaller count's statements (3 of 4 -> 0.75). Every other field is one fact: 0.
     """

@@ -190,6 +190,8 @@ def test_factored_alternatives_keep_every_match_and_its_preference(words, after,
         ("(?:tumou?r|tumor|mass)", "(?:tumo(?:u?r|r)|mass)"),
         ("(?:ab|\\s*a|ac)", "(?:ab|\\s*a|ac)"),
         ("(?:lymph\\s+node|lymph\\s+nodes)", "(?:lymph(?:\\s+node|\\s+nodes))"),
+        # a class that opens with "]" ends at its second one
+        ("[]()](?:mild|mildly)", "[]()](?:mild(?:|ly))"),
         # the empty remainder keeps its place among the words that share the beginning
         ("(?P<v>ab|a|ac)", "(?P<v>a(?:b||c))"),
         # classes, escapes and groups of anything but plain words stay as written
