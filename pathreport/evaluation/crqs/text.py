@@ -862,17 +862,20 @@ def _side_before_part(text: str) -> str:
 def _esophagus_parts_first(match: re.Match) -> str:
     """ "esophagus, distal" -> "distal esophagus"; "esophageal biopsies (prox + distal)" ->
     "proximal esophagus and distal esophagus biopsies"."""
-    first, second = (
-        "proximal" if part == "prox" else part for part in (match.group(2), match.group(3))
-    )
+    first, second = (_part_name(part) for part in (match.group(2), match.group(3)))
     parts = f"{first} esophagus" + (f" and {second} esophagus" if second else "")
     return parts + (match.group(1) or "")
 
 
 def _esophagus_parts(m: re.Match[str]) -> str:
     """ "proximal and distal esophageal" -> "proximal esophageal and distal esophageal"."""
-    first, second = ("proximal" if part == "prox" else part for part in (m.group(1), m.group(2)))
+    first, second = (_part_name(part) for part in (m.group(1), m.group(2)))
     return f"{first} esophag{m.group(3)} and {second} esophag{m.group(3)}"
+
+
+def _part_name(part: str | None) -> str | None:
+    """An organ's part as the thirds read it ("prox" is "proximal")."""
+    return "proximal" if part == "prox" else part
 
 
 def _specimen_sizes(match: re.Match) -> str:
@@ -1209,7 +1212,7 @@ def normalise(text: str) -> str:
     text = text.lower()
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
-        if "m" in text and ("μm" in text or "um" in text or "micro" in text):
+        if "μm" in text or "um" in text or "micro" in text:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if " by " in text:  # "70 by 35 by 20 mm"
         text = _BY_DIMENSION.sub(r"\1 x ", text)
