@@ -94,6 +94,7 @@ _WORDS = {
     "agc": "advanced gastric carcinoma", "egc": "early gastric carcinoma",
     "icca": "intrahepatic cholangiocarcinoma", "nad": "no abnormality detected",
     "escc": "esophageal squamous cell carcinoma", "ub": "urinary bladder",
+    "npc": "nasopharyngeal carcinoma",
     "lls": "left lateral sectionectomy", "turb": "transurethral resection of bladder",
     "fom": "floor of mouth", "lat": "lateral",
     # findings
@@ -330,7 +331,7 @@ _LIEBERKUHN = re.compile(
 )
 # The terms of reports translated from Chinese: a "cancer thrombus in vessels" (ai shuan) is
 # lymphovascular invasion, "nerve invasion" is perineural invasion and a "cutting edge" (qie yuan)
-# is a margin. A cancer thrombus in a named vein ("cancer thrombus in the portal vein") is left
+# is a margin, as is its other rendering, a "cut end" ("ureter cut end: negative"). A cancer thrombus in a named vein ("cancer thrombus in the portal vein") is left
 # as it is: the rewrite names the small vessels of lymphovascular invasion, not a vein.
 _CANCER_THROMBUS = re.compile(
     r"(?<![a-z])(?:(?:intra)?vascular[ \t]+)?(?:cancer[ \t]+(?:thromb(?:us|i)|embol(?:us|i))"
@@ -344,7 +345,7 @@ _NERVE_INVASION = re.compile(
     r"(?<![a-z])(?<!optic )(?<!cranial )(?:nerve|neural)[ \t]+(?:invasion|involvement|infiltration)"
     r"(?![a-z])"
 )
-_CUTTING_EDGE = re.compile(r"cutting(?<![a-z]cutting)[ \t]+edge(s?)(?![a-z])")
+_CUTTING_EDGE = re.compile(r"(?<![a-z])(?:cutting|cut)[ \t]+(?:edge|end)(s?)(?![a-z])")
 # The "resection line" of reports translated from Russian and other Slavic languages (liniya
 # rezektsii) is a resection margin: "Resection lines free of tumor", "proximal resection line".
 _RESECTION_LINE = re.compile(r"resection(?<![a-z]resection)[ \t]+line(s?)(?![a-z])")
@@ -771,7 +772,7 @@ _GATE_WORDS = frozenset(
     [
         "acc", "adenocarcinoma", "affected", "amplification", "anaplastic", "argument",
         "arguments", "atypical", "bm", "border", "borders", "by", "cancer", "cervical",
-        "complete", "compromise", "compromised", "cutting", "d", "d2", "diff", "dysplasia",
+        "complete", "compromise", "compromised", "cut", "cutting", "d", "d2", "diff", "dysplasia",
         "edge", "edges", "emboli", "embolus", "exeresis", "fold", "folds", "ganglia",
         "ganglion", "ganglions", "gr", "growing", "growth", "healthy", "incomplete", "intact",
         "involvement", "isocitrate", "isup", "limit", "limits", "line", "lines", "lobe",
@@ -965,7 +966,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text)
-    if "cutting" in words:
+    if "cutting" in words or "cut" in words:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
     if ("line" in words or "lines" in words) and "resection" in words:
         text = _RESECTION_LINE.sub(r"resection margin\1", text)

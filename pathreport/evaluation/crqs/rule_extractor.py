@@ -1248,6 +1248,29 @@ def _labels_between(rt: ReportText, cue_end: int, i: int) -> bool:
 
 FREE_STATUS_REACH = 16  # words between a structure and the tumour-free statement about it
 
+# "Left ovary, both tubes and uterus free of tumour", "Lt. ovary, tubes, uterus: no tumour": the
+# structure heads a list of plain names that shares one status. Between it and the statement
+# stand only the other names, at most one colon, a verb and the negation cue.
+_SHARED_STATUS_LIST = re.compile(
+    r"[ \t]*(?:,|and(?![a-z])|&|/)[^\d.;]*",
+)
+_NOT_A_PLAIN_NAME = re.compile(
+    r"(?<![a-z])(?:with|carcinoma|tumou?rs?|neoplasm|neoplasia|malignan\w*|metasta\w*|"
+    r"involv\w*|positive|show\w*|contain\w*|invad\w*|invasion|infiltrat\w*|present|"
+    r"identified|seen|but|while|whereas)(?![a-z])"
+)
+
+
+def _heads_list(between: str) -> bool:
+    """True when ``between`` (the text from a structure to the tumour-free statement after it)
+    is a list of plain names that the structure heads, so the statement covers the structure."""
+    return (
+        between.count(":") <= 1
+        and _SHARED_STATUS_LIST.fullmatch(between) is not None
+        and _NOT_A_PLAIN_NAME.search(between.replace("not involved", "").replace("uninvolved", ""))
+        is None
+    )
+
 
 def _negative_statement(words: list[str], i: int, j: int) -> bool:
     """Words i..j state an absence: "no malignancy", "malignancy negative", "... not seen"."""
@@ -1274,7 +1297,7 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
     places = []
     for start, neg_end, *_ in statements:
         k = rt.word_of(start)
-        places.append((k, *rt.place(k), "margin" in rt.text[start:-neg_end]))
+        places.append((k, *rt.place(k), "margin" in rt.text[start:-neg_end], start))
     marked = []
     for start, neg_end, value, finding, explicit in cands:
         i = rt.word_of(start)
@@ -1286,10 +1309,20 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
         rest = rt.text[end : line_end if line_end >= 0 else len(rt.text)].rstrip()
         heads = rest.endswith(":") and not any(ch in rest for ch in ".;") and rest.count(":") == 1
         if any(
-            (b == sentence or (heads and b == sentence + 1))
-            and abs(k - i) <= FREE_STATUS_REACH
-            and (c == segment or ((labels or heads) and not margin))
-            for k, b, c, margin in places
+            abs(k - i) <= FREE_STATUS_REACH
+            and (
+                (
+                    (b == sentence or (heads and b == sentence + 1))
+                    and (c == segment or ((labels or heads) and not margin))
+                )
+                or (
+                    sentence <= b <= sentence + 1
+                    and k > i
+                    and not margin
+                    and _heads_list(rt.text[end:at])
+                )
+            )
+            for k, b, c, margin, at in places
         ):
             value = f"{value} free"
             if finding is not None:

@@ -377,6 +377,7 @@ _TEST_SIGN = re.compile(
     r"(?<![a-z0-9-])"
     r"(alk|ros1|ret|ntrk[123]?|egfr|braf|kras|nras|idh[12]?|mgmt|p16|hpv"
     r"|(?:helicobacter[ \t]+|h\.?[ \t]?)pylori)"
+    r"(?:-v(?![a-z0-9]))?"  # "ALK-V (D5F3)": the Ventana assay
     r"(?:[ \t]+v600e)?"  # "BRAF V600E: (+)"
     # the clone or the method between ("ALK (D5F3)", "H. pylori (Giemsa)"), then a colon or not
     r"(?:[ \t]*\((?:(?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,8}|giemsa|ihc|ish|pcr|ngs)\))?"
@@ -467,7 +468,8 @@ _PARTS_WITH_A_SIDE = (
     "shoulder", "arm", "forearm", "leg", "thigh", "chest wall", "flank", "back", "cheek",
     "temple", "hand", "foot", "knee", "ankle", "buttock", "hip", "eye", "ear", "labium",
     "tonsil", "vocal cord", "maxilla", "mandible", "submandibular gland", "ureter",
-    "fallopian tube",
+    "fallopian tube", "femur", "tibia", "fibula", "humerus", "ulna", "elbow", "wrist", "groin",
+    "calf",
 )  # fmt: skip
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
@@ -519,6 +521,9 @@ _WITHOUT_INVOLVEMENT_OF = re.compile(
     r"without involvement of(?=[ \t]+(?:the[ \t]+)?(?!(?:tumou?r|carcinoma|neoplas|malignan|"
     r"lesion|dysplasia|cancer|melanoma|sarcoma|adenoma)[a-z]*(?![a-z])))"
 )
+# The Chinese guideline's grade of a hepatocellular carcinoma's microvascular invasion: M0 none,
+# M1 and M2 some ("MVI: M0", "MVI (M2)").
+_MVI_GRADE = re.compile(r"microvascular[ \t]+invasion[ \t]*(?::[ \t]*|\([ \t]*)?m([0-2])(?![a-z0-9])\)?")
 _SIGN_AFTER_WORD = re.compile(r"(?<=[a-z])[ \t]*\((-|\+)\)")
 # "Margins: ectocervical (-), endocervical (+, HSIL)": a sign with a note after it in one bracket.
 _SIGN_WITH_NOTE = re.compile(r"\((-|\+)[ \t]*,[ \t]*(?=[a-z][^()\n]{0,40}\))")
@@ -836,6 +841,10 @@ def _record_field(match: re.Match) -> str:
 def _record_margins(match: re.Match) -> str:
     """ "marg: ecto=neg, endo=pos" -> "margins: ecto margin neg, endo margin pos"."""
     return "margins" + _RECORD_NAMED_MARGIN.sub(r"\1 margin ", match.group(1))
+
+
+def _mvi_grade(match: re.Match) -> str:
+    return "no microvascular invasion" if match.group(1) == "0" else "microvascular invasion"
 
 
 def _side_before_part(text: str) -> str:
@@ -1333,6 +1342,8 @@ def normalise(text: str) -> str:
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
+    if "microvascular invasion" in text:  # "MVI: M0", the grade of a hepatocellular carcinoma's
+        text = _MVI_GRADE.sub(_mvi_grade, text)
     if "glomerul" in text:  # "eighteen glomeruli, ten with crescents"
         text = _glomerular_counts(text)
     names_nodes = "node" in text  # most REG reports do not: one scan for the rules below
