@@ -594,11 +594,11 @@ _SUBMUCOSA = re.compile(
 )
 # A liver segment written "S7", "seg. 7" or "seg. VII".
 _LIVER_SEGMENT = re.compile(
-    r"(?<![a-z0-9/])(?<!g[0-4])(?<!g[0-4] )(?<!g[0-4],)(?<!g[0-4], )s"
+    r"(?<![a-z0-9/])(?<!g[0-4])(?<!g[0-4] )(?<!g[0-4],)(?<!g[0-4], )(?<!stage )s"
     r"(?:eg\.?[ \t]*(?=(?:[1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9]))|(?=[1-8](?![a-z0-9/])"
     r"(?![ \t]*,?[ \t]*l[0-3](?![a-z0-9]))))"
 )  # "S2, L1, B2" is a steatohepatitis score (steatosis, lobular inflammation, ballooning), and
-# "G2, S4" a chronic hepatitis's grade and stage (Scheuer, Batts-Ludwig)
+# "G2, S4" or "fibrosis stage S1" a chronic hepatitis's grade and stage (Scheuer, Batts-Ludwig)
 _LIVER_WORDS = frozenset(["liver", "hepatic", "hepatectomy", "hepatocellular", "hcc"])
 _LATERAL_STOP = re.compile(r"(?<![a-z])lat\.[ \t]*(?=[a-z])")
 # "Segmentectomy VI of the liver": the segment removed, named after the procedure.

@@ -285,6 +285,9 @@ _CLOCK_HOUR_LIST = re.compile(
 # Italian and French reports of the cervix and the breast do.
 _CLOCK_H = re.compile(rf"(?<![a-z0-9])(?:h[ \t]*({_HOUR})|(?<=at )({_HOUR})[ \t]*h)(?![a-z0-9])")
 _CLOCK_FACE_ORGANS = frozenset(["cervix", "cervical", "ectocervix", "breast", "portio"])
+# "(Cervix 6 point)", "(cervix 3, 9, 12 points)": the clock positions of reports translated from
+# Chinese (dian, "point").
+_CLOCK_POINTS = re.compile(rf"(cervix[ \t]+)((?:{_HOUR}[ \t]*,[ \t]*)*{_HOUR})[ \t]+points?(?![a-z])")
 
 
 def _clock_hours(match: re.Match) -> str:
@@ -1090,8 +1093,8 @@ _OTHER_LABS_GATE = frozenset(
         "and", "of", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
         "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade",
         "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss",
-        "mandard", "metastatic", "mm", "none", "out", "plus", "progesterone", "prostate",
-        "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third", "trichrome",
+        "mandard", "metastatic", "mm", "none", "out", "plus", "point", "points", "progesterone",
+        "prostate", "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third", "trichrome",
         "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
@@ -1119,6 +1122,11 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
     if "h" in words and not words.isdisjoint(_CLOCK_FACE_ORGANS):  # "cervical biopsy, h 12"
         text = _CLOCK_H.sub(lambda m: f"{m.group(1) or m.group(2)} o'clock", text)
+    if ("point" in words or "points" in words) and "cervix" in words:  # "(Cervix 6 point)"
+        text = _CLOCK_POINTS.sub(
+            lambda m: m.group(1) + ", ".join(f"{h.strip()} o'clock" for h in m.group(2).split(",")),
+            text,
+        )
     if words.isdisjoint(_OTHER_LABS_WORDS):
         return text
     if "figo" in words and "(figo" in text:  # "low grade (FIGO 1)"
