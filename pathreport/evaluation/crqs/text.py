@@ -846,6 +846,15 @@ def _record_margins(match: re.Match) -> str:
     return "margins" + _RECORD_NAMED_MARGIN.sub(r"\1 margin ", match.group(1))
 
 
+# "Invading deep (outer half) muscularis propria", "the outer (deep) half of the detrusor",
+# "perirectal (mesorectal) fat": a bracketed second name of the layer's part, which would stand
+# between the verb and the layer it invades.
+_LAYER_PART_IN_BRACKETS = re.compile(
+    r"[ \t]*\((?:(?:outer|inner|deep|superficial)(?:[ \t]+(?:half|third))?|mesorectal)\)"
+    r"(?=[ \t]+(?:half|third|muscularis|muscle|detrusor|submucosa|dermis|fat)(?![a-z]))"
+)
+
+
 def _mvi_grade(match: re.Match) -> str:
     return "no microvascular invasion" if match.group(1) == "0" else "microvascular invasion"
 
@@ -1350,6 +1359,8 @@ def normalise(text: str) -> str:
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
+    if "(outer" in text or "(deep" in text or "(inner" in text or "(mesorectal" in text:
+        text = _LAYER_PART_IN_BRACKETS.sub("", text)
     if "microvascular invasion" in text:  # "MVI: M0", the grade of a hepatocellular carcinoma's
         text = _MVI_GRADE.sub(_mvi_grade, text)
     if "glomerul" in text:  # "eighteen glomeruli, ten with crescents"

@@ -114,6 +114,24 @@ def test_a_list_with_a_finding_of_its_own_marks_nothing_free():
          "metastatic carcinoma.", "lymph_node_involvement", "2/11"),
         ("histai", "Neck, level III: four lymph nodes, one of which is involved by metastatic "
          "carcinoma.", "lymph_node_involvement", "1/4"),
+        # A margin or a stump headed, then its status in words; a polyp's stalk.
+        ("tcga", "Right upper lobectomy: squamous cell carcinoma. Bronchial and vascular stumps: "
+         "no cancer involvement.", "margin_status", "negative"),
+        ("histai", "Partial hepatectomy: hepatocellular carcinoma. Resection margin: no tumour, "
+         "6 mm.", "margin_status", "negative"),
+        ("reg2025", "Colon, descending, polypectomy; Tubular adenoma, low grade, stalk not "
+         "involved", "margin_status", "free"),
+        ("reg2025", "Breast, core needle biopsy; Invasive breast carcinoma, non-special type, "
+         "grade 2", "histologic_type", "no special type"),
+        # A bracketed second name of the layer's part between the verb and the layer.
+        ("tcga", "Radical cystectomy: urothelial carcinoma invading deep (outer half) muscularis "
+         "propria.", "invasion_depth", "muscularis propria"),
+        ("histai", "Radical cystectomy: urothelial carcinoma with invasion of the outer (deep) "
+         "half of the detrusor muscle.", "invasion_depth", "muscularis propria"),
+        ("tcga", "Low anterior resection: adenocarcinoma, infiltration of the perirectal "
+         "(mesorectal) fat.", "invasion_depth", "perivisceral fat"),
+        ("histai", "Gastric ESD: well differentiated adenocarcinoma, intramucosal, pT1a.",
+         "invasion_depth", "mucosa"),
     ],
 )  # fmt: skip
 def test_facts_in_other_wordings(dataset, text, field, value):
