@@ -331,8 +331,9 @@ _LIEBERKUHN = re.compile(
 )
 # The terms of reports translated from Chinese: a "cancer thrombus in vessels" (ai shuan) is
 # lymphovascular invasion, "nerve invasion" is perineural invasion and a "cutting edge" (qie yuan)
-# is a margin, as is its other rendering, a "cut end" ("ureter cut end: negative"). A cancer thrombus in a named vein ("cancer thrombus in the portal vein") is left
-# as it is: the rewrite names the small vessels of lymphovascular invasion, not a vein.
+# is a margin, as is its other rendering, a "cut end" ("ureter cut end: negative"). A cancer
+# thrombus in a named vein ("cancer thrombus in the portal vein") is left as it is: the rewrite
+# names the small vessels of lymphovascular invasion, not a vein.
 _CANCER_THROMBUS = re.compile(
     r"(?<![a-z])(?:(?:intra)?vascular[ \t]+)?(?:cancer[ \t]+(?:thromb(?:us|i)|embol(?:us|i))"
     r"(?![ \t]+(?:in|within|of|into|extending[ \t]+into)[ \t]+(?:the[ \t]+)?(?:[a-z]+[ \t]+)?"

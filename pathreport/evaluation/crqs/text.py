@@ -287,7 +287,9 @@ _CLOCK_H = re.compile(rf"(?<![a-z0-9])(?:h[ \t]*({_HOUR})|(?<=at )({_HOUR})[ \t]
 _CLOCK_FACE_ORGANS = frozenset(["cervix", "cervical", "ectocervix", "breast", "portio"])
 # "(Cervix 6 point)", "(cervix 3, 9, 12 points)": the clock positions of reports translated from
 # Chinese (dian, "point").
-_CLOCK_POINTS = re.compile(rf"(cervix[ \t]+)((?:{_HOUR}[ \t]*,[ \t]*)*{_HOUR})[ \t]+points?(?![a-z])")
+_CLOCK_POINTS = re.compile(
+    rf"(cervix[ \t]+)((?:{_HOUR}[ \t]*,[ \t]*)*{_HOUR})[ \t]+points?(?![a-z])"
+)
 
 
 def _clock_hours(match: re.Match) -> str:
@@ -526,7 +528,9 @@ _WITHOUT_INVOLVEMENT_OF = re.compile(
 )
 # The Chinese guideline's grade of a hepatocellular carcinoma's microvascular invasion: M0 none,
 # M1 and M2 some ("MVI: M0", "MVI (M2)").
-_MVI_GRADE = re.compile(r"microvascular[ \t]+invasion[ \t]*(?::[ \t]*|\([ \t]*)?m([0-2])(?![a-z0-9])\)?")
+_MVI_GRADE = re.compile(
+    r"microvascular[ \t]+invasion[ \t]*(?::[ \t]*|\([ \t]*)?m([0-2])(?![a-z0-9])\)?"
+)
 _SIGN_AFTER_WORD = re.compile(r"(?<=[a-z])[ \t]*\((-|\+)\)")
 # "Margins: ectocervical (-), endocervical (+, HSIL)": a sign with a note after it in one bracket.
 _SIGN_WITH_NOTE = re.compile(r"\((-|\+)[ \t]*,[ \t]*(?=[a-z][^()\n]{0,40}\))")
@@ -1103,8 +1107,8 @@ _OTHER_LABS_GATE = frozenset(
         "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade",
         "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss",
         "mandard", "metastatic", "mm", "none", "out", "plus", "point", "points", "progesterone",
-        "prostate", "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third", "trichrome",
-        "type", "uterus", "ve", "without",
+        "prostate", "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third",
+        "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES

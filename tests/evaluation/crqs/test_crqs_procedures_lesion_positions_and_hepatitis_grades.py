@@ -25,7 +25,8 @@ from pathreport.evaluation.crqs import extract, score_pair
         ("histai", "Left hemithyroidectomy: follicular adenoma, 22 mm.", "organ resection"),
         ("reg2025", "Thyroid, right hemithyroidectomy; Nodular hyperplasia", "surgical resection"),
         ("reg2025", "Skin, left shin, punch; Lichen planus", "biopsy"),
-        ("reg2025", "Colon, sigmoid, cold snare; Tubular adenoma, low grade", "endoscopic resection"),
+        ("reg2025", "Colon, sigmoid, cold snare; Tubular adenoma, low grade",
+         "endoscopic resection"),
         ("reg2025", "Prostate, 12 cores; Benign prostatic tissue", "biopsy"),
     ],
 )  # fmt: skip
@@ -187,7 +188,8 @@ def test_a_changed_hepatitis_grade_lowers_the_score():
     reference = "Liver, needle biopsy: mild interface hepatitis. Chronic hepatitis B, G2S2."
     rewrite = "Liver core: interface hepatitis, mild. Chronic hepatitis B (G2, S2)."
     wrong = "Liver, needle biopsy: mild interface hepatitis. Chronic hepatitis B, G4S2."
-    assert score_pair(reference, rewrite, "histai").CRQS > score_pair(reference, wrong, "histai").CRQS
+    right = score_pair(reference, rewrite, "histai")
+    assert right.CRQS > score_pair(reference, wrong, "histai").CRQS
 
 
 @pytest.mark.parametrize(
