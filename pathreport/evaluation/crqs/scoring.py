@@ -31,6 +31,11 @@ severity weighting a discordant set field keeps the share of its elements both r
 of the field rather than the whole field; a report that names one of the six wrongly loses two
 sevenths (five shared of seven named in all).
 
+Under severity weighting an adverse finding the prediction leaves out (a presence field of critical
+or major weight stated "present" in the reference: lymphovascular invasion, ulceration) counts
+twice in the denominators of CFC and KIR (``_adverse``): dropping "perineural invasion present"
+from a long report otherwise cost under 1%, less than rewording two minor facts.
+
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
 -> KIR = 1 (counted); no prediction field -> HR = 0; no comparable field -> CDS = 0.
@@ -252,12 +257,20 @@ def score_fields(
             return score
         cfc = kir = 1.0 if config.on_empty_reference == "vacuous" else 0.0
     else:
-        cfc = _ratio(matched_size + shared_weight, size(ref_fields), empty=1.0)
+        # An adverse finding left out counts twice (``_adverse``); not under uniform weighting,
+        # which keeps the paper's counts.
+        adverse = (
+            [f for f in missed if _adverse(schema.field(f), reference[f])]
+            if missed and config.weighting == "severity"
+            else []
+        )
+        cfc = _ratio(matched_size + shared_weight, size(ref_fields) + size(adverse), empty=1.0)
         if keys:
             matched_set = set(matched)
             key_matched = [f for f in keys if f in matched_set]
             key_shared = shared([f for f in keys if f in discordant_set]) if shared_weight else 0.0
-            kir = _ratio(size(key_matched) + key_shared, size(keys), empty=1.0)
+            key_adverse = [f for f in adverse if f in schema.key_fields]
+            kir = _ratio(size(key_matched) + key_shared, size(keys) + size(key_adverse), empty=1.0)
         else:
             score.vacuous_key = True
             kir = 1.0
@@ -283,6 +296,16 @@ def score_fields(
         crqs,
     )
     return score
+
+
+def _adverse(spec: FieldSpec, value: Any) -> bool:
+    """Whether a reference value is an adverse finding: "present" in a presence field of critical
+    or major weight (lymphovascular or perineural invasion, ulceration, necrosis). A report that
+    leaves one out reads as complete while it withholds what changes management, so the missed
+    field counts twice in coverage and key recall; one that states the finding loses nothing.
+    Counting it three times lost more dev triplets (rewrites whose wording the extractor missed)
+    than it gained."""
+    return spec.type == "presence" and value == "present" and spec.severity in ("critical", "major")
 
 
 def _agree_within(spec: FieldSpec, reference: dict[str, Any], prediction: dict[str, Any]) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pathreport.evaluation.crqs import extract, score_pair
+from pathreport.evaluation.crqs import CRQSConfig, extract, load_schema, score_pair
+from pathreport.evaluation.crqs.scoring import score_fields
 
 
 @pytest.mark.parametrize(
@@ -229,3 +230,46 @@ def test_a_report_that_places_no_lesion_loses_nothing_for_it():
     rewrite = "Cervix, punch biopsies at 2 and 8 o'clock: HSIL (CIN 3) in one; the other benign."
     result = score_pair(reference, rewrite, "histai")
     assert "lesion_position" not in result.missed + result.discordant
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Stomach, corpus, biopsy: intestinal and pseudopyloric metaplasia.",
+         "intestinal_metaplasia", "present"),
+        ("Antrum: chronic gastritis; intestinal and pyloric metaplasia not identified.",
+         "intestinal_metaplasia", "absent"),
+        ("Corpus ventriculi: glands reduced, metaplasia intestinal. Gastritis atrophica.",
+         "gastritis_type", "atrophic"),
+        ("Appendix: acute ulcero-phlegmonous appendicitis with periappendicitis.",
+         "ulceration", "present"),
+    ],
+)  # fmt: skip
+def test_gastric_and_appendiceal_findings_in_other_wordings(text, field, value):
+    assert extract(text, "histai")[field] == value
+
+
+def test_pyloric_metaplasia_names_no_pylorus():
+    assert extract("Gastric body biopsy: pyloric metaplasia.", "histai")["tumor_site"] == "body"
+
+
+def test_an_adverse_finding_left_out_counts_twice():
+    reference = (
+        "Sigmoid colectomy: adenocarcinoma, moderately differentiated, 35 mm, into pericolic "
+        "fat. Perineural invasion present. Lymphovascular invasion not identified. Margins "
+        "negative. Lymph nodes 0/16. pT3 pN0."
+    )
+    schema = load_schema("tcga")
+    ref = extract(reference, "tcga")
+    pred = {k: v for k, v in ref.items() if k != "perineural_invasion"}
+    scored = score_fields(ref, pred, schema, CRQSConfig())
+    assert scored.missed == ["perineural_invasion"]
+    total, missing = sum(schema.weights[f] for f in ref), schema.weights["perineural_invasion"]
+    assert pytest.approx((total - missing) / (total + missing)) == scored.CFC
+    # Stated absent in the reference, the same field left out counts once.
+    absent = dict(ref, perineural_invasion="absent")
+    once = score_fields(absent, pred, schema, CRQSConfig())
+    assert pytest.approx((total - missing) / total) == once.CFC
+    # Uniform weighting keeps the paper's counts.
+    uniform = score_fields(ref, pred, schema, CRQSConfig(weighting="uniform"))
+    assert pytest.approx((len(ref) - 1) / len(ref)) == uniform.CFC

@@ -51,21 +51,22 @@ def test_scoring_identical_fields_score_one():
 
 def test_scoring_components_by_hand():
     # Reference: 4 fields (2 key). Prediction: diagnosis right, grade wrong, necrosis missing,
-    # size within 15 % (2.2 vs 2.0), plus an invented lvi.
+    # size within 15 % (2.2 vs 2.0), plus an invented lvi. Necrosis, an adverse finding (stated
+    # present), counts twice where it is left out.
     pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
     s = score_fields(REF, pred, SCHEMA, DEFAULT)
     assert s.matched == ["diagnosis", "size"] and s.discordant == ["grade"]
     assert s.missed == ["necrosis"] and s.hallucinated == ["lvi"]
-    assert pytest.approx(2 / 4) == s.CFC  # matched / |F_R|
+    assert pytest.approx(2 / 5) == s.CFC  # matched / (|F_R| + the adverse finding missed)
     assert pytest.approx(1 / 2) == s.KIR  # diagnosis of {diagnosis, grade}
     assert (
         pytest.approx(2 / 4) == s.HR
     )  # grade (wrong value) + lvi (not in reference), of 4 predicted
     assert pytest.approx(1 / 3) == s.CDS  # grade, of the 3 fields in both
-    raw = 0.3 * 0.5 + 0.4 * 0.5 - 0.2 * 0.5 - 1.6 / 3  # the default: discordance four times
+    raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.5 - 1.6 / 3  # the default: discordance four times
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 0.7) == s.CRQS
     paper = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=PAPER_WEIGHTS))
-    paper_raw = 0.3 * 0.5 + 0.4 * 0.5 - 0.2 * 0.5 - 0.4 / 3
+    paper_raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.5 - 0.4 / 3
     assert (
         paper.CRQS_raw == pytest.approx(paper_raw) and pytest.approx(paper_raw / 0.7) == paper.CRQS
     )
@@ -97,12 +98,12 @@ def test_scoring_worst_case_is_negative_and_not_clipped():
 def test_scoring_eq6_formula_and_custom_weights():
     pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
     s = score_fields(REF, pred, SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
-    raw = 0.3 * 0.5 + 0.4 * 0.5 + 0.2 * (1 - 0.5) + 0.4 * (1 - 1 / 3)
+    raw = 0.3 * 0.4 + 0.4 * 0.5 + 0.2 * (1 - 0.5) + 0.4 * (1 - 1 / 3)  # CFC 2/5: necrosis twice
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 1.3) == s.CRQS
     perfect = score_fields(REF, dict(REF), SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
     assert perfect.CRQS_raw == pytest.approx(1.3) and pytest.approx(1.0) == perfect.CRQS  # not 0.7
     weighted = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=(1, 1, 0, 0)))
-    assert pytest.approx((0.5 + 0.5) / 2) == weighted.CRQS
+    assert pytest.approx((0.4 + 0.5) / 2) == weighted.CRQS  # CFC and KIR only
 
 
 def test_scoring_empty_reference_policies():
