@@ -510,6 +510,11 @@ class Schema:
     )
     # The fields another field can restate (``same_fact_as``, ``agrees_within``, ``sided_by``).
     restatable: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    # The presence fields of critical or major weight, whose "present" left out is an adverse
+    # finding withheld (scoring counts it twice).
+    adverse_when_present: frozenset[str] = field(
+        default=frozenset(), init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         self._by_name.update((f.name, f) for f in self.fields)
@@ -524,6 +529,15 @@ class Schema:
             "restatable",
             frozenset(
                 f.name for f in self.fields if f.same_fact_as or f.agrees_within or f.sided_by
+            ),
+        )
+        object.__setattr__(
+            self,
+            "adverse_when_present",
+            frozenset(
+                f.name
+                for f in self.fields
+                if f.type == "presence" and f.severity in ("critical", "major")
             ),
         )
 

@@ -33,8 +33,10 @@ sevenths (five shared of seven named in all).
 
 Under severity weighting an adverse finding the prediction leaves out (a presence field of critical
 or major weight stated "present" in the reference: lymphovascular invasion, ulceration) counts
-twice in the denominators of CFC and KIR (``_adverse``): dropping "perineural invasion present"
-from a long report otherwise cost under 1%, less than rewording two minor facts.
+twice in the denominators of CFC and KIR (``Schema.adverse_when_present``): dropping "perineural
+invasion present" from a long report otherwise cost under 1%, less than rewording two minor facts.
+A report that states the finding loses nothing; counting it three times lost more dev triplets
+(rewrites whose wording the extractor missed) than it gained.
 
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
@@ -257,11 +259,12 @@ def score_fields(
             return score
         cfc = kir = 1.0 if config.on_empty_reference == "vacuous" else 0.0
     else:
-        # An adverse finding left out counts twice (``_adverse``); not under uniform weighting,
-        # which keeps the paper's counts.
+        # An adverse finding left out counts twice (see the module docstring); not under uniform
+        # weighting, which keeps the paper's counts.
+        adverse_fields = schema.adverse_when_present
         adverse = (
-            [f for f in missed if _adverse(schema.field(f), reference[f])]
-            if missed and config.weighting == "severity"
+            [f for f in missed if f in adverse_fields and reference[f] == "present"]
+            if missed and config.weighting == "severity" and not adverse_fields.isdisjoint(missed)
             else []
         )
         cfc = _ratio(matched_size + shared_weight, size(ref_fields) + size(adverse), empty=1.0)
@@ -269,7 +272,7 @@ def score_fields(
             matched_set = set(matched)
             key_matched = [f for f in keys if f in matched_set]
             key_shared = shared([f for f in keys if f in discordant_set]) if shared_weight else 0.0
-            key_adverse = [f for f in adverse if f in schema.key_fields]
+            key_adverse = [f for f in adverse if f in schema.key_fields] if adverse else adverse
             kir = _ratio(size(key_matched) + key_shared, size(keys) + size(key_adverse), empty=1.0)
         else:
             score.vacuous_key = True
@@ -296,16 +299,6 @@ def score_fields(
         crqs,
     )
     return score
-
-
-def _adverse(spec: FieldSpec, value: Any) -> bool:
-    """Whether a reference value is an adverse finding: "present" in a presence field of critical
-    or major weight (lymphovascular or perineural invasion, ulceration, necrosis). A report that
-    leaves one out reads as complete while it withholds what changes management, so the missed
-    field counts twice in coverage and key recall; one that states the finding loses nothing.
-    Counting it three times lost more dev triplets (rewrites whose wording the extractor missed)
-    than it gained."""
-    return spec.type == "presence" and value == "present" and spec.severity in ("critical", "major")
 
 
 def _agree_within(spec: FieldSpec, reference: dict[str, Any], prediction: dict[str, Any]) -> bool:
