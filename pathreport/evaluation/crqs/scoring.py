@@ -35,8 +35,8 @@ Under severity weighting an adverse finding the prediction leaves out (a presenc
 or major weight stated "present" in the reference: lymphovascular invasion, ulceration) counts
 twice in the denominators of CFC and KIR (``Schema.adverse_when_present``): dropping "perineural
 invasion present" from a long report otherwise cost under 1%, less than rewording two minor facts.
-A report that states the finding loses nothing; counting it three times lost more dev triplets
-(rewrites whose wording the extractor missed) than it gained.
+A report that states the finding loses nothing; counting it three times lost as many dev
+triplets as it gained (rewrites whose wording the extractor missed), four times more.
 
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field

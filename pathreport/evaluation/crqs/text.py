@@ -1363,7 +1363,7 @@ def normalise(text: str) -> str:
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
-    if "(outer" in text or "(deep" in text or "(inner" in text or "(mesorectal" in text:
+    if "(" in text and ("(outer" in text or "(deep" in text or "(inner" in text or "(meso" in text):
         text = _LAYER_PART_IN_BRACKETS.sub("", text)
     if "microvascular invasion" in text:  # "MVI: M0", the grade of a hepatocellular carcinoma's
         text = _MVI_GRADE.sub(_mvi_grade, text)

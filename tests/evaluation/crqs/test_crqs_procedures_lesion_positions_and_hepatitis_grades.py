@@ -253,6 +253,24 @@ def test_pyloric_metaplasia_names_no_pylorus():
     assert extract("Gastric body biopsy: pyloric metaplasia.", "histai")["tumor_site"] == "body"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stomach, fundus, polypectomy: dilated oxyntic glands lined by parietal and chief cells. "
+        "Fundic gland polyp.",
+        "Lung, RLL, transbronchial biopsy: fibroblast plugs (Masson bodies). Organising pneumonia.",
+    ],
+)
+def test_cells_and_bodies_named_after_a_place_name_no_site(text):
+    site = extract(text, "histai").get("tumor_site", "")
+    assert "parietal lobe" not in site and "body" not in site
+
+
+def test_organising_pneumonia_is_a_diagnosis_of_its_own():
+    text = "Lung, RML, transbronchial biopsy: Masson bodies. Diagnosis: organising pneumonia."
+    assert extract(text, "histai")["diagnosis"] == "organizing pneumonia"
+
+
 def test_an_adverse_finding_left_out_counts_twice():
     reference = (
         "Sigmoid colectomy: adenocarcinoma, moderately differentiated, 35 mm, into pericolic "
