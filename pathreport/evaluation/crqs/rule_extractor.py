@@ -1251,9 +1251,7 @@ FREE_STATUS_REACH = 16  # words between a structure and the tumour-free statemen
 # "Left ovary, both tubes and uterus free of tumour", "Lt. ovary, tubes, uterus: no tumour": the
 # structure heads a list of plain names that shares one status. Between it and the statement
 # stand only the other names, at most one colon, a verb and the negation cue.
-_SHARED_STATUS_LIST = re.compile(
-    r"[ \t]*(?:,|and(?![a-z])|&|/)[^\d.;]*",
-)
+_SHARED_STATUS_LIST = re.compile(r"[ \t]*(?:,|and(?![a-z])|&|/)[^\d.;]*")
 _NOT_A_PLAIN_NAME = re.compile(
     r"(?<![a-z])(?:with|carcinoma|tumou?rs?|neoplasm|neoplasia|malignan\w*|metasta\w*|"
     r"involv\w*|positive|show\w*|contain\w*|invad\w*|invasion|infiltrat\w*|present|"
