@@ -1252,9 +1252,10 @@ FREE_STATUS_REACH = 16  # words between a structure and the tumour-free statemen
 # structure heads a list of plain names that shares one status. Between it and the statement
 # stand only the other names, at most one colon, a verb and the negation cue.
 _SHARED_STATUS_LIST = re.compile(r"[ \t]*(?:,|and(?![a-z])|&|/)[^\d.;]*")
+# A word that states a finding of its own; "not involved" and "uninvolved" are the shared status.
 _NOT_A_PLAIN_NAME = re.compile(
     r"(?<![a-z])(?:with|carcinoma|tumou?rs?|neoplasm|neoplasia|malignan\w*|metasta\w*|"
-    r"involv\w*|positive|show\w*|contain\w*|invad\w*|invasion|infiltrat\w*|present|"
+    r"(?<!not )involv\w*|positive|show\w*|contain\w*|invad\w*|invasion|infiltrat\w*|present|"
     r"identified|seen|but|while|whereas)(?![a-z])"
 )
 
@@ -1265,8 +1266,7 @@ def _heads_list(between: str) -> bool:
     return (
         between.count(":") <= 1
         and _SHARED_STATUS_LIST.fullmatch(between) is not None
-        and _NOT_A_PLAIN_NAME.search(between.replace("not involved", "").replace("uninvolved", ""))
-        is None
+        and _NOT_A_PLAIN_NAME.search(between) is None
     )
 
 
