@@ -122,7 +122,7 @@ _WORDS = {
     "por2": "poorly differentiated adenocarcinoma",
     "wd": "well differentiated", "pd": "poorly differentiated", "int": "intermediate",
     "md": "moderately differentiated",
-    "rt": "right", "lt": "left", "bilat": "bilateral",
+    "rt": "right", "lt": "left", "bilat": "bilateral"
 }  # fmt: skip
 _WORD = re.compile(
     r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_WORDS, key=len, reverse=True)))
@@ -708,6 +708,8 @@ _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
 # (The letter before a word, "L breast", is read by text.py before the text is lower-cased; this
 # one is read here, where the word set finds the rare report that has it.)
 _SIDE_LETTER_LAST = re.compile(r"(?<=, )([lr])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+[a-z])")
+# "L't", "R't": the sides as some East Asian reports abbreviate them.
+_SIDE_APOSTROPHE = re.compile(r"(?<![a-z0-9'])([lr])'t(?![a-z0-9])")
 # "A-colon", "S-colon": the colon's parts by their initials.
 _COLON_PART = re.compile(r"(?<![a-z0-9-])([atds])-colon(?![a-z])")
 _COLON_PARTS = {"a": "ascending", "t": "transverse", "d": "descending", "s": "sigmoid"}
@@ -896,6 +898,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
     if ("l" in words or "r" in words) and ", " in text:  # "Radical nephrectomy, L. Type: ..."
         text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+    if ("l" in words or "r" in words) and "'t" in text:  # "L't breast": left
+        text = _SIDE_APOSTROPHE.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
     if "-colon" in text:  # one substring test: "colon" as a gate word costs every word-set test
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):

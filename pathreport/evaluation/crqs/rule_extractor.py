@@ -231,6 +231,7 @@ class RuleExtractor:
         self._counts_statements = [f.select == "number" for f in self.fields]
         self._only_negated = [f.only_negated for f in self.fields]
         self._status_subjects = [frozenset(f.negated_after_is_status) for f in self.fields]
+        self._own_structures = [f.spared_structures_except for f in self.fields]
         self._own_status = [f.own_status for f in self.fields]
         # The fields that name the report's entities (adenoma, gastritis, adenocarcinoma) and
         # their types ("basal cell carcinoma, nodular type").
@@ -961,6 +962,12 @@ class RuleExtractor:
             if negated and cue in unknown_cues:
                 continue  # "LVI: not specified": neither present nor absent
             if (
+                self._own_structures[fi] is not None
+                and (negated or value == negated_values[fi])
+                and _names_spared_structure(rt, i, j, self._own_structures[fi], negated)
+            ):
+                continue  # "no infiltration of the renal sinus fat": that structure's status
+            if (
                 (negated or (kind == TERM and i in pre_by_start))  # "free of tumor" is a status too
                 and self._status_subjects[fi]
                 and _states_status_of(rt, i, j, self._status_subjects[fi], self._max_gap)
@@ -1215,6 +1222,62 @@ def _states_status_of(rt: ReportText, i: int, j: int, subjects: frozenset, reach
         elif located and word in subjects:
             return True
     return False
+
+
+def _names_spared_structure(
+    rt: ReportText, i: int, j: int, own: frozenset, negated: bool = True
+) -> bool:
+    """True when the negated finding at words ``i..j`` names a structure it spares that is not
+    among ``own``: the object after it ("no infiltration of the renal sinus fat"), the subject of
+    its participle ("renal sinus fat and renal vein not invaded") or a word right before a
+    one-word finding ("brain invasion absent", "no mesoappendiceal invasion"). A phrase that
+    states the absence itself ("no invasion", "non-invasive") is read only for its object."""
+    words = rt.words
+    k = j + 1
+    if k < len(words) and words[k] in _SPARED_PREPOSITIONS and not rt.comma_between(k, k + 1):
+        while k + 1 < len(words) and words[k + 1] in _NO_STRUCTURE:
+            k += 1
+        if k + 1 < len(words) and not rt.boundary_between(k + 1, k + 1):
+            return not _is_own(words, k + 1, k + 3, own)
+    if not negated:
+        return False
+    if words[j] in _PARTICIPLES:  # "the liver capsule is not invaded"
+        k = i - 1
+        while k >= 0 and words[k] in _CUE_OR_COPULA and not rt.boundary_between(k + 1, k + 1):
+            k -= 1
+        return (
+            k >= 0 and not rt.boundary_between(k + 1, i) and not _is_own(words, k - 1, k + 1, own)
+        )
+    if i == j and i > 0 and not rt.boundary_between(i, i) and not rt.comma_between(i, i):
+        return words[i - 1] not in _NO_STRUCTURE and not _is_own(words, i - 2, i, own)
+    return False
+
+
+def _is_own(words: list[str], first: int, end: int, own: frozenset) -> bool:
+    """True when a word, or two words, among ``words[first:end]`` are one of ``own``
+    ("lamina propria" in "the lamina propria is not invaded")."""
+    first = max(first, 0)
+    return any(w in own for w in words[first:end]) or any(
+        f"{a} {b}" in own for a, b in zip(words[first:end], words[first + 1 : end])
+    )
+
+
+# What links a negated invasion to the structure it spares ("no invasion of the sinus fat").
+_SPARED_PREPOSITIONS = frozenset({"of", "into"})
+# Words before or after "invasion" that name no structure: "no evidence of definite invasion".
+_NO_STRUCTURE = frozenset(
+    {
+        "the", "a", "an", "any", "no", "not", "non", "or", "and", "nor", "of", "for", "without",
+        "definite", "definitive", "obvious", "convincing", "frank", "overt", "further",
+        "evident", "true", "unequivocal", "tumour", "tumor", "carcinoma", "carcinomatous",
+        "neoplastic", "malignant", "direct", "early", "minimal", "focal", "deep", "stromal",
+        "evidence", "signs", "sign", "features", "absence", "free", "negative", "is", "was",
+    }
+)  # fmt: skip
+# Findings in a participle, whose subject is the structure spared ("renal vein not invaded").
+_PARTICIPLES = frozenset({"invaded", "infiltrated"})
+# Words between such a subject and its participle: "the capsule is not invaded".
+_CUE_OR_COPULA = frozenset({"not", "is", "are", "was", "were", "been", "be", "has", "have"})
 
 
 # Words that put a finding somewhere: "carcinoma in the margins", "at the margin".

@@ -54,6 +54,9 @@ The file format (one mapping)::
                                        # value ("detrusor free of tumour" in a carcinoma's
                                        # report rules no malignancy out)
         negated_after_is_status: [margins]  # "margins free of carcinoma" rules nothing out
+        spared_structures_except: [stroma]  # a negation naming the structure it spares ("no
+                                       # infiltration of the renal sinus fat", "brain invasion
+                                       # absent") is that structure's status, except for these
         own_status: true               # a test: a cue right after it is its own result
                                        # ("adenocarcinoma, CK7 negative" keeps the carcinoma)
         free_with: tumor_free_sites    # a value in a clause where that (select: number) field
@@ -210,7 +213,7 @@ FIELD_KEYS = frozenset(
         "negatable", "negated_value", "negated_mentions", "ignore", "unknown", "unit", "units",
         "tolerance", "severity", "severity_reason", "open_class", "values_from", "only_negated",
         "free_with", "examined_of", "generic_yields", "only_alone", "only_with",
-        "negated_after_is_status", "void_when",
+        "negated_after_is_status", "spared_structures_except", "void_when",
         "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
         "agrees_within", "subset_agrees", "sided_by",
     }
@@ -347,6 +350,11 @@ class FieldSpec:
     only_with: tuple[str, ...] = ()
     # Words whose status a negation after them states ("margins are free of carcinoma").
     negated_after_is_status: tuple[str, ...] = ()
+    # Set for a field whose negation may name the structure it spares ("no infiltration of the
+    # renal sinus fat", "liver capsule not invaded", "brain invasion absent"): such a negation is
+    # that structure's status, not this field's, unless the structure is one of these words
+    # ("no invasion of the stroma", "no dermal invasion"). None: every negation is the field's.
+    spared_structures_except: frozenset[str] | None = None
     # (field, value) pairs any one of which, read from the same report, voids this field: a
     # statement that the report's own diagnosis contradicts is about something else.
     void_when: tuple[tuple[str, str], ...] = ()
@@ -1217,6 +1225,16 @@ def _build_field(
         ),
         negated_mentions=tuple(
             _string_list(item.get("negated_mentions", ()), here, "negated_mentions")
+        ),
+        spared_structures_except=(
+            frozenset(
+                clean_text(w)
+                for w in _string_list(
+                    item["spared_structures_except"], here, "spared_structures_except"
+                )
+            )
+            if "spared_structures_except" in item
+            else None
         ),
         ignore=tuple(_string_list(item.get("ignore", ()), here, "ignore")),
         unknown=unknown,
