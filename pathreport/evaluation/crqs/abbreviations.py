@@ -609,6 +609,9 @@ _SEGMENTECTOMY_OF = re.compile(
 # "Stomach, angle LC": the lesser (and greater) curvature by initials, in a gastric report.
 _CURVATURE = re.compile(r"(?<![a-z0-9])(l|g)c(?![a-z0-9])")
 _GASTRIC_WORDS = frozenset(["stomach", "gastric", "antrum", "angle", "angulus", "corpus", "fundus"])
+# "No IM", "IM (-)": intestinal metaplasia, in a report of the stomach or oesophagus.
+_INTESTINAL_METAPLASIA = re.compile(r"(?<![a-z0-9/-])im(?![a-z0-9/-])")
+_METAPLASIA_SITES = _GASTRIC_WORDS | {"gastritis", "cardia", "barrett", "oesophagus", "esophagus"}
 _SEGMENT_NAMES = frozenset([f"s{k}" for k in range(1, 9)] + ["seg"])
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
@@ -710,6 +713,14 @@ _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
 _SIDE_LETTER_LAST = re.compile(r"(?<=, )([lr])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+[a-z])")
 # "L't", "R't": the sides as some East Asian reports abbreviate them.
 _SIDE_APOSTROPHE = re.compile(r"(?<![a-z0-9'])([lr])'t(?![a-z0-9])")
+# "Rectum, upper part", "esophagus (lower third)": the organ's third after its name, which the
+# vocabularies read before it ("upper rectum", "lower esophagus").
+_ORGAN_THEN_THIRD = re.compile(
+    r"(rectum|esophagus)[ \t]*(?:,[ \t]*|\([ \t]*)(upper|middle|mid|lower|proximal|distal)"
+    r"[ \t]+(?:part|third|portion)(?![a-z])(?:[ \t]*\))?"
+)
+_THIRDS = frozenset(["part", "third", "portion"])
+_THIRDED_ORGANS = frozenset(["rectum", "esophagus"])
 # "A-colon", "S-colon": the colon's parts by their initials.
 _COLON_PART = re.compile(r"(?<![a-z0-9-])([atds])-colon(?![a-z])")
 _COLON_PARTS = {"a": "ascending", "t": "transverse", "d": "descending", "s": "sigmoid"}
@@ -765,7 +776,7 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 _HOUSE_TERM_WORDS = frozenset(
     ["lat", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
     + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
-    + ["diagnostic", "nondiagnostic", "inflammation"]
+    + ["diagnostic", "nondiagnostic", "inflammation", "im"]
 )
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
@@ -812,7 +823,9 @@ _GATE_WORDS |= (
     | _PROSTATE_WORDS
     | _HOUSE_TERM_WORDS
     | _JAPANESE_CODES
-    | _GASTRIC_WORDS
+    | _METAPLASIA_SITES
+    | _THIRDS
+    | _THIRDED_ORGANS
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
@@ -833,6 +846,8 @@ def _house_terms(text: str, words: set[str]) -> str:
         text = _CURVATURE.sub(
             lambda m: "lesser curvature" if m.group(1) == "l" else "greater curvature", text
         )
+    if "im" in words and not words.isdisjoint(_METAPLASIA_SITES):
+        text = _INTESTINAL_METAPLASIA.sub("intestinal metaplasia", text)
     if "rp" in words and not words.isdisjoint(_PROSTATE_WORDS):
         text = _RP.sub("radical prostatectomy", text)
     if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
@@ -900,6 +915,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
     if ("l" in words or "r" in words) and "'t" in text:  # "L't breast": left
         text = _SIDE_APOSTROPHE.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+    if not words.isdisjoint(_THIRDS) and not words.isdisjoint(_THIRDED_ORGANS):
+        text = _ORGAN_THEN_THIRD.sub(r"\2 \1", text)  # "rectum, upper part": "upper rectum"
     if "-colon" in text:  # one substring test: "colon" as a gate word costs every word-set test
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):

@@ -56,11 +56,13 @@ from pathreport.registry import EXTRACTORS
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
 # A sign after a finding, its colon or its bracket; not a bullet's dash on the next line ("Left
-# pelvic lymph nodes:\n- metastatic carcinoma ...").
+# pelvic lymph nodes:\n- metastatic carcinoma ..."). The test's method may come between
+# ("EBER-ISH: (-)", "CD20 IHC (+)").
 _SIGN_AFTER = re.compile(
-    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)"
+    r"(?:[ \t]*-?[ \t]*(?:ish|ihc|cish|sish|fish)(?![a-z]))?"
+    r"(?:\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)"
     r"|[ \t]*:[ \t]*([+-]{1,3})(?=$|[\s.,;])"
-    r"|([+-]{1,3})(?=$|[\s.,;)/])"
+    r"|([+-]{1,3})(?=$|[\s.,;)/]))"
 )
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").

@@ -443,6 +443,12 @@ _LONE_SUBTYPE = re.compile(
     rf",[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
     r"(?=[ \t]*(?:[,.;:\n]|$))"
 )
+# "Osteosarcoma, conventional type" is the "conventional osteosarcoma" of the vocabularies (the
+# usual kind of the entity), not the classic subtype of a papillary thyroid carcinoma.
+_CONVENTIONAL_SARCOMA = re.compile(
+    r"((?:osteo|chondro)sarcoma)[ \t]*,[ \t]*conventional(?:[ \t]+(?:type|variant|subtype))?"
+    r"(?=[ \t]*(?:[,.;:\n]|$))"
+)
 _SUBTYPE_OF_FORM = re.compile(rf"(?<![a-z])of[ \t]+({_SUBTYPE})[ \t]+form(?![a-z])")
 _SUBTYPE_GROWTH_PATTERN = re.compile(rf"(?<![a-z])({_SUBTYPE})[ \t]+growth[ \t]+pattern(?![a-z])")
 # "Atypia limited to the lower third of the squamous epithelium", "mitoses in the upper third":
@@ -1334,6 +1340,8 @@ def normalise(text: str) -> str:
     if "at the margin" in text:  # "Bronchial margin: carcinoma is observed at the margin"
         text = _TUMOUR_AT_THE_MARGIN.sub(r"\1: involved by \2", text)
     if names_subtype:  # "BCC, nodular"
+        if "sarcoma, conv" in text:  # "Osteosarcoma, conventional type": the entity's name
+            text = _CONVENTIONAL_SARCOMA.sub(r"conventional \1", text)
         text = _LONE_SUBTYPE.sub(r", \1 type", text)
         if " form" in text:  # "papillary carcinoma of classic form"
             text = _SUBTYPE_OF_FORM.sub(r"\1 type", text)

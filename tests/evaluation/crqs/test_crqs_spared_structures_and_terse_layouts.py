@@ -77,3 +77,118 @@ def test_a_size_standing_alone_between_slashes_or_after_an_initialism(text, size
 )
 def test_a_slash_inside_a_ratio_starts_no_size(text):
     assert "tumor_size" not in extract(text, "tcga")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Thigh, core: ALT. FISH shows MDM2 gene amplification.", "mdm2 amplification"),
+        ("Soft tissue, thigh, core: ALT. MDM2 FISH: amplification detected.", "mdm2 amplification"),
+        ("Soft tissue, thigh, core: lipoma. MDM2 FISH: no amplification detected.",
+         "mdm2 amplification negative"),
+        ("Glioblastoma, IDH-wildtype. EGFR amplification not detected.",
+         "egfr amplification negative"),
+        ("Glioblastoma, IDH-wildtype. Molecular: EGFR amplified.", "egfr amplification"),
+        ("DLBCL. FISH for MYC rearrangement negative.", "myc rearrangement negative"),
+    ],
+)  # fmt: skip
+def test_a_genes_amplification_is_read_with_its_result(text, value):
+    assert extract(text, "tcga")["gene_rearrangements"] == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Gastric antrum, bx: chronic gastritis, mild, non-active / IM (-).", "absent"),
+        ("Biopsies from antrum and corpus ventriculi. No IM. No dysplasia.", "absent"),
+        ("Barrett oesophagus: columnar mucosa with IM, no dysplasia.", "present"),
+    ],
+)
+def test_im_is_intestinal_metaplasia_in_a_gastric_or_oesophageal_report(dataset, text, value):
+    assert extract(text, dataset)["intestinal_metaplasia"] == value
+
+
+def test_im_outside_the_stomach_is_left_alone():
+    assert "intestinal_metaplasia" not in extract("Skin, thigh: IM injection site.", "histai")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_reactive_gastropathy_with_its_synonym_in_brackets(dataset):
+    text = "Stomach, antrum, biopsy. Conclusion: Reactive (chemical) gastropathy."
+    assert extract(text, dataset)["gastritis_type"] == "reactive"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Whipple --- PDAC / margins: uncinate (SMA) POSITIVE; pancreatic neck & CBD margins "
+         "negative / LN: 2/16", "positive"),
+        ("Cystoprostatectomy: urothelial carcinoma. Surgical margins negative except the "
+         "urethral margin, which shows carcinoma in situ.", "positive"),
+        ("Wide excision: melanoma. Margins free except the deep margin, which is close (0.5 mm).",
+         "close"),
+        ("Wide excision: melanoma. Margins: deep not involved, 2 mm.", "negative"),
+    ],
+)  # fmt: skip
+def test_one_named_margin_involved_among_clear_ones(dataset, text, value):
+    assert extract(text, dataset)["margin_status"] == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_stations_by_their_number_sign(dataset):
+    text = (
+        "EBUS-TBNA --- A. #7 subcarinal LN: metastatic adenocarcinoma / B. #4R LN: lymphoid "
+        "tissue, no malignant cells / C. #11L LN: anthracosis, no malignancy."
+    )
+    assert extract(text, dataset)["lymph_node_stations"] == "11l + 4r + 7"
+    assert "lymph_node_stations" not in extract("Case #12 lymph node: reactive.", dataset)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Metastatic SCC / p16: diffuse (+) / EBER-ISH: (-).", "eber negative + p16"),
+        ("Lymph node: DLBCL. CD20 IHC (+), CD3 (-).", "cd3 negative + cd20"),
+    ],
+)
+def test_a_sign_after_the_tests_method(text, value):
+    assert extract(text, "histai")["ihc_markers"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Rectum, upper part (low anterior resection): adenocarcinoma, 38 mm.", "upper third"),
+        ("Oesophagus (lower third), biopsy: squamous cell carcinoma.", "lower third"),
+        ("Adenocarcinoma of the lower part of the rectum.", "lower third"),
+    ],
+)
+def test_an_organs_third_named_after_it(text, value):
+    assert extract(text, "tcga")["tumor_site"] == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Distal femur: Osteosarcoma, conventional type, high grade, 80 mm.",
+        "Distal femur: conventional osteosarcoma, high grade, 80 mm.",
+    ],
+)
+def test_a_conventional_osteosarcoma_is_no_classic_subtype(text):
+    assert extract(text, "tcga")["histologic_type"] == "osteosarcoma"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Osteosarcoma, 80 mm. Chemotherapy response: 95% of the tumor is necrotic.",
+         "treatment_effect", "present"),
+        ("Ovary: serous carcinoma, 75 mm. The capsule is intact.", "capsular_invasion", "absent"),
+        ("Liver, core bx: chronic hepatitis C / fibrosis: bridging, F3 (METAVIR).",
+         "fibrosis_stage", "metavir stage 3"),
+    ],
+)  # fmt: skip
+def test_responses_capsules_and_stages_in_other_words(text, field, value):
+    assert extract(text, "tcga")[field] == value
