@@ -720,7 +720,6 @@ _ORGAN_THEN_THIRD = re.compile(
     r"[ \t]+(?:part|third|portion)(?![a-z])(?:[ \t]*\))?"
 )
 _THIRDS = frozenset(["part", "third", "portion"])
-_THIRDED_ORGANS = frozenset(["rectum", "esophagus"])
 # "A-colon", "S-colon": the colon's parts by their initials.
 _COLON_PART = re.compile(r"(?<![a-z0-9-])([atds])-colon(?![a-z])")
 _COLON_PARTS = {"a": "ascending", "t": "transverse", "d": "descending", "s": "sigmoid"}
@@ -825,7 +824,7 @@ _GATE_WORDS |= (
     | _JAPANESE_CODES
     | _METAPLASIA_SITES
     | _THIRDS
-    | _THIRDED_ORGANS
+    | {"rectum", "esophagus"}
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
@@ -915,7 +914,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
     if ("l" in words or "r" in words) and "'t" in text:  # "L't breast": left
         text = _SIDE_APOSTROPHE.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
-    if not words.isdisjoint(_THIRDS) and not words.isdisjoint(_THIRDED_ORGANS):
+    if ("rectum" in words or "esophagus" in words) and not words.isdisjoint(_THIRDS):
         text = _ORGAN_THEN_THIRD.sub(r"\2 \1", text)  # "rectum, upper part": "upper rectum"
     if "-colon" in text:  # one substring test: "colon" as a gate word costs every word-set test
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)

@@ -56,14 +56,14 @@ from pathreport.registry import EXTRACTORS
 _END = ""  # trie key that marks a complete phrase (never a word)
 TERM, MENTION, PRE, POST, AFFIRM, PSEUDO, STOP, IGNORE = range(8)
 # A sign after a finding, its colon or its bracket; not a bullet's dash on the next line ("Left
-# pelvic lymph nodes:\n- metastatic carcinoma ..."). The test's method may come between
-# ("EBER-ISH: (-)", "CD20 IHC (+)").
+# pelvic lymph nodes:\n- metastatic carcinoma ...").
 _SIGN_AFTER = re.compile(
-    r"(?:[ \t]*-?[ \t]*(?:ish|ihc|cish|sish|fish)(?![a-z]))?"
-    r"(?:\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)"
+    r"\s*(?::\s*)?\(\s*([+-]{1,3})\s*\)"
     r"|[ \t]*:[ \t]*([+-]{1,3})(?=$|[\s.,;])"
-    r"|([+-]{1,3})(?=$|[\s.,;)/]))"
+    r"|([+-]{1,3})(?=$|[\s.,;)/])"
 )
+# The test's method between a finding and its sign: "EBER-ISH: (-)", "CD20 IHC (+)".
+_METHOD_AFTER = re.compile(r"[ \t]*-?[ \t]*(?:ish|ihc|cish|sish|fish)(?![a-z])")
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
@@ -379,6 +379,7 @@ class RuleExtractor:
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
         opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
         has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
+        names_methods = "ish" in rt.text or "ihc" in rt.text  # "EBER-ISH: (-)"
         status_field = self._status_field
         count_field = self._count_field
         pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
@@ -723,6 +724,10 @@ class RuleExtractor:
             lymphovascular or bony invasion") does not take it, being the head of such items.
             """
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
+            if sign is None and names_methods:
+                method = _METHOD_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 8)
+                if method is not None:
+                    sign = _SIGN_AFTER.match(rt.text, method.end(), method.end() + 12)
             if sign is None and not has_cues:
                 return (False, None, False)  # no cue in the report and no sign after the finding
 
@@ -963,6 +968,10 @@ class RuleExtractor:
             )
             if negated and cue in unknown_cues:
                 continue  # "LVI: not specified": neither present nor absent
+            if negated and kind == TERM and rt.words[i] in _NEGATIVE_TERM_STARTS:
+                # "No atypia, no malignancy": a term that states an absence itself ("no
+                # malignancy") keeps its own meaning when a list's cue reaches it.
+                negated, cue = False, None
             if (
                 self._own_structures[fi] is not None
                 and (negated or value == negated_values[fi])

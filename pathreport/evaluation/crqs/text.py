@@ -188,8 +188,8 @@ _GLEASON_PARTS = re.compile(
 # tumour is named before them on that line ("Hemicolectomy specimen: adenocarcinoma, 45 x 40 mm").
 _TUMOUR_WORD = (
     r"(?:carcinoma|carcinoid|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
-    r"|[a-z]{0,16}oma(?![a-z])|(?<![a-z])(?:scc|bcc|hcc|rcc|gist|net|dcis|idc|ilc|ptc|crc|agc|egc)(?![a-z])"
-    r"|(?<![a-z])(?:pdac|sqcc|escc|ccrcc|prcc|chrcc|hgsc|lgsc|mtc|icca|dlbcl|ups|lms|gbm)(?![a-z])"
+    r"|[a-z]{0,16}oma(?![a-z])|(?<![a-z])(?:scc|bcc|hcc|rcc|gist|net|dcis|idc|ilc|ptc|crc|agc|egc"
+    r"|pdac|sqcc|escc|ccrcc|prcc|chrcc|hgsc|lgsc|mtc|icca|dlbcl|ups|lms|gbm)(?![a-z])"
     r"|(?<![a-z])adenoca(?![a-z])"  # "adenoCa of antrum, 50 mm"
     r"|(?<![a-z])(?:adeno)?ca(?=\.?[ \t]*[,;(]))"  # "adenoCa., 2.8 cm" (not "ca. 3 cm", circa)
 )
@@ -428,9 +428,10 @@ _SIZE_IN_BRACKETS = re.compile(
     r"[ \t]*\([ \t]*(\d{1,3}(?:\.\d{1,2})?"
     r"(?:[ \t]*x[ \t]*\d{1,3}(?:\.\d{1,2})?){0,2}[ \t]*(?:cm|mm))[ \t]*\)"
 )
-# "BCC, nodular", "Melanoma, nodular.", "papillary carcinoma of classic form", "infiltrative
-# growth pattern": a subtype's adjective alone after its entity is its type ("nodular type"),
-# which every vocabulary reads.
+# "BCC, nodular", "Melanoma, nodular.", "BCC, nodular + infiltrative patterns", "adenocarcinoma,
+# solid / TTF-1 (+)", "papillary carcinoma of classic form", "infiltrative growth pattern": a
+# subtype's adjective alone after its entity is its type ("nodular type"), which every
+# vocabulary reads.
 _SUBTYPE_WORDS = frozenset(
     ["nodular", "infiltrative", "infiltrating", "micronodular", "superficial", "morpheaform"]
     + ["classic", "classical", "conventional", "solid", "acinar", "lepidic", "micropapillary"]
@@ -441,13 +442,21 @@ _SUBTYPE = "|".join(sorted(_SUBTYPE_WORDS))
 # the adjectives would be tried at every position of every prostate report's "acinar").
 _LONE_SUBTYPE = re.compile(
     rf",[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
-    r"(?=[ \t]*(?:[,.;:\n]|$))"
+    r"(?=[ \t]*(?:[,.;:\n/+]|$))"
+)
+_PLUS_SUBTYPE = re.compile(  # "nodular + infiltrative patterns"
+    rf"\+[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
+    r"(?=[ \t]*(?:[,.;:\n/+]|$))"
 )
 # "Osteosarcoma, conventional type" is the "conventional osteosarcoma" of the vocabularies (the
 # usual kind of the entity), not the classic subtype of a papillary thyroid carcinoma.
 _CONVENTIONAL_SARCOMA = re.compile(
     r"((?:osteo|chondro)sarcoma)[ \t]*,[ \t]*conventional(?:[ \t]+(?:type|variant|subtype))?"
     r"(?=[ \t]*(?:[,.;:\n]|$))"
+)
+# "PTC (classic)", "BCC (nodular)": the subtype in brackets right after its entity.
+_BRACKETED_SUBTYPE = re.compile(
+    rf"((?:carcinoma|ptc|bcc|melanoma|nevus|naevus)[ \t]*)\([ \t]*({_SUBTYPE})[ \t]*\)"
 )
 _SUBTYPE_OF_FORM = re.compile(rf"(?<![a-z])of[ \t]+({_SUBTYPE})[ \t]+form(?![a-z])")
 _SUBTYPE_GROWTH_PATTERN = re.compile(rf"(?<![a-z])({_SUBTYPE})[ \t]+growth[ \t]+pattern(?![a-z])")
@@ -1343,6 +1352,10 @@ def normalise(text: str) -> str:
         if "sarcoma, conv" in text:  # "Osteosarcoma, conventional type": the entity's name
             text = _CONVENTIONAL_SARCOMA.sub(r"conventional \1", text)
         text = _LONE_SUBTYPE.sub(r", \1 type", text)
+        if "+" in text:
+            text = _PLUS_SUBTYPE.sub(r", \1 type", text)
+        if "(" in text:  # "PTC (classic)"
+            text = _BRACKETED_SUBTYPE.sub(r"\1(\2 type)", text)
         if " form" in text:  # "papillary carcinoma of classic form"
             text = _SUBTYPE_OF_FORM.sub(r"\1 type", text)
         if "growth pattern" in text:  # "solid growth pattern"

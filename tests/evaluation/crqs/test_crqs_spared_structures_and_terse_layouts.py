@@ -192,3 +192,105 @@ def test_a_conventional_osteosarcoma_is_no_classic_subtype(text):
 )  # fmt: skip
 def test_responses_capsules_and_stages_in_other_words(text, field, value):
     assert extract(text, "tcga")[field] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Fibroadenoma. No atypia, no malignancy. Conclusion: Fibroadenoma.", None),
+        ("Skin: compound naevus. Negative for melanoma.", "melanoma"),
+    ],
+)
+def test_a_term_that_states_an_absence_is_not_negated_again_by_a_list(text, value):
+    # "no atypia, no malignancy" rules out no entity of its own: "no malignancy" says benign.
+    assert extract(text, "histai").get("excluded_entities") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Lip, lower vermilion, wedge excision: actinic cheilitis.", "skin_site", "lower lip"),
+        ("Lower lip vermilion wedge: actinic cheilitis.", "specimen_type", "wedge resection"),
+        ("Endometrial curettings. Secretory endometrium. Numerous stromal plasma cells.",
+         "inflammation_status", "present"),
+        ("R BREAST CNB: IDC, GR 2.", "histologic_type", "no special type"),
+        ("Atypical endometrial hyperplasia (endometrioid intraepithelial neoplasia).",
+         "histologic_type", None),
+        ("Skin, nose, excision --- BCC, nodular / deep margin: involved", "histologic_type",
+         "nodular"),
+        ("Skin: BCC, nodular + infiltrative patterns.", "histologic_type",
+         "nodular + infiltrative"),
+        ("Total thyroidectomy: PTC (classic) in the right lobe, 22 mm.", "histologic_type",
+         "papillary + classic"),
+    ],
+)  # fmt: skip
+def test_sites_types_and_findings_in_other_words(text, field, value):
+    assert extract(text, "histai").get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Rectum, ESD; adenocarcinoma with submucosal invasion (depth: 700 μm)", 0.7),
+        ("Endometrioid carcinoma, invading the myometrium (depth 4 mm of 15 mm).", 4.0),
+        ("Endometrioid carcinoma. Myometrial invasion 0.4 cm of 1.6 cm thickness.", 4.0),
+        ("Skin, forearm: squamous cell carcinoma, 12 mm, depth 3 mm (dermis).", 3.0),
+    ],
+)
+def test_a_depth_in_brackets_or_after_a_comma(text, value):
+    assert extract(text, "tcga")["depth_of_invasion"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Depth of myometrial invasion: 6 mm / 20 mm myometrial thickness (30%; <50%).",
+         "less than half"),
+        ("Endometrioid carcinoma, invading 3/15 mm of myometrium, i.e. less than half.",
+         "less than half"),
+        ("Endometrioid carcinoma; myometrial invasion <1/2 (6 of 18 mm).", "less than half"),
+        ("ENDOMETRIOID ADENOCA. MYOMETRIAL INV.: 40% (<50%).", "less than half"),
+        ("Endometrioid carcinoma, invading 40% of myometrial thickness.", "less than half"),
+        ("- Myometrial invasion: 40% (under half the wall)", "less than half"),
+        ("Myometrial invasion 60% of the wall.", "half or more"),
+        ("No myometrial invasion, ER 90%.", "none"),
+    ],
+)  # fmt: skip
+def test_the_share_of_the_myometrium_invaded(text, value):
+    assert extract(text, "tcga")["myometrial_invasion"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Invasive ductal carcinoma, grade 3, with associated high-grade DCIS.", "high"),
+        ("Ductal carcinoma in situ, intermediate grade, present.", "intermediate"),
+        ("Accompanying DCIS of intermediate nuclear grade.", "intermediate"),
+    ],
+)
+def test_a_dcis_grade_is_its_nuclear_grade(text, value):
+    assert extract(text, "tcga")["nuclear_grade"] == value
+
+
+def test_organ_confined_is_no_prostate_statement_in_a_kidney_report():
+    text = "Partial nephrectomy: papillary RCC, 32 mm, organ-confined."
+    assert "extraprostatic_extension" not in extract(text, "tcga")
+    prostate = "Radical prostatectomy: acinar adenocarcinoma, organ-confined."
+    assert extract(prostate, "tcga")["extraprostatic_extension"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Colon polyp: TA, low-grade dysplasia; 15 mm. Stalk: Negative for dysplasia.",
+         "negative"),
+        ("Rectum, ESD: TA, HGD, 2.8x2.0 cm. HM positive (LGD); VM negative.", "positive"),
+        ("WHIPPLE: PDAC, 28 MM. MARGINS: UNCINATE/SMA -- POS.; PANCREATIC NECK -- NEG.",
+         "positive"),
+        ("Radical cystectomy: urothelial carcinoma. Margins: ureteral and urethral -- negative "
+         "for invasive carcinoma and CIS; perivesical soft tissue -- free.", "negative"),
+    ],
+)  # fmt: skip
+def test_margins_named_by_initials_or_before_a_double_dash(dataset, text, value):
+    assert extract(text, dataset)["margin_status"] == value
