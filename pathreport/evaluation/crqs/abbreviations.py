@@ -387,7 +387,7 @@ _TYPE_AFTER = re.compile(
     r"carcinoma(?:[ \t]+of[ \t]+(?:the[ \t]+)?|[ \t]?,[ \t]*|[ \t]*(\()[ \t]*)"
     r"(endometrioid|serous|mucinous|ductal|lobular|papillary|urothelial|medullary|micropapillary"
     r"|tubular|clear[ \t]+cell|squamous|adenosquamous|signet[ -]ring[ \t]+cell"
-    r"|poorly[ \t]+cohesive)"
+    r"|poorly[ \t]+cohesive|small[ \t]+cell|large[ \t]+cell)"
     r"[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
 _HEADS_AFTER = (
@@ -1164,12 +1164,13 @@ def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:
 
 def _opens_clause(text: str, start: int) -> bool:
     """Whether ``text[start:]`` opens a clause: nothing but spaces since the text's start, a
-    line end, a full stop, a colon, a semicolon or a closing bracket ("Note) Is not ..."), or a
-    bullet at a line's start ("- ADENOCARCINOMA, ENDOMETRIOID TYPE")."""
+    line end, a full stop, a colon, a semicolon, a closing bracket ("Note) Is not ...") or a
+    dashed rule ("CNB --- Carcinoma, small cell type"), or a bullet at a line's start ("-
+    ADENOCARCINOMA, ENDOMETRIOID TYPE")."""
     before = text[:start].rstrip(" \t")
     if before[-1:] in ("-", "*", "\u2022") and before[-2:-1] in ("", "\n"):
         before = before[:-1]
-    return not before or before[-1] in ".;:\n)"
+    return not before or before[-1] in ".;:\n)" or before.endswith("--")  # "CNB --- Carcinoma"
 
 
 def _involvement(match: re.Match) -> str:

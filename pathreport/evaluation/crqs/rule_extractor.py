@@ -1363,8 +1363,10 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
     segment or, when the value labels its clause ("Right lobe: high-grade PIN, no carcinoma"),
     anywhere in that clause except a margin ("Left lobe: adenocarcinoma, margins negative" says
     nothing of the lobe) or, when the value ends a part's heading ("B. Lymph nodes, right
-    pelvic:"), in the line below it; and at most ``FREE_STATUS_REACH`` words away, so that a
-    report flattened into one long clause does not mark everything in it.
+    pelvic:") or the specimen heading of a one-line report ("Lymph nodes, left axillary, sentinel
+    biopsy; No metastatic carcinoma"), in the line or clause after it; and at most
+    ``FREE_STATUS_REACH`` words away, so that a report flattened into one long clause does not
+    mark everything in it.
     """
     places = []
     for start, neg_end, *_ in statements:
@@ -1380,6 +1382,11 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
         line_end = rt.text.find("\n", end)
         rest = rt.text[end : line_end if line_end >= 0 else len(rt.text)].rstrip()
         heads = rest.endswith(":") and not any(ch in rest for ch in ".;") and rest.count(":") == 1
+        if not heads and sentence == 0 and ";" in rest:
+            # "Lymph nodes, left axillary, sentinel biopsy; No metastatic carcinoma (0/3)": the
+            # specimen heading of a one-line report, whose diagnosis follows its semicolon.
+            heading = rest[: rest.index(";")]
+            heads = "." not in heading and ":" not in heading
         if any(
             abs(k - i) <= FREE_STATUS_REACH
             and (

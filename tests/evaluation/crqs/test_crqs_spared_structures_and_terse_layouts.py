@@ -294,3 +294,32 @@ def test_organ_confined_is_no_prostate_statement_in_a_kidney_report():
 )  # fmt: skip
 def test_margins_named_by_initials_or_before_a_double_dash(dataset, text, value):
     assert extract(text, dataset)["margin_status"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Lung (LUL), CT-guided CNB --- Carcinoma, small cell type", "small cell carcinoma"),
+        ("Lung, left upper lobe, core biopsy; Small cell carcinoma", "small cell carcinoma"),
+        ("Nasopharynx, biopsy; Non-keratinizing carcinoma, undifferentiated subtype", "carcinoma"),
+        ("Nasopharynx, biopsy: non-keratinizing undifferentiated carcinoma; EBER positive.",
+         "carcinoma"),
+    ],
+)  # fmt: skip
+def test_a_carcinomas_type_after_it_and_the_undifferentiated_nasopharyngeal_subtype(text, value):
+    assert extract(text, "reg2025")["diagnosis"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Lymph nodes, left axillary, sentinel node biopsy; No metastatic carcinoma in 3 lymph "
+         "nodes (0/3)", "left node free"),
+        ("Breast, left, excisional biopsy; Fibroadenoma, no atypia, negative for malignancy",
+         "left breast free"),
+        ("Breast, left, core biopsy; Invasive carcinoma of no special type, margins negative",
+         "left breast"),
+    ],
+)  # fmt: skip
+def test_a_one_line_reports_specimen_heading_takes_the_status_after_its_semicolon(text, value):
+    assert extract(text, "reg2025")["lateral_sites"] == value
