@@ -593,10 +593,10 @@ _LAYER_NAMES = {"sm": "submucosal", "lp": "lamina propria"}
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
 )
-# A liver segment written "S7", "seg. 7" or "seg. VII".
+# A liver segment written "S7", "seg. 7", "segm. VI" or "seg. VII".
 _LIVER_SEGMENT = re.compile(
     r"(?<![a-z0-9/])(?<!g[0-4])(?<!g[0-4] )(?<!g[0-4],)(?<!g[0-4], )(?<!stage )s"
-    r"(?:eg\.?[ \t]*(?=(?:[1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9]))|(?=[1-8](?![a-z0-9/])"
+    r"(?:egm?\.?[ \t]*(?=(?:[1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9]))|(?=[1-8](?![a-z0-9/])"
     r"(?![ \t]*,?[ \t]*l[0-3](?![a-z0-9]))))"
 )  # "S2, L1, B2" is a steatohepatitis score (steatosis, lobular inflammation, ballooning), and
 # "G2, S4" or "fibrosis stage S1" a chronic hepatitis's grade and stage (Scheuer, Batts-Ludwig)
@@ -612,7 +612,7 @@ _GASTRIC_WORDS = frozenset(["stomach", "gastric", "antrum", "angle", "angulus", 
 # "No IM", "IM (-)": intestinal metaplasia, in a report of the stomach or oesophagus.
 _INTESTINAL_METAPLASIA = re.compile(r"(?<![a-z0-9/-])im(?![a-z0-9/-])")
 _METAPLASIA_SITES = _GASTRIC_WORDS | {"gastritis", "cardia", "barrett", "oesophagus", "esophagus"}
-_SEGMENT_NAMES = frozenset([f"s{k}" for k in range(1, 9)] + ["seg"])
+_SEGMENT_NAMES = frozenset([f"s{k}" for k in range(1, 9)] + ["seg", "segm"])
 _VOCAL_FOLD = re.compile(r"(?<![a-z])vocal[ \t]+fold(?=s?(?![a-z]))")  # one name: "vocal cord"
 _NIL_OF = re.compile(r"(?<![a-z])nil(?=[ \t]+of[ \t]+[0-9])")
 

@@ -323,3 +323,20 @@ def test_a_carcinomas_type_after_it_and_the_undifferentiated_nasopharyngeal_subt
 )  # fmt: skip
 def test_a_one_line_reports_specimen_heading_takes_the_status_after_its_semicolon(text, value):
     assert extract(text, "reg2025")["lateral_sites"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Liver resection (segm. VI): HCC, 35 mm.", "liver segment 6"),
+        ("Whipple: Pancreatic ductal adenoCa, head, moderately differentiated, 32 mm.",
+         "pancreatic head"),
+        ("Cervix; punch biopsies. 6 o'clock: squamous metaplasia. 3 o'clock: CIN 3.",
+         "3 o'clock + 6 o'clock"),
+        ("Esophagectomy - ESCC, M/D, Mt (mid-thoracic), 3.5 cm.", "middle third"),
+        ("Oesophagectomy (lower thoracic segment): squamous cell carcinoma.", "lower third"),
+        ("Localization: left lateral border of oral tongue. SCC.", "lateral tongue"),
+    ],
+)  # fmt: skip
+def test_sites_within_the_organ_in_other_words(text, value):
+    assert extract(text, "tcga")["tumor_site"] == value
