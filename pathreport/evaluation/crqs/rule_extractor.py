@@ -63,7 +63,7 @@ _SIGN_AFTER = re.compile(
     r"|([+-]{1,3})(?=$|[\s.,;)/])"
 )
 # The test's method between a finding and its sign: "EBER-ISH: (-)", "CD20 IHC (+)".
-_METHOD_AFTER = re.compile(r"[ \t]*-?[ \t]*(?:ish|ihc|cish|sish|fish)(?![a-z])")
+_METHOD_WORDS = frozenset({"ish", "ihc", "cish", "sish", "fish"})
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
@@ -379,7 +379,6 @@ class RuleExtractor:
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
         opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
         has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
-        names_methods = "ish" in rt.text or "ihc" in rt.text  # "EBER-ISH: (-)"
         status_field = self._status_field
         count_field = self._count_field
         pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
@@ -724,10 +723,13 @@ class RuleExtractor:
             lymphovascular or bony invasion") does not take it, being the head of such items.
             """
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
-            if sign is None and names_methods:
-                method = _METHOD_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 8)
-                if method is not None:
-                    sign = _SIGN_AFTER.match(rt.text, method.end(), method.end() + 12)
+            if (
+                sign is None
+                and j + 1 < n_words
+                and rt.words[j + 1] in _METHOD_WORDS
+                and not rt.text[rt.ends[j] : rt.starts[j + 1]].strip(" \t-")
+            ):
+                sign = _SIGN_AFTER.match(rt.text, rt.ends[j + 1], rt.ends[j + 1] + 12)
             if sign is None and not has_cues:
                 return (False, None, False)  # no cue in the report and no sign after the finding
 
@@ -1240,8 +1242,9 @@ def _names_spared_structure(
 ) -> bool:
     """True when the negated finding at words ``i..j`` names a structure it spares that is not
     among ``own``: the object after it ("no infiltration of the renal sinus fat"), the subject of
-    its participle ("renal sinus fat and renal vein not invaded") or a word right before a
-    one-word finding ("brain invasion absent", "no mesoappendiceal invasion"). A phrase that
+    its participle ("renal sinus fat and renal vein not invaded"), a word right before a
+    one-word finding ("brain invasion absent", "no mesoappendiceal invasion") or the label it
+    answers ("Perirenal fat and renal sinus fat: no tumour invasion"). A phrase that
     states the absence itself ("no invasion", "non-invasive") is read only for its object."""
     words = rt.words
     k = j + 1
@@ -1259,8 +1262,18 @@ def _names_spared_structure(
         return (
             k >= 0 and not rt.boundary_between(k + 1, i) and not _is_own(words, k - 1, k + 1, own)
         )
-    if i == j and i > 0 and not rt.boundary_between(i, i) and not rt.comma_between(i, i):
-        return words[i - 1] not in _NO_STRUCTURE and not _is_own(words, i - 2, i, own)
+    if i == j and i > 0 and not rt.comma_between(i, i):
+        if not rt.boundary_between(i, i) and words[i - 1] not in _NO_STRUCTURE:
+            return not _is_own(words, i - 2, i, own)
+        k = i - 1  # "Perirenal fat and renal sinus fat: no tumour invasion": its label names it
+        while k > 0 and words[k] in _NO_STRUCTURE and i - k < 4:
+            k -= 1
+        return (
+            ":" in rt.text[rt.ends[k] : rt.starts[k + 1]]
+            and not rt.boundary_between(k + 2, i)
+            and words[k] not in _SECTION_LABELS
+            and not _is_own(words, k - 1, k + 1, own)
+        )
     return False
 
 
@@ -1283,6 +1296,15 @@ _NO_STRUCTURE = frozenset(
         "evident", "true", "unequivocal", "tumour", "tumor", "carcinoma", "carcinomatous",
         "neoplastic", "malignant", "direct", "early", "minimal", "focal", "deep", "stromal",
         "evidence", "signs", "sign", "features", "absence", "free", "negative", "is", "was",
+    }
+)  # fmt: skip
+# Labels that name a report's section or the finding itself, not a structure ("Diagnosis: no
+# invasion", "Invasion: none").
+_SECTION_LABELS = frozenset(
+    {
+        "diagnosis", "dx", "conclusion", "comment", "comments", "note", "microscopy",
+        "microscopic", "impression", "findings", "finding", "description", "opinion", "summary",
+        "result", "results", "report", "histology", "invasion", "infiltration", "status",
     }
 )  # fmt: skip
 # Findings in a participle, whose subject is the structure spared ("renal vein not invaded").

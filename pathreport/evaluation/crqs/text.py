@@ -454,9 +454,12 @@ _CONVENTIONAL_SARCOMA = re.compile(
     r"((?:osteo|chondro)sarcoma)[ \t]*,[ \t]*conventional(?:[ \t]+(?:type|variant|subtype))?"
     r"(?=[ \t]*(?:[,.;:\n]|$))"
 )
-# "PTC (classic)", "BCC (nodular)": the subtype in brackets right after its entity.
+# "PTC (classic)", "BCC (nodular)": the subtype in brackets right after its entity (found from
+# the bracket, the entity checked before it).
 _BRACKETED_SUBTYPE = re.compile(
-    rf"((?:carcinoma|ptc|bcc|melanoma|nevus|naevus)[ \t]*)\([ \t]*({_SUBTYPE})[ \t]*\)"
+    r"\((?:(?<=carcinoma \()|(?<=carcinoma\()|(?<=ptc \()|(?<=ptc\()|(?<=bcc \()|(?<=bcc\()"
+    r"|(?<=melanoma \()|(?<=melanoma\()|(?<=nevus \()|(?<=naevus \())"
+    rf"[ \t]*({_SUBTYPE})[ \t]*\)"
 )
 _SUBTYPE_OF_FORM = re.compile(rf"(?<![a-z])of[ \t]+({_SUBTYPE})[ \t]+form(?![a-z])")
 _SUBTYPE_GROWTH_PATTERN = re.compile(rf"(?<![a-z])({_SUBTYPE})[ \t]+growth[ \t]+pattern(?![a-z])")
@@ -1352,10 +1355,10 @@ def normalise(text: str) -> str:
         if "sarcoma, conv" in text:  # "Osteosarcoma, conventional type": the entity's name
             text = _CONVENTIONAL_SARCOMA.sub(r"conventional \1", text)
         text = _LONE_SUBTYPE.sub(r", \1 type", text)
-        if "+" in text:
-            text = _PLUS_SUBTYPE.sub(r", \1 type", text)
+        if "+" in text:  # (most are Gleason sums: no template to expand where nothing matches)
+            text = _PLUS_SUBTYPE.sub(lambda m: f", {m.group(1)} type", text)
         if "(" in text:  # "PTC (classic)"
-            text = _BRACKETED_SUBTYPE.sub(r"\1(\2 type)", text)
+            text = _BRACKETED_SUBTYPE.sub(lambda m: f"({m.group(1)} type)", text)
         if " form" in text:  # "papillary carcinoma of classic form"
             text = _SUBTYPE_OF_FORM.sub(r"\1 type", text)
         if "growth pattern" in text:  # "solid growth pattern"

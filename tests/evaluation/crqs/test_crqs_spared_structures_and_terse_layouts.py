@@ -21,6 +21,7 @@ from pathreport.evaluation.crqs import extract
         "Atypical meningioma, CNS WHO grade 2. Brain invasion absent.",
         "Neuroendocrine tumour, G1, 6 mm, without mesoappendiceal invasion.",
         "Hepatocellular carcinoma, 4 cm. Liver capsule not invaded.",
+        "Renal cell carcinoma; 2. Perirenal fat and renal sinus fat: no tumour invasion; 3. pT1b.",
     ],
 )
 def test_a_negated_invasion_of_a_named_structure_is_that_structures_status(dataset, text):
@@ -39,6 +40,8 @@ def test_a_negated_invasion_of_a_named_structure_is_that_structures_status(datas
         "Skin: lentigo maligna; no dermal invasion.",
         "Cervix: HSIL. No evidence of invasion.",
         "Cervix: HSIL. Invasion not seen.",
+        "Cervix: HSIL. Diagnosis: no invasion.",
+        "Cervix, LLETZ: HSIL. Invasion: none.",
     ],
 )
 def test_a_negated_invasion_of_the_stroma_is_still_no_invasion(dataset, text):
@@ -340,3 +343,19 @@ def test_a_one_line_reports_specimen_heading_takes_the_status_after_its_semicolo
 )  # fmt: skip
 def test_sites_within_the_organ_in_other_words(text, value):
     assert extract(text, "tcga")["tumor_site"] == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "value"),
+    [
+        ("tcga", "Cone bx (cold knife): invasive SCC arising from CIN 3/HSIL.", "cervix"),
+        ("histai", "Cone bx (cold knife): invasive SCC arising from CIN 3/HSIL.", "cervix"),
+        ("tcga", "Anterior resection: adenocarcinoma, sigmoid, moderately diff., 32 mm.", "colon"),
+        ("histai", "TI, colonoscopic Bx; chronic active inflammation with a granuloma.",
+         "small intestine"),
+        ("reg2025", "Radical hysterectomy with pelvic lymphadenectomy: squamous cell carcinoma of "
+         "the cervix, 26 mm.", "uterine cervix"),
+    ],
+)  # fmt: skip
+def test_organs_named_by_their_procedure_or_part(dataset, text, value):
+    assert extract(text, dataset)["organ_site"] == value
