@@ -915,6 +915,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
     if ("l" in words or "r" in words) and ", " in text:  # "Radical nephrectomy, L. Type: ..."
         text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+    if "d" in words and "d&c" in text:  # "Endometrium, D&C"
+        text = text.replace("d&c", "dilatation and curettage")
     if ("l" in words or "r" in words) and "'t" in text:  # "L't breast": left
         text = _SIDE_APOSTROPHE.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
     if ("rectum" in words or "esophagus" in words) and not words.isdisjoint(_THIRDS):

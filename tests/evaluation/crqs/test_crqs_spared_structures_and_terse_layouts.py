@@ -359,3 +359,22 @@ def test_sites_within_the_organ_in_other_words(text, value):
 )  # fmt: skip
 def test_organs_named_by_their_procedure_or_part(dataset, text, value):
     assert extract(text, dataset)["organ_site"] == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_involving_both_lobes_is_bilateral(dataset):
+    text = "Radical prostatectomy: acinar adenocarcinoma, Gleason 3+4=7, involving both lobes."
+    assert extract(text, dataset)["laterality"] == "bilateral"
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "value"),
+    [
+        ("histai", "Cold knife cone of the cervix: HSIL (CIN 3).", "conization"),
+        ("reg2025", "Cervix, cold knife cone; HSIL (CIN 3)", "excision"),
+        ("histai", "Endometrium, D&C; Proliferative phase endometrium", "curettage"),
+        ("tcga", "RUL WEDGE: PULMONARY HAMARTOMA, 14 MM.", "wedge resection"),
+    ],
+)
+def test_procedures_in_other_words(dataset, text, value):
+    assert extract(text, dataset)["specimen_type"] == value
