@@ -61,7 +61,7 @@ _WORDS = {
     # lung lobes with their side, nodes, margins and procedures
     "rul": "right upper lobe", "rml": "right middle lobe", "rll": "right lower lobe",
     "lul": "left upper lobe", "lll": "left lower lobe",
-    "slnb": "sentinel lymph node biopsy", "sln": "sentinel lymph node",
+    "slnb": "sentinel lymph node biopsy", "sln": "sentinel lymph node", "sn": "sentinel nodes",
     "slns": "sentinel lymph nodes", "crm": "circumferential resection margin",
     "prm": "proximal resection margin", "drm": "distal resection margin",
     "rm": "resection margin",
@@ -127,6 +127,7 @@ _WORDS = {
 _WORD = re.compile(
     r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_WORDS, key=len, reverse=True)))
 )
+_NODE_COUNT_AFTER = re.compile(r"[ \t]*:?[ \t]*\(?[ \t]*\d{1,3}[ \t]*(?:/|of[ \t])[ \t]*\d")
 # What may follow "rt" or "lt" when it means radiotherapy or something else, not a side.
 _NOT_A_SIDE_AFTER = frozenset(
     ["changes", "change", "effect", "effects", "induced", "related", "therapy", "treatment"]
@@ -1080,6 +1081,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_WORDS):
         if "ca." in text:  # "urothelial Ca., high grade": the full stop ends no sentence
             text = _CARCINOMA_STOP.sub(r"\1", text)
+        if "neg. (" in text or "pos. (" in text:  # "LN: NEG. (0/24)": the count is the status's
+            text = text.replace("neg. (", "neg (").replace("pos. (", "pos (")
         text = _WORD.sub(_word, text)
     return text
 
@@ -1210,6 +1213,11 @@ def _differentiation(match: re.Match) -> str:
 def _word(match: re.Match) -> str:
     word = match.group(1)
     text, end = match.string, match.end()
+    if word in ("sn", "slnb"):  # "SN 0/2", "SLNB 0/3": the sentinel nodes' count
+        if _NODE_COUNT_AFTER.match(text, end):
+            return "sentinel lymph nodes"
+        if word == "sn":
+            return word  # no count after it: not read as a node
     if word == "ca" and _NOT_CARCINOMA_AFTER.match(text, end):
         return word  # "CA 19-9", "ca. 2 cm"
     if word in ("pd", "wd") and text.startswith("-", end) and not text.startswith("-net", end):

@@ -378,3 +378,23 @@ def test_involving_both_lobes_is_bilateral(dataset):
 )
 def test_procedures_in_other_words(dataset, text, value):
     assert extract(text, dataset)["specimen_type"] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Right axilla: 3 lymph nodes. Metastasis was not observed in 3 lymph nodes.", "0/3"),
+        ("Rectum, anterior resection. No nodal metastasis in 14 nodes (pN0).", "0/14"),
+        ("Breast, left; lumpectomy + sentinel node; IC NST, grade 2, 18 mm; SN 0/2; ER+.", "0/2"),
+        ("Breast right, tumorectomy. SLNB 0/3. pT2 pN0(sn).", "0/3"),
+        ("RADICAL HYSTERECTOMY. PELVIC LN: NEG. (0/24).", "0/24"),
+        ("Metastatic carcinoma in two lymph nodes.", "2"),
+    ],
+)
+def test_node_counts_in_terse_and_translated_wordings(text, value):
+    assert extract(text, "tcga")["lymph_node_involvement"] == value
+
+
+def test_a_status_abbreviation_before_its_bracketed_measure():
+    text = "PARTIAL HEPATECTOMY: HCC, 35 MM. MARGIN NEG. (12 MM)."
+    assert extract(text, "tcga")["margin_distance"] == 1.2
