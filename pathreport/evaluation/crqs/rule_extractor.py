@@ -234,6 +234,9 @@ class RuleExtractor:
         self._only_negated = [f.only_negated for f in self.fields]
         self._status_subjects = [frozenset(f.negated_after_is_status) for f in self.fields]
         self._own_structures = [f.spared_structures_except for f in self.fields]
+        self._spared_fields = frozenset(
+            fi for fi, own in enumerate(self._own_structures) if own is not None
+        )
         self._own_status = [f.own_status for f in self.fields]
         # The fields that name the report's entities (adenoma, gastritis, adenocarcinoma) and
         # their types ("basal cell carcinoma, nodular type").
@@ -910,6 +913,7 @@ class RuleExtractor:
         last_end: dict[int, int] = {}
         negatable, negated_values = self._negatable, self._negated_values
         unknown_cues = self._unknown_cues
+        spared_fields, own_structures = self._spared_fields, self._own_structures
         # A negation-only mention inside a longer finding of another field belongs to that
         # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
         # Asked only for the words that start a mention (a report has few), so the longest term
@@ -975,9 +979,9 @@ class RuleExtractor:
                 # malignancy") keeps its own meaning when a list's cue reaches it.
                 negated, cue = False, None
             if (
-                self._own_structures[fi] is not None
+                fi in spared_fields
                 and (negated or value == negated_values[fi])
-                and _names_spared_structure(rt, i, j, self._own_structures[fi], negated)
+                and _names_spared_structure(rt, i, j, own_structures[fi], negated)
             ):
                 continue  # "no infiltration of the renal sinus fat": that structure's status
             if (
