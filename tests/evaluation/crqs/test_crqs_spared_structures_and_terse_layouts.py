@@ -398,3 +398,18 @@ def test_node_counts_in_terse_and_translated_wordings(text, value):
 def test_a_status_abbreviation_before_its_bracketed_measure():
     text = "PARTIAL HEPATECTOMY: HCC, 35 MM. MARGIN NEG. (12 MM)."
     assert extract(text, "tcga")["margin_distance"] == 1.2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Liver, needle biopsy; Chronic hepatitis C, grade 2, stage 3 (bridging fibrosis)",
+        "Liver, core needle bx; Chronic viral hepatitis C; inflammatory activity grade 2, "
+        "fibrosis stage 3 with bridging fibrosis.",
+    ],
+)
+def test_a_chronic_hepatitis_and_its_grade_in_reg_style(text):
+    fields = extract(text, "reg2025")
+    assert fields["diagnosis"] == "unlisted: chronic hepatitis"
+    assert "tumor_grade" not in fields  # the hepatitis's activity, not a tumour's grade
+    assert fields["fibrosis_stage"] == "stage 3"
