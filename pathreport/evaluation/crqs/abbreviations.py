@@ -1081,7 +1081,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_WORDS):
         if "ca." in text:  # "urothelial Ca., high grade": the full stop ends no sentence
             text = _CARCINOMA_STOP.sub(r"\1", text)
-        if "neg. (" in text or "pos. (" in text:  # "LN: NEG. (0/24)": the count is the status's
+        if ("neg" in words or "pos" in words) and ("neg. (" in text or "pos. (" in text):
+            # "LN: NEG. (0/24)": the count in brackets is the status's
             text = text.replace("neg. (", "neg (").replace("pos. (", "pos (")
         text = _WORD.sub(_word, text)
     return text

@@ -382,6 +382,7 @@ class RuleExtractor:
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
         opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
         has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
+        names_methods = "ish" in rt.text or "ihc" in rt.text  # "EBER-ISH: (-)", "CD20 IHC (+)"
         status_field = self._status_field
         count_field = self._count_field
         pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
@@ -728,6 +729,7 @@ class RuleExtractor:
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
             if (
                 sign is None
+                and names_methods
                 and j + 1 < n_words
                 and rt.words[j + 1] in _METHOD_WORDS
                 and not rt.text[rt.ends[j] : rt.starts[j + 1]].strip(" \t-")
