@@ -715,6 +715,13 @@ _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
 # (The letter before a word, "L breast", is read by text.py before the text is lower-cased; this
 # one is read here, where the word set finds the rare report that has it.)
 _SIDE_LETTER_LAST = re.compile(r"(?<=, )([lr])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+[a-z])")
+# The test's method between a marker and its sign ("EBER-ISH: (-)", "CD20 IHC (+)") is dropped,
+# so that the sign follows the marker it is the result of.
+_TEST_METHODS = frozenset(["ish", "ihc", "cish", "sish", "fish"])
+_METHOD_BEFORE_SIGN = re.compile(
+    r"[ \t]*-?[ \t]*(?<![a-z])(?:ish|ihc|cish|sish|fish)"
+    r"(?=[ \t]*:?[ \t]*(?:\([ \t]*[+-]{1,3}[ \t]*\)|[+-]{1,3}[ \t]*(?:[,.;/\n]|$)))"
+)
 # "L't", "R't": the sides as some East Asian reports abbreviate them.
 _SIDE_APOSTROPHE = re.compile(r"(?<![a-z0-9'])([lr])'t(?![a-z0-9])")
 # "Rectum, upper part", "esophagus (lower third)": the organ's third after its name, which the
@@ -828,6 +835,8 @@ _GATE_WORDS |= (
     | _JAPANESE_CODES
     | _METAPLASIA_SITES
     | _THIRDS
+    | _TEST_METHODS
+    | {"viral"}
     | {"rectum", "esophagus"}
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
@@ -916,6 +925,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
     if ("l" in words or "r" in words) and ", " in text:  # "Radical nephrectomy, L. Type: ..."
         text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+    if not words.isdisjoint(_TEST_METHODS):  # "EBER-ISH: (-)": the sign is the test's result
+        text = _METHOD_BEFORE_SIGN.sub("", text)
+    if "viral" in words and "chronic viral hepatitis" in text:  # the chronic hepatitis C
+        text = text.replace("chronic viral hepatitis", "chronic hepatitis")
     if "d" in words and "d&c" in text:  # "Endometrium, D&C"
         text = text.replace("d&c", "dilatation and curettage")
     if ("l" in words or "r" in words) and "'t" in text:  # "L't breast": left

@@ -62,8 +62,6 @@ _SIGN_AFTER = re.compile(
     r"|[ \t]*:[ \t]*([+-]{1,3})(?=$|[\s.,;])"
     r"|([+-]{1,3})(?=$|[\s.,;)/])"
 )
-# The test's method between a finding and its sign: "EBER-ISH: (-)", "CD20 IHC (+)".
-_METHOD_WORDS = frozenset({"ish", "ihc", "cish", "sish", "fish"})
 _ALPHA_DIGIT = re.compile(r"^([a-z]+) (\d+[a-z]?)$")
 # Words that join the items of a list of findings ("no A, B, or C"; "A and B: not identified").
 _CONJUNCTIONS = frozenset({"or", "and", "nor", "either", "as", "well"})
@@ -382,7 +380,6 @@ class RuleExtractor:
         # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
         opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
         has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
-        names_methods = "ish" in rt.text or "ihc" in rt.text  # "EBER-ISH: (-)", "CD20 IHC (+)"
         status_field = self._status_field
         count_field = self._count_field
         pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
@@ -727,14 +724,6 @@ class RuleExtractor:
             lymphovascular or bony invasion") does not take it, being the head of such items.
             """
             sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
-            if (
-                sign is None
-                and names_methods
-                and j + 1 < n_words
-                and rt.words[j + 1] in _METHOD_WORDS
-                and not rt.text[rt.ends[j] : rt.starts[j + 1]].strip(" \t-")
-            ):
-                sign = _SIGN_AFTER.match(rt.text, rt.ends[j + 1], rt.ends[j + 1] + 12)
             if sign is None and not has_cues:
                 return (False, None, False)  # no cue in the report and no sign after the finding
 

@@ -1345,8 +1345,6 @@ def normalise(text: str) -> str:
         text = _LYMPH_NODE_ABBREVIATION.sub(_expand_ln, text)
     if "mito" in text:  # "three mitoses per 5 mm2"
         text = _mitoses_in_digits(text)
-    if "viral hepatitis" in text:  # "chronic viral hepatitis C" is the chronic hepatitis C
-        text = text.replace("chronic viral hepatitis", "chronic hepatitis")
     if "type" in text and "papillary" in text:  # "papillary-type nuclei"
         text = _PAPILLARY_TYPE_NUCLEI.sub("nuclear features of papillary carcinoma", text)
     if "margin" in text and _MARGIN_AFTER_COMMA_PROBE.search(text):  # "adenoma, margins negative"
