@@ -718,6 +718,7 @@ _SIDE_LETTER_LAST = re.compile(r"(?<=, )([lr])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+
 # The test's method between a marker and its sign ("EBER-ISH: (-)", "CD20 IHC (+)") is dropped,
 # so that the sign follows the marker it is the result of.
 _TEST_METHODS = frozenset(["ish", "ihc", "cish", "sish", "fish"])
+_RARE_SHORTHAND = _TEST_METHODS | {"viral", "d", "rectum", "esophagus"}
 _METHOD_BEFORE_SIGN = re.compile(
     r"[ \t]*-?[ \t]*(?<![a-z])(?:ish|ihc|cish|sish|fish)"
     r"(?=[ \t]*:?[ \t]*(?:\([ \t]*[+-]{1,3}[ \t]*\)|[+-]{1,3}[ \t]*(?:[,.;/\n]|$)))"
@@ -923,18 +924,20 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SQUARE_MM.sub("square mm", text)
     if ("d2" in words or "ti" in words) and not words.isdisjoint(_BOWEL_PART_NEXT):
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
-    if ("l" in words or "r" in words) and ", " in text:  # "Radical nephrectomy, L. Type: ..."
-        text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
-    if not words.isdisjoint(_TEST_METHODS):  # "EBER-ISH: (-)": the sign is the test's result
-        text = _METHOD_BEFORE_SIGN.sub("", text)
-    if "viral" in words and "chronic viral hepatitis" in text:  # the chronic hepatitis C
-        text = text.replace("chronic viral hepatitis", "chronic hepatitis")
-    if "d" in words and "d&c" in text:  # "Endometrium, D&C"
-        text = text.replace("d&c", "dilatation and curettage")
-    if ("l" in words or "r" in words) and "'t" in text:  # "L't breast": left
-        text = _SIDE_APOSTROPHE.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
-    if ("rectum" in words or "esophagus" in words) and not words.isdisjoint(_THIRDS):
-        text = _ORGAN_THEN_THIRD.sub(r"\2 \1", text)  # "rectum, upper part": "upper rectum"
+    if "l" in words or "r" in words:
+        if ", " in text:  # "Radical nephrectomy, L. Type: ..."
+            text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+        if "'t" in text:  # "L't breast": left
+            text = _SIDE_APOSTROPHE.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+    if not words.isdisjoint(_RARE_SHORTHAND):  # one set test for the rare rewrites below
+        if not words.isdisjoint(_TEST_METHODS):  # "EBER-ISH: (-)": the sign is the test's result
+            text = _METHOD_BEFORE_SIGN.sub("", text)
+        if "viral" in words and "chronic viral hepatitis" in text:  # the chronic hepatitis C
+            text = text.replace("chronic viral hepatitis", "chronic hepatitis")
+        if "d" in words and "d&c" in text:  # "Endometrium, D&C"
+            text = text.replace("d&c", "dilatation and curettage")
+        if ("rectum" in words or "esophagus" in words) and not words.isdisjoint(_THIRDS):
+            text = _ORGAN_THEN_THIRD.sub(r"\2 \1", text)  # "rectum, upper part": "upper rectum"
     if "-colon" in text:  # one substring test: "colon" as a gate word costs every word-set test
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):

@@ -970,7 +970,8 @@ class RuleExtractor:
                 # malignancy") keeps its own meaning when a list's cue reaches it.
                 negated, cue = False, None
             if (
-                fi in spared_fields
+                spared_fields  # (a schema without such a field pays one test)
+                and fi in spared_fields
                 and (negated or value == negated_values[fi])
                 and _names_spared_structure(rt, i, j, own_structures[fi], negated)
             ):

@@ -1355,7 +1355,7 @@ def normalise(text: str) -> str:
         if "sarcoma, conv" in text:  # "Osteosarcoma, conventional type": the entity's name
             text = _CONVENTIONAL_SARCOMA.sub(r"conventional \1", text)
         text = _LONE_SUBTYPE.sub(r", \1 type", text)
-        if "+" in text:  # (most are Gleason sums: no template to expand where nothing matches)
+        if "+ " in text:  # "nodular + infiltrative" (not a Gleason sum, "3+4")
             text = _PLUS_SUBTYPE.sub(lambda m: f", {m.group(1)} type", text)
         if "(" in text:  # "PTC (classic)"
             text = _BRACKETED_SUBTYPE.sub(lambda m: f"({m.group(1)} type)", text)
