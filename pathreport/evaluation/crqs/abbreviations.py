@@ -836,9 +836,7 @@ _GATE_WORDS |= (
     | _JAPANESE_CODES
     | _METAPLASIA_SITES
     | _THIRDS
-    | _TEST_METHODS
-    | {"viral"}
-    | {"rectum", "esophagus"}
+    | _RARE_SHORTHAND
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
@@ -926,9 +924,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _BOWEL_PART.sub(lambda m: _BOWEL_PARTS[m.group(1)], text)
     if "l" in words or "r" in words:
         if ", " in text:  # "Radical nephrectomy, L. Type: ..."
-            text = _SIDE_LETTER_LAST.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+            text = _SIDE_LETTER_LAST.sub(_side_of_letter, text)
         if "'t" in text:  # "L't breast": left
-            text = _SIDE_APOSTROPHE.sub(lambda m: "left" if m.group(1) == "l" else "right", text)
+            text = _SIDE_APOSTROPHE.sub(_side_of_letter, text)
     if not words.isdisjoint(_RARE_SHORTHAND):  # one set test for the rare rewrites below
         if not words.isdisjoint(_TEST_METHODS):  # "EBER-ISH: (-)": the sign is the test's result
             text = _METHOD_BEFORE_SIGN.sub("", text)
@@ -1225,6 +1223,11 @@ def _differentiation(match: re.Match) -> str:
     if adverb is None:  # "mod. differentiated"
         return "moderately "
     return f"{_ADVERBS[adverb]} differentiated"
+
+
+def _side_of_letter(match: re.Match) -> str:
+    """The side a letter names ("L." or "L't" is left)."""
+    return "left" if match.group(1) == "l" else "right"
 
 
 def _word(match: re.Match) -> str:

@@ -440,14 +440,12 @@ _SUBTYPE_WORDS = frozenset(
 _SUBTYPE = "|".join(sorted(_SUBTYPE_WORDS))
 # Three expressions, each led by a literal or run only where its word occurs (one alternation over
 # the adjectives would be tried at every position of every prostate report's "acinar").
-_LONE_SUBTYPE = re.compile(
-    rf",[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
+_SUBTYPE_ALONE = (  # the adjective, its "pattern" or "form", and the end of its item
+    rf"[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
     r"(?=[ \t]*(?:[,.;:\n/+]|$))"
 )
-_PLUS_SUBTYPE = re.compile(  # "nodular + infiltrative patterns"
-    rf"\+[ \t]*({_SUBTYPE})(?:[ \t]+(?:growth[ \t]+)?(?:pattern|patterns|form))?"
-    r"(?=[ \t]*(?:[,.;:\n/+]|$))"
-)
+_LONE_SUBTYPE = re.compile("," + _SUBTYPE_ALONE)
+_PLUS_SUBTYPE = re.compile(r"\+" + _SUBTYPE_ALONE)  # "nodular + infiltrative patterns"
 # "Osteosarcoma, conventional type" is the "conventional osteosarcoma" of the vocabularies (the
 # usual kind of the entity), not the classic subtype of a papillary thyroid carcinoma.
 _CONVENTIONAL_SARCOMA = re.compile(
