@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -375,17 +375,7 @@ class RuleExtractor:
             inner = {k for i, j in pre_by_start.items() for k in range(i + 1, j + 1)}
             for k in inner.intersection(pre_by_start):
                 del pre_by_start[k]
-        # "negative for" / "free of" also open a pre-cue scope. After a status finding they close
-        # it ("seminal vesicles are free of tumor"); after an entity they do not ("adenocarcinoma,
-        # poorly differentiated negative for lymphovascular invasion" keeps the adenocarcinoma).
-        opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
         has_cues = bool(pre_by_start or post_by_start)  # most short reports negate nothing
-        status_field = self._status_field
-        count_field = self._count_field
-        pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
-        pre_ends = [j for j, _ in pre_cues]
-        stop_starts.sort()
-
         # A list of findings ("no A, B, or C"; "A, B and C are not identified") shares one
         # negation cue across its commas. A word belongs to such a list when it is part of a
         # finding, a conjunction or a filler; prefix counts answer "is words a..b a list?" in O(1).
@@ -393,342 +383,351 @@ class RuleExtractor:
         # Read only by negation's list rules, which run where a cue is, and by the open-class
         # reader below (which builds it if no cue did): most short reports need neither.
         in_list = _in_list(terms, n_words) if has_cues else None
-        own_status = self._own_status
-        own_status_ends = {
-            j for (fi, _), (j, _, kind) in terms.items() if kind != IGNORE and own_status[fi]
-        }
 
-        fillers = self._fillers
+        def negation_reader() -> Callable[..., tuple[bool, str | None, bool]]:
+            """The negation reader of a report that has a cue, or a sign after a finding.
 
-        def result_of_test(k: int) -> bool:
-            """The cue at word k follows a test's term (fillers aside): "CK7 is negative"."""
-            at = k - 1
-            while at >= 0 and rt.words[at] in fillers and not rt.comma_between(at + 1, at + 1):
-                at -= 1
-            return at in own_status_ends
-
-        prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
-
-        def measured(j: int) -> bool:
-            """The finding ending at word j is followed by its number ("mitotic rate 3/mm2",
-            "mitoses: 5 per 10 HPF"): a statement of its own, not an item of a negated list."""
-            return (
-                j + 1 < n_words
-                and rt.words[j + 1][0].isdigit()
-                and not rt.text[rt.ends[j] : rt.starts[j + 1]].strip(" \t:")
-            )
-
-        def item_break(k: int) -> bool:
-            """The gap before word k opens a new bulleted item."""
-            return k > 0 and _BULLET_GAP.search(rt.text, rt.ends[k - 1], rt.starts[k]) is not None
-
-        def counts() -> list[list[int]]:
-            # Most reports never ask (no cue near a comma), so the word loop runs only if needed.
-            if not prefix:
-                listish, conj = [0], [0]
-                members = conjunctions = 0
-                commas = rt.comma_count
-                for k, word in enumerate(rt.words):
-                    is_conj = word in _CONJUNCTIONS
-                    comma_before = commas[k + 1] != commas[k]
-                    # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
-                    # precedes it: "without necrosis, (2) fungal infection" starts a new item.
-                    if (
-                        in_list[k]
-                        or is_conj
-                        or word in fillers
-                        or (len(word) <= 2 and not comma_before and word.isdigit())
-                    ) and not (comma_before and item_break(k)):
-                        members += 1
-                    listish.append(members)
-                    if is_conj:
-                        conjunctions += 1
-                    conj.append(conjunctions)
-                prefix.extend((listish, conj))
-            return prefix
-
-        def is_list(a: int, b: int) -> bool:
-            """Words a..b (inclusive; empty when b < a) are list items and joiners only."""
-            if b < a:
-                return True
-            if b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
-                return False
-            listish = counts()[0]
-            return listish[b + 1] - listish[a] == b + 1 - a
-
-        def is_open_list(a: int, b: int) -> bool:
-            """Words a..b are a comma list whose items may lie outside the vocabulary.
-
-            "no necrosis, atypical mitoses, or lymphovascular invasion" and "negative for CEA,
-            TTF-1 and MOC-31" negate every item, although "atypical mitoses" and "CEA" are no
-            finding of any field. Each unknown item, or the unknown modifiers of a finding
-            ("brisk mitotic activity"), is short (up to ``_MAX_OPEN_ITEM_WORDS`` words between
-            commas or conjunctions), no word of it starts a clause, and the words a..b hold a
-            comma.
+            Built only for such a report: most short reports have neither, and they skip both
+            the indexes of cues that its helpers read and the building of the helpers (about
+            twenty closures).
             """
-            if b < a or b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
-                return False
-            if not rt.comma_between(a, b + 1):
-                return False
-            listish = counts()[0]
-            run = 0  # unknown words in the current item
-            for k in range(a, b + 1):
-                if rt.comma_between(k, k) or rt.words[k] in _CONJUNCTIONS:
-                    if item_break(k) or _ENUMERATOR.match(rt.text, rt.starts[k]):
-                        return False  # ", (2) ..." or ", B. ...": the next item of a report list
-                    opens_clause = k + 1 < n_words and rt.words[k + 1] in _CLAUSE_OPENERS
-                    if rt.words[k] in _CONJUNCTIONS and opens_clause:
-                        return False  # ", and the lymph nodes were not examined": a clause
-                    run = 0
-                if listish[k + 1] > listish[k]:
-                    continue
-                if breaks_open_item(k):
-                    return False
-                run += 1
-                if run > _MAX_OPEN_ITEM_WORDS:
-                    return False
-            return True
+            # "negative for" / "free of" also open a pre-cue scope. After a status finding they
+            # close it ("seminal vesicles are free of tumor"); after an entity they do not
+            # ("adenocarcinoma, poorly differentiated negative for lymphovascular invasion" keeps
+            # the adenocarcinoma).
+            opens_scope = {i for i, (j, _) in post_by_start.items() if pre_by_start.get(i, -1) > j}
+            status_field = self._status_field
+            count_field = self._count_field
+            pre_cues = sorted((j, i) for i, j in pre_by_start.items())  # by end word
+            pre_ends = [j for j, _ in pre_cues]
+            stop_starts.sort()
 
-        def coordinated(a: int, b: int, j: int) -> bool:
-            """The open list a..b, ending at a finding that ends at word j, is coordinated: a
-            conjunction comes before the finding ("..., or PNI") or follows it in the same
-            clause ("CEA, TTF-1 and MOC-31"). Without one, "no atrophy, focal intestinal
-            metaplasia" states two findings, the second one present."""
-            if has_conjunction(a, b):
-                return True
-            k = j + 1
-            while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
-                if rt.words[k] in _CONJUNCTIONS:
-                    return True
-                if breaks_open_item(k):
-                    return False
-                k += 1
-            return False
+            own_status = self._own_status
+            own_status_ends = {
+                j for (fi, _), (j, _, kind) in terms.items() if kind != IGNORE and own_status[fi]
+            }
 
-        def has_conjunction(a: int, b: int) -> bool:
-            if b < a:
-                return False
-            conj = counts()[1]
-            return conj[b + 1] - conj[a] > 0
+            fillers = self._fillers
 
-        def coordinated_clause(a: int, b: int) -> bool:
-            """Words a..b hold one comma, right before a conjunction: ", and X" after a single
-            item joins two clauses ("free of tumor, and carcinoma is found in the adrenal"); a
-            list of findings puts a comma before its conjunction only from three items on."""
-            commas = rt.comma_count
-            if commas[b + 1] - commas[a] != 1:
-                return False
-            k = bisect_right(commas, commas[a], a, b + 2) - 1  # the word the comma precedes
-            return rt.words[k] in _CONJUNCTIONS
+            def result_of_test(k: int) -> bool:
+                """The cue at word k follows a test's term (fillers aside): "CK7 is negative"."""
+                at = k - 1
+                while at >= 0 and rt.words[at] in fillers and not rt.comma_between(at + 1, at + 1):
+                    at -= 1
+                return at in own_status_ends
 
-        def breaks_open_item(k: int) -> bool:
-            """Word k cannot belong to a list item outside the vocabulary: a cue, a verb or a
-            preposition starts a clause of its own."""
-            return k in pre_by_start or k in post_by_start or rt.words[k] in _NOT_LIST_WORDS
+            prefix: list[list[int]] = []  # [listish, conjunctions] prefix counts, built on demand
 
-        def stated_at(k: int) -> tuple[bool, str]:
-            """(negative, cue text) of the post cue that starts at word k."""
-            end, kind = post_by_start[k]
-            return kind == POST, " ".join(rt.words[k : end + 1])
-
-        entity_end_words: list[set[int]] = []  # built on first use
-
-        def entity_ends() -> set[int]:
-            """The words where a term of an entity field ends (asked only at a list's cue)."""
-            if not entity_end_words:
-                entity_fields = self._entity_fields
-                entity_end_words.append(
-                    {
-                        j
-                        for (f, _), (j, _, kind) in terms.items()
-                        if f in entity_fields and kind == TERM
-                    }
+            def measured(j: int) -> bool:
+                """The finding ending at word j is followed by its number ("mitotic rate 3/mm2",
+                "mitoses: 5 per 10 HPF"): a statement of its own, not an item of a negated list."""
+                return (
+                    j + 1 < n_words
+                    and rt.words[j + 1][0].isdigit()
+                    and not rt.text[rt.ends[j] : rt.starts[j + 1]].strip(" \t:")
                 )
-            return entity_end_words[0]
 
-        def list_post_cue(j: int) -> tuple[int, str] | None:
-            """A negative post cue that closes a list continuing after word j ("A, B: absent").
+            def item_break(k: int) -> bool:
+                """The gap before word k opens a new bulleted item."""
+                return (
+                    k > 0 and _BULLET_GAP.search(rt.text, rt.ends[k - 1], rt.starts[k]) is not None
+                )
 
-            The list's last item, after its conjunction, may be a phrase outside the vocabulary
-            ("necrosis, capsular invasion, and extension into adipose tissue are not present"),
-            and so may a short middle item when the list goes on to its conjunction
-            ("microsatellites, satellites and in-transit metastases: none").
-            """
-            k = j + 1
-            listish = counts()[0]
-            last_conjunction = -1
-            unlisted_tail = False  # inside an unlisted last item, which starts at its conjunction
-            open_words = 0  # unknown words of the current middle item ("A, satellites and B")
-            last_open = -1  # the last such word
-            used_open = False  # such an item was passed: the list must reach its conjunction
-            may_open: bool | None = None  # a conjunction lies ahead (asked only when needed)
-            while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
-                cue = post_by_start.get(k)
-                if cue is not None:
-                    if cue[1] != POST or _opens_aside(rt.text, rt.ends[j], rt.starts[k]):
-                        return None  # "(E-cadherin negative)" is E-cadherin's status
-                    # "Necrotizing granulomatous inflammation, negative for malignancy",
-                    # "chronic active gastritis, H. pylori absent": a finding that modifies the
-                    # next one is no item of a list that a cue after a comma closes ("invasive
-                    # malignancy not identified" is).
-                    nxt = j + 1
-                    if (
-                        in_list[nxt]
-                        and rt.words[nxt] not in _CONJUNCTIONS
-                        and rt.words[nxt] not in fillers
-                        and rt.comma_between(nxt, k)
-                        and not rt.boundary_between(nxt, nxt)
-                        and not rt.comma_between(nxt, nxt)
-                    ):
-                        return None
-                    if (
-                        k in pre_by_start
-                        and (rt.words[k - 1] in _JOIN_A_STATEMENT or pre_by_start[k] == cue[0])
-                        and not _ends_clause(rt, cue[0])
-                        and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
-                    ):
-                        # "invades the pleura, and no necrosis is seen": a cue right after a
-                        # conjunction or "with", or a bare "no", opens a statement of its own;
-                        # "not seen in the sample" is a status (its "not" no cue of its own).
-                        # A cue closes the list at a clause end ("LVI, PNI: no."), after a label
-                        # ("Lymph nodes and biopsies: no malignancy") or as the status of a
-                        # specimen ("Seminal vesicles, negative for carcinoma").
-                        return None
-                    if used_open and (last_conjunction < 0 or not _ends_clause(rt, cue[0])):
-                        return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
-                    if (
-                        rt.words[k - 1] in _MARGIN_WORDS
-                        and k - 2 > j
-                        and rt.words[k - 2] not in _CONJUNCTIONS
-                        and not rt.comma_between(k - 1, k - 1)
-                        and ":" not in rt.text[rt.ends[k - 1] : rt.starts[k]]
-                    ):
-                        # "HSIL, endocervical and ectocervical margins free": a list of named
-                        # margins whose status follows them, not a list of findings ("LVI and
-                        # deep margin: negative" is a list of labels).
-                        return None
-                    if (
-                        last_conjunction < 0
-                        and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
-                        and j in entity_ends()
-                    ):
-                        # "Tubular adenoma, high-grade dysplasia absent", "adenocarcinoma, LVI
-                        # absent", "BCC, nodular type, PNI not identified": an entity (or its
-                        # type), then a finding of it with its own status; only a
-                        # list closed by its conjunction or a colon ("adenoma, dysplasia and
-                        # carcinoma: absent") negates an entity at its head.
-                        return None
-                    return k, stated_at(k)[1]
-                listed = listish[k + 1] > listish[k]
-                if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
-                    last_conjunction = k
-                elif not listed and last_conjunction < 0:
-                    if not rt.comma_between(j + 1, k):
-                        return None  # no comma yet: the finding's own words, not a list
-                    if may_open is None:  # without a conjunction ahead no open item can pass
-                        may_open = has_conjunction(j + 1, min(j + _MAX_LIST_WORDS, n_words - 1))
-                    if not may_open:
-                        return None
-                    if last_open != k - 1 or rt.comma_between(k, k):
-                        open_words = 0  # a new item
-                    open_words += 1
-                    last_open = k
-                    used_open = True
-                    if open_words > _MAX_OPEN_ITEM_WORDS or breaks_open_item(k):
-                        return None
-                elif not listed:
-                    if (
-                        last_conjunction < 0
-                        or k - last_conjunction > _MAX_LAST_ITEM_WORDS
-                        # the last item: unlisted words after its conjunction, or after words
-                        # of the vocabulary ("and malignant osteoid", "and tumour osteoid")
-                        or (
-                            k > last_conjunction + 1
-                            and not unlisted_tail
-                            and listish[k] - listish[last_conjunction + 1]
-                            < k - last_conjunction - 1
-                        )
-                        or _ITEM_SEPARATOR.search(rt.text, rt.ends[last_conjunction], rt.starts[k])
-                        # ", and there is no tumour seen": a clause of its own, not an item
-                        or (k == last_conjunction + 1 and rt.words[k] in _CLAUSE_OPENERS)
-                    ):
-                        return None
-                    unlisted_tail = True
-                k += 1
-            return None
+            def counts() -> list[list[int]]:
+                # Most reports never ask (no cue near a comma): the word loop runs only if needed.
+                if not prefix:
+                    listish, conj = [0], [0]
+                    members = conjunctions = 0
+                    commas = rt.comma_count
+                    for k, word in enumerate(rt.words):
+                        is_conj = word in _CONJUNCTIONS
+                        comma_before = commas[k + 1] != commas[k]
+                        # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
+                        # precedes it: "without necrosis, (2) fungal infection" starts a new item.
+                        if (
+                            in_list[k]
+                            or is_conj
+                            or word in fillers
+                            or (len(word) <= 2 and not comma_before and word.isdigit())
+                        ) and not (comma_before and item_break(k)):
+                            members += 1
+                        listish.append(members)
+                        if is_conj:
+                            conjunctions += 1
+                        conj.append(conjunctions)
+                    prefix.extend((listish, conj))
+                return prefix
 
-        def label_status(k: int) -> int | None:
-            """The cue right after the colon that ends a label continuing at word k.
+            def is_list(a: int, b: int) -> bool:
+                """Words a..b (inclusive; empty when b < a) are list items and joiners only."""
+                if b < a:
+                    return True
+                if b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
+                    return False
+                listish = counts()[0]
+                return listish[b + 1] - listish[a] == b + 1 - a
 
-            "Extracapsular extension of nodal metastasis: not identified": a prepositional phrase
-            after the finding finishes its synoptic label, and the status after the colon is the
-            finding's. The label goes on for at most ``_MAX_LABEL_TAIL`` words, without a comma,
-            a clause boundary or a cue of its own.
-            """
-            if rt.words[k] not in _LABEL_TAIL_STARTS:
-                return None  # "Tumour rupture: none" is the rupture's status, not the tumour's
-            for at in range(k, min(k + _MAX_LABEL_TAIL + 1, n_words)):
-                if at > k and ":" in rt.text[rt.ends[at - 1] : rt.starts[at]]:
-                    return at if at in post_by_start else None
+            def is_open_list(a: int, b: int) -> bool:
+                """Words a..b are a comma list whose items may lie outside the vocabulary.
+
+                "no necrosis, atypical mitoses, or lymphovascular invasion" and "negative for CEA,
+                TTF-1 and MOC-31" negate every item, although "atypical mitoses" and "CEA" are no
+                finding of any field. Each unknown item, or the unknown modifiers of a finding
+                ("brisk mitotic activity"), is short (up to ``_MAX_OPEN_ITEM_WORDS`` words between
+                commas or conjunctions), no word of it starts a clause, and the words a..b hold a
+                comma.
+                """
+                if b < a or b - a >= _MAX_LIST_WORDS or rt.boundary_between(a, b):
+                    return False
+                if not rt.comma_between(a, b + 1):
+                    return False
+                listish = counts()[0]
+                run = 0  # unknown words in the current item
+                for k in range(a, b + 1):
+                    if rt.comma_between(k, k) or rt.words[k] in _CONJUNCTIONS:
+                        if item_break(k) or _ENUMERATOR.match(rt.text, rt.starts[k]):
+                            return (
+                                False  # ", (2) ..." or ", B. ...": the next item of a report list
+                            )
+                        opens_clause = k + 1 < n_words and rt.words[k + 1] in _CLAUSE_OPENERS
+                        if rt.words[k] in _CONJUNCTIONS and opens_clause:
+                            return False  # ", and the lymph nodes were not examined": a clause
+                        run = 0
+                    if listish[k + 1] > listish[k]:
+                        continue
+                    if breaks_open_item(k):
+                        return False
+                    run += 1
+                    if run > _MAX_OPEN_ITEM_WORDS:
+                        return False
+                return True
+
+            def coordinated(a: int, b: int, j: int) -> bool:
+                """The open list a..b, ending at a finding that ends at word j, is coordinated: a
+                conjunction comes before the finding ("..., or PNI") or follows it in the same
+                clause ("CEA, TTF-1 and MOC-31"). Without one, "no atrophy, focal intestinal
+                metaplasia" states two findings, the second one present."""
+                if has_conjunction(a, b):
+                    return True
+                k = j + 1
+                while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
+                    if rt.words[k] in _CONJUNCTIONS:
+                        return True
+                    if breaks_open_item(k):
+                        return False
+                    k += 1
+                return False
+
+            def has_conjunction(a: int, b: int) -> bool:
+                if b < a:
+                    return False
+                conj = counts()[1]
+                return conj[b + 1] - conj[a] > 0
+
+            def coordinated_clause(a: int, b: int) -> bool:
+                """Words a..b hold one comma, right before a conjunction: ", and X" after a single
+                item joins two clauses ("free of tumor, and carcinoma is found in the adrenal"); a
+                list of findings puts a comma before its conjunction only from three items on."""
+                commas = rt.comma_count
+                if commas[b + 1] - commas[a] != 1:
+                    return False
+                k = bisect_right(commas, commas[a], a, b + 2) - 1  # the word the comma precedes
+                return rt.words[k] in _CONJUNCTIONS
+
+            def breaks_open_item(k: int) -> bool:
+                """Word k cannot belong to a list item outside the vocabulary: a cue, a verb or a
+                preposition starts a clause of its own."""
+                return k in pre_by_start or k in post_by_start or rt.words[k] in _NOT_LIST_WORDS
+
+            def stated_at(k: int) -> tuple[bool, str]:
+                """(negative, cue text) of the post cue that starts at word k."""
+                end, kind = post_by_start[k]
+                return kind == POST, " ".join(rt.words[k : end + 1])
+
+            entity_end_words: list[set[int]] = []  # built on first use
+
+            def entity_ends() -> set[int]:
+                """The words where a term of an entity field ends (asked only at a list's cue)."""
+                if not entity_end_words:
+                    entity_fields = self._entity_fields
+                    entity_end_words.append(
+                        {
+                            j
+                            for (f, _), (j, _, kind) in terms.items()
+                            if f in entity_fields and kind == TERM
+                        }
+                    )
+                return entity_end_words[0]
+
+            def list_post_cue(j: int) -> tuple[int, str] | None:
+                """A negative post cue that closes a list continuing after word j ("A, B: absent").
+
+                The list's last item, after its conjunction, may be a phrase outside the vocabulary
+                ("necrosis, capsular invasion, and extension into adipose tissue are not present"),
+                and so may a short middle item when the list goes on to its conjunction
+                ("microsatellites, satellites and in-transit metastases: none").
+                """
+                k = j + 1
+                listish = counts()[0]
+                last_conjunction = -1
+                unlisted_tail = (
+                    False  # inside an unlisted last item, which starts at its conjunction
+                )
+                open_words = 0  # unknown words of the current middle item ("A, satellites and B")
+                last_open = -1  # the last such word
+                used_open = False  # such an item was passed: the list must reach its conjunction
+                may_open: bool | None = None  # a conjunction lies ahead (asked only when needed)
+                while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
+                    cue = post_by_start.get(k)
+                    if cue is not None:
+                        if cue[1] != POST or _opens_aside(rt.text, rt.ends[j], rt.starts[k]):
+                            return None  # "(E-cadherin negative)" is E-cadherin's status
+                        # "Necrotizing granulomatous inflammation, negative for malignancy",
+                        # "chronic active gastritis, H. pylori absent": a finding that modifies the
+                        # next one is no item of a list that a cue after a comma closes ("invasive
+                        # malignancy not identified" is).
+                        nxt = j + 1
+                        if (
+                            in_list[nxt]
+                            and rt.words[nxt] not in _CONJUNCTIONS
+                            and rt.words[nxt] not in fillers
+                            and rt.comma_between(nxt, k)
+                            and not rt.boundary_between(nxt, nxt)
+                            and not rt.comma_between(nxt, nxt)
+                        ):
+                            return None
+                        if (
+                            k in pre_by_start
+                            and (rt.words[k - 1] in _JOIN_A_STATEMENT or pre_by_start[k] == cue[0])
+                            and not _ends_clause(rt, cue[0])
+                            and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
+                        ):
+                            # "invades the pleura, and no necrosis is seen": a cue right after a
+                            # conjunction or "with", or a bare "no", opens a statement of its own;
+                            # "not seen in the sample" is a status (its "not" no cue of its own).
+                            # A cue closes the list at a clause end ("LVI, PNI: no."), after a label
+                            # ("Lymph nodes and biopsies: no malignancy") or as the status of a
+                            # specimen ("Seminal vesicles, negative for carcinoma").
+                            return None
+                        if used_open and (last_conjunction < 0 or not _ends_clause(rt, cue[0])):
+                            return None  # "pN2 (...), and pMX (no distant metastasis)": not a list
+                        if (
+                            rt.words[k - 1] in _MARGIN_WORDS
+                            and k - 2 > j
+                            and rt.words[k - 2] not in _CONJUNCTIONS
+                            and not rt.comma_between(k - 1, k - 1)
+                            and ":" not in rt.text[rt.ends[k - 1] : rt.starts[k]]
+                        ):
+                            # "HSIL, endocervical and ectocervical margins free": a list of named
+                            # margins whose status follows them, not a list of findings ("LVI and
+                            # deep margin: negative" is a list of labels).
+                            return None
+                        if (
+                            last_conjunction < 0
+                            and ":" not in rt.text[rt.ends[j] : rt.starts[k]]
+                            and j in entity_ends()
+                        ):
+                            # "Tubular adenoma, high-grade dysplasia absent", "adenocarcinoma, LVI
+                            # absent", "BCC, nodular type, PNI not identified": an entity (or its
+                            # type), then a finding of it with its own status; only a
+                            # list closed by its conjunction or a colon ("adenoma, dysplasia and
+                            # carcinoma: absent") negates an entity at its head.
+                            return None
+                        return k, stated_at(k)[1]
+                    listed = listish[k + 1] > listish[k]
+                    if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
+                        last_conjunction = k
+                    elif not listed and last_conjunction < 0:
+                        if not rt.comma_between(j + 1, k):
+                            return None  # no comma yet: the finding's own words, not a list
+                        if may_open is None:  # without a conjunction ahead no open item can pass
+                            may_open = has_conjunction(j + 1, min(j + _MAX_LIST_WORDS, n_words - 1))
+                        if not may_open:
+                            return None
+                        if last_open != k - 1 or rt.comma_between(k, k):
+                            open_words = 0  # a new item
+                        open_words += 1
+                        last_open = k
+                        used_open = True
+                        if open_words > _MAX_OPEN_ITEM_WORDS or breaks_open_item(k):
+                            return None
+                    elif not listed:
+                        if (
+                            last_conjunction < 0
+                            or k - last_conjunction > _MAX_LAST_ITEM_WORDS
+                            # the last item: unlisted words after its conjunction, or after words
+                            # of the vocabulary ("and malignant osteoid", "and tumour osteoid")
+                            or (
+                                k > last_conjunction + 1
+                                and not unlisted_tail
+                                and listish[k] - listish[last_conjunction + 1]
+                                < k - last_conjunction - 1
+                            )
+                            or _ITEM_SEPARATOR.search(
+                                rt.text, rt.ends[last_conjunction], rt.starts[k]
+                            )
+                            # ", and there is no tumour seen": a clause of its own, not an item
+                            or (k == last_conjunction + 1 and rt.words[k] in _CLAUSE_OPENERS)
+                        ):
+                            return None
+                        unlisted_tail = True
+                    k += 1
+                return None
+
+            def label_status(k: int) -> int | None:
+                """The cue right after the colon that ends a label continuing at word k.
+
+                "Extracapsular extension of nodal metastasis: not identified": a prepositional
+                phrase after the finding finishes its synoptic label, and the status after the
+                colon is the finding's. The label goes on for at most ``_MAX_LABEL_TAIL`` words,
+                without a comma, a clause boundary or a cue of its own.
+                """
+                if rt.words[k] not in _LABEL_TAIL_STARTS:
+                    return None  # "Tumour rupture: none" is the rupture's status, not the tumour's
+                for at in range(k, min(k + _MAX_LABEL_TAIL + 1, n_words)):
+                    if at > k and ":" in rt.text[rt.ends[at - 1] : rt.starts[at]]:
+                        return at if at in post_by_start else None
+                    if rt.boundary_between(at, at) or rt.comma_between(at, at):
+                        return None
+                    if at in post_by_start or at in pre_by_start or rt.words[at] in _OWN_RESULT:
+                        return None
+                return None
+
+            def bracketed_after(j: int) -> int | None:
+                """The first word after a bracketed aside that directly follows word j, if any."""
+                text = rt.text
+                at = rt.ends[j]
+                while at < len(text) and text[at] == " ":
+                    at += 1
+                if at >= len(text) or text[at] != "(":
+                    return None
+                close = text.find(")", at, at + _MAX_ASIDE_CHARS)
+                if close < 0 or "(" in text[at + 1 : close]:
+                    return None
+                k = bisect_left(rt.starts, close)
+                return k if k < n_words else None
+
+            def status_after_object(j: int) -> int | None:
+                """The post cue that follows the finding's object ("invasion of the lamina propria
+                is not identified"): the cue within a few words after a preposition right after
+                word j, in the same clause and with no conjunction before it."""
+                at = j + 1
+                if at >= n_words or rt.words[at] not in _OBJECT_PREPOSITIONS:
+                    return None
                 if rt.boundary_between(at, at) or rt.comma_between(at, at):
                     return None
-                if at in post_by_start or at in pre_by_start or rt.words[at] in _OWN_RESULT:
-                    return None
-            return None
-
-        def bracketed_after(j: int) -> int | None:
-            """The first word after a bracketed aside that directly follows word j, if any."""
-            text = rt.text
-            at = rt.ends[j]
-            while at < len(text) and text[at] == " ":
-                at += 1
-            if at >= len(text) or text[at] != "(":
+                for k in range(at + 1, min(at + 6, n_words)):
+                    if rt.boundary_between(k, k) or rt.comma_between(k, k):
+                        return None
+                    if k in post_by_start:
+                        return k
+                    if k in pre_by_start or rt.words[k] in _CONJUNCTIONS:
+                        return None
                 return None
-            close = text.find(")", at, at + _MAX_ASIDE_CHARS)
-            if close < 0 or "(" in text[at + 1 : close]:
-                return None
-            k = bisect_left(rt.starts, close)
-            return k if k < n_words else None
 
-        def status_after_object(j: int) -> int | None:
-            """The post cue that follows the finding's object ("invasion of the lamina propria
-            is not identified"): the cue within a few words after a preposition right after
-            word j, in the same clause and with no conjunction before it."""
-            at = j + 1
-            if at >= n_words or rt.words[at] not in _OBJECT_PREPOSITIONS:
-                return None
-            if rt.boundary_between(at, at) or rt.comma_between(at, at):
-                return None
-            for k in range(at + 1, min(at + 6, n_words)):
-                if rt.boundary_between(k, k) or rt.comma_between(k, k):
-                    return None
-                if k in post_by_start:
-                    return k
-                if k in pre_by_start or rt.words[k] in _CONJUNCTIONS:
-                    return None
-            return None
-
-        def negation(
-            i: int, j: int, fi: int = -1, open_list: bool = True
-        ) -> tuple[bool, str | None, bool]:
-            """(negated, cue text, explicit) for a finding spanning words i..j.
-
-            ``explicit`` is True when a cue states the finding's status either way (a bare
-            mention has none). A negative post cue always wins ("necrosis: absent"), also at
-            the end of a list ("LVI, PNI: not identified"). A pre cue in the same comma
-            segment wins over an affirming post cue ("no extraprostatic extension
-            identified"); across a comma the affirming post cue wins ("no necrosis, LVI
-            present") unless the finding closes a coordinated list opened by the cue ("no LVI,
-            necrosis, or PNI is identified"). ``open_list`` lets a cue reach the finding across
-            list items outside the vocabulary; a bare mention ("invasion" of "no perineural,
-            lymphovascular or bony invasion") does not take it, being the head of such items.
-            """
-            sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
-            if sign is None and not has_cues:
-                return (False, None, False)  # no cue in the report and no sign after the finding
-
-            def closes(k: int) -> bool:
-                """The post cue at word k ends this finding's status (see ``opens_scope``)."""
+            def closes(k: int, i: int, fi: int) -> bool:
+                """The post cue at word k ends the status of the finding at words i.. of field fi
+                (see ``opens_scope``)."""
                 if k not in opens_scope:
                     return True
                 if fi < 0 or not status_field[fi]:
@@ -749,155 +748,202 @@ class RuleExtractor:
                     if not rt.boundary_between(end + 1, at)
                 )
 
-            def a_tests_result(k: int) -> bool:
+            def a_tests_result(k: int, fi: int) -> bool:
                 """The list's cue at word k is the result of a test named right before it
-                ("adenocarcinoma, CK7 negative"), unless this finding is a test too ("CK7,
-                CK20: negative")."""
+                ("adenocarcinoma, CK7 negative"), unless the finding of field fi is a test too
+                ("CK7, CK20: negative")."""
                 return (
                     bool(own_status_ends) and not (fi >= 0 and own_status[fi]) and result_of_test(k)
                 )
 
-            post: tuple[bool, str | None] | None = None
-            post_at = j
-            if sign:
-                symbol = sign.group(1) or sign.group(2) or sign.group(3)
-                post = (symbol.startswith("-"), symbol)
-            else:
-                k, limit = j + 1, j + 1 + self._max_post
-                skip_to = bracketed_after(j)
-                if skip_to is None and has_cues:
-                    skip_to = status_after_object(j)  # "invasion of the lamina propria is absent"
-                if skip_to is not None:  # "Perineural invasion (nerves involved) was identified"
-                    k, limit = skip_to, skip_to + self._max_post
-                while k < len(rt) and k <= limit:
-                    if rt.boundary_between(k, k) and not (
-                        k == j + 1
-                        and k in post_by_start
-                        and _labels_status(rt, k, post_by_start[k][0])
-                    ):
-                        break
-                    if rt.comma_between(k, k):
-                        listed = list_post_cue(j)
-                        # "gastritis with intestinal metaplasia, H. pylori not identified": a
-                        # finding that "with" states present is not the first item of a list
-                        # without a conjunction.
-                        if (
-                            listed is not None
-                            and i > 0
-                            and rt.words[i - 1] == "with"
-                            and not has_conjunction(j + 1, listed[0] - 1)
+            def negation(
+                i: int, j: int, fi: int = -1, open_list: bool = True
+            ) -> tuple[bool, str | None, bool]:
+                """(negated, cue text, explicit) for a finding spanning words i..j.
+
+                ``explicit`` is True when a cue states the finding's status either way (a bare
+                mention has none). A negative post cue always wins ("necrosis: absent"), also at
+                the end of a list ("LVI, PNI: not identified"). A pre cue in the same comma
+                segment wins over an affirming post cue ("no extraprostatic extension
+                identified"); across a comma the affirming post cue wins ("no necrosis, LVI
+                present") unless the finding closes a coordinated list opened by the cue ("no LVI,
+                necrosis, or PNI is identified"). ``open_list`` lets a cue reach the finding across
+                list items outside the vocabulary; a bare mention ("invasion" of "no perineural,
+                lymphovascular or bony invasion") does not take it, being the head of such items.
+                """
+                sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
+                if sign is None and not has_cues:
+                    return (
+                        False,
+                        None,
+                        False,
+                    )  # no cue in the report and no sign after the finding
+
+                post: tuple[bool, str | None] | None = None
+                post_at = j
+                if sign:
+                    symbol = sign.group(1) or sign.group(2) or sign.group(3)
+                    post = (symbol.startswith("-"), symbol)
+                else:
+                    k, limit = j + 1, j + 1 + self._max_post
+                    skip_to = bracketed_after(j)
+                    if skip_to is None and has_cues:
+                        skip_to = status_after_object(
+                            j
+                        )  # "invasion of the lamina propria is absent"
+                    if (
+                        skip_to is not None
+                    ):  # "Perineural invasion (nerves involved) was identified"
+                        k, limit = skip_to, skip_to + self._max_post
+                    while k < len(rt) and k <= limit:
+                        if rt.boundary_between(k, k) and not (
+                            k == j + 1
+                            and k in post_by_start
+                            and _labels_status(rt, k, post_by_start[k][0])
                         ):
-                            listed = None
-                        if listed is not None and a_tests_result(listed[0]):
-                            listed = None
-                        if listed is not None and closes(listed[0]):
-                            post_at, cue_text = listed
-                            post = (True, cue_text)
-                        break
-                    if k in post_by_start:
-                        if closes(k):
-                            post, post_at = stated_at(k), k
-                        break
-                    if rt.words[k] not in self._fillers:
-                        if in_list[k] or rt.words[k] in _CONJUNCTIONS:  # "A and B were negative"
+                            break
+                        if rt.comma_between(k, k):
                             listed = list_post_cue(j)
-                            if listed is not None and a_tests_result(listed[0]):
+                            # "gastritis with intestinal metaplasia, H. pylori not identified": a
+                            # finding that "with" states present is not the first item of a list
+                            # without a conjunction.
+                            if (
+                                listed is not None
+                                and i > 0
+                                and rt.words[i - 1] == "with"
+                                and not has_conjunction(j + 1, listed[0] - 1)
+                            ):
                                 listed = None
-                            if listed is not None and closes(listed[0]):
+                            if listed is not None and a_tests_result(listed[0], fi):
+                                listed = None
+                            if listed is not None and closes(listed[0], i, fi):
                                 post_at, cue_text = listed
                                 post = (True, cue_text)
-                        else:
-                            labelled = label_status(k)
-                            if labelled is not None and closes(labelled):
-                                post, post_at = stated_at(labelled), labelled
-                        break
-                    k += 1
-            if post is not None and post[0]:
-                return (*post, True)
-            # "Carcinoma with (associated) lymphovascular invasion", "a nodule showing
-            # microvascular invasion" state the finding present as plainly as "lymphovascular
-            # invasion: present" does.
-            w = (
-                i - 1
-                if i > 0 and rt.words[i - 1] in _STATING_WORDS
-                else i - 2  # "with urothelial carcinoma in situ"
-                if i > 1 and rt.words[i - 2] in _STATING_WORDS
-                else i - 3
-                if i > 2
-                and rt.words[i - 3] in _STATING_WORDS
-                and rt.words[i - 2] in _WITH_QUALIFIERS
-                else -1
-            )
-            with_before = (
-                w >= 0
-                and not rt.boundary_between(w, i)
-                # A one-word finding must end its phrase: "with LVI," but not "with perineural
-                # fibrosis", where the word is an adjective of something else.
-                and (
-                    i < j
-                    or j + 1 >= n_words
-                    or rt.boundary_between(j + 1, j + 1)
-                    or rt.comma_between(j + 1, j + 1)
-                    or rt.words[j + 1] in _CONJUNCTIONS
+                            break
+                        if k in post_by_start:
+                            if closes(k, i, fi):
+                                post, post_at = stated_at(k), k
+                            break
+                        if rt.words[k] not in self._fillers:
+                            if (
+                                in_list[k] or rt.words[k] in _CONJUNCTIONS
+                            ):  # "A and B were negative"
+                                listed = list_post_cue(j)
+                                if listed is not None and a_tests_result(listed[0], fi):
+                                    listed = None
+                                if listed is not None and closes(listed[0], i, fi):
+                                    post_at, cue_text = listed
+                                    post = (True, cue_text)
+                            else:
+                                labelled = label_status(k)
+                                if labelled is not None and closes(labelled, i, fi):
+                                    post, post_at = stated_at(labelled), labelled
+                            break
+                        k += 1
+                if post is not None and post[0]:
+                    return (*post, True)
+                # "Carcinoma with (associated) lymphovascular invasion", "a nodule showing
+                # microvascular invasion" state the finding present as plainly as "lymphovascular
+                # invasion: present" does.
+                w = (
+                    i - 1
+                    if i > 0 and rt.words[i - 1] in _STATING_WORDS
+                    else i - 2  # "with urothelial carcinoma in situ"
+                    if i > 1 and rt.words[i - 2] in _STATING_WORDS
+                    else i - 3
+                    if i > 2
+                    and rt.words[i - 3] in _STATING_WORDS
+                    and rt.words[i - 2] in _WITH_QUALIFIERS
+                    else -1
                 )
-                # "Lymph nodes: 0 of 13 with metastasis" states none.
-                and not any(rt.words[k] in _NONE_WORDS for k in range(max(w - 3, 0), w))
-            )
-            affirmed = (False, None, post is not None or with_before)
-            # Pre cue: the nearest cue ending before i, in the same clause, close enough.
-            idx = bisect_left(pre_ends, i) - 1
-            while idx >= 0 and pre_cues[idx][1] >= i:  # a cue overlapping the finding itself
-                idx -= 1
-            if idx < 0:
-                return affirmed
-            cue_end, cue_start = pre_cues[idx]
-            if cue_end == cue_start and rt.words[cue_start] in _PREFIX_CUES and i != cue_end + 1:
-                return affirmed  # "non-necrotizing granulomas": "non" negates its own word only
-            between_is_list = (
-                (
-                    is_list(cue_end + 1, i - 1)
-                    or (
-                        open_list
-                        and is_open_list(cue_end + 1, i - 1)
-                        and coordinated(cue_end + 1, i - 1, j)
+                with_before = (
+                    w >= 0
+                    and not rt.boundary_between(w, i)
+                    # A one-word finding must end its phrase: "with LVI," but not "with perineural
+                    # fibrosis", where the word is an adjective of something else.
+                    and (
+                        i < j
+                        or j + 1 >= n_words
+                        or rt.boundary_between(j + 1, j + 1)
+                        or rt.comma_between(j + 1, j + 1)
+                        or rt.words[j + 1] in _CONJUNCTIONS
                     )
+                    # "Lymph nodes: 0 of 13 with metastasis" states none.
+                    and not any(rt.words[k] in _NONE_WORDS for k in range(max(w - 3, 0), w))
                 )
-                and not item_break(i)
-                and not coordinated_clause(cue_end + 1, i)
-            )
-            if i - cue_end - 1 > self._max_gap and not between_is_list:
-                return affirmed
-            if rt.boundary_between(cue_end + 1, i):
-                return affirmed
-            if _labels_between(rt, cue_end, i):
-                return affirmed  # "Sarcomatoid features: none Necrosis: present": a new label
-            if rt.comma_between(cue_end + 1, i) and not between_is_list:
-                return affirmed  # "without necrosis, (2) fungal infection": a new item
-            if rt.comma_between(cue_end + 1, i) and measured(j):
-                return affirmed  # "no ulceration, mitotic rate 3/mm2": a measured item
-            s = bisect_left(stop_starts, cue_end + 1)
-            if s < len(stop_starts) and stop_starts[s] < i:
-                return affirmed
-            if (
-                post is not None
-                and rt.comma_between(cue_end + 1, i)
-                and not (
-                    between_is_list
-                    and (has_conjunction(cue_end + 1, i - 1) or has_conjunction(j + 1, post_at))
+                affirmed = (False, None, post is not None or with_before)
+                # Pre cue: the nearest cue ending before i, in the same clause, close enough.
+                idx = bisect_left(pre_ends, i) - 1
+                while idx >= 0 and pre_cues[idx][1] >= i:  # a cue overlapping the finding itself
+                    idx -= 1
+                if idx < 0:
+                    return affirmed
+                cue_end, cue_start = pre_cues[idx]
+                if (
+                    cue_end == cue_start
+                    and rt.words[cue_start] in _PREFIX_CUES
+                    and i != cue_end + 1
+                ):
+                    return affirmed  # "non-necrotizing granulomas": "non" negates its own word only
+                between_is_list = (
+                    (
+                        is_list(cue_end + 1, i - 1)
+                        or (
+                            open_list
+                            and is_open_list(cue_end + 1, i - 1)
+                            and coordinated(cue_end + 1, i - 1, j)
+                        )
+                    )
+                    and not item_break(i)
+                    and not coordinated_clause(cue_end + 1, i)
                 )
-            ):
-                return affirmed
-            if (
-                post is not None
-                and fi >= 0
-                and own_status[fi]
-                and post_at <= j + 2
-                and (has_conjunction(cue_end + 1, i - 1) or rt.comma_between(cue_end + 1, i))
-            ):
-                # A test's own result right after it outranks a cue before the list it closes:
-                # "absence of p63 and CK5/6 staining and AMACR positivity".
-                return affirmed
-            return (True, " ".join(rt.words[cue_start : cue_end + 1]), True)
+                if i - cue_end - 1 > self._max_gap and not between_is_list:
+                    return affirmed
+                if rt.boundary_between(cue_end + 1, i):
+                    return affirmed
+                if _labels_between(rt, cue_end, i):
+                    return affirmed  # "Sarcomatoid features: none Necrosis: present": a new label
+                if rt.comma_between(cue_end + 1, i) and not between_is_list:
+                    return affirmed  # "without necrosis, (2) fungal infection": a new item
+                if rt.comma_between(cue_end + 1, i) and measured(j):
+                    return affirmed  # "no ulceration, mitotic rate 3/mm2": a measured item
+                s = bisect_left(stop_starts, cue_end + 1)
+                if s < len(stop_starts) and stop_starts[s] < i:
+                    return affirmed
+                if (
+                    post is not None
+                    and rt.comma_between(cue_end + 1, i)
+                    and not (
+                        between_is_list
+                        and (has_conjunction(cue_end + 1, i - 1) or has_conjunction(j + 1, post_at))
+                    )
+                ):
+                    return affirmed
+                if (
+                    post is not None
+                    and fi >= 0
+                    and own_status[fi]
+                    and post_at <= j + 2
+                    and (has_conjunction(cue_end + 1, i - 1) or rt.comma_between(cue_end + 1, i))
+                ):
+                    # A test's own result right after it outranks a cue before the list it closes:
+                    # "absence of p63 and CK5/6 staining and AMACR positivity".
+                    return affirmed
+                return (True, " ".join(rt.words[cue_start : cue_end + 1]), True)
+
+            return negation
+
+        if has_cues:
+            negation = negation_reader()
+        else:
+
+            def negation(
+                i: int, j: int, fi: int = -1, open_list: bool = True
+            ) -> tuple[bool, str | None, bool]:
+                """A report without a cue negates a finding only by a sign after it ("CK7 -")."""
+                if _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12) is None:
+                    return (False, None, False)
+                return negation_reader()(i, j, fi, open_list)
 
         candidates: dict[int, list[tuple]] = {}
         dropped: list[Finding] = []
