@@ -718,7 +718,27 @@ _SIDE_LETTER_LAST = re.compile(r"(?<=, )([lr])(?=\.?[ \t]*(?:[,;:\n]|$)|\.[ \t]+
 # The test's method between a marker and its sign ("EBER-ISH: (-)", "CD20 IHC (+)") is dropped,
 # so that the sign follows the marker it is the result of.
 _TEST_METHODS = frozenset(["ish", "ihc", "cish", "sish", "fish"])
-_RARE_SHORTHAND = _TEST_METHODS | {"viral", "d", "rectum", "esophagus"}
+# "grade 2 (T3 P2 M1)": the Nottingham scores of tubules, pleomorphism and mitoses by their
+# initials, not a TNM stage's M1.
+_NOTTINGHAM_INITIALS = re.compile(
+    r"(?<![a-z0-9])t([1-3])[ \t]*[,;]?[ \t]*p([1-3])[ \t]*[,;]?[ \t]*m([1-3])(?![a-z0-9])"
+)
+_NOTTINGHAM_MITOSES = frozenset(["m1", "m2", "m3"])
+# "Descending, transverse and ascending colon": each part of a list shares the noun at its end.
+_COLON_PART_LIST = re.compile(
+    r"(?<![a-z])((?:ascending|transverse|descending|sigmoid)"
+    r"(?:[ \t]*,[ \t]*(?:ascending|transverse|descending|sigmoid))*"
+    r"[ \t]*,?[ \t]*(?:and|&|or)[ \t]+(?:the[ \t]+)?(?:ascending|transverse|descending|sigmoid))"
+    r"[ \t]+colon(?![a-z])"
+)
+_COLON_PART_WORD = re.compile(r"ascending|transverse|descending|sigmoid")
+_COLON_LIST_WORDS = frozenset(["ascending", "transverse", "descending"])
+_RARE_SHORTHAND = (
+    _TEST_METHODS
+    | _NOTTINGHAM_MITOSES
+    | _COLON_LIST_WORDS
+    | {"viral", "d", "rectum", "esophagus"}
+)
 _METHOD_BEFORE_SIGN = re.compile(
     r"[ \t]*-?[ \t]*(?<![a-z])(?:ish|ihc|cish|sish|fish)"
     r"(?=[ \t]*:?[ \t]*(?:\([ \t]*[+-]{1,3}[ \t]*\)|[+-]{1,3}[ \t]*(?:[,.;/\n]|$)))"
@@ -898,6 +918,10 @@ def _house_terms(text: str, words: set[str]) -> str:
     return text
 
 
+def _each_colon_part(m: re.Match[str]) -> str:
+    return _COLON_PART_WORD.sub(lambda part: part.group(0) + " colon", m.group(1))
+
+
 def _border_as_margin(m: re.Match[str]) -> str:
     return "margins" if m.group(0).endswith("s") else "margin"
 
@@ -936,6 +960,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             text = text.replace("d&c", "dilatation and curettage")
         if ("rectum" in words or "esophagus" in words) and not words.isdisjoint(_THIRDS):
             text = _ORGAN_THEN_THIRD.sub(r"\2 \1", text)  # "rectum, upper part": "upper rectum"
+        if not words.isdisjoint(_COLON_LIST_WORDS):
+            text = _COLON_PART_LIST.sub(_each_colon_part, text)
+        if not words.isdisjoint(_NOTTINGHAM_MITOSES):
+            text = _NOTTINGHAM_INITIALS.sub(r"tubules \1, pleomorphism \2, mitoses \3", text)
     if "-colon" in text:  # one substring test: "colon" as a gate word costs every word-set test
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):

@@ -114,6 +114,8 @@ DEFAULT_UNKNOWN_PRE = (
     # The clinician's question, not the pathologist's answer: "query Kaposi sarcoma", "?TB"
     # (normalised to "query TB").
     "query", "queried",
+    # What the sample allows or lacks: "no stroma for assessment of invasion".
+    "for assessment of", "for the assessment of", "for evaluation of", "for the evaluation of",
 )  # fmt: skip
 DEFAULT_UNKNOWN_POST = (
     "not specified", "not stated", "not reported", "not mentioned", "not assessed",
@@ -148,6 +150,8 @@ DEFAULT_FILLERS = frozenset(
     {
         "is", "are", "was", "were", "be", "been", "being", "has", "have", "also", "all", "both",
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
+        # A reason's connective: "no stroma present, invasion therefore not assessable".
+        "therefore",
         "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
         # An organism's forms: "Giardia trophozoites are not observed", "no fungal hyphae".
         "trophozoites", "bacilli", "hyphae", "ova", "yeasts", "spores",

@@ -1,0 +1,141 @@
+"""Node counts listed by station, lists of colon parts, Nottingham scores by their initials, the
+organ of a lymph node dissection, and other facts in the wordings that other writers use.
+
+The wordings are written here for the test; what they must read is the clinical fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract
+
+
+@pytest.mark.parametrize(
+    ("text", "involved"),
+    [
+        ("Lobectomy. Lymph nodes: 0/3 hilar, 0/5 subcarinal. pN0.", "0/8"),
+        ("Lymph nodes: 1/7 interlobar and 0/2 paratracheal.", "1/9"),
+        ("Nodes: 2/11 pericolic, 1/4 apical; pN1b.", "3/15"),
+    ],
+)
+def test_node_counts_listed_by_station_are_summed(text, involved):
+    fields = extract(text, "tcga")
+    assert fields["lymph_node_involvement"] == involved
+    assert fields["lymph_nodes_examined"] == involved.split("/")[1]
+
+
+def test_one_station_count_is_not_summed_with_a_stage():
+    assert extract("Lymph nodes: 0/6 hilar, pN0.", "tcga")["lymph_node_involvement"] == "0/6"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Invasive carcinoma NST, grade 3 (T3 P3 M2), 25 mm.",
+        "Invasive ductal carcinoma, Nottingham grade 3 (T3, P3, M2; 8/9).",
+    ],
+)
+def test_nottingham_scores_by_their_initials_are_no_distant_metastasis(text):
+    fields = extract(text, "tcga")
+    assert fields["nottingham_components"] == "mitoses 2 + pleomorphism 3 + tubules 3"
+    assert "pm_stage" not in fields
+    assert fields.get("metastatic_involvement") != "present"
+
+
+def test_a_tnm_m1_is_still_a_distant_metastasis():
+    assert extract("Adenocarcinoma, pT3 N1 M1 (liver).", "tcga")["pm_stage"] == "m1"
+
+
+def test_a_nottingham_score_after_its_components():
+    text = "Invasive lobular carcinoma, grade 2 (tubules 3, nuclei 2, mitoses 2; score 7)."
+    assert extract(text, "tcga")["nottingham_score"] == 7.0
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_list_of_colon_parts_names_each_part(dataset):
+    text = "Biopsies. Ascending, transverse and descending colon: unremarkable mucosa."
+    sites = set(extract(text, dataset)["tumor_site"].split(" + "))
+    assert {"ascending colon", "transverse colon", "descending colon"} <= sites
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_angioinvasion_counted_in_vessels(dataset):
+    text = "Follicular thyroid carcinoma, 28 mm, with invasion of three vessels."
+    assert extract(text, dataset)["lymphovascular_invasion"] == "present"
+    text = "Follicular adenoma. No invasion of vessels is seen."
+    assert extract(text, dataset).get("lymphovascular_invasion") == "absent"
+
+
+def test_a_tonsillectomy_names_its_side_and_organ():
+    fields = extract("Right tonsillectomy: squamous cell carcinoma, 19 mm.", "tcga")
+    assert fields["organ_site"] == "head and neck"
+    assert "right tonsil" in fields["lateral_sites"].split(" + ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Left renal pelvis, biopsy: urothelial carcinoma.", "Renal pelvis, left, biopsy: carcinoma."],
+)
+def test_the_renal_pelvis_is_a_sided_site(text):
+    assert "left renal pelvis" in extract(text, "tcga")["lateral_sites"].split(" + ")
+
+
+def test_an_axillary_dissection_is_a_lymph_node_specimen():
+    text = "Right axillary lymphadenectomy: metastatic carcinoma in 2/17 nodes."
+    assert extract(text, "reg2025")["organ_site"] == "lymph node"
+    # A radical operation with its node dissection keeps the organ it is done for.
+    text = "Radical hysterectomy with pelvic lymphadenectomy: squamous cell carcinoma of the cervix"
+    assert extract(text, "reg2025")["organ_site"] != "lymph node"
+
+
+def test_colon_then_rectum_is_the_rectum():
+    text = "Colon, rectum, biopsy; Tubular adenoma with low grade dysplasia"
+    assert extract(text, "reg2025")["organ_site"] == "rectum"
+
+
+def test_a_fibrosis_stage_in_brackets_after_its_pattern():
+    text = "Liver, needle biopsy; Chronic hepatitis; fibrosis: portal (stage 1)"
+    assert extract(text, "reg2025")["fibrosis_stage"] == "stage 1"
+
+
+def test_a_share_of_a_counted_core():
+    text = "Prostate, right base, biopsy: adenocarcinoma, Gleason 3+4=7, 30% of 2 cores."
+    assert extract(text, "histai")["tumor_volume"] == 30.0
+
+
+def test_candidiasis_of_the_oesophagus_is_an_oesophagitis_with_fungi():
+    fields = extract("Oesophagus, biopsy. Conclusion: oesophageal candidiasis.", "histai")
+    assert fields["diagnosis"] == "esophagitis"
+    assert fields["organisms"] == "fungi"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bladder biopsy: low-grade papillary urothelial carcinoma; no muscle for assessment of "
+        "invasion.",
+        "Ureter: papillary urothelial carcinoma, invasion therefore not assessable.",
+    ],
+)
+def test_invasion_that_cannot_be_assessed_is_no_status(text):
+    assert "invasion_status" not in extract(text, "histai")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_no_intraepithelial_neoplasia_reads_as_no_dysplasia_only(dataset):
+    fields = extract("Colon, biopsies: negative for intraepithelial neoplasia.", dataset)
+    assert "malignancy_status" not in fields
+    assert "tumor_free_sites" not in fields
+    assert fields.get("benign_vs_malignant") != "benign"
+
+
+def test_margin_distances_listed_after_the_clear_margins():
+    text = "Skin, excision: SCC, 9 mm. Clear margins: 2 mm peripherally, 5 mm deep."
+    fields = extract(text, "histai")
+    assert set(fields["margin_distance"].split(" + ")) == {"0.2", "0.5"}
+    assert "depth_of_invasion" not in fields
+
+
+def test_a_size_before_diameter():
+    assert extract("Basal cell carcinoma, 7 mm diameter.", "histai")["tumor_size"] == 0.7
