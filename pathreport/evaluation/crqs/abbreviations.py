@@ -734,10 +734,7 @@ _COLON_PART_LIST = re.compile(
 _COLON_PART_WORD = re.compile(r"ascending|transverse|descending|sigmoid")
 _COLON_LIST_WORDS = frozenset(["ascending", "transverse", "descending"])
 _RARE_SHORTHAND = (
-    _TEST_METHODS
-    | _NOTTINGHAM_MITOSES
-    | _COLON_LIST_WORDS
-    | {"viral", "d", "rectum", "esophagus"}
+    _TEST_METHODS | _NOTTINGHAM_MITOSES | _COLON_LIST_WORDS | {"viral", "d", "rectum", "esophagus"}
 )
 _METHOD_BEFORE_SIGN = re.compile(
     r"[ \t]*-?[ \t]*(?<![a-z])(?:ish|ihc|cish|sish|fish)"
