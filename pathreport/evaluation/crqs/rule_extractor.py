@@ -959,10 +959,17 @@ class RuleExtractor:
         longest_term: dict[int, int] = {}  # word -> length of the longest term covering it
         term_from: dict[int, int] = {}  # word -> end of the longest term starting there
         term_over: dict[int, int] = {}  # word -> end of the longest term starting before it
+        modifying: set[int] = set()  # mentions right before a term: "tumour" of "tumour necrosis"
         if mention_starts:
             report_words = rt.words
             for (_, i), (j, _, kind) in terms.items():
                 if kind == TERM:
+                    if (
+                        i - 1 in mention_starts
+                        and not rt.comma_between(i, i)
+                        and not rt.boundary_between(i, i)
+                    ):
+                        modifying.add(i - 1)
                     for w in range(i, j + 1):
                         if w in mention_starts:
                             # A term that is itself a negative statement ("no malignancy",
@@ -995,10 +1002,11 @@ class RuleExtractor:
                 and kind == MENTION
                 and i == j
                 and rt.words[i] in _TUMOUR_NOUNS
-                and (term_from.get(i, -1) > j or term_over.get(i, -1) > j)
+                and (term_from.get(i, -1) > j or term_over.get(i, -1) > j or i in modifying)
             ):
                 # "no tumour necrosis", "no vascular tumour thrombus": the status of that
-                # finding, not a tumour-free site
+                # finding, not a tumour-free site (also where the schema has no term for the
+                # two words together, only for the finding after the noun)
                 continue
             negated, cue, explicit = (
                 # A bare mention right after a conjunction is a list item of its own ("no

@@ -139,3 +139,58 @@ def test_margin_distances_listed_after_the_clear_margins():
 
 def test_a_size_before_diameter():
     assert extract("Basal cell carcinoma, 7 mm diameter.", "histai")["tumor_size"] == 0.7
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kidney, left, core biopsy; Papillary renal cell carcinoma, no tumour necrosis",
+        "Uterus, myomectomy; Leiomyoma, 6 cm. No coagulative tumor necrosis.",
+    ],
+)
+def test_no_tumour_necrosis_is_no_tumour_free_statement(text):
+    fields = extract(text, "reg2025")
+    assert fields["necrosis"] == "absent"
+    assert "tumor_free_sites" not in fields
+    assert not any(site.endswith(" free") for site in fields.get("lateral_sites", "").split(" + "))
+
+
+def test_no_tumour_then_a_new_sentence_is_still_tumour_free():
+    text = "Left ovary and uterus: no tumour. Omental metastasis, 1 cm."
+    assert extract(text, "tcga")["tumor_free_sites"] == "1"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lymph nodes, right axillary, dissection; metastatic carcinoma in 2/9 nodes; "
+        "macrometastasis, 6 mm",
+        "Right neck dissection; one node with metastatic carcinoma (1/22) measuring 12 mm",
+    ],
+)
+def test_a_nodal_deposit_size_is_no_tumour_size(text):
+    assert "tumor_size" not in extract(text, "reg2025")
+
+
+def test_a_distance_clear_of_a_margin_is_no_tumour_size():
+    text = "Colon, polypectomy; adenocarcinoma. The carcinoma is 3 mm clear of the stalk margin."
+    assert "tumor_size" not in extract(text, "reg2025")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_adenocarcinoma_arising_in_barretts(dataset):
+    text = "Oesophagectomy: adenocarcinoma arising in Barrett's, 25 mm, pT2."
+    assert "barrett esophagus" in extract(text, dataset)["findings"].split(" + ")
+
+
+def test_a_dermoid_cyst_is_the_teratoma_not_a_second_lesion():
+    text = "Left ovary, cystectomy; Mature cystic teratoma (dermoid cyst)"
+    assert extract(text, "reg2025")["findings"] == "nonseminomatous germ cell tumor"
+
+
+def test_granulomas_of_epithelioid_and_giant_cells_are_no_histologic_type():
+    text = "Lymph node: epithelioid and giant-cell granulomas with caseous necrosis."
+    assert "histologic_type" not in extract(text, "histai")
+    assert extract("Epithelioid mesothelioma of the pleura.", "histai")["histologic_type"] == (
+        "epithelioid"
+    )
