@@ -591,6 +591,8 @@ _LAYER_INITIALS_INVADED = re.compile(
     r"(?<![a-z])(sm|lp)[1-3]?(?=[ \t]+(?:invasion|infiltration|involvement)(?![a-z]))"
 )
 _LAYER_NAMES = {"sm": "submucosal", "lp": "lamina propria"}
+# "infiltrating m. propria": the muscularis propria by its initial.
+_M_PROPRIA = re.compile(r"(?<![a-z0-9])m\.?[ \t]+propria(?![a-z])")
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
 )
@@ -821,7 +823,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left", "ic", "lp", "sm1", "sm2",
+        "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -1025,6 +1027,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MEC.sub("mucoepidermoid carcinoma", text)
     if "sm" in words:
         text = _SUBMUCOSA.sub(r"\1submucosa", text)
+    if "m" in words and "propria" in words:
+        text = _M_PROPRIA.sub("muscularis propria", text)
     if not words.isdisjoint(_LAYER_NAMES) or ("sm1" in words or "sm2" in words):
         text = _LAYER_INITIALS_INVADED.sub(lambda m: _LAYER_NAMES[m.group(1)], text)
     if not words.isdisjoint(_LIVER_WORDS) and not words.isdisjoint(_SEGMENT_NAMES):

@@ -194,3 +194,59 @@ def test_granulomas_of_epithelioid_and_giant_cells_are_no_histologic_type():
     assert extract("Epithelioid mesothelioma of the pleura.", "histai")["histologic_type"] == (
         "epithelioid"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "lost"),
+    [
+        ("Colon: adenocarcinoma. MMR IHC: MLH1 - lost; PMS2 - lost; MSH2 - intact.", "deficient",
+         "mlh1 + pms2"),
+        ("Rectum: adenocarcinoma. MMR proteins: extinction of MSH2 and of MSH6.", "deficient",
+         "msh2 + msh6"),
+        ("Stomach: adenocarcinoma. Mismatch repair proteins (MLH1, PMS2, MSH2, MSH6) with "
+         "retained expression.", "proficient", None),
+    ],
+)  # fmt: skip
+def test_mismatch_repair_results_in_other_layouts(text, status, lost):
+    fields = extract(text, "tcga")
+    assert fields["mmr_msi_status"] == status
+    assert fields.get("mmr_proteins_lost") == lost
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Breast, core biopsy; DCIS, NG 3 (high), comedo type.", "3"),
+        ("Breast, excision: DCIS, low grade, 4 mm.", "low"),
+        ("Breast: invasive carcinoma with a high-grade intraductal component.", "high"),
+        ("Breast: intraductal carcinoma (DCIS) of low grade, 6 mm.", "low"),
+    ],
+)
+def test_the_grade_of_a_dcis_is_its_nuclear_grade(dataset, text, grade):
+    assert extract(text, dataset)["nuclear_grade"] == grade
+
+
+def test_a_dcis_nuclear_grade_stated_in_a_sentence_of_its_own():
+    text = "Breast, core biopsy; ductal carcinoma in situ. The nuclear grade is high."
+    assert extract(text, "reg2025")["nuclear_grade"] == "high"
+
+
+def test_a_renal_grade_by_its_letter_before_the_system():
+    assert extract("Kidney: clear cell RCC, G2 (WHO/ISUP), 30 mm.", "tcga")["nuclear_grade"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        ("Colon, anterior resection: adenocarcinoma, 28 mm, infiltrating m. propria.",
+         "muscularis propria"),
+        ("Cystectomy: urothelial carcinoma; perivesical soft tissue invasion, microscopic.",
+         "perivisceral fat"),
+        ("Gastrectomy: adenocarcinoma, 40 mm, into subserosal connective tissue.", "subserosa"),
+        ("Polypectomy: adenoma with a focus of invasive adenocarcinoma in the submucosa.",
+         "submucosa"),
+    ],
+)  # fmt: skip
+def test_the_deepest_layer_in_terse_wordings(text, depth):
+    assert extract(text, "tcga")["invasion_depth"] == depth
