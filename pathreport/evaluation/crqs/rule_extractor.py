@@ -544,6 +544,24 @@ class RuleExtractor:
                 end, kind = post_by_start[k]
                 return kind == POST, " ".join(rt.words[k : end + 1])
 
+            term_start_words: list[set[int]] = []  # built on first use
+
+            def opens_a_finding(k: int, fi: int) -> bool:
+                """The "no" at word k starts a statement about the term right after it ("for
+                vulval squamous cell carcinoma: No metastatic carcinoma"), not the status of the
+                finding of field fi before it ("LVI: no"). A mention after it ("Seminal
+                vesicles: no tumour") keeps the status, and so does a test ("SOX10: no
+                melanoma" is its negative result)."""
+                if rt.words[k] != "no" or k + 1 >= n_words or rt.boundary_between(k + 1, k + 1):
+                    return False
+                if fi >= 0 and own_status[fi]:
+                    return False
+                if not term_start_words:
+                    term_start_words.append(
+                        {w for (_, w), (_, _, kind) in terms.items() if kind == TERM}
+                    )
+                return k + 1 in term_start_words[0]
+
             entity_end_words: list[set[int]] = []  # built on first use
 
             def entity_ends() -> set[int]:
@@ -821,7 +839,7 @@ class RuleExtractor:
                                 post = (True, cue_text)
                             break
                         if k in post_by_start:
-                            if closes(k, i, fi):
+                            if closes(k, i, fi) and not opens_a_finding(k, fi):
                                 post, post_at = stated_at(k), k
                             break
                         if rt.words[k] not in self._fillers:

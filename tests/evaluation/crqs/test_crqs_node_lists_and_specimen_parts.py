@@ -250,3 +250,17 @@ def test_a_renal_grade_by_its_letter_before_the_system():
 )  # fmt: skip
 def test_the_deepest_layer_in_terse_wordings(text, depth):
     assert extract(text, "tcga")["invasion_depth"] == depth
+
+
+def test_a_no_after_a_colon_that_opens_a_statement_of_its_own():
+    # The colon ends the clinical context; "No ..." negates the metastasis, not the primary.
+    text = (
+        "Sentinel lymph nodes, right groin, for vulval squamous cell carcinoma: No metastatic "
+        "carcinoma in two lymph nodes (0/2)."
+    )
+    assert "squamous cell carcinoma" not in extract(text, "histai").get("excluded_entities", "")
+    # A finding's own status after its label still reads: "LVI: no".
+    fields = extract("Carcinoma. LVI: no. Perineural invasion: no.", "histai")
+    assert fields["lymphovascular_invasion"] == "absent"
+    assert fields["perineural_invasion"] == "absent"
+    assert extract("Seminal vesicles: no tumour.", "tcga")["seminal_vesicle_invasion"] == "absent"
