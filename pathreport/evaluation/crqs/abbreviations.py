@@ -605,6 +605,8 @@ _LIVER_SEGMENT = re.compile(
 # "G2, S4" or "fibrosis stage S1" a chronic hepatitis's grade and stage (Scheuer, Batts-Ludwig)
 _LIVER_WORDS = frozenset(["liver", "hepatic", "hepatectomy", "hepatocellular", "hcc"])
 _LATERAL_STOP = re.compile(r"(?<![a-z])lat\.[ \t]*(?=[a-z])")
+# "Esophageal bx (prox. & distal)": the abbreviation's full stop ends no sentence.
+_PROXIMAL_STOP = re.compile(r"(?<![a-z])prox\.[ \t]*(?=[a-z&+])")
 # "Segmentectomy VI of the liver": the segment removed, named after the procedure.
 _SEGMENTECTOMY_OF = re.compile(
     r"(?<![a-z])segmentectomy[ \t]+(?:of[ \t]+)?([1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9])"
@@ -751,6 +753,12 @@ _ORGAN_THEN_THIRD = re.compile(
     r"[ \t]+(?:part|third|portion)(?![a-z])(?:[ \t]*\))?"
 )
 _THIRDS = frozenset(["part", "third", "portion"])
+# "Biopsies of the middle and lower third": each part of the list is a third of its own.
+_THIRD_LIST = re.compile(
+    r"(?<![a-z])(upper|middle|lower)([ \t]*(?:,[ \t]*|and[ \t]+|&[ \t]*|to[ \t]+)(?:the[ \t]+)?)"
+    r"(upper|middle|lower)[ \t]+thirds?(?![a-z])"
+)
+_THIRD_WORDS = frozenset(["third", "thirds"])
 # "A-colon", "S-colon": the colon's parts by their initials.
 _COLON_PART = re.compile(r"(?<![a-z0-9-])([atds])-colon(?![a-z])")
 _COLON_PARTS = {"a": "ascending", "t": "transverse", "d": "descending", "s": "sigmoid"}
@@ -804,7 +812,7 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 
 # The words that open ``_house_terms`` (each of its rules needs one of them).
 _HOUSE_TERM_WORDS = frozenset(
-    ["lat", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
+    ["lat", "prox", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
     + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
     + ["diagnostic", "nondiagnostic", "inflammation", "im"]
 )
@@ -855,6 +863,7 @@ _GATE_WORDS |= (
     | _JAPANESE_CODES
     | _METAPLASIA_SITES
     | _THIRDS
+    | _THIRD_WORDS
     | _RARE_SHORTHAND
     | _SEGMENT_NAMES
     | _SMALL_NUMBER_WORDS
@@ -870,6 +879,8 @@ def _house_terms(text: str, words: set[str]) -> str:
     "IC-NST", "angle LC", "surgical bed", "epidermoid (squamous cell) carcinoma")."""
     if "lat" in words and "lat." in text:  # "R lat. tongue": the full stop ends no sentence
         text = _LATERAL_STOP.sub("lateral ", text)
+    if "prox" in words and "prox." in text:
+        text = _PROXIMAL_STOP.sub("proximal ", text)
     if "segmentectomy" in words:
         text = _SEGMENTECTOMY_OF.sub(r"segment \1 segmentectomy", text)
     if ("lc" in words or "gc" in words) and not words.isdisjoint(_GASTRIC_WORDS):
@@ -963,6 +974,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             text = _COLON_PART_LIST.sub(_each_colon_part, text)
         if not words.isdisjoint(_NOTTINGHAM_MITOSES):
             text = _NOTTINGHAM_INITIALS.sub(r"tubules \1, pleomorphism \2, mitoses \3", text)
+    if not words.isdisjoint(_THIRD_WORDS):
+        text = _THIRD_LIST.sub(r"\1 third\2\3 third", text)
     if "-colon" in text:  # one substring test: "colon" as a gate word costs every word-set test
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):

@@ -264,3 +264,24 @@ def test_a_no_after_a_colon_that_opens_a_statement_of_its_own():
     assert fields["lymphovascular_invasion"] == "absent"
     assert fields["perineural_invasion"] == "absent"
     assert extract("Seminal vesicles: no tumour.", "tcga")["seminal_vesicle_invasion"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oesophageal biopsies (prox. & distal): reflux changes.",
+        "Oesophageal biopsies of the upper and lower third: reflux changes.",
+    ],
+)
+def test_two_parts_of_the_oesophagus_in_short(dataset, text):
+    assert extract(text, dataset)["tumor_site"] == "upper third + lower third"
+
+
+def test_a_prox_margin_is_still_a_margin():
+    assert "tumor_site" not in extract("Colon resection, prox. margin: free.", "tcga")
+
+
+def test_the_curvature_of_the_body_is_the_gastric_body():
+    text = "Gastrectomy: adenocarcinoma, 30 mm, greater curvature of the body."
+    assert extract(text, "tcga")["tumor_site"] == "body + greater curvature"
