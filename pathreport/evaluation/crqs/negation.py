@@ -111,6 +111,8 @@ DEFAULT_UNKNOWN_PRE = (
     # "This sampling cannot exclude coexisting carcinoma".
     "cannot exclude", "can not exclude", "cannot rule out", "can not rule out",
     "could not exclude", "does not exclude", "do not exclude",
+    # "microbiological work-up to exclude TB".
+    "to exclude", "to rule out",
     # The clinician's question, not the pathologist's answer: "query Kaposi sarcoma", "?TB"
     # (normalised to "query TB").
     "query", "queried",
@@ -126,6 +128,8 @@ DEFAULT_UNKNOWN_POST = (
     # A finding held possible: "Concurrent carcinoma cannot be excluded" states neither.
     "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
     "can not be ruled out", "could not be excluded", "not ruled out",
+    # A work-up advised: "tuberculosis to be excluded by microbiology".
+    "to be excluded", "to be ruled out",
     # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".
     "requested", "pending", "to follow", "will follow", "awaited",
     # A test advised, not a finding: "correlation with PCR for Mycobacterium tuberculosis is

@@ -285,3 +285,16 @@ def test_a_prox_margin_is_still_a_margin():
 def test_the_curvature_of_the_body_is_the_gastric_body():
     text = "Gastrectomy: adenocarcinoma, 30 mm, greater curvature of the body."
     assert extract(text, "tcga")["tumor_site"] == "body + greater curvature"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lymph node: caseating granulomatous lymphadenitis; tuberculosis to be excluded by culture.",
+        "Lymph node: granulomatous lymphadenitis; PCR advised to rule out TB.",
+    ],
+)
+def test_an_entity_to_be_excluded_by_a_work_up_is_neither_present_nor_absent(text):
+    fields = extract(text, "histai")
+    assert fields["diagnosis"] != "tuberculosis"
+    assert "tuberculosis" not in fields.get("excluded_entities", "")
