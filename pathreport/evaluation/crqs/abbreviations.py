@@ -471,6 +471,8 @@ _UC = re.compile(r"(?<![a-z0-9])uc(?![a-z0-9])")  # urothelial carcinoma, or ulc
 _UROTHELIAL_WORDS = frozenset(
     ["bladder", "urothelial", "turbt", "turb", "ureter", "ureteric", "urethra", "cystectomy"]
     + ["ub", "tur"]
+    # "Metastatic UC involving two of nine nodes": a colitis does not metastasise.
+    + ["metastatic", "metastasis", "metastases"]
 )
 _COLITIS_WORDS = frozenset(
     [
@@ -493,7 +495,7 @@ _POSTPOSED_NOUNS = (
     "gastritis", "esophagitis", "oesophagitis", "cholecystitis", "appendicitis", "endometritis",
     "cervicitis", "hepatitis", "metaplasia", "hyperplasia", "mastosis", "mastopathy", "pleura",
     "emboli", "hysterectomy", "nephrectomy", "thyroidectomy", "mastectomy", "cystectomy",
-    "colectomy", "glossectomy", "gastrectomy",
+    "colectomy", "glossectomy", "gastrectomy", "polyp",
 )  # fmt: skip
 _POSTPOSED_ADJECTIVES = {
     **{w: w for w in (
@@ -502,12 +504,14 @@ _POSTPOSED_ADJECTIVES = {
         "invasive", "pancreatic", "tubular", "tubulovillous", "villous",
         "collagenous", "lymphocytic", "chronic", "active", "acute", "suppurative", "calculous",
         "apocrine", "fibrocystic", "visceral", "parietal", "total", "partial", "radical",
-        "intestinal", "follicular", "nodular",
+        "intestinal", "follicular", "nodular", "hyperplastic", "adenomatous", "hamartomatous",
+        "reactive",
     )},
     "basocellular": "basal cell", "basocellulare": "basal cell", "planocellulare": "squamous cell",
     "tubulare": "tubular", "chronica": "chronic", "activa": "active", "acuta": "acute",
     "calculosa": "calculous", "collagenosa": "collagenous", "lymphocytica": "lymphocytic",
-    "suppurated": "suppurative", "vasculaires": "vascular",
+    "suppurated": "suppurative", "vasculaires": "vascular", "follicularis": "follicular",
+    "reactiva": "reactive",
 }  # fmt: skip
 # One expression per noun, each starting with its noun's letters, run only for the nouns a
 # report names (one expression over every noun tried each position of most reports).
