@@ -498,6 +498,12 @@ _PARTS_WITH_A_SIDE = (
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
 _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
 # "70 by 35 by 20 mm" is "70 x 35 x 20 mm": the dimensions of one size.
+# "myometrial invasion 4/15 mm", "depth of invasion 9/15 mm": a part of a measured whole, each
+# a measurement in its unit ("4 mm of 15 mm").
+_PART_OF_MEASURED = re.compile(
+    r"(?<![a-z\d.,/])(\d{1,3}(?:\.\d{1,2})?)[ \t]*/[ \t]*"
+    r"(\d{1,3}(?:\.\d{1,2})?)[ \t]*(mm|cm)(?![a-z0-9])(?![ \t]*hg(?![a-z]))"
+)
 _BY_DIMENSION = re.compile(
     r"(?<=\d)([ \t]*(?:cm|mm)?)[ \t]+by[ \t]+"
     r"(?=\d{1,3}(?:\.\d{1,2})?[ \t]*(?:cm|mm|by[ \t]|x[ \t\d]))"
@@ -1261,6 +1267,9 @@ def normalise(text: str) -> str:
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
         if "μm" in text or "um" in text or "micro" in text:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
+    if "/" in text and ("mm" in text or "cm" in text) and _PART_OF_MEASURED.search(text):
+        # "4/15 mm": each part a measurement
+        text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if " by " in text:  # "70 by 35 by 20 mm"
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "m)" in text and ("cm)" in text or "mm)" in text):  # "tumour size [18 mm]"

@@ -317,3 +317,14 @@ def test_names_written_in_another_order_or_by_initials(text, diagnosis):
 def test_ulcerative_colitis_by_its_initials_stays_a_colitis():
     text = "Rectum, biopsy: chronic active UC, no dysplasia."
     assert extract(text, "histai")["diagnosis"] == "ulcerative colitis"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_part_of_a_measured_whole_is_a_measurement(dataset):
+    text = "TAH-BSO: endometrioid carcinoma, FIGO grade 1. Myometrial invasion 5/17 mm (<50%)."
+    assert set(extract(text, dataset)["measurements"].split(" + ")) == {"0.5", "1.7"}
+
+
+def test_a_grade_before_a_slash_is_no_measurement():
+    text = "Breast, mastectomy --- ILC, classic / Nottingham G2 / 23 mm / LVI: none"
+    assert extract(text, "tcga")["measurements"] == 2.3
