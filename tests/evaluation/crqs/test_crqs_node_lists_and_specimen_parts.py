@@ -328,3 +328,15 @@ def test_a_part_of_a_measured_whole_is_a_measurement(dataset):
 def test_a_grade_before_a_slash_is_no_measurement():
     text = "Breast, mastectomy --- ILC, classic / Nottingham G2 / 23 mm / LVI: none"
     assert extract(text, "tcga")["measurements"] == 2.3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Vulvectomy: SCC. Groin nodes: right 1 of 9, left 0 of 4. pN1a.",
+        "Right inguinal nodes 1/9 (deposit 3 mm); left 0/4.",
+        "Groin LN: Rt 1 of 9 positive, deposit 3 mm, ENE absent; Lt 0 of 4.",
+    ],
+)
+def test_node_counts_per_side_are_summed(text):
+    assert extract(text, "tcga")["lymph_node_involvement"] == "1/13"
