@@ -340,3 +340,27 @@ def test_a_grade_before_a_slash_is_no_measurement():
 )
 def test_node_counts_per_side_are_summed(text):
     assert extract(text, "tcga")["lymph_node_involvement"] == "1/13"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Gastrectomy: adenocarcinoma, pT3; ly1, v0; PM0, DM0; LN 0/30.", "negative"),
+        ("Gastrectomy: adenocarcinoma, pT3; PM1, DM0; LN 0/30.", "positive"),
+    ],
+)
+def test_japanese_margin_codes_are_margins_not_a_distant_metastasis_stage(text, status):
+    fields = extract(text, "tcga")
+    assert fields["margin_status"] == status
+    assert "pm_stage" not in fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rectal polyp, polypectomy: tubular adenoma, low-grade dysplasia, removed completely.",
+        "Sigmoid polypectomy: adenocarcinoma; the carcinoma is 3 mm clear of the stalk margin.",
+    ],
+)
+def test_a_complete_removal_or_a_clearance_is_a_free_margin(text):
+    assert extract(text, "reg2025")["margin_status"] == "free"
