@@ -486,9 +486,8 @@ class RuleExtractor:
                 for k in range(a, b + 1):
                     if rt.comma_between(k, k) or rt.words[k] in _CONJUNCTIONS:
                         if item_break(k) or _ENUMERATOR.match(rt.text, rt.starts[k]):
-                            return (
-                                False  # ", (2) ..." or ", B. ...": the next item of a report list
-                            )
+                            # ", (2) ..." or ", B. ...": the next item of a report list
+                            return False
                         opens_clause = k + 1 < n_words and rt.words[k + 1] in _CLAUSE_OPENERS
                         if rt.words[k] in _CONJUNCTIONS and opens_clause:
                             return False  # ", and the lymph nodes were not examined": a clause
@@ -588,9 +587,8 @@ class RuleExtractor:
                 k = j + 1
                 listish = counts()[0]
                 last_conjunction = -1
-                unlisted_tail = (
-                    False  # inside an unlisted last item, which starts at its conjunction
-                )
+                # inside an unlisted last item, which starts at its conjunction
+                unlisted_tail = False
                 open_words = 0  # unknown words of the current middle item ("A, satellites and B")
                 last_open = -1  # the last such word
                 used_open = False  # such an item was passed: the list must reach its conjunction
@@ -791,11 +789,8 @@ class RuleExtractor:
                 """
                 sign = _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12)
                 if sign is None and not has_cues:
-                    return (
-                        False,
-                        None,
-                        False,
-                    )  # no cue in the report and no sign after the finding
+                    # no cue in the report and no sign after the finding
+                    return (False, None, False)
 
                 post: tuple[bool, str | None] | None = None
                 post_at = j
@@ -806,12 +801,10 @@ class RuleExtractor:
                     k, limit = j + 1, j + 1 + self._max_post
                     skip_to = bracketed_after(j)
                     if skip_to is None and has_cues:
-                        skip_to = status_after_object(
-                            j
-                        )  # "invasion of the lamina propria is absent"
-                    if (
-                        skip_to is not None
-                    ):  # "Perineural invasion (nerves involved) was identified"
+                        # "invasion of the lamina propria is absent"
+                        skip_to = status_after_object(j)
+                    # "Perineural invasion (nerves involved) was identified"
+                    if skip_to is not None:
                         k, limit = skip_to, skip_to + self._max_post
                     while k < len(rt) and k <= limit:
                         if rt.boundary_between(k, k) and not (
@@ -843,9 +836,8 @@ class RuleExtractor:
                                 post, post_at = stated_at(k), k
                             break
                         if rt.words[k] not in self._fillers:
-                            if (
-                                in_list[k] or rt.words[k] in _CONJUNCTIONS
-                            ):  # "A and B were negative"
+                            # "A and B were negative"
+                            if in_list[k] or rt.words[k] in _CONJUNCTIONS:
                                 listed = list_post_cue(j)
                                 if listed is not None and a_tests_result(listed[0], fi):
                                     listed = None

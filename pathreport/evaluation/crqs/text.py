@@ -497,13 +497,13 @@ _PARTS_WITH_A_SIDE = (
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
 _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
-# "70 by 35 by 20 mm" is "70 x 35 x 20 mm": the dimensions of one size.
 # "myometrial invasion 4/15 mm", "depth of invasion 9/15 mm": a part of a measured whole, each
-# a measurement in its unit ("4 mm of 15 mm").
+# a measurement in its unit ("4 mm of 15 mm"); a blood pressure ("120/80 mm Hg") is none.
 _PART_OF_MEASURED = re.compile(
     r"(?<![a-z\d.,/])(\d{1,3}(?:\.\d{1,2})?)[ \t]*/[ \t]*"
     r"(\d{1,3}(?:\.\d{1,2})?)[ \t]*(mm|cm)(?![a-z0-9])(?![ \t]*hg(?![a-z]))"
 )
+# "70 by 35 by 20 mm" is "70 x 35 x 20 mm": the dimensions of one size.
 _BY_DIMENSION = re.compile(
     r"(?<=\d)([ \t]*(?:cm|mm)?)[ \t]+by[ \t]+"
     r"(?=\d{1,3}(?:\.\d{1,2})?[ \t]*(?:cm|mm|by[ \t]|x[ \t\d]))"
@@ -1231,6 +1231,7 @@ def normalise(text: str) -> str:
 
     "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage
     needs one spelling of the unit; a decimal comma before a unit becomes a point ("2,8 cm"), a
+    part of a measured whole is measured in its unit ("4/15 mm" is "4 mm of 15 mm"), a
     sign after a heading's colon or a node count becomes its word ("LVI: -", "2/15 +"), margins
     listed by name with their signs get the status they share, a stain's sign written apart
     joins it ("CK7 -"), "in situ hybridisation" is "ISH", "70 by 35 mm" is "70 x 35 mm", and
@@ -1267,8 +1268,7 @@ def normalise(text: str) -> str:
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
         if "μm" in text or "um" in text or "micro" in text:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
-    if "/" in text and ("mm" in text or "cm" in text) and _PART_OF_MEASURED.search(text):
-        # "4/15 mm": each part a measurement
+    if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if " by " in text:  # "70 by 35 by 20 mm"
         text = _BY_DIMENSION.sub(r"\1 x ", text)
