@@ -500,7 +500,7 @@ _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from t
 # "myometrial invasion 4/15 mm", "depth of invasion 9/15 mm": a part of a measured whole, each
 # a measurement in its unit ("4 mm of 15 mm"); a blood pressure ("120/80 mm Hg") is none.
 _PART_OF_MEASURED = re.compile(
-    r"(?<![a-z\d.,/])(\d{1,3}(?:\.\d{1,2})?)[ \t]*/[ \t]*"
+    r"(\d(?<![a-z\d.,/]\d)\d{0,2}(?:\.\d{1,2})?)[ \t]*/[ \t]*"
     r"(\d{1,3}(?:\.\d{1,2})?)[ \t]*(mm|cm)(?![a-z0-9])(?![ \t]*hg(?![a-z]))"
 )
 # "70 by 35 by 20 mm" is "70 x 35 x 20 mm": the dimensions of one size.
