@@ -946,6 +946,7 @@ class RuleExtractor:
         if has_cues:
             negation = negation_reader()
         else:
+            signed_reader: list[Callable[..., tuple[bool, str | None, bool]]] = []
 
             def negation(
                 i: int, j: int, fi: int = -1, open_list: bool = True
@@ -953,7 +954,9 @@ class RuleExtractor:
                 """A report without a cue negates a finding only by a sign after it ("CK7 -")."""
                 if _SIGN_AFTER.match(rt.text, rt.ends[j], rt.ends[j] + 12) is None:
                     return (False, None, False)
-                return negation_reader()(i, j, fi, open_list)
+                if not signed_reader:  # built once, at the first sign
+                    signed_reader.append(negation_reader())
+                return signed_reader[0](i, j, fi, open_list)
 
         candidates: dict[int, list[tuple]] = {}
         dropped: list[Finding] = []
