@@ -820,6 +820,9 @@ _HOUSE_TERM_WORDS = frozenset(
     + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
     + ["diagnostic", "nondiagnostic", "inflammation", "im"]
 )
+# "Atypical lipomatous tumour" and "well-differentiated liposarcoma" are one entity (WHO), named
+# by where it lies; the one name keeps a report that gives either from reading another entity.
+_ATYPICAL_LIPOMATOUS = re.compile(r"atypical[ \t]+lipomatous[ \t]+tumou?rs?(?![a-z])")
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
 # handful of words instead of the whole report's (a test checks that no rule looks for a word
@@ -950,6 +953,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
     if "(" in text and not words.isdisjoint(_BRACKET_TRIGGERS):
         text = _BRACKET_BEFORE_CARCINOMA.sub(r"\1 \3 (\2)", text)
+    if "atypical" in words and "lipomatous" in text:
+        text = _ATYPICAL_LIPOMATOUS.sub("well-differentiated liposarcoma", text)
     if "tb" in words and not words.isdisjoint(_TB_CONTEXT):
         text = _TB.sub("tuberculosis", text)
     if "x" in words and ("cm" in text or "mm" in text):

@@ -732,13 +732,21 @@ class RuleExtractor:
                     return None
                 if rt.boundary_between(at, at) or rt.comma_between(at, at):
                     return None
-                for k in range(at + 1, min(at + 6, n_words)):
+                # "invasion into the submucosa of the stalk is not found", "invasion of the
+                # perirenal fat and renal sinus is not found": an object of up to eight words,
+                # one conjunction within it.
+                conjunctions = 0
+                for k in range(at + 1, min(at + 10, n_words)):
                     if rt.boundary_between(k, k) or rt.comma_between(k, k):
                         return None
                     if k in post_by_start:
                         return k
-                    if k in pre_by_start or rt.words[k] in _CONJUNCTIONS:
+                    if k in pre_by_start:
                         return None
+                    if rt.words[k] in _CONJUNCTIONS:
+                        conjunctions += 1
+                        if conjunctions > 1 or k == at + 1:
+                            return None
                 return None
 
             def closes(k: int, i: int, fi: int) -> bool:
