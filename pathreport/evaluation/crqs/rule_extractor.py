@@ -725,25 +725,28 @@ class RuleExtractor:
 
             def status_after_object(j: int) -> int | None:
                 """The post cue that follows the finding's object ("invasion of the lamina propria
-                is not identified"): the cue within a few words after a preposition right after
-                word j, in the same clause and with no conjunction before it."""
+                is not identified", "invasion into the submucosa of the stalk is not found",
+                "invasion of the perirenal fat and renal sinus is not found"): the cue within
+                nine words after a preposition right after word j, in the same clause, with at
+                most one conjunction inside the object."""
                 at = j + 1
-                if at >= n_words or rt.words[at] not in _OBJECT_PREPOSITIONS:
+                words = rt.words
+                if at >= n_words or words[at] not in _OBJECT_PREPOSITIONS:
                     return None
-                if rt.boundary_between(at, at) or rt.comma_between(at, at):
+                # A clause boundary or comma in the gap before word k ends the object (the
+                # counts are read directly: this runs for many findings of a long report).
+                bounds, commas = rt.boundary_count, rt.comma_count
+                if bounds[at + 1] != bounds[at] or commas[at + 1] != commas[at]:
                     return None
-                # "invasion into the submucosa of the stalk is not found", "invasion of the
-                # perirenal fat and renal sinus is not found": an object of up to eight words,
-                # one conjunction within it.
                 conjunctions = 0
                 for k in range(at + 1, min(at + 10, n_words)):
-                    if rt.boundary_between(k, k) or rt.comma_between(k, k):
+                    if bounds[k + 1] != bounds[k] or commas[k + 1] != commas[k]:
                         return None
                     if k in post_by_start:
                         return k
                     if k in pre_by_start:
                         return None
-                    if rt.words[k] in _CONJUNCTIONS:
+                    if words[k] in _CONJUNCTIONS:
                         conjunctions += 1
                         if conjunctions > 1 or k == at + 1:
                             return None
