@@ -248,3 +248,11 @@ def test_glomeruli_with_crescents_and_none_sclerosed(dataset):
     )
     assert fields["global_glomerulosclerosis"] == "0/22"
     assert fields["glomerular_crescents"] == "4"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_subacute_thyroiditis_is_not_the_autoimmune_one(dataset):
+    subacute = extract("Thyroid: subacute granulomatous (de Quervain) thyroiditis.", dataset)
+    autoimmune = extract("Thyroid: chronic lymphocytic (Hashimoto) thyroiditis.", dataset)
+    assert subacute["diagnosis"] == "granulomatous thyroiditis"
+    assert autoimmune["diagnosis"] == "thyroiditis"
