@@ -256,3 +256,8 @@ def test_subacute_thyroiditis_is_not_the_autoimmune_one(dataset):
     autoimmune = extract("Thyroid: chronic lymphocytic (Hashimoto) thyroiditis.", dataset)
     assert subacute["diagnosis"] == "granulomatous thyroiditis"
     assert autoimmune["diagnosis"] == "thyroiditis"
+
+
+def test_a_weiss_score_is_no_nottingham_score():
+    fields = extract("Adrenal cortical carcinoma, Weiss score 5/9.", "tcga")
+    assert "nottingham_score" not in fields
