@@ -261,3 +261,15 @@ def test_subacute_thyroiditis_is_not_the_autoimmune_one(dataset):
 def test_a_weiss_score_is_no_nottingham_score():
     fields = extract("Adrenal cortical carcinoma, Weiss score 5/9.", "tcga")
     assert "nottingham_score" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+@pytest.mark.parametrize(
+    "text", ["Prostate: acinar carcinoma, Gleason 3+4=7.", "Gland-forming carcinoma."]
+)
+def test_a_glandular_carcinoma_is_an_adenocarcinoma(dataset, text):
+    assert extract(text, dataset)["diagnosis"] == "adenocarcinoma"
+
+
+def test_an_acinar_cell_carcinoma_stays_its_own_entity():
+    assert extract("Pancreas: acinar cell carcinoma.", "tcga")["diagnosis"] != "adenocarcinoma"
