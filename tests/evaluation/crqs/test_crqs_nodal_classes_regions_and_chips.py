@@ -273,3 +273,16 @@ def test_a_glandular_carcinoma_is_an_adenocarcinoma(dataset, text):
 
 def test_an_acinar_cell_carcinoma_stays_its_own_entity():
     assert extract("Pancreas: acinar cell carcinoma.", "tcga")["diagnosis"] != "adenocarcinoma"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("ER - positive (90%), PR - negative, HER2/neu - 2+ (equivocal).", "equivocal"),
+        ("HER2 - 3+.", "positive"),
+        ("ER -, PR -, HER2 -.", "negative"),
+    ],
+)
+def test_a_dash_before_a_her2_score_is_no_sign(dataset, text, status):
+    assert extract(text, dataset)["her2_status"] == status
