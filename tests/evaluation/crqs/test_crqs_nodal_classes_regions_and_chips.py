@@ -286,3 +286,9 @@ def test_an_acinar_cell_carcinoma_stays_its_own_entity():
 )
 def test_a_dash_before_a_her2_score_is_no_sign(dataset, text, status):
     assert extract(text, dataset)["her2_status"] == status
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_margin_free_but_close_is_close(dataset):
+    text = "Lateral margins clear (8 mm); deep margin free but close, at 1 mm."
+    assert extract(text, dataset)["margin_status"] == "close"
