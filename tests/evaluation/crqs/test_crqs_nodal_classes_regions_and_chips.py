@@ -292,3 +292,10 @@ def test_a_dash_before_a_her2_score_is_no_sign(dataset, text, status):
 def test_a_margin_free_but_close_is_close(dataset):
     text = "Lateral margins clear (8 mm); deep margin free but close, at 1 mm."
     assert extract(text, dataset)["margin_status"] == "close"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_reflux_type_changes_are_a_reflux_oesophagitis(dataset):
+    named = extract("Distal oesophagus, biopsy: reflux oesophagitis.", dataset)
+    described = extract("Distal oesophagus, biopsy: reflux-type changes.", dataset)
+    assert named["diagnosis"] == described["diagnosis"] == "esophagitis"
