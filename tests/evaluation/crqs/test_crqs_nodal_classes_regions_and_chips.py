@@ -299,3 +299,16 @@ def test_reflux_type_changes_are_a_reflux_oesophagitis(dataset):
     named = extract("Distal oesophagus, biopsy: reflux oesophagitis.", dataset)
     described = extract("Distal oesophagus, biopsy: reflux-type changes.", dataset)
     assert named["diagnosis"] == described["diagnosis"] == "esophagitis"
+
+
+@pytest.mark.parametrize(
+    ("text", "procedure"),
+    [
+        ("Percutaneous kidney core: oncocytoma.", "biopsy"),
+        ("Endometrial aspirate (Pipelle): proliferative endometrium.", "biopsy"),
+        ("Snared polyp, sigmoid colon: tubular adenoma.", "endoscopic resection"),
+        ("RUL wedge: carcinoid tumour.", "surgical resection"),
+    ],
+)
+def test_reg_procedures_by_their_sample(text, procedure):
+    assert extract(text, "reg2025")["specimen_type"] == procedure
