@@ -312,3 +312,12 @@ def test_reflux_type_changes_are_a_reflux_oesophagitis(dataset):
 )
 def test_reg_procedures_by_their_sample(text, procedure):
     assert extract(text, "reg2025")["specimen_type"] == procedure
+
+
+def test_histai_organisms_procedures_and_margins_in_other_words():
+    assert extract("ZN stain: scanty acid-fast rods.", "histai")["organisms"] == "mycobacteria"
+    assert extract("Wedge of RUL: hamartoma.", "histai")["specimen_type"] == "wedge resection"
+    staple = extract("Carcinoid, negative staple margin (4 mm).", "histai")
+    assert staple["margin_status"] == "negative"
+    scraping = extract("Scraping from the uterine cavity: secretory endometrium.", "histai")
+    assert scraping["specimen_type"] == "curettage"
