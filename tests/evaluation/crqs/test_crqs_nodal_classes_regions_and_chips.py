@@ -321,3 +321,13 @@ def test_histai_organisms_procedures_and_margins_in_other_words():
     assert staple["margin_status"] == "negative"
     scraping = extract("Scraping from the uterine cavity: secretory endometrium.", "histai")
     assert scraping["specimen_type"] == "curettage"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_hepatitides_and_a_fibrosis_stage_before_its_system(dataset):
+    viral = extract("Liver, core: chronic hepatitis C, A1, F2 on the METAVIR scale.", dataset)
+    assert viral["diagnosis"] == "hepatitis"
+    assert viral["fibrosis_stage"] == "metavir stage 2"
+    assert extract("Liver, core: HBV hepatitis.", dataset)["diagnosis"] == "hepatitis"
+    autoimmune = extract("Liver, core: autoimmune hepatitis.", dataset)
+    assert autoimmune["diagnosis"] == "autoimmune hepatitis"

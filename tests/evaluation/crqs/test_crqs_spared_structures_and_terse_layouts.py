@@ -410,6 +410,6 @@ def test_a_status_abbreviation_before_its_bracketed_measure():
 )
 def test_a_chronic_hepatitis_and_its_grade_in_reg_style(text):
     fields = extract(text, "reg2025")
-    assert fields["diagnosis"] == "unlisted: chronic hepatitis"
+    assert fields["diagnosis"] == "hepatitis"
     assert "tumor_grade" not in fields  # the hepatitis's activity, not a tumour's grade
     assert fields["fibrosis_stage"] == "stage 3"
