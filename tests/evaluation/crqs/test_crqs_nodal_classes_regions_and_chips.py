@@ -331,3 +331,8 @@ def test_hepatitides_and_a_fibrosis_stage_before_its_system(dataset):
     assert extract("Liver, core: HBV hepatitis.", dataset)["diagnosis"] == "hepatitis"
     autoimmune = extract("Liver, core: autoimmune hepatitis.", dataset)
     assert autoimmune["diagnosis"] == "autoimmune hepatitis"
+
+
+def test_reg_a_primary_named_after_its_origin():
+    text = "Liver, core: metastatic adenocarcinoma, CK20+, consistent with origin from the lung."
+    assert extract(text, "reg2025")["primary_site"] == "lung"
