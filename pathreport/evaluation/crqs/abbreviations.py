@@ -823,6 +823,14 @@ _HOUSE_TERM_WORDS = frozenset(
 # "Atypical lipomatous tumour" and "well-differentiated liposarcoma" are one entity (WHO), named
 # by where it lies; the one name keeps a report that gives either from reading another entity.
 _ATYPICAL_LIPOMATOUS = re.compile(r"atypical[ \t]+lipomatous[ \t]+tumou?rs?(?![a-z])")
+# "cHL, NS type": a classical Hodgkin lymphoma's subtype by its initials.
+_HODGKIN_SUBTYPE = re.compile(r"(?<![a-z])(ns|mc|lr|ld)(?=[ \t]+(?:type|subtype|variant)(?![a-z]))")
+_HODGKIN_SUBTYPES = {
+    "ns": "nodular sclerosis", "mc": "mixed cellularity", "lr": "lymphocyte-rich",
+    "ld": "lymphocyte-depleted",
+}  # fmt: skip
+_HODGKIN_INITIALS = frozenset(_HODGKIN_SUBTYPES)
+_HODGKIN_WORDS = frozenset(["chl", "hodgkin", "hl"])
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
 # handful of words instead of the whole report's (a test checks that no rule looks for a word
@@ -842,7 +850,9 @@ _GATE_WORDS = frozenset(
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
-    _ADRENAL_WORDS
+    _HODGKIN_INITIALS
+    | _HODGKIN_WORDS
+    | _ADRENAL_WORDS
     | _BOWEL_PART_NEXT
     | _BRACKET_TRIGGERS
     | _BRACKETED_RESULT_WORDS
@@ -953,6 +963,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
     if "(" in text and not words.isdisjoint(_BRACKET_TRIGGERS):
         text = _BRACKET_BEFORE_CARCINOMA.sub(r"\1 \3 (\2)", text)
+    if not words.isdisjoint(_HODGKIN_INITIALS) and not words.isdisjoint(_HODGKIN_WORDS):
+        text = _HODGKIN_SUBTYPE.sub(lambda m: _HODGKIN_SUBTYPES[m.group(1)], text)
     if "atypical" in words and "lipomatous" in text:
         text = _ATYPICAL_LIPOMATOUS.sub("well-differentiated liposarcoma", text)
     if "tb" in words and not words.isdisjoint(_TB_CONTEXT):

@@ -336,3 +336,10 @@ def test_hepatitides_and_a_fibrosis_stage_before_its_system(dataset):
 def test_reg_a_primary_named_after_its_origin():
     text = "Liver, core: metastatic adenocarcinoma, CK20+, consistent with origin from the lung."
     assert extract(text, "reg2025")["primary_site"] == "lung"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_a_hodgkin_subtype_by_its_initials_and_a_node_by_its_region(dataset):
+    fields = extract("Excised right supraclavicular node: cHL, NS type.", dataset)
+    assert fields["histologic_type"] == "hodgkin + nodular sclerosis"
+    assert fields["organ_site"] == "lymph node"
