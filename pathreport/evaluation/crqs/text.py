@@ -161,11 +161,11 @@ _ITEM_STATUS = re.compile(
     r"|involved))(?:[ \t]*\([^()]*\))?$"
 )
 # Isolated tumour cells do not make a node positive (AJCC: pN0(i+)): "isolated tumour cells in 1
-# of 3 sentinel nodes" counts 0 involved of 3.
+# of 3 sentinel nodes" and "ITC only, 1 of 14 nodes" count 0 involved of 3 and of 14.
 _ISOLATED_CELLS_COUNT = re.compile(
     r"((?:isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?|(?<![a-z])itcs?)"
-    r"[ \t]+(?:only[ \t]+)?"
-    r"(?:in|within|involving)[ \t]+)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
+    r"(?:[ \t]+only)?[ \t]*,?[ \t]*"  # "ITC only, 1 of 14 nodes"
+    r"(?:(?:in|within|involving)[ \t]+)?)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
 # A synoptic Gleason grade stated as its parts ("Primary Gleason grade: 3 / Secondary Gleason

@@ -343,3 +343,10 @@ def test_a_hodgkin_subtype_by_its_initials_and_a_node_by_its_region(dataset):
     fields = extract("Excised right supraclavicular node: cHL, NS type.", dataset)
     assert fields["histologic_type"] == "hodgkin + nodular sclerosis"
     assert fields["organ_site"] == "lymph node"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_isolated_tumour_cells_by_their_initials_make_no_node_positive(dataset):
+    fields = extract("Axillary dissection: ITC only, 1 of 12 nodes; pN0(i+).", dataset)
+    assert fields["lymph_node_involvement"] == "0/12"
+    assert fields["nodal_metastasis_size"] == "isolated tumor cells"
