@@ -78,6 +78,7 @@ _WORDS = {
     # entities
     "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
+    "ssm": "superficial spreading melanoma", "lmm": "lentigo maligna melanoma",
     "wdlps": "well differentiated liposarcoma", "ddlps": "dedifferentiated liposarcoma",
     "dlbcl": "diffuse large b-cell lymphoma", "ups": "undifferentiated pleomorphic sarcoma",
     "lms": "leiomyosarcoma", "rms": "rhabdomyosarcoma",

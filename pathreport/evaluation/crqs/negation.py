@@ -160,6 +160,8 @@ DEFAULT_FILLERS = frozenset(
         # An organism's forms: "Giardia trophozoites are not observed", "no fungal hyphae".
         "trophozoites", "bacilli", "hyphae", "ova", "yeasts", "spores",
         "features", "feature",
+        # "Micropapillary architecture is not found", "squamous differentiation is absent".
+        "architecture", "differentiation", "morphology", "areas",
         # The kind of feature: "papillary carcinoma nuclear features are not seen".
         "nuclear",
         # Head nouns after a finding: "microsatellite lesions were not seen".

@@ -67,7 +67,9 @@ The file format (one mapping)::
                                        # add up ("B. 1/2 cores ... D. 1/2 cores"), not one
                                        # count stated twice
         equivalent: [[high, "3"]]      # pairs of values that state the same fact in two
-                                       # wordings ("high nuclear grade" = "nuclear grade 3")
+                                       # wordings ("high nuclear grade" = "nuclear grade 3"),
+                                       # also inside a set ("3 + high" = "3"); a value and the
+                                       # combination it stands for: [bilateral, "left + right"]
         same_fact_as:                  # a value that another field states too: stated on one
           n0: {lymph_node_involvement: absent}   # side only, it is neither missed nor
                                        # invented when the other side states that field's value
@@ -110,6 +112,7 @@ import json
 import os
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -390,6 +393,8 @@ class FieldSpec:
     # Canonical values of the raw strings seen so far: extraction meets the same few captures
     # ("3+4=7", "positive", "2.5 cm") in report after report.
     _canonical: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # Each value an ``equivalent`` pair names -> the values it stands for (``_equivalence_map``).
+    _stands_for: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def canonicalize(self, raw: Any) -> Any:
         """Canonical value of a raw value (a regex capture, or an LLM backend's answer).
@@ -450,6 +455,15 @@ class FieldSpec:
                 return round(number * factors[unit], 4)
         return round(number, 4)
 
+    def stated_facts(self, value: Any) -> frozenset[str]:
+        """The value's parts (a set field's elements), each in the one name ``equivalent`` gives
+        its fact: "3 + high" is {"3"} for a grade, "right + bilateral" {"left", "right"} for a
+        side."""
+        stands_for = self._stands_for
+        return frozenset().union(
+            *(stands_for.get(part, (part,)) for part in str(value).split(MULTI_VALUE_SEPARATOR))
+        )
+
     def rank(self, value: Any) -> int:
         """Position of ``value`` in the declared value order (for ``select: max|min``)."""
         return self._rank.get(value, -1)
@@ -467,6 +481,8 @@ class FieldSpec:
         if self.type == "count":
             return count_match(str(reference), str(prediction))
         if self.equivalent and frozenset((reference, prediction)) in self.equivalent:
+            return True
+        if self._stands_for and self.stated_facts(reference) == self.stated_facts(prediction):
             return True
         if self.subset_agrees:
             ref_set = set(str(reference).split(MULTI_VALUE_SEPARATOR))
@@ -1215,7 +1231,8 @@ def _build_field(
         only_with=tuple(
             clean_text(w) for w in _string_list(item.get("only_with", ()), here, "only_with")
         ),
-        equivalent=_equivalent_pairs(item.get("equivalent"), here),
+        equivalent=(equivalent := _equivalent_pairs(item.get("equivalent"), here)),
+        _stands_for=_equivalence_map(equivalent),
         void_when=_void_when(item.get("void_when"), here),
         negated_after_is_status=tuple(
             clean_text(w)
@@ -1405,17 +1422,43 @@ def _check_group_order(fields: tuple[FieldSpec, ...], groups: tuple[str, ...], w
 
 
 def _equivalent_pairs(raw: Any, where: str) -> frozenset[frozenset[str]]:
-    """``equivalent: [[high, "3"], ...]``: each item two different values of the field."""
+    """``equivalent: [[high, "3"], [bilateral, "left + right"]]``: each item two different values
+    of the field, or a value and the combination of values it stands for."""
     if raw is None:
         return frozenset()
     if not isinstance(raw, list) or not all(
-        isinstance(pair, list) and len(pair) == 2 and pair[0] != pair[1] for pair in raw
+        isinstance(pair, list)
+        and len(pair) == 2
+        and pair[0] != pair[1]
+        and any(MULTI_VALUE_SEPARATOR not in str(v) for v in pair)
+        for pair in raw
     ):
         raise SchemaError(
             f"{where}: 'equivalent' must be a list of pairs of two different values, "
             f'e.g. [[high, "3"]]; found {raw!r}.'
         )
     return frozenset(frozenset(str(v) for v in pair) for pair in raw)
+
+
+def _equivalence_map(pairs: frozenset[frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Each value an ``equivalent`` pair names -> the values it stands for, so that a set field
+    compares the facts its values state. Two single values are one fact under one name (the
+    first in sorted order: "high" and "3" -> {"3"}), unless one of them is in another pair too:
+    "resection" is "mastectomy" and "lumpectomy", which are not one another, so such pairs
+    match only as whole values. A value paired with a combination stands for its parts
+    ("bilateral" with "left + right" -> {"left", "right"})."""
+    singles = [sorted(pair) for pair in pairs if all(MULTI_VALUE_SEPARATOR not in v for v in pair)]
+    in_pairs = Counter(v for pair in singles for v in pair)
+    names = {v: pair[0] for pair in singles if max(in_pairs[v] for v in pair) == 1 for v in pair}
+    stands_for = {v: frozenset((name,)) for v, name in names.items()}
+    for pair in pairs:
+        whole = [v for v in pair if MULTI_VALUE_SEPARATOR not in v]
+        if len(whole) == 1:
+            (parts,) = pair.difference(whole)
+            stands_for[whole[0]] = frozenset(
+                names.get(p, p) for p in parts.split(MULTI_VALUE_SEPARATOR)
+            )
+    return stands_for
 
 
 def _void_when(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
@@ -1439,7 +1482,10 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
     by_name = {f.name: f for f in fields}
     for f in fields:
         values = [v.canonical for v in f.values]
-        named = {"only_alone": set(f.only_alone), "equivalent": set().union(*f.equivalent)}
+        equivalent = {
+            part for v in set().union(*f.equivalent) for part in v.split(MULTI_VALUE_SEPARATOR)
+        }
+        named = {"only_alone": set(f.only_alone), "equivalent": equivalent}
         for key, names in named.items():
             unknown = names.difference(values)
             if unknown:

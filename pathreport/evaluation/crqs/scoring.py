@@ -371,6 +371,10 @@ def partial_agreement(spec: FieldSpec, reference: Any, prediction: Any) -> float
     if spec.select == "all":
         if spec.generic_yields:
             a, b = entity_sets(reference, prediction)
+        elif spec.equivalent:  # "left + bilateral" against "right": the sides stated
+            return _marked_jaccard(
+                set(spec.stated_facts(reference)), set(spec.stated_facts(prediction))
+            )
         else:
             a = set(str(reference).split(MULTI_VALUE_SEPARATOR))
             b = set(str(prediction).split(MULTI_VALUE_SEPARATOR))

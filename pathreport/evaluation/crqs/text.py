@@ -1502,8 +1502,9 @@ class ReportText:
                 if not look or not k:
                     continue
                 prev, gap = words[k - 1], gaps[k]
-                if len(prev) == 1 and prev.isalpha() and gap.strip() == ".":
-                    # "h. pylori", "e. coli": a full stop after one letter is an abbreviation.
+                if len(prev) == 1 and prev.isalpha() and gap.strip() == "." and gaps[k - 1] != "-":
+                    # "h. pylori", "e. coli": a full stop after one letter is an abbreviation
+                    # (not after the letter of a hyphenated name: "PAS-D. H. pylori ...").
                     joinable[k], boundary[k] = True, False
                 elif gap in (".", ",") and prev.isdigit() and words[k][:1].isdigit():
                     boundary[k] = comma[k] = False  # "2.5 cm", "1,5 cm"

@@ -1,0 +1,141 @@
+"""Values that state one fact in two wordings inside a set (a grade, the sides), head nouns
+between a finding and its status, and other facts in the wordings that other writers use.
+
+The wordings are written here for the test; what they must read is the clinical fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, load_schema, score_pair
+from pathreport.evaluation.crqs.schema import SchemaError
+
+
+# -- one fact, two wordings, inside a set ---------------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_both_ovaries_named_side_by_side_are_bilateral(dataset):
+    reference = "Bilateral ovarian high-grade serous carcinoma."
+    rewrite = "High-grade serous carcinoma of both ovaries: right 6.0 cm, left 3.5 cm."
+    wrong = "Right ovarian high-grade serous carcinoma."
+    assert "laterality" in score_pair(reference, rewrite, dataset).matched
+    assert "laterality" in score_pair(reference, wrong, dataset).discordant
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_high_grade_is_grade_3_and_not_grade_2(dataset):
+    reference = "Gastric adenocarcinoma, G3."
+    assert (
+        "tumor_grade"
+        in score_pair(reference, "Gastric adenocarcinoma, high grade.", dataset).matched
+    )
+    assert "tumor_grade" in score_pair(reference, "Gastric adenocarcinoma, G2.", dataset).discordant
+    assert (
+        "tumor_grade"
+        in score_pair(reference, "Gastric adenocarcinoma, low grade.", dataset).discordant
+    )
+
+
+def test_a_grade_stated_twice_in_numbers_and_words_is_one_grade():
+    spec = load_schema("tcga").field("tumor_grade")
+    assert spec.matches("3 + high", "3")
+    assert not spec.matches("3 + high", "2")
+
+
+def test_a_general_value_equivalent_to_several_others_does_not_join_them():
+    """ "Resection" is "mastectomy" and "lumpectomy", which are not one another."""
+    spec = load_schema("tcga").field("specimen_type")
+    assert spec.matches("resection", "mastectomy")
+    assert spec.matches("resection", "lumpectomy")
+    assert not spec.matches("mastectomy", "lumpectomy")
+
+
+def test_an_equivalence_of_two_combinations_is_refused(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(
+        """
+name: tiny
+version: 1
+description: d
+sources: [s]
+groups: [context]
+key_fields: []
+fields:
+  - name: laterality
+    group: context
+    type: categorical
+    values: {left: [left], right: [right], bilateral: [bilateral]}
+    equivalent: [["left + right", "bilateral + left"]]
+"""
+    )
+    with pytest.raises(SchemaError, match="equivalent"):
+        load_schema(path)
+
+
+# -- a head noun between a finding and its status -------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Serous borderline tumour. Micropapillary architecture is not found.",
+        "Serous borderline tumour; micropapillary architecture is absent.",
+    ],
+)
+def test_a_pattern_ruled_out_with_its_head_noun_is_not_the_subtype(dataset, text):
+    assert extract(text, dataset)["histologic_type"] == "serous"
+
+
+# -- abbreviations and sentences ------------------------------------------------------------------
+def test_the_letter_of_a_hyphenated_stain_does_not_join_the_next_sentence():
+    found = extract(
+        "Signet ring cells highlighted by AE1/AE3 and PAS-D. H. pylori not seen.", "histai"
+    )
+    assert found["ihc_markers"] == "cytokeratin"
+    assert found["hpylori_status"] == "absent"
+
+
+def test_a_marker_named_before_a_stain_word_stays_in_its_sentence():
+    found = extract("Negative for dysplasia. Cytomegalovirus immunostain negative.", "histai")
+    assert "dysplasia" not in found.get("ihc_markers", "")
+
+
+def test_superficial_spreading_melanoma_by_its_initials_with_its_thickness():
+    found = extract("Invasive SSM: thickness 0.5 mm, Clark II; no ulcer.", "histai")
+    assert found["diagnosis"] == "melanoma"
+    assert found["breslow_thickness"] == 0.5
+
+
+# -- wordings of sites, nodes, margins and the liver ---------------------------------------------
+def test_a_tumour_node_is_the_tumour_not_a_lymph_node():
+    found = extract("Left kidney; in the lower pole a tumour node 3.2 cm, yellow.", "histai")
+    assert "lymph node" not in found["organ_site"]
+    assert found["tumor_size"] == 3.2
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("CRM: tumour 0.5 mm from CRM (involved, <=1 mm).", "positive"),
+        ("Tumour is 2 mm from the deep margin, clear.", "negative"),
+    ],
+)
+def test_the_status_after_the_distance_to_a_margin(text, status):
+    assert extract(text, "tcga")["margin_status"] == status
+
+
+def test_nodes_counted_with_three_words_before_them_and_their_status_after():
+    found = extract("Two left inguinal sentinel nodes negative.", "tcga")
+    assert found["lymph_node_involvement"] == "0/2"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_satellite_lesions_and_an_unbreached_capsule_ruled_out(dataset):
+    found = extract("HCC, 48 mm. No satellite lesions. Hepatic capsule not breached.", dataset)
+    assert found["microsatellites"] == "absent"
+    assert found["capsular_invasion"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_chronic_inflammation_of_the_antral_mucosa_is_gastritis(dataset):
+    found = extract("Active chronic inflammation of antral mucosa; H. pylori present.", dataset)
+    assert found["diagnosis"] == "gastritis"
