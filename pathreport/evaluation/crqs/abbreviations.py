@@ -79,6 +79,7 @@ _WORDS = {
     "ca": "carcinoma", "adenoca": "adenocarcinoma", "sqcc": "squamous cell carcinoma",
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
     "ssm": "superficial spreading melanoma", "lmm": "lentigo maligna melanoma",
+    "alm": "acral lentiginous melanoma", "ftc": "follicular thyroid carcinoma",
     "wdlps": "well differentiated liposarcoma", "ddlps": "dedifferentiated liposarcoma",
     "dlbcl": "diffuse large b-cell lymphoma", "ups": "undifferentiated pleomorphic sarcoma",
     "lms": "leiomyosarcoma", "rms": "rhabdomyosarcoma",

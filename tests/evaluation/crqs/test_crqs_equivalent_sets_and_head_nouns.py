@@ -139,3 +139,112 @@ def test_satellite_lesions_and_an_unbreached_capsule_ruled_out(dataset):
 def test_chronic_inflammation_of_the_antral_mucosa_is_gastritis(dataset):
     found = extract("Active chronic inflammation of antral mucosa; H. pylori present.", dataset)
     assert found["diagnosis"] == "gastritis"
+
+
+# -- nodes counted in other layouts ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("SLN x3: negative, no ITCs.", "0/3"),
+        (
+            "Axillary SLNB: two nodes, one of which contains a 6 mm deposit of metastatic tumour.",
+            "1/2",
+        ),
+        ("Macrometastasis in one of six R iliac nodes; L pelvic nodes (nine) negative.", "1/15"),
+    ],
+)
+def test_node_counts_by_sign_by_relative_clause_and_in_brackets(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+# -- statuses and grades in other wordings --------------------------------------------------------
+@pytest.mark.parametrize("dataset", ["reg2025", "histai"])
+def test_helicobacter_like_bacilli_with_a_status_after_a_colon(dataset):
+    field = "helicobacter_pylori" if dataset == "reg2025" else "hpylori_status"
+    assert extract("Helicobacter pylori-like bacilli: absent.", dataset)[field] == "absent"
+    assert extract("Helicobacter pylori-like bacilli: present.", dataset)[field] == "present"
+
+
+def test_a_chronic_gastritis_with_its_severity_before_its_activity_is_active():
+    found = extract("Chronic gastritis, moderate, with mild activity.", "reg2025")
+    assert found["inflammation_activity"] == "chronic active"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_named_margin_compromised_later_in_a_list_is_an_involved_margin(dataset):
+    text = "Margins: ectocervical free; endocervical compromised by HSIL at 4 o'clock; deep free."
+    assert extract(text, dataset)["margin_status"] == "positive"
+    clear = "Margins: ectocervical free; endocervical free; deep free."
+    assert extract(clear, dataset)["margin_status"] == "negative"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_the_pericardium_involved_in_a_synoptic_line(dataset):
+    assert extract("Pericardium: involved.", dataset)["organ_involvement"] == "pericardium"
+    assert "organ_involvement" not in extract("Pericardium: not involved.", dataset)
+
+
+def test_sarcomatous_change_of_a_carcinoma_is_sarcomatoid():
+    found = extract("HCC, 32 mm. Focal sarcomatous change (15%) is present.", "tcga")
+    assert found["sarcomatoid_features"] == "present"
+
+
+def test_an_incidental_prostate_carcinoma_staged_t1a_without_the_word_clinical():
+    text = "Nodular hyperplasia with incidental adenocarcinoma, Gleason 3+3=6, stage T1a."
+    assert extract(text, "histai")["pt_stage"] == "pt1a"
+
+
+def test_a_figo_grade_by_its_tier_is_no_stage():
+    found = extract("Endometrioid carcinoma of the endometrium, FIGO 1 (low grade).", "tcga")
+    assert found["figo_grade"] == "1"
+    assert "figo_stage" not in found
+
+
+def test_a_depth_after_invading_to_and_a_share_under_one_half():
+    assert extract("SCC of the cheek invading to 0.3 cm.", "reg2025")["depth_of_invasion"] == 3.0
+    found = extract("Invades 6 of 15 mm of myometrium (under one half).", "tcga")
+    assert found["myometrial_invasion"] == "less than half"
+
+
+def test_the_detrusor_with_its_other_name_in_brackets_is_the_muscularis_propria():
+    text = "High-grade urothelial carcinoma with detrusor (muscularis propria) invasion."
+    assert extract(text, "reg2025")["invasion_depth"] == "muscularis propria"
+
+
+def test_a_list_ruled_out_ending_in_significant_atypia_rules_the_atypia_out():
+    text = "Mitoses <1/10 HPF. No coagulative tumour cell necrosis or significant atypia."
+    assert extract(text, "histai")["cytologic_atypia"] == "none"
+
+
+def test_p53_positive_is_the_aberrant_pattern_and_not_the_wild_type():
+    spec = load_schema("tcga").field("p53_status")
+    assert spec.matches("positive", "aberrant")
+    assert not spec.matches("positive", "wild type")
+
+
+# -- sites and specimens --------------------------------------------------------------------------
+def test_the_gallbladders_cystic_duct_is_no_cystic_change():
+    assert "cystic_change" not in extract("Cystic duct margin free. Cystic node 0/1.", "tcga")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_the_nasopharynx_is_not_the_nasal_cavity(dataset):
+    assert extract("Rhinosporidiosis, left nasopharynx.", dataset)["organ_site"] == "nasopharynx"
+    assert extract("Rhinosporidiosis, left nasal cavity.", dataset)["organ_site"] == "nasal cavity"
+
+
+@pytest.mark.parametrize("dataset", ["reg2025", "histai"])
+def test_a_trucut_is_a_biopsy(dataset):
+    found = extract("Trucut from a deep right thigh lesion: pleomorphic sarcoma.", dataset)
+    assert found["specimen_type"] == "biopsy"
+
+
+@pytest.mark.parametrize(
+    ("text", "diagnosis"),
+    [
+        ("Right heel excision: ALM, Breslow 3.2 mm.", "melanoma"),
+        ("Right thyroid lobectomy: encapsulated angioinvasive FTC, 31 mm.", "follicular carcinoma"),
+    ],
+)
+def test_melanoma_and_thyroid_carcinoma_by_their_initials(text, diagnosis):
+    assert extract(text, "histai")["diagnosis"] == diagnosis
