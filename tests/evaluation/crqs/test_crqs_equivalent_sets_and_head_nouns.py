@@ -248,3 +248,42 @@ def test_a_trucut_is_a_biopsy(dataset):
 )
 def test_melanoma_and_thyroid_carcinoma_by_their_initials(text, diagnosis):
     assert extract(text, "histai")["diagnosis"] == diagnosis
+
+
+# -- the invasive size and the invaded vessels ----------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_the_invasive_size_of_a_minimally_invasive_adenocarcinoma(dataset):
+    reference = "Minimally invasive adenocarcinoma, total size 14 mm, invasive size 4 mm."
+    rewrite = "MIA, lesion 1.4 cm overall with a 0.4 cm invasive focus."
+    wrong = "Minimally invasive adenocarcinoma, total size 14 mm, invasive size 9 mm."
+    assert extract(reference, dataset)["invasive_size"] == 0.4
+    assert "invasive_size" in score_pair(reference, rewrite, dataset).matched
+    assert "invasive_size" in score_pair(reference, wrong, dataset).discordant
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Follicular carcinoma with vascular invasion in 2 vessels.", "2"),
+        ("Encapsulated angioinvasive FTC, angioinvasion of two vessels.", "2"),
+        ("Extensive vascular invasion (more than 4 vessels) is present.", "4"),
+    ],
+)
+def test_the_number_of_invaded_vessels(text, count):
+    assert extract(text, "tcga")["invaded_vessel_count"] == count
+
+
+def test_vascular_invasion_without_a_number_counts_no_vessels():
+    found = extract("Follicular carcinoma with vascular invasion.", "tcga")
+    assert "invaded_vessel_count" not in found
+
+
+# -- shares of a resected prostate ----------------------------------------------------------------
+def test_fragments_counted_of_an_approximate_total_and_a_share_of_the_resected_tissue():
+    text = (
+        "In 3 of approximately 60 fragments examined, small infiltrative acini. Acinar "
+        "adenocarcinoma involving less than 5% of the resected tissue."
+    )
+    found = extract(text, "histai")
+    assert found["tumor_extent"] == "3/60"
+    assert found["tumor_volume"] == 5.0
