@@ -467,6 +467,11 @@ _LOSABLE_WORDS = frozenset(
 _MELANOMA_MM = re.compile(r"(?<![a-z0-9/.])(?<![0-9] )(?<!per )(?<!square )(?<!sq )mm(?![a-z0-9])")
 _MELANOMA_WORDS = frozenset(["breslow", "clark", "melanocytic", "melanocytes", "nevus", "naevus"])
 _ACC = re.compile(r"(?<![a-z0-9])acc(?![a-z0-9])")
+# A testicular germ cell tumour's components by their initials ("mixed GCT - EC 60%, YST 30%"):
+# read only in a report about the testis, where "EC" is no endometrial carcinoma.
+_GERM_CELL_INITIALS = re.compile(r"(?<![a-z0-9])(gct|ec|yst)(?![a-z0-9])")
+_GERM_CELL_NAMES = {"gct": "germ cell tumor", "ec": "embryonal carcinoma", "yst": "yolk sac tumor"}
+_TESTIS_WORDS = frozenset(["testis", "testes", "testicular", "orchiectomy", "orchidectomy"])
 _ADRENAL_WORDS = frozenset(["adrenal", "adrenalectomy"])
 _SALIVARY_WORDS = frozenset(["salivary", "parotid", "submandibular", "parotidectomy", "palate"])
 _UC = re.compile(r"(?<![a-z0-9])uc(?![a-z0-9])")  # urothelial carcinoma, or ulcerative colitis
@@ -865,6 +870,8 @@ _GATE_WORDS |= (
     | _LIVER_WORDS
     | _LOSABLE_WORDS
     | _LOSS_WORDS
+    | frozenset(_GERM_CELL_NAMES)
+    | _TESTIS_WORDS
     | _MARROW_WORDS
     | _MEASURE_UNITS
     | _MELANOMA_WORDS
@@ -1038,6 +1045,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             text = _ORGAN_SIDE_BRACKETED.sub(r"\3 \1\2", text)
     if "mm" in words and not words.isdisjoint(_MELANOMA_WORDS):
         text = _MELANOMA_MM.sub("malignant melanoma", text)
+    if not words.isdisjoint(_GERM_CELL_NAMES) and not words.isdisjoint(_TESTIS_WORDS):
+        text = _GERM_CELL_INITIALS.sub(lambda m: _GERM_CELL_NAMES[m.group(1)], text)
     if "acc" in words:
         if not words.isdisjoint(_ADRENAL_WORDS):
             text = _ACC.sub("adrenocortical carcinoma", text)

@@ -161,7 +161,7 @@ DEFAULT_FILLERS = frozenset(
         "trophozoites", "bacilli", "hyphae", "ova", "yeasts", "spores",
         "features", "feature",
         # "Micropapillary architecture is not found", "squamous differentiation is absent".
-        "architecture", "differentiation", "morphology", "areas",
+        "architecture", "differentiation", "morphology", "areas", "growth",
         # The kind of feature: "papillary carcinoma nuclear features are not seen".
         "nuclear",
         # Head nouns after a finding: "microsatellite lesions were not seen".

@@ -111,6 +111,8 @@ _MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
 _OBJECT_PREPOSITIONS = frozenset({"of", "into", "beyond", "through"})
+# A finding's head noun before its object ("micropapillary growth of 5 mm or more").
+_HEAD_NOUNS = frozenset({"growth", "pattern", "architecture", "component", "features", "areas"})
 # A comma or line end followed by one of these starts a new item ("..., - fungal infection").
 _BULLET_GAP = re.compile(r"[,\n]\s*[-*\u2022(]")
 # Words that end the modifiers of an unlisted entity ("consistent with [xanthoma]").
@@ -727,10 +729,13 @@ class RuleExtractor:
                 """The post cue that follows the finding's object ("invasion of the lamina propria
                 is not identified", "invasion into the submucosa of the stalk is not found",
                 "invasion of the perirenal fat and renal sinus is not found"): the cue within
-                nine words after a preposition right after word j, in the same clause, with at
+                nine words after a preposition right after word j (or after its head noun:
+                "micropapillary growth of 5 mm or more is absent"), in the same clause, with at
                 most one conjunction inside the object."""
                 at = j + 1
                 words = rt.words
+                if at < n_words and words[at] in _HEAD_NOUNS:
+                    at += 1
                 if at >= n_words or words[at] not in _OBJECT_PREPOSITIONS:
                     return None
                 # A clause boundary or comma in the gap before word k ends the object (the

@@ -287,3 +287,38 @@ def test_fragments_counted_of_an_approximate_total_and_a_share_of_the_resected_t
     found = extract(text, "histai")
     assert found["tumor_extent"] == "3/60"
     assert found["tumor_volume"] == 5.0
+
+
+# -- germ cell tumours ----------------------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_an_ovarian_dermoid_cyst_is_benign_and_an_immature_teratoma_is_not(dataset):
+    mature = extract("Mature cystic teratoma (dermoid cyst) of the left ovary.", dataset)
+    immature = extract("Immature teratoma of the left ovary.", dataset)
+    assert mature["diagnosis"] == "mature teratoma"
+    assert immature["diagnosis"] == "nonseminomatous germ cell tumor"
+    if dataset != "reg2025":
+        assert mature["benign_vs_malignant"] == "benign"
+        assert immature["benign_vs_malignant"] == "malignant"
+
+
+def test_a_mixed_germ_cell_tumour_by_its_components_initials_stays_malignant():
+    text = "Left orchidectomy: 45 mm mixed GCT - EC 60%, YST 30%, mature teratoma 10%."
+    found = extract(text, "tcga")
+    assert found["diagnosis"] == "nonseminomatous germ cell tumor"
+    assert found["benign_vs_malignant"] == "malignant"
+
+
+def test_ec_outside_a_testis_report_is_no_embryonal_carcinoma():
+    assert "histologic_type" not in extract("Endometrium: EC, FIGO grade 1.", "tcga")
+
+
+# -- more head nouns and surfaces -----------------------------------------------------------------
+def test_a_pattern_ruled_out_with_a_size_qualifier_after_its_head_noun():
+    text = "Serous borderline tumour. Micropapillary growth of 5 mm or more is absent."
+    assert extract(text, "histai")["histologic_type"] == "serous"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_an_uninvolved_ovarian_surface_named_after_its_adjective(dataset):
+    text = "Serous borderline tumour of the left ovary with an uninvolved ovarian surface."
+    assert extract(text, dataset)["ovarian_surface_involvement"] == "absent"

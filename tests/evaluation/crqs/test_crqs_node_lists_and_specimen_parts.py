@@ -184,8 +184,10 @@ def test_adenocarcinoma_arising_in_barretts(dataset):
 
 
 def test_a_dermoid_cyst_is_the_teratoma_not_a_second_lesion():
+    """One benign lesion named twice (the ovary's mature teratoma is no malignant germ cell
+    tumour)."""
     text = "Left ovary, cystectomy; Mature cystic teratoma (dermoid cyst)"
-    assert extract(text, "reg2025")["findings"] == "nonseminomatous germ cell tumor"
+    assert extract(text, "reg2025")["findings"] == "mature teratoma"
 
 
 def test_granulomas_of_epithelioid_and_giant_cells_are_no_histologic_type():
