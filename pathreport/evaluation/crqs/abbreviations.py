@@ -80,6 +80,7 @@ _WORDS = {
     "ptc": "papillary thyroid carcinoma", "gbm": "glioblastoma",
     "ssm": "superficial spreading melanoma", "lmm": "lentigo maligna melanoma",
     "alm": "acral lentiginous melanoma", "ftc": "follicular thyroid carcinoma",
+    "nhl": "non-hodgkin lymphoma",
     "wdlps": "well differentiated liposarcoma", "ddlps": "dedifferentiated liposarcoma",
     "dlbcl": "diffuse large b-cell lymphoma", "ups": "undifferentiated pleomorphic sarcoma",
     "lms": "leiomyosarcoma", "rms": "rhabdomyosarcoma",

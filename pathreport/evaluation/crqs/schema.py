@@ -70,6 +70,8 @@ The file format (one mapping)::
                                        # wordings ("high nuclear grade" = "nuclear grade 3"),
                                        # also inside a set ("3 + high" = "3"); a value and the
                                        # combination it stands for: [bilateral, "left + right"]
+        covers: {low: ["1", "2"]}      # a coarse value and the finer ones it agrees with (a
+                                       # two-tier "low grade" is G1 or G2, never G3)
         same_fact_as:                  # a value that another field states too: stated on one
           n0: {lymph_node_involvement: absent}   # side only, it is neither missed nor
                                        # invented when the other side states that field's value
@@ -218,7 +220,7 @@ FIELD_KEYS = frozenset(
         "free_with", "examined_of", "generic_yields", "only_alone", "only_with",
         "negated_after_is_status", "spared_structures_except", "void_when",
         "repeats_are_parts", "same_fact_as", "own_status", "discordance_only", "equivalent",
-        "agrees_within", "subset_agrees", "sided_by",
+        "covers", "agrees_within", "subset_agrees", "sided_by",
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
@@ -344,6 +346,8 @@ class FieldSpec:
     # Pairs of the field's values that state one fact in two wordings: a three-tier nuclear
     # grade is written "high" or "3". Each pair matches; neither value matches a third.
     equivalent: frozenset[frozenset[str]] = frozenset()
+    # A coarse value -> the finer values it agrees with: "low grade" (two-tier) is G1 or G2.
+    covers: dict[str, frozenset[str]] = field(default_factory=dict, compare=False)
     # In a set, a value that another value's name ends with ("carcinoma" beside "adenocarcinoma")
     # names the same entity less precisely ("The carcinoma invades ...") and is dropped.
     generic_yields: bool = False
@@ -464,6 +468,19 @@ class FieldSpec:
             *(stands_for.get(part, (part,)) for part in str(value).split(MULTI_VALUE_SEPARATOR))
         )
 
+    def _covered(self, reference: Any, prediction: Any) -> bool:
+        """Whether each stated fact of either report is a fact of the other or a value that one
+        of the other's coarse values covers ("low" and "2"), or covers one of them."""
+        covers = self.covers
+        ref, pred = self.stated_facts(reference), self.stated_facts(prediction)
+
+        def partnered(fact: str, others: frozenset[str]) -> bool:
+            return fact in others or any(
+                o in covers.get(fact, ()) or fact in covers.get(o, ()) for o in others
+            )
+
+        return all(partnered(f, pred) for f in ref) and all(partnered(f, ref) for f in pred)
+
     def rank(self, value: Any) -> int:
         """Position of ``value`` in the declared value order (for ``select: max|min``)."""
         return self._rank.get(value, -1)
@@ -483,6 +500,8 @@ class FieldSpec:
         if self.equivalent and frozenset((reference, prediction)) in self.equivalent:
             return True
         if self._stands_for and self.stated_facts(reference) == self.stated_facts(prediction):
+            return True
+        if self.covers and self._covered(reference, prediction):
             return True
         if self.subset_agrees:
             ref_set = set(str(reference).split(MULTI_VALUE_SEPARATOR))
@@ -1233,6 +1252,7 @@ def _build_field(
         ),
         equivalent=(equivalent := _equivalent_pairs(item.get("equivalent"), here)),
         _stands_for=_equivalence_map(equivalent),
+        covers=_covers(item.get("covers"), here),
         void_when=_void_when(item.get("void_when"), here),
         negated_after_is_status=tuple(
             clean_text(w)
@@ -1461,6 +1481,20 @@ def _equivalence_map(pairs: frozenset[frozenset[str]]) -> dict[str, frozenset[st
     return stands_for
 
 
+def _covers(raw: Any, where: str) -> dict[str, frozenset[str]]:
+    """``covers: {low: ["1", "2"]}``: each coarse value with the finer values it agrees with."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not all(
+        isinstance(v, list) and v and str(k) not in map(str, v) for k, v in raw.items()
+    ):
+        raise SchemaError(
+            f"{where}: 'covers' must map a coarse value to the list of finer values it agrees "
+            f'with, e.g. {{low: ["1", "2"]}}; found {raw!r}.'
+        )
+    return {str(k): frozenset(str(x) for x in v) for k, v in raw.items()}
+
+
 def _void_when(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
     """``void_when: {field: value, ...}`` as (field, value) pairs (checked against the fields
     later, once all are known)."""
@@ -1485,7 +1519,8 @@ def _check_field_references(fields: tuple[FieldSpec, ...], where: str) -> None:
         equivalent = {
             part for v in set().union(*f.equivalent) for part in v.split(MULTI_VALUE_SEPARATOR)
         }
-        named = {"only_alone": set(f.only_alone), "equivalent": equivalent}
+        covered = set(f.covers).union(*f.covers.values())
+        named = {"only_alone": set(f.only_alone), "equivalent": equivalent, "covers": covered}
         for key, names in named.items():
             unknown = names.difference(values)
             if unknown:

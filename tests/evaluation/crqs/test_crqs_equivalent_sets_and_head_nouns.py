@@ -322,3 +322,79 @@ def test_a_pattern_ruled_out_with_a_size_qualifier_after_its_head_noun():
 def test_an_uninvolved_ovarian_surface_named_after_its_adjective(dataset):
     text = "Serous borderline tumour of the left ovary with an uninvolved ovarian surface."
     assert extract(text, dataset)["ovarian_surface_involvement"] == "absent"
+
+
+# -- entities the vocabulary now separates --------------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_burkitt_lymphoma_is_not_a_diffuse_large_b_cell_lymphoma(dataset):
+    reference = "Soft tissue, right mandible, biopsy; Burkitt lymphoma. TdT negative."
+    rewrite = "Right mandibular mass: high-grade B-cell NHL of Burkitt type; TdT -."
+    wrong = "Soft tissue, right mandible, biopsy; Diffuse large B-cell lymphoma. TdT negative."
+    assert extract(reference, dataset)["histologic_type"] == "burkitt"
+    assert extract(rewrite, dataset)["histologic_type"] == "burkitt"
+    assert "histologic_type" in score_pair(reference, wrong, dataset).discordant
+
+
+def test_tdt_is_read_with_its_result():
+    assert extract("IHC: CD20 positive, TdT negative.", "tcga")["ihc_markers"] == (
+        "tdt negative + cd20"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "subtype"),
+    [
+        (
+            "Dedifferentiated liposarcoma, FNCLCC grade 3. The liposarcoma abuts the colon.",
+            "dedifferentiated liposarcoma",
+        ),
+        ("Pleomorphic liposarcoma.", "pleomorphic liposarcoma"),
+        (
+            "Atypical lipomatous tumour / well-differentiated liposarcoma.",
+            "well-differentiated liposarcoma",
+        ),
+    ],
+)
+def test_the_liposarcomas_by_their_subtype(text, subtype):
+    assert extract(text, "tcga")["histologic_type"] == subtype
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_ovarian_cystadenoma_borderline_tumour_and_carcinoma_are_three_entities(dataset):
+    cystadenoma = extract("Mucinous cystadenoma of the right ovary.", dataset)["diagnosis"]
+    borderline = extract("Mucinous borderline tumour of the right ovary.", dataset)["diagnosis"]
+    assert (cystadenoma, borderline) == ("cystadenoma", "borderline tumor")
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_a_carcinoma_arising_in_a_dermoid_cyst_is_the_diagnosis(dataset):
+    text = "Mature cystic teratoma of the ovary with squamous cell carcinoma arising in it."
+    assert extract(text, dataset)["diagnosis"] == "squamous cell carcinoma"
+
+
+# -- a coarse grade, counts and margins in other layouts ------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_two_tier_low_grade_agrees_with_g1_and_g2_and_not_with_g3(dataset):
+    spec = load_schema(dataset).field("tumor_grade")
+    assert spec.matches("low", "2") and spec.matches("low", "1")
+    assert not spec.matches("low", "3")
+    assert not spec.matches("1", "2")
+
+
+def test_the_number_of_nodules_after_its_label():
+    assert (
+        extract("HCC. Number of nodules: 2, the largest 4.5 cm.", "tcga")["tumor_focus_count"]
+        == "2"
+    )
+
+
+def test_cores_with_neoplasia_after_their_label():
+    found = extract("Acinar adenocarcinoma. - Cores with neoplasia: 1 of 6.", "reg2025")
+    assert found["tumor_extent"] == "1/6"
+
+
+def test_named_margins_after_a_comma_with_their_status_in_words():
+    free = "Surgical margins: endocervical, free of lesion (4 mm); ectocervical, free of lesion."
+    involved = "Surgical margins: endocervical, involved by HSIL; ectocervical, free of lesion."
+    assert extract(free, "reg2025")["margin_status"] == "free"
+    assert extract(involved, "reg2025")["margin_status"] == "involved"

@@ -147,14 +147,14 @@ def test_a_shared_negation_covers_every_item_of_the_list(text: str):
             "cd34 negative + desmin negative + ema negative + vimentin",
         ),
         (
-            "The neoplasm is negative for calretinin, Ber-EP4, WT1 and D2-40.",
+            "The neoplasm is negative for calretinin, HBME-1, WT1 and claudin-4.",
             "ihc_markers",
             "calretinin negative + wt1 negative",
         ),
     ],
 )
 def test_a_list_negation_reaches_past_items_outside_the_vocabulary(text, field, value):
-    """Items no field knows ("bizarre nuclei", "Ber-EP4") do not end a coordinated list."""
+    """Items no field knows ("bizarre nuclei", "HBME-1") do not end a coordinated list."""
     assert extract(text, "tcga")[field] == value
 
 
