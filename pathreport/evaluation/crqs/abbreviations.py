@@ -558,6 +558,8 @@ _RP = re.compile(r"(?<![a-z0-9])rp(?=[ \t]*[:;,(]|[ \t]+specimen)")
 _PROSTATE_WORDS = frozenset(
     ["gleason", "acinar", "prostate", "prostatic", "gg", "epe", "isup", "turp", "prostatectomy"]
 )
+# "Thyroid, left lobe: nodular hyperplasia": in a thyroid report, its follicular nodular disease.
+_THYROID_WORDS = frozenset(["thyroid", "thyroidectomy", "hemithyroidectomy", "goiter", "goitre"])
 # In a prostate report "extracapsular extension" (ECE) is the tumour's extension beyond the
 # prostate, not a nodal metastasis's beyond the node: unless a node is named before it in its
 # sentence ("pelvic node metastasis with extracapsular extension").
@@ -886,6 +888,7 @@ _GATE_WORDS |= (
     | _SALIVARY_WORDS
     | _BREAST_WORDS
     | _PROSTATE_WORDS
+    | _THYROID_WORDS
     | _HOUSE_TERM_WORDS
     | _JAPANESE_CODES
     | _METAPLASIA_SITES
@@ -926,8 +929,11 @@ def _house_terms(text: str, words: set[str]) -> str:
         text = _TYPE_SYNONYM_IN_BRACKETS.sub("", text)
     if "nst" in words and "ic" in words:
         text = _IC_NST.sub("invasive carcinoma of no special type", text)
-    if "nodular" in words and "hyperplasia" in words and not words.isdisjoint(_PROSTATE_WORDS):
-        text = _NODULAR_HYPERPLASIA.sub("nodular prostatic hyperplasia", text)
+    if "nodular" in words and "hyperplasia" in words:
+        if not words.isdisjoint(_PROSTATE_WORDS):
+            text = _NODULAR_HYPERPLASIA.sub("nodular prostatic hyperplasia", text)
+        elif not words.isdisjoint(_THYROID_WORDS):
+            text = _NODULAR_HYPERPLASIA.sub("nodular thyroid hyperplasia", text)
     if not words.isdisjoint(_JAPANESE_TYPES) and not words.isdisjoint(_JAPANESE_CODES):
         text = _JAPANESE_TYPE.sub(lambda m: _JAPANESE_TYPES[m.group(1)], text)
     if ("ra" in words or "rb" in words) and "rectum" in words:

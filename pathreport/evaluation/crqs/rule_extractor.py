@@ -586,7 +586,8 @@ class RuleExtractor:
                 and so may a short middle item when the list goes on to its conjunction
                 ("microsatellites, satellites and in-transit metastases: none").
                 """
-                k = j + 1
+                # "AFB (ZN) and fungal stains both negative": an aside after the first item.
+                k = bracketed_after(j) or j + 1
                 listish = counts()[0]
                 last_conjunction = -1
                 # inside an unlisted last item, which starts at its conjunction

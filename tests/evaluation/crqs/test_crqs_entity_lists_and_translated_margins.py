@@ -174,7 +174,7 @@ def test_rete_testis_invasion_is_organ_specific_not_the_tumours_invasion(text):
         ("histai", "Sentinel nodes: 0 of 2 metastatic.", "metastatic_involvement", "absent"),
         ("histai", "Prostate, TURP chips: nodular hyperplasia. Incidental acinar adenocarcinoma, "
          "Gleason score 3+3=6.", "findings", "benign prostatic hyperplasia + adenocarcinoma"),
-        ("histai", "Thyroid: nodular hyperplasia.", "findings", None),
+        ("histai", "Thyroid: nodular hyperplasia.", "findings", "follicular nodular disease"),
         ("reg2025", "Gastric antrum, biopsy: chronic gastritis in active phase, H. pylori "
          "positive", "inflammation_activity", "chronic active"),
         ("reg2025", "Duodenum, biopsy; Villous atrophy with intraepithelial lymphocytosis (45 "

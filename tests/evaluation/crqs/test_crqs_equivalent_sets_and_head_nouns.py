@@ -398,3 +398,37 @@ def test_named_margins_after_a_comma_with_their_status_in_words():
     involved = "Surgical margins: endocervical, involved by HSIL; ectocervical, free of lesion."
     assert extract(free, "reg2025")["margin_status"] == "free"
     assert extract(involved, "reg2025")["margin_status"] == "involved"
+
+
+# -- thyroid, stains, inflammation ----------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_niftp_with_papillary_type_nuclei_is_no_papillary_carcinoma(dataset):
+    text = (
+        "Encapsulated follicular-patterned lesion with papillary-type nuclear changes; no "
+        "capsular invasion. Conclusion: NIFTP, 2.6 cm, right lobe of thyroid."
+    )
+    assert extract(text, dataset)["diagnosis"] == "niftp"
+
+
+def test_nodular_hyperplasia_in_a_thyroid_report_is_follicular_nodular_disease():
+    text = "Thyroid, left lobe: nodular hyperplasia (adenomatous goiter). Negative for malignancy."
+    assert extract(text, "histai")["diagnosis"] == "follicular nodular disease"
+
+
+def test_two_stains_negative_with_an_aside_after_the_first():
+    found = extract("AFB (ZN) and fungal (GMS) stains both negative.", "histai")
+    assert found["organisms"] == "mycobacteria negative"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_neutrophils_infiltrating_the_epithelium_are_no_invasion(dataset):
+    found = extract(
+        "Gastric mucosa with neutrophils infiltrating the foveolar epithelium.", dataset
+    )
+    assert "invasion_status" not in found
+    assert "in_situ_vs_invasive" not in found
+
+
+def test_tumour_infiltrating_the_accompanying_bone():
+    text = "Nasopharyngeal carcinoma. Tumor infiltrates the accompanying bone fragments."
+    assert extract(text, "histai")["organ_involvement"] == "bone"

@@ -103,7 +103,7 @@ def test_a_list_with_a_finding_of_its_own_marks_nothing_free():
         ("reg2025", "Rectum, polypectomy; Villotubular adenoma with high grade dysplasia",
          "histologic_type", "tubulovillous"),
         ("reg2025", "Nasopharynx, biopsy; NPC, non-keratinizing, EBER positive", "diagnosis",
-         "carcinoma"),
+         "squamous cell carcinoma"),
         ("histai", "Duodenum, D2 biopsies: villi normal; IEL count not increased.",
          "intraepithelial_lymphocytosis", "absent"),
         ("histai", "Duodenum, 4 biopsies. Conclusion: small bowel mucosa normal.", "diagnosis",

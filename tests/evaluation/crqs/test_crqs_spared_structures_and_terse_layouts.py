@@ -304,9 +304,14 @@ def test_margins_named_by_initials_or_before_a_double_dash(dataset, text, value)
     [
         ("Lung (LUL), CT-guided CNB --- Carcinoma, small cell type", "small cell carcinoma"),
         ("Lung, left upper lobe, core biopsy; Small cell carcinoma", "small cell carcinoma"),
-        ("Nasopharynx, biopsy; Non-keratinizing carcinoma, undifferentiated subtype", "carcinoma"),
+        # The nasopharynx's non-keratinizing carcinoma, undifferentiated or not, is a squamous
+        # cell carcinoma (WHO), no anaplastic carcinoma.
+        ("Nasopharynx, biopsy; Non-keratinizing carcinoma, undifferentiated subtype",
+         "squamous cell carcinoma"),
         ("Nasopharynx, biopsy: non-keratinizing undifferentiated carcinoma; EBER positive.",
-         "carcinoma"),
+         "squamous cell carcinoma"),
+        ("Nasopharynx, biopsy: undifferentiated non-keratinizing nasopharyngeal carcinoma.",
+         "squamous cell carcinoma"),
     ],
 )  # fmt: skip
 def test_a_carcinomas_type_after_it_and_the_undifferentiated_nasopharyngeal_subtype(text, value):
