@@ -323,10 +323,12 @@ _SHEATHING = re.compile(r"(?<![a-z])(?:perineural|perinervous|nerve)[ \t]+sheath
 _RECEPTOR_FRENCH = re.compile(
     r"(?<![a-z])(re|rp)(?=[ \t]*:?[ \t]*(?:\d{1,3}[ \t]*%|positive|negative|\+|-))"
 )
-# "Epidermoid (squamous cell) carcinoma", "mucinous (colloid) adenocarcinoma": the type's other
-# name in brackets inside the entity's name, which splits it; one name is enough.
+# "Epidermoid (squamous cell) carcinoma", "mucinous (colloid) adenocarcinoma", "multinodular
+# (colloid) goitre": the type's other name in brackets inside the entity's name, which splits
+# it; one name is enough.
 _TYPE_SYNONYM_IN_BRACKETS = re.compile(
-    r"\((?:squamous(?:[ \t]+cell)?|epidermoid|colloid|mucinous)\)[ \t]+(?=(?:adeno)?carcinoma)"
+    r"\((?:squamous(?:[ \t]+cell)?|epidermoid|colloid|mucinous)\)[ \t]+"
+    r"(?=(?:adeno)?carcinoma|goit(?:re|er))"
 )
 # "IC-NST": the breast's invasive carcinoma of no special type by its initials.
 _IC_NST = re.compile(r"(?<![a-z0-9])ic[ \t]*[- ][ \t]*nst(?![a-z0-9])")
@@ -554,7 +556,10 @@ _SPACED_COMPOUND = re.compile(
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
 # "RP: acinar adenoCa, GS 7": a radical prostatectomy by its initials, in a prostate report (the
 # French progesterone receptor "RP 80%" has its result after it).
-_RP = re.compile(r"(?<![a-z0-9])rp(?=[ \t]*[:;,(]|[ \t]+specimen)")
+_RP = re.compile(
+    r"(?<![a-z0-9])rp(?=[ \t]*[:;,(]|[ \t]+specimen"
+    r"|[ \t]*\+[ \t]*(?:bilateral[ \t]+)?(?:plnd|pelvic|lymph))"  # "RP + bilateral PLND"
+)
 _PROSTATE_WORDS = frozenset(
     ["gleason", "acinar", "prostate", "prostatic", "gg", "epe", "isup", "turp", "prostatectomy"]
 )

@@ -587,7 +587,9 @@ class RuleExtractor:
                 ("microsatellites, satellites and in-transit metastases: none").
                 """
                 # "AFB (ZN) and fungal stains both negative": an aside after the first item.
-                k = bracketed_after(j) or j + 1
+                k = j + 1
+                if "(" in rt.text[rt.ends[j] : rt.ends[j] + 3]:
+                    k = bracketed_after(j) or k
                 listish = counts()[0]
                 last_conjunction = -1
                 # inside an unlisted last item, which starts at its conjunction

@@ -432,3 +432,36 @@ def test_neutrophils_infiltrating_the_epithelium_are_no_invasion(dataset):
 def test_tumour_infiltrating_the_accompanying_bone():
     text = "Nasopharyngeal carcinoma. Tumor infiltrates the accompanying bone fragments."
     assert extract(text, "histai")["organ_involvement"] == "bone"
+
+
+# -- prostate and kidney wordings -----------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_tertiary_gleason_pattern_is_no_second_score(dataset):
+    for text in (
+        "Acinar adenocarcinoma, Gleason 7 = 4+3, with a minor (<5%) tertiary Gleason 5 component.",
+        "Acinar adenocarcinoma, GS 7 (4+3), GG 3; no tertiary Gleason 5.",
+    ):
+        assert "5" not in extract(text, dataset)["gleason_score"].split(" + ")
+
+
+def test_extraprostatic_extension_states_the_invasion_beyond_the_organ():
+    found = extract(
+        "Prostate. EPE: focal, R posterolateral. Seminal vesicle invasion: none.", "tcga"
+    )
+    assert found["organ_specific_invasion"] == "present"
+
+
+def test_rp_with_its_node_dissection_is_a_prostatectomy_not_a_receptor():
+    found = extract("RP + bilateral PLND: prostatic adenocarcinoma, acinar, GS 7 (4+3).", "tcga")
+    assert found["specimen_type"] == "prostatectomy + lymphadenectomy"
+    assert "pr_status" not in found
+
+
+def test_one_glomerulus_with_a_crescent_is_counted():
+    found = extract("Up to 18 glomeruli; 1 glomerulus has a cellular crescent.", "histai")
+    assert found["glomerular_crescents"] == "1"
+
+
+def test_a_goitre_with_its_other_name_in_brackets():
+    found = extract("Diagnosis: Multinodular (colloid) goitre.", "histai")
+    assert found["diagnosis"] == "follicular nodular disease"
