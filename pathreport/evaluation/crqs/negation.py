@@ -150,18 +150,23 @@ DEFAULT_TERMINATORS = (
     # "a metastasis is not favoured given TTF-1 co-expression": the reason is affirmed.
     "given", "because of", "in view of",
 )  # fmt: skip
-DEFAULT_FILLERS = frozenset(
+# Head nouns of a pattern after its finding that may carry an object before the status
+# ("micropapillary growth of 5 mm or more is absent"); fillers too ("cribriform pattern absent").
+HEAD_NOUNS_BEFORE_AN_OBJECT = frozenset(
+    {"growth", "pattern", "architecture", "component", "features", "areas"}
+)
+DEFAULT_FILLERS = HEAD_NOUNS_BEFORE_AN_OBJECT | frozenset(
     {
         "is", "are", "was", "were", "be", "been", "being", "has", "have", "also", "all", "both",
         "entirely", "definitely", "definite", "clearly", "focally", "completely", "status",
         # A reason's connective: "no stroma present, invasion therefore not assessable".
         "therefore",
-        "organisms", "bacteria", "changes", "component", "findings", "finding", "noted", "pattern",
+        "organisms", "bacteria", "changes", "findings", "finding", "noted",
         # An organism's forms: "Giardia trophozoites are not observed", "no fungal hyphae".
         "trophozoites", "bacilli", "hyphae", "ova", "yeasts", "spores",
-        "features", "feature",
+        "feature",
         # "Micropapillary architecture is not found", "squamous differentiation is absent".
-        "architecture", "differentiation", "morphology", "areas", "growth",
+        "differentiation", "morphology",
         # The kind of feature: "papillary carcinoma nuclear features are not seen".
         "nuclear",
         # Head nouns after a finding: "microsatellite lesions were not seen".

@@ -35,6 +35,7 @@ from typing import Any
 from pathreport.evaluation.crqs.anchors import AnchorIndex, anchor_sets
 from pathreport.evaluation.crqs.extractors import Fields, Finding
 from pathreport.evaluation.crqs.match_starts import factored, finder_of
+from pathreport.evaluation.crqs.negation import HEAD_NOUNS_BEFORE_AN_OBJECT
 from pathreport.evaluation.crqs.schema import (
     MULTI_VALUE_SEPARATOR,
     NEGATED_TEMPLATE,
@@ -111,8 +112,6 @@ _MAX_ASIDE_CHARS = 80  # a bracketed aside between a finding and its status cue
 # Cues written as a prefix of one word ("non-necrotizing"): they negate that word only.
 _PREFIX_CUES = frozenset({"non"})
 _OBJECT_PREPOSITIONS = frozenset({"of", "into", "beyond", "through"})
-# A finding's head noun before its object ("micropapillary growth of 5 mm or more").
-_HEAD_NOUNS = frozenset({"growth", "pattern", "architecture", "component", "features", "areas"})
 # A comma or line end followed by one of these starts a new item ("..., - fungal infection").
 _BULLET_GAP = re.compile(r"[,\n]\s*[-*\u2022(]")
 # Words that end the modifiers of an unlisted entity ("consistent with [xanthoma]").
@@ -737,7 +736,7 @@ class RuleExtractor:
                 most one conjunction inside the object."""
                 at = j + 1
                 words = rt.words
-                if at < n_words and words[at] in _HEAD_NOUNS:
+                if at < n_words and words[at] in HEAD_NOUNS_BEFORE_AN_OBJECT:
                     at += 1
                 if at >= n_words or words[at] not in _OBJECT_PREPOSITIONS:
                     return None
