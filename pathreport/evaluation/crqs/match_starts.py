@@ -20,6 +20,13 @@ that character, so a leading assertion makes it try every position. :class:`Guar
 searches the pattern without its leading assertions and checks them only where that search
 finds a match, when the rest of the pattern begins with one of a few literal characters; on
 TCGA-length reports such a pattern runs in 0.1-0.8 of the time.
+
+Where the guard rules out a letter before the match, the match begins right after a character
+that is not a letter (or at the text's start). :class:`WordStartSearch` lets the engine skip to
+those characters, which a leading character class allows it to do and an assertion does not, and
+tries the pattern only where its body matches after one: about a fifth of a report's positions
+instead of all of them (0.5-0.8 of the time of the plain or guarded search on TCGA-length
+reports). The shared pass of :class:`StartFinder` looks at word starts the same way.
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ _MAX_FIRST_CHARACTERS = 8
 _LETTERS = frozenset(range(ord("a"), ord("z") + 1))
 _WORD_CHARACTERS = _LETTERS | frozenset(range(ord("0"), ord("9") + 1))
 _WORD_START = "(?<![a-z0-9])"
+_SEPARATOR = "[^a-z0-9]"  # the character before a word start, consumed
+_NOT_A_LETTER = "[^a-z]"
 _ONE_CHARACTER = re.compile(r"\(\?=(?:\[(?:[^\]\\]|\\.)*\]|\\?.)\)")
 
 
@@ -46,11 +55,19 @@ class StartFinder:
     """Where a pattern's matches can begin: its leading lookaheads, and whether a letter before
     the start is ruled out by a leading ``(?<![...a-z...])``."""
 
-    __slots__ = ("lookaheads", "no_letter_before")
+    __slots__ = ("after_separator", "lookaheads", "no_letter_before")
 
-    def __init__(self, lookaheads: re.Pattern, no_letter_before: bool) -> None:
+    def __init__(
+        self,
+        lookaheads: re.Pattern,
+        no_letter_before: bool,
+        after_separator: re.Pattern | None = None,
+    ) -> None:
         self.lookaheads = lookaheads
         self.no_letter_before = no_letter_before
+        # The lookaheads behind a character that is neither letter nor digit: the same
+        # positions (one on) for lookaheads that forbid a letter or digit before them.
+        self.after_separator = after_separator
 
     @classmethod
     def of(cls, pattern: re.Pattern, compiled: dict[str, re.Pattern]) -> StartFinder | None:
@@ -67,15 +84,20 @@ class StartFinder:
             return None  # none, or only "(?=[mfsp])": most positions pass, the plain scan wins
         source = "".join(lookaheads)
         rejected = _rejected_before(tree)
+        after_separator = None
         if rejected >= _WORD_CHARACTERS:
             # No match starts after a letter or digit, so neither does any candidate: the pass
             # skips the inside of words and numbers (every position of which its lookaheads
-            # would otherwise try). Patterns that share this guard share the pass, and no
-            # candidate needs the letter test.
+            # would otherwise try), by the engine's own skip to the characters between words.
+            # Patterns that share this guard share the pass, and no candidate needs the letter
+            # test.
+            after_separator = _compiled(_SEPARATOR + source, pattern.flags, compiled)
             source = _WORD_START + source
-        if source not in compiled:
-            compiled[source] = re.compile(source, pattern.flags)
-        return cls(compiled[source], rejected >= _LETTERS and not rejected >= _WORD_CHARACTERS)
+        return cls(
+            _compiled(source, pattern.flags, compiled),
+            rejected >= _LETTERS and not rejected >= _WORD_CHARACTERS,
+            after_separator,
+        )
 
     def matches(
         self, pattern: re.Pattern, text: str, starts: dict[re.Pattern, list[int]]
@@ -83,9 +105,13 @@ class StartFinder:
         """``list(pattern.finditer(text))``; ``starts`` caches the positions per report."""
         positions = starts.get(self.lookaheads)
         if positions is None:
-            positions = starts[self.lookaheads] = [
-                m.start() for m in self.lookaheads.finditer(text)
-            ]
+            if self.after_separator is None:
+                positions = [m.start() for m in self.lookaheads.finditer(text)]
+            else:
+                positions = [m.start() + 1 for m in self.after_separator.finditer(text)]
+                if self.lookaheads.match(text) is not None:
+                    positions.insert(0, 0)  # no character before the text's start
+            starts[self.lookaheads] = positions
         if len(positions) * _CHARS_PER_CANDIDATE > len(text):
             return list(pattern.finditer(text))
         found = []
@@ -168,12 +194,83 @@ class GuardedSearch:
         return found
 
 
+class WordStartSearch:
+    """A pattern that no letter may precede, tried right after the characters that are not
+    letters.
+
+    The engine skips ahead to a character of a leading class without trying the positions in
+    between, so ``[^a-z](?=body)`` visits only the characters between words, and finds those
+    after which the body matches. The pattern itself (its leading assertions included) is then
+    matched one character on: it matches at that position exactly where finditer would find it,
+    because a match of the pattern can begin only at the text's start or after a character
+    that is not a letter.
+    """
+
+    __slots__ = ("lead",)
+
+    def __init__(self, lead: re.Pattern) -> None:
+        self.lead = lead
+
+    @classmethod
+    def of(cls, pattern: re.Pattern) -> WordStartSearch | None:
+        """The word-start search of ``pattern``, or None: a pattern that can match the empty
+        string (finditer's own rules apply), may begin after a letter, or has groups inside
+        its leading assertions."""
+        tree = parsed(pattern)
+        if tree is None or tree.getwidth()[0] == 0 or not _rejected_before(tree) >= _LETTERS:
+            return None
+        assertions = "".join(_leading_assertions(pattern.pattern))
+        try:
+            lead = re.compile(
+                f"{_NOT_A_LETTER}(?={pattern.pattern[len(assertions) :]})", pattern.flags
+            )
+            if re.compile(assertions, pattern.flags).groups:
+                return None
+        except re.error:
+            return None
+        return cls(lead)
+
+    def matches(
+        self, pattern: re.Pattern, text: str, starts: dict[re.Pattern, list[int]]
+    ) -> list[re.Match]:
+        """``list(pattern.finditer(text))`` (``pattern`` and ``starts`` keep the interface of
+        :meth:`StartFinder.matches`)."""
+        match, search = pattern.match, self.lead.search
+        found = []
+        m = match(text)  # the text's start: no character before it
+        if m is not None:
+            found.append(m)
+        at = 0 if m is None else m.end() - 1  # the next match begins at m.end() or later
+        while (before := search(text, at)) is not None:
+            start = before.end()
+            m = match(text, start)
+            if m is None:
+                at = start
+            else:
+                found.append(m)
+                at = m.end() - 1  # never empty: the pattern has a minimum width
+        return found
+
+
 def finder_of(
     pattern: re.Pattern, compiled: dict[str, re.Pattern]
-) -> StartFinder | GuardedSearch | None:
+) -> StartFinder | GuardedSearch | WordStartSearch | None:
     """How to search ``pattern``: from its leading lookaheads' positions, without its leading
-    assertions, or (None) with the engine's plain scan."""
-    return StartFinder.of(pattern, compiled) or GuardedSearch.of(pattern)
+    assertions (where the rest begins with one of a few literals, which the engine skips to
+    faster than to the characters between words), right after the characters that are not
+    letters, or (None) with the engine's plain scan."""
+    return (
+        StartFinder.of(pattern, compiled)
+        or GuardedSearch.of(pattern)
+        or WordStartSearch.of(pattern)
+    )
+
+
+def _compiled(source: str, flags: int, compiled: dict[str, re.Pattern]) -> re.Pattern:
+    """``source`` compiled once per extractor, so that patterns that share it share a pass."""
+    if source not in compiled:
+        compiled[source] = re.compile(source, flags)
+    return compiled[source]
 
 
 def _leading_assertions(source: str) -> list[str]:

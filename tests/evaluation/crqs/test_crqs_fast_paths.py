@@ -2,10 +2,10 @@
 
 Which patterns run on a report is decided from their anchor strings found in one pass
 (:class:`AnchorIndex`), lookahead-led patterns are tried only where their lookaheads hold
-(:class:`StartFinder`), and patterns led by a word-start guard are searched without it, the guard
-checked at each match (:class:`GuardedSearch`). All only save time: any difference from testing
-every anchor with ``in`` and searching every pattern with ``finditer`` would change extracted
-values.
+(:class:`StartFinder`), patterns led by a word-start guard are searched without it, the guard
+checked at each match (:class:`GuardedSearch`), or tried only after the characters that are not
+letters (:class:`WordStartSearch`). All only save time: any difference from testing every anchor
+with ``in`` and searching every pattern with ``finditer`` would change extracted values.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ from pathreport.evaluation.crqs.anchors import AnchorIndex, parsed
 from pathreport.evaluation.crqs.match_starts import (
     GuardedSearch,
     StartFinder,
+    WordStartSearch,
     factored,
+    finder_of,
     first_characters,
 )
 from pathreport.evaluation.crqs.text import ReportText
@@ -232,6 +234,47 @@ def test_guarded_search_where_the_guard_fails_and_matches_touch():
             m.span() for m in pattern.finditer(text)
         ], text
     assert search.matches(pattern, "a negative", {})[0].group(0) == "negative"
+
+
+def test_word_start_search_at_the_start_after_symbols_and_where_the_guard_fails():
+    # Numbers and many words open it, so the guarded search declines it.
+    pattern = re.compile(r"(?<![a-z])(?<!no )(?:\d+ ?(?:cm|mm)|\d+%|left|right|both|one|two)")
+    assert GuardedSearch.of(pattern) is None
+    search = WordStartSearch.of(pattern)
+    assert search is not None and isinstance(finder_of(pattern, {}), WordStartSearch)
+    for text in [
+        "left",  # at the text's start, where no character precedes
+        "3 cm",
+        "3cm4 mm",  # "4 mm" follows a letter: no match there
+        "1 mm 2 mm,3mm",  # separated by symbols only
+        "5%6% 7%",  # touching: a match begins right after the last one's final symbol
+        "no left, left-right",  # the second guard fails after "no "
+        "\u00e9left xleft left",  # a letter outside a-z does not guard
+        "two3 cm (three)\nboth",
+        "",
+        "  ",
+    ]:
+        assert [(m.span(), m.group(0)) for m in search.matches(pattern, text, {})] == [
+            (m.span(), m.group(0)) for m in pattern.finditer(text)
+        ], text
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"(?:left|right|both)",  # nothing rules out a letter before it
+        r"(?<![0-9])(?:left|right|both)",  # only digits ruled out
+        r"(?<![a-z])(?:\d|left)?",  # may match the empty string: finditer's rules apply
+    ],
+)
+def test_word_start_search_only_where_no_letter_can_precede(source):
+    assert WordStartSearch.of(re.compile(source)) is None
+
+
+def test_a_few_literal_first_characters_keep_the_guarded_search():
+    """The engine skips to a few literal characters faster than to every character between
+    words, so such a pattern keeps the guarded search."""
+    assert isinstance(finder_of(re.compile(r"(?<![a-z])(?:neg|pos)ative"), {}), GuardedSearch)
 
 
 @pytest.mark.parametrize(
