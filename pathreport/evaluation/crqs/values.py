@@ -37,7 +37,7 @@ _NUMBER_TOKEN = re.compile(r"\d{1,3}|[a-z]+(?: [a-z]+| \d(?!\d))?")
 _COUNT_SEPARATOR = re.compile(r"/|\bout of\b|\bof\b")
 _ARTICLES = re.compile(r"\b(?:the|a|an|total)\b")  # "one of the three", "of a total 12"
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-_STAGE = re.compile(r"(y?r?p?)\s*t\s*([0-4]|is|x)\s*([a-d]?)(?:\s*\((m|\d+)\))?")
+_STAGE = re.compile(r"(y?r?p?)\s*t\s*([0-4]|is|x|a(?![a-z]))\s*([a-d]?)(?:\s*\((m|\d+)\))?")
 
 
 class ValueParseError(ValueError):
@@ -125,10 +125,14 @@ def _first_number(text: str) -> int | None:
 
 
 def parse_number(raw: str) -> float:
-    """The first number of a snippet, decimal comma accepted ("2,5" -> 2.5)."""
+    """The first number of a snippet, decimal comma accepted ("2,5" -> 2.5); a snippet without
+    digits may be one number in words ("thirty-two" -> 32.0)."""
     m = _NUMBER.search(raw)
     if not m:
-        raise ValueParseError(f"no number in {raw!r}")
+        try:
+            return float(to_int(raw))
+        except ValueParseError:
+            raise ValueParseError(f"no number in {raw!r}") from None
     return float(m.group(0).replace(",", "."))
 
 
@@ -141,7 +145,7 @@ def parse_size(raw: str) -> float:
 
 
 def parse_stage(raw: str) -> str:
-    """Pathological T stage: "pT2a", "pt 2a", "ypT3" -> "pt2a", "ypt3"."""
+    """Pathological T stage: "pT2a", "pt 2a", "ypT3", "pTa" -> "pt2a", "ypt3", "pta"."""
     m = _STAGE.search(raw.lower())
     if not m:
         raise ValueParseError(f"not a T stage: {raw!r}")
