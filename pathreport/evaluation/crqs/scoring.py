@@ -36,7 +36,10 @@ or major weight stated "present" in the reference: lymphovascular invasion, ulce
 twice in the denominators of CFC and KIR (``Schema.adverse_when_present``): dropping "perineural
 invasion present" from a long report otherwise cost under 1%, less than rewording two minor facts.
 A report that states the finding loses nothing; counting it three times lost as many dev
-triplets as it gained (rewrites whose wording the extractor missed), four times more.
+triplets as it gained (rewrites whose wording the extractor missed), four times more. In the same
+way an adverse finding the prediction invents (such a field "present" in the prediction and absent
+from the reference) counts twice in HR's numerator and denominator: an invented "lymphovascular
+invasion present" in a long report otherwise cost about 2%, less than one reworded minor fact.
 
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
@@ -278,8 +281,17 @@ def score_fields(
             score.vacuous_key = True
             kir = 1.0
     if pred_fields:
-        unsupported = size(hallucinated) + discordant_size - shared_weight
-        hr = _ratio(unsupported, size(pred_fields), empty=0.0)
+        # An adverse finding invented counts twice, as one left out does (the module docstring).
+        adverse_fields = schema.adverse_when_present
+        invented = (
+            [f for f in hallucinated if f in adverse_fields and prediction[f] == "present"]
+            if hallucinated
+            and config.weighting == "severity"
+            and not adverse_fields.isdisjoint(hallucinated)
+            else []
+        )
+        unsupported = size(hallucinated) + size(invented) + discordant_size - shared_weight
+        hr = _ratio(unsupported, size(pred_fields) + size(invented), empty=0.0)
     else:
         score.empty_prediction_fields = True
         hr = 0.0

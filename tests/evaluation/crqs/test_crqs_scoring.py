@@ -52,21 +52,20 @@ def test_scoring_identical_fields_score_one():
 def test_scoring_components_by_hand():
     # Reference: 4 fields (2 key). Prediction: diagnosis right, grade wrong, necrosis missing,
     # size within 15 % (2.2 vs 2.0), plus an invented lvi. Necrosis, an adverse finding (stated
-    # present), counts twice where it is left out.
+    # present), counts twice where it is left out; the invented lvi ("present") twice in HR.
     pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
     s = score_fields(REF, pred, SCHEMA, DEFAULT)
     assert s.matched == ["diagnosis", "size"] and s.discordant == ["grade"]
     assert s.missed == ["necrosis"] and s.hallucinated == ["lvi"]
     assert pytest.approx(2 / 5) == s.CFC  # matched / (|F_R| + the adverse finding missed)
     assert pytest.approx(1 / 2) == s.KIR  # diagnosis of {diagnosis, grade}
-    assert (
-        pytest.approx(2 / 4) == s.HR
-    )  # grade (wrong value) + lvi (not in reference), of 4 predicted
+    # grade (wrong value) + lvi (not in reference) twice, of 4 predicted and lvi's second count
+    assert pytest.approx(3 / 5) == s.HR
     assert pytest.approx(1 / 3) == s.CDS  # grade, of the 3 fields in both
-    raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.5 - 1.6 / 3  # the default: discordance four times
+    raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.6 - 1.6 / 3  # the default: discordance four times
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 0.7) == s.CRQS
     paper = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=PAPER_WEIGHTS))
-    paper_raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.5 - 0.4 / 3
+    paper_raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.6 - 0.4 / 3  # the paper's weights, same counts
     assert (
         paper.CRQS_raw == pytest.approx(paper_raw) and pytest.approx(paper_raw / 0.7) == paper.CRQS
     )
@@ -86,6 +85,21 @@ def test_a_wrong_value_costs_more_than_a_missing_one():
     assert missing.CRQS - wrong.CRQS > paper_gap > 0
 
 
+def test_an_invented_adverse_finding_costs_more_than_an_invented_absence():
+    """Inventing "lymphovascular invasion present" misleads; stating its absence where the
+    reference is silent is a wording of the same negative picture."""
+    present = score_fields(REF, {**REF, "lvi": "present"}, SCHEMA, DEFAULT)
+    absent = score_fields(REF, {**REF, "lvi": "absent"}, SCHEMA, DEFAULT)
+    assert present.hallucinated == absent.hallucinated == ["lvi"]
+    assert present.HR > absent.HR and present.CRQS < absent.CRQS
+    # the paper's uniform counting is unchanged
+    paper = CRQSConfig(weights=PAPER_WEIGHTS, weighting="uniform")
+    assert (
+        score_fields(REF, {**REF, "lvi": "present"}, SCHEMA, paper).HR
+        == score_fields(REF, {**REF, "lvi": "absent"}, SCHEMA, paper).HR
+    )
+
+
 def test_scoring_worst_case_is_negative_and_not_clipped():
     pred = {"diagnosis": "squamous cell carcinoma", "grade": "1", "necrosis": "absent", "size": 5.0}
     s = score_fields(REF, pred, SCHEMA, DEFAULT)
@@ -98,7 +112,8 @@ def test_scoring_worst_case_is_negative_and_not_clipped():
 def test_scoring_eq6_formula_and_custom_weights():
     pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
     s = score_fields(REF, pred, SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
-    raw = 0.3 * 0.4 + 0.4 * 0.5 + 0.2 * (1 - 0.5) + 0.4 * (1 - 1 / 3)  # CFC 2/5: necrosis twice
+    # CFC 2/5 and HR 3/5: the missed necrosis and the invented lvi count twice
+    raw = 0.3 * 0.4 + 0.4 * 0.5 + 0.2 * (1 - 0.6) + 0.4 * (1 - 1 / 3)
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 1.3) == s.CRQS
     perfect = score_fields(REF, dict(REF), SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
     assert perfect.CRQS_raw == pytest.approx(1.3) and pytest.approx(1.0) == perfect.CRQS  # not 0.7
