@@ -210,3 +210,16 @@ def test_amoebae_and_normal_crypts_in_other_wordings():
     )
     assert found["organisms"] == "amoebae"
     assert found["crypt_distortion"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_the_duodenum_and_the_terminal_ileum_are_two_sites(dataset):
+    reference = "Terminal ileum, biopsies: chronic active enteritis with a granuloma."
+    wrong = "Duodenum, second portion, biopsies: chronic active enteritis with a granuloma."
+    assert extract(wrong, dataset)["tumor_site"] == "duodenum"
+    assert extract("Duodenum (D2), biopsy: normal mucosa.", dataset)["tumor_site"] == "duodenum"
+    assert "tumor_site" in score_pair(reference, wrong, dataset).discordant
+    rewrite = "Biopsies of the terminal ileal mucosa: active chronic enteritis, one granuloma."
+    assert "tumor_site" in score_pair(reference, rewrite, dataset).matched
+    # a pancreatic carcinoma's duodenum is no biopsy site
+    assert "tumor_site" not in extract("Whipple: duodenum and ampulla not invaded.", dataset)
