@@ -253,6 +253,10 @@ class RuleExtractor:
             (fi, self._field_index[f.free_with]) for fi, f in enumerate(self.fields) if f.free_with
         ]
         self._only_with = [(fi, f.only_with) for fi, f in enumerate(self.fields) if f.only_with]
+        # Fields whose value is how many statements there are, even for one (``select: number``).
+        self._counted_fields = frozenset(
+            fi for fi, f in enumerate(self.fields) if f.select == "number"
+        )
         self._examined_of = [  # a profile without the count field keeps the stated numbers
             (fi, self._field_index[f.examined_of])
             for fi, f in enumerate(self.fields)
@@ -1173,8 +1177,12 @@ class RuleExtractor:
         # fields are selected again, so "tubular adenoma" (premalignant) and "no evidence of
         # malignancy" (benign) compete under benign_vs_malignant's own select rule.
         fields_spec = self.fields
+        counted = self._counted_fields
         selected = {
-            fi: _select(fields_spec[fi], cands, breakdowns.get(fi), text)
+            # One finding is the value (most fields of a short report): no selection to run.
+            fi: (cands[0][2], cands)
+            if len(cands) == 1 and fi not in counted and fi not in breakdowns
+            else _select(fields_spec[fi], cands, breakdowns.get(fi), text)
             for fi, cands in candidates.items()
         }
         reselect: set[int] = set()

@@ -281,17 +281,19 @@ def score_fields(
             score.vacuous_key = True
             kir = 1.0
     if pred_fields:
-        # An adverse finding invented counts twice, as one left out does (the module docstring).
-        adverse_fields = schema.adverse_when_present
-        invented = (
-            [f for f in hallucinated if f in adverse_fields and prediction[f] == "present"]
-            if hallucinated
-            and config.weighting == "severity"
-            and not adverse_fields.isdisjoint(hallucinated)
-            else []
-        )
-        unsupported = size(hallucinated) + size(invented) + discordant_size - shared_weight
-        hr = _ratio(unsupported, size(pred_fields) + size(invented), empty=0.0)
+        unsupported = discordant_size - shared_weight
+        predicted = size(pred_fields)
+        if hallucinated:
+            unsupported += size(hallucinated)
+            # An adverse finding invented counts twice, as one left out does (module docstring).
+            adverse_fields = schema.adverse_when_present
+            if config.weighting == "severity" and not adverse_fields.isdisjoint(hallucinated):
+                invented = size(
+                    [f for f in hallucinated if f in adverse_fields and prediction[f] == "present"]
+                )
+                unsupported += invented
+                predicted += invented
+        hr = _ratio(unsupported, predicted, empty=0.0)
     else:
         score.empty_prediction_fields = True
         hr = 0.0
