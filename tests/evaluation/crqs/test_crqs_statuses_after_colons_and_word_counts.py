@@ -223,3 +223,28 @@ def test_the_duodenum_and_the_terminal_ileum_are_two_sites(dataset):
     assert "tumor_site" in score_pair(reference, rewrite, dataset).matched
     # a pancreatic carcinoma's duodenum is no biopsy site
     assert "tumor_site" not in extract("Whipple: duodenum and ampulla not invaded.", dataset)
+
+
+def test_no_invasive_carcinoma_is_the_same_fact_as_no_invasion_in_reg():
+    reference = (
+        "Breast, left, core biopsy; DCIS, high nuclear grade. No invasive carcinoma identified."
+    )
+    rewrite = "L breast core: high-grade DCIS; invasion not seen."
+    wrong = "Breast, left, core biopsy; DCIS, high nuclear grade, with early stromal invasion."
+    assert extract(reference, "reg2025")["stromal_invasion"] == "absent"
+    assert "stromal_invasion" in score_pair(reference, rewrite, "reg2025").matched
+    assert "stromal_invasion" in score_pair(reference, wrong, "reg2025").discordant
+    # an invasive carcinoma named states its entity, not this field
+    assert "stromal_invasion" not in extract("Invasive carcinoma of no special type.", "reg2025")
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_a_thigh_mass_is_soft_tissue(dataset):
+    reference = "Soft tissue, right thigh, excision; Lipoma."
+    rewrite = "Excised subcutaneous mass, R thigh: lipoma."
+    assert "soft tissue" in extract(rewrite, dataset)["organ_site"]
+    assert "organ_site" in score_pair(reference, rewrite, dataset).matched
+    # a skin report named first keeps its organ
+    assert extract("Skin, right thigh, excision; Seborrhoeic keratosis.", "reg2025")[
+        "organ_site"
+    ] == ("skin")
