@@ -153,11 +153,9 @@ class GuardedSearch:
         """The guarded search of ``pattern``, or None where the plain scan is used: no leading
         assertion, a body that can match the empty string (finditer's own rules apply), groups
         inside the assertions, or a body whose first character is not one of a few literals."""
-        assertions = _leading_assertions(pattern.pattern)
-        if not assertions:
+        guard_source, body_source = _guard_and_body(pattern.pattern)
+        if not guard_source:
             return None
-        guard_source = "".join(assertions)
-        body_source = pattern.pattern[len(guard_source) :]
         try:
             body = re.compile(body_source, pattern.flags)
             guard = re.compile(guard_source, pattern.flags)
@@ -219,11 +217,9 @@ class WordStartSearch:
         tree = parsed(pattern)
         if tree is None or tree.getwidth()[0] == 0 or not _rejected_before(tree) >= _LETTERS:
             return None
-        assertions = "".join(_leading_assertions(pattern.pattern))
+        assertions, body = _guard_and_body(pattern.pattern)
         try:
-            lead = re.compile(
-                f"{_NOT_A_LETTER}(?={pattern.pattern[len(assertions) :]})", pattern.flags
-            )
+            lead = re.compile(f"{_NOT_A_LETTER}(?={body})", pattern.flags)
             if re.compile(assertions, pattern.flags).groups:
                 return None
         except re.error:
@@ -271,6 +267,12 @@ def _compiled(source: str, flags: int, compiled: dict[str, re.Pattern]) -> re.Pa
     if source not in compiled:
         compiled[source] = re.compile(source, flags)
     return compiled[source]
+
+
+def _guard_and_body(source: str) -> tuple[str, str]:
+    """A pattern's source split into its leading lookarounds and the rest."""
+    guard = "".join(_leading_assertions(source))
+    return guard, source[len(guard) :]
 
 
 def _leading_assertions(source: str) -> list[str]:

@@ -251,6 +251,7 @@ def score_fields(
                 for n in names
             )
 
+    adverse_fields = schema.adverse_when_present  # left out or invented, each counts twice
     discordant_set = set(discordant)
     shared_weight = shared(discordant) if discordant else 0.0  # computed once: REG pairs are short
     score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
@@ -264,7 +265,6 @@ def score_fields(
     else:
         # An adverse finding left out counts twice (see the module docstring); not under uniform
         # weighting, which keeps the paper's counts.
-        adverse_fields = schema.adverse_when_present
         adverse = (
             [f for f in missed if f in adverse_fields and reference[f] == "present"]
             if missed and config.weighting == "severity" and not adverse_fields.isdisjoint(missed)
@@ -286,7 +286,6 @@ def score_fields(
         if hallucinated:
             unsupported += size(hallucinated)
             # An adverse finding invented counts twice, as one left out does (module docstring).
-            adverse_fields = schema.adverse_when_present
             if config.weighting == "severity" and not adverse_fields.isdisjoint(hallucinated):
                 invented = size(
                     [f for f in hallucinated if f in adverse_fields and prediction[f] == "present"]
