@@ -1,0 +1,137 @@
+"""Node counts written as prose, a capsule crossed in other verbs, and other facts in wordings that
+other writers use: "Eleven nodes from stations 5, 7 and 10, none involved", "one node positive out
+of twelve", "two nodes examined, one harbouring metastatic carcinoma", "hilar none of 4".
+
+The wordings are written here for the test; what they must read is the clinical fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+ALL = ["tcga", "histai", "reg2025"]
+
+
+# -- node counts -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Twenty-one lymph nodes examined, none involved.", "0/21"),
+        ("Eleven nodes from stations 5, 7, 10 and 11, none involved.", "0/11"),
+        ("Sixteen nodes from 4R, 7, 10R and 11R, all negative.", "0/16"),
+        ("14 pelvic nodes, left and right - none involved.", "0/14"),
+        ("Eight pelvic nodes clear.", "0/8"),
+        ("SLN: 3 nodes from both sides, none involved.", "0/3"),
+        ("Neck: single positive node out of 22, level II, 15 mm.", "1/22"),
+        ("A single level II node out of 26 is involved (14 mm deposit).", "1/26"),
+        ("One node positive out of twelve (inguinal and mesorectal).", "1/12"),
+        ("Two R obturator nodes positive out of twenty-two pelvic nodes.", "2/22"),
+        ("Nodal status: two out of nineteen positive.", "2/19"),
+        ("Nodal disease: 2/24 positive, both at level II.", "2/24"),
+        ("Sentinel node biopsy: two nodes examined, one harbouring metastatic carcinoma.", "1/2"),
+        ("R axillary SLNB: two nodes, one positive - 4 mm deposit.", "1/2"),
+        ("Two nodes, one with a macrometastasis, the other free of tumour.", "1/2"),
+        ("Nodes: hilar none of 4, mediastinal none of 6 (2R, 4R, 7).", "0/10"),
+        ("Nodes: right neck two of eighteen positive, left neck none of fifteen.", "2/33"),
+        ("Sentinel lymph node, left inguinal: metastatic melanoma in 1 out of 2.", "1/2"),
+    ],
+)
+def test_node_counts_written_as_prose(dataset, text, count):
+    assert extract(text, dataset)["lymph_node_involvement"] == count
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_a_stated_total_still_wins_over_its_named_groups(dataset):
+    for text in (
+        "Carcinoma in 3 of 40 nodes. Perigastric: 3 of 25; omental: 1 of 15.",
+        "All ten nodes negative (hilar none of 4; mediastinal stations 4R and 7, none of 6).",
+    ):
+        found = extract(text, dataset)["lymph_node_involvement"]
+        assert found == ("3/40" if text.startswith("Carcinoma") else "0/10"), text
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_isolated_tumour_cells_in_one_of_two_nodes_are_not_read_as_an_involved_node(dataset):
+    text = "Two sentinel nodes: one harbours ITCs (cluster under 0.2 mm); the other is free."
+    assert extract(text, dataset).get("lymph_node_involvement") != "1/2"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_node_count_in_prose_ranks_the_rewrite_above_a_changed_count(dataset):
+    reference = "Lobectomy: adenocarcinoma, 28 mm. Lymph nodes: 0/16 (stations 4R, 7, 10R, 11R)."
+    rewrite = (
+        "RUL lobectomy, adenocarcinoma 2.8 cm; sixteen nodes from 4R, 7, 10R and 11R, all negative."
+    )
+    wrong = "Lobectomy: adenocarcinoma, 28 mm. Lymph nodes: 2/16 (stations 4R, 7, 10R, 11R)."
+    assert "lymph_node_involvement" in score_pair(reference, rewrite, dataset).matched
+    assert score_pair(reference, rewrite, dataset).CRQS > score_pair(reference, wrong, dataset).CRQS
+
+
+# -- invasion of and through a capsule -------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Type B2 thymoma, 62 mm, with microscopic transcapsular extension into perithymic fat.",
+        "A small focus of the thymoma penetrates the capsule into the perithymic fat.",
+        "Thymoma; the tumour breaches the capsule into surrounding adipose tissue.",
+        "Thymoma with focal microscopic penetration of the capsule into surrounding fat.",
+    ],
+)
+def test_a_tumour_that_crosses_its_capsule_is_invasive(dataset, text):
+    assert extract(text, dataset)["invasion_status"] == "present"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_structure_the_tumour_spares_states_no_invasion_status(dataset):
+    assert "invasion_status" not in extract("No extension into liver.", dataset)
+
+
+@pytest.mark.parametrize("dataset", ALL)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The tumour invades its capsule but does not extend beyond the adrenal.",
+        "Hepatocellular carcinoma; tumour capsule focally penetrated.",
+        "Hepatocellular carcinoma, 52 mm; capsule partly breached.",
+    ],
+)
+def test_capsular_invasion_in_other_verbs(dataset, text):
+    assert extract(text, dataset)["capsular_invasion"] == "present"
+
+
+# -- vessels, mitoses, depth, regression ---------------------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+def test_the_vessel_named_in_brackets(dataset):
+    assert extract("Vascular (venous) invasion identified.", dataset)[
+        "lymphovascular_invasion"
+    ] == ("present")
+    assert extract("ACC, 9 cm; no vascular (venous) invasion.", dataset)[
+        "lymphovascular_invasion"
+    ] == ("absent")
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_mitoses_in_an_area(dataset):
+    assert extract("Twenty-eight mitoses in 50 HPF.", dataset)["mitotic_rate"] == 28.0
+    assert extract("GIST, 28 mitoses in 10 HPF.", dataset)["mitotic_rate"] == 28.0
+
+
+def test_the_layer_reached_after_the_wall():
+    for text in (
+        "It penetrates the muscularis propria to reach the adventitia.",
+        "Oesophageal SCC through the wall into adventitial tissue.",
+        "Caecal adenocarcinoma growing beyond the muscular wall into pericolic fatty tissue.",
+    ):
+        assert extract(text, "tcga")["invasion_depth"] == "perivisceral fat", text
+
+
+def test_a_regression_system_named_in_brackets_before_its_grade_is_one_grade():
+    assert extract("Tumour regression grade (Mandard) TRG 4.", "tcga")[
+        "tumor_regression_grade"
+    ] == ("mandard 4")
+    # a bracket that names no system leaves the grade's system unnamed
+    assert extract("Regression (partial) TRG 3.", "tcga")["tumor_regression_grade"] == "trg 3"
