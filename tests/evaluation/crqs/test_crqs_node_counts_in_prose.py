@@ -135,3 +135,81 @@ def test_a_regression_system_named_in_brackets_before_its_grade_is_one_grade():
     ] == ("mandard 4")
     # a bracket that names no system leaves the grade's system unnamed
     assert extract("Regression (partial) TRG 3.", "tcga")["tumor_regression_grade"] == "trg 3"
+
+
+@pytest.mark.parametrize("dataset", ALL)
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("N1 (hilar) nodes: two of nine positive; N2 (mediastinal) none of six.", "2/15"),
+        ("Lymph nodes: 1 of 4 peribronchial (station 11L) positive; 0 of 8 mediastinal.", "1/12"),
+        (
+            "Level II node positive (1 of 6); levels I (0/3), III (0/4) and IV (0/3) negative.",
+            "1/16",
+        ),
+    ],
+)
+def test_node_groups_named_in_brackets_after_or_as_levels(dataset, text, count):
+    assert extract(text, dataset)["lymph_node_involvement"] == count
+
+
+# -- entities and grades ---------------------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+def test_high_grade_biliary_intraepithelial_neoplasia_is_high_grade_dysplasia(dataset):
+    text = "Chronic cholecystitis; focus of high-grade biliary intraepithelial neoplasia (BilIN-3)."
+    assert extract(text, dataset)["dysplasia_grade"] == "high"
+    reference = "Gallbladder: chronic calculous cholecystitis. Cholelithiasis."
+    assert "dysplasia_grade" in score_pair(reference, text, dataset).hallucinated
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_adenomas_all_low_grade(dataset):
+    text = "Polypectomies: five tubular adenomas, all low-grade, no high-grade dysplasia."
+    assert extract(text, dataset)["dysplasia_grade"] == "low"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_criteria_not_met_rule_a_diagnosis_out(dataset):
+    found = extract("Cellular leiomyoma; criteria for STUMP/leiomyosarcoma not met.", dataset)
+    assert found["benign_vs_malignant"] == "benign"
+    assert found["excluded_entities"] == "sarcoma"
+
+
+def test_in_situ_carcinoma_in_either_word_order_and_adenocarcinoma_in_situ():
+    found = extract("In-situ carcinoma reaches the peripheral margin at 12 o'clock.", "histai")
+    assert found["diagnosis"] == "carcinoma in situ"
+    assert found["in_situ_vs_invasive"] == "in situ"
+    found = extract("RUL wedge: pure lepidic growth of atypical pneumocytes. AIS (pTis).", "histai")
+    assert found["diagnosis"] == "adenocarcinoma in situ"
+    assert found["in_situ_vs_invasive"] == "in situ"
+
+
+def test_a_cryptococcoma_is_cryptococcosis():
+    assert (
+        extract("Final: pulmonary cryptococcoma, RUL.", "histai")["diagnosis"] == "cryptococcosis"
+    )
+
+
+def test_reg_large_bowel_then_its_part_names_the_part():
+    assert extract("Large bowel, rectum, endoscopic biopsy; adenocarcinoma.", "reg2025")[
+        "organ_site"
+    ] == ("rectum")
+    assert extract("Stepwise colorectal biopsies: ulcerative colitis.", "reg2025")[
+        "organ_site"
+    ] == ("colon")
+    # a primary site named for a metastasis is no organ of the specimen
+    found = extract(
+        "Vagina, colposcopic biopsy; adenocarcinoma, favor colorectal primary.", "reg2025"
+    )
+    assert found.get("organ_site") != "colon"
+
+
+def test_reg_chronic_inflammation_of_an_organ_is_that_organs_inflammation():
+    reference = "Prostate, left apex, core needle biopsy; chronic prostatitis."
+    rewrite = "Left apical prostate core: prostatic tissue with chronic inflammation."
+    assert "diagnosis" in score_pair(reference, rewrite, "reg2025").matched
+    # ... and a gastritis is still no colitis
+    wrong = score_pair(
+        "Stomach, antrum; chronic gastritis.", "Stomach, antrum; colitis.", "reg2025"
+    )
+    assert "diagnosis" in wrong.discordant
