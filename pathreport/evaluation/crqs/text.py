@@ -627,17 +627,18 @@ _NODES_ALL_NEGATIVE = re.compile(
 )
 _NUMBER_BEFORE_NODES = re.compile(r"(\d{1,3})[ \t]+(?:[a-z]+[ \t]+){0,2}$")
 # "No lymph nodes were identified", "Lymph nodes isolated: 0", "Lymph nodes not submitted", "no
-# lymph nodes in the specimen", "pNX (no lymph nodes)": none was examined (pNX), which is not a
-# negative node (pN0).
+# lymph nodes in the specimen", "pNX (no lymph nodes)", "no lymph nodes;", "No cystic duct lymph
+# node identified": none was examined (pNX), which is not a negative node (pN0).
 # Statements that no node was found, each led by its literal (one expression over all three made
 # the engine try every "n" and "l" of a report): "no lymph nodes identified", "Lymph nodes
 # examined: 0", "Lymph nodes not submitted", "Regional lymph nodes: none submitted".
 _NO_NODES_FOUND = (
     re.compile(
-        r"no(?<![a-z]no)[ \t]+(?:regional[ \t]+)?(?:lymph[ \t]+)?nodes?(?:[ \t]+(?:(?:are|were|was"
-        r"|is|have[ \t]+been|has[ \t]+been)[ \t]+)?(?:isolated|identified|found|recovered"
-        r"|retrieved|submitted|received|sampled|present)(?![a-z])|[ \t]+(?:in|within)[ \t]+"
-        r"(?:the[ \t]+)?specimen(?![a-z])|(?=[ \t]*\)))"
+        r"no(?<![a-z]no)[ \t]+(?:(?!(?:in|of|or|and)[ \t]|tumou?r|carcin|metasta|malign|evidence"
+        r"|involv|positive|negative)[a-z-]+[ \t]+){0,3}?(?:lymph[ \t]+)?nodes?(?:[ \t]+(?:(?:are"
+        r"|were|was|is|have[ \t]+been|has[ \t]+been)[ \t]+)?(?:isolated|identified|found|recovered"
+        r"|retrieved|submitted|received|sampled|present|included)(?![a-z])|[ \t]+(?:in|within)"
+        r"[ \t]+(?:the[ \t]+)?specimen(?![a-z])|(?=[ \t]*(?:\)|[;.](?![0-9]))))"
     ),
     re.compile(
         r"lymph[ \t]+nodes[ \t]+(?:isolated|examined|identified|found|recovered|retrieved)[ \t]*:"

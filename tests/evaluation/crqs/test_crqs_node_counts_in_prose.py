@@ -213,3 +213,41 @@ def test_reg_chronic_inflammation_of_an_organ_is_that_organs_inflammation():
         "Stomach, antrum; chronic gastritis.", "Stomach, antrum; colitis.", "reg2025"
     )
     assert "diagnosis" in wrong.discordant
+
+
+# -- no node received, the uterine fundus, the sarcoma necrosis score ----------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Chronic cholecystitis. No cystic duct lymph node identified.",
+        "Typical carcinoid, 1.1 cm. No lymph nodes are included in this specimen.",
+        "Thymoma, WHO type B2; margins free; no lymph nodes; pT1a pNx.",
+    ],
+)
+def test_a_specimen_without_nodes_states_no_nodal_status(dataset, text):
+    found = extract(text, dataset)
+    assert "lymph_node_involvement" not in found
+    assert found["lymph_nodes_examined"] == "0"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_no_nodal_metastasis_is_still_a_negative_status(dataset):
+    assert extract("No lymph node metastasis.", dataset)["lymph_node_involvement"] == "absent"
+
+
+def test_the_fundus_of_a_uterus_or_gallbladder_is_no_stomach():
+    for text in (
+        "Uterus, 140 g: polypoid tumour in the fundus; endometrioid adenocarcinoma, FIGO grade 1.",
+        "Cholecystectomy: cholecystitis; the fundus harbours a well-differentiated adenocarcinoma.",
+    ):
+        assert "stomach" not in str(extract(text, "histai").get("organ_site")), text
+    assert "stomach" in extract("Gastric fundus biopsy: chronic gastritis.", "histai")["organ_site"]
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_the_fnclcc_necrosis_score(dataset):
+    text = "Leiomyosarcoma, FNCLCC grade 2 (differentiation 2, mitotic score 2, necrosis 0)."
+    assert extract(text, dataset)["necrosis"] == "absent"
+    text = "Leiomyosarcoma, FNCLCC grade 3 (differentiation 3, mitotic score 2, necrosis 1)."
+    assert extract(text, dataset)["necrosis"] == "present"
