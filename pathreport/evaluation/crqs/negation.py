@@ -73,8 +73,6 @@ DEFAULT_POST = (
     "failed to detect", "failed to identify",
     # "Follicular lymphoma is not supported", "a metastasis is not favoured".
     "not supported", "not favored", "thereby excluded",
-    # "Criteria for STUMP/leiomyosarcoma not met": a diagnosis whose criteria are not met.
-    "not met", "are not met", "not fulfilled", "are not fulfilled",
     # "The seminal vesicles are without carcinoma": a structure's status stated with "without".
     "without tumor", "without carcinoma", "without malignancy", "without neoplasm",
     "without cancer", "without metastasis", "without metastases", "without involvement",

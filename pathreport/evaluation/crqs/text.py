@@ -103,9 +103,15 @@ def _not_seen_first(text: str) -> str:
 
 # "Criteria for atypical meningioma (grade 2) are not met": the entity is ruled out, as in "does
 # not meet criteria for atypical meningioma" (a pre cue).
+# "Immunopanel all negative (cytokeratin, S-100, desmin)": the markers a shared result names in
+# brackets, written as the list that the result leads ("negative for cytokeratin, S-100, ...").
+_SHARED_RESULT_LIST = re.compile(
+    r"(?<![a-z])(?:all|both)[ \t]+(negative|positive)[ \t]*\((?![^()]*(?:mm|cm|closest|nearest))"
+    r"([^()/%\n]{3,160})\)"
+)
 _CRITERIA_NOT_MET = re.compile(
-    r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:are|is|were|was)[ \t]+not[ \t]+"
-    r"(?:met|fulfilled|satisfied)(?![a-z])"
+    r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:(?:are|is|were|was)[ \t]+)?"
+    r"not[ \t]+(?:met|fulfilled|satisfied)(?![a-z])"
 )
 # Key-value records that a laboratory system exports from its templates ("SITE=COLON | LAT=L |
 # LVI=N | MARG=NEG (2 MM, DEEP) | LN=0/12"): each "KEY=value" field is written as the heading and
@@ -1275,13 +1281,15 @@ def normalise(text: str) -> str:
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "m)" in text and ("cm)" in text or "mm)" in text):  # "tumour size [18 mm]"
         text = _SIZE_IN_BRACKETS.sub(r"\1 \2", text)
+    if "ive (" in text and ("all " in text or "both " in text):  # "all negative (CK, S100)"
+        text = _SHARED_RESULT_LIST.sub(r"\1 for \2", text)
     if "ivity for " in text:  # "positivity for CD20 and BCL6, negativity for CD10"
         text = _POSITIVITY_FOR.sub(r"\1ive for ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
     if "not " in text and _opens_with_not(text):  # "Not seen perineural invasion."
         text = _not_seen_first(text)
-    if "criteria" in text and " not " in text:  # "criteria for X are not met"
+    if "criteria" in text and " not " in text:  # "criteria for X (are) not met"
         text = _CRITERIA_NOT_MET.sub(r"no \1", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"
         text = _as_record(text)

@@ -251,3 +251,33 @@ def test_the_fnclcc_necrosis_score(dataset):
     assert extract(text, dataset)["necrosis"] == "absent"
     text = "Leiomyosarcoma, FNCLCC grade 3 (differentiation 3, mitotic score 2, necrosis 1)."
     assert extract(text, dataset)["necrosis"] == "present"
+
+
+# -- shared results in brackets, tests for an organism ---------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+def test_a_result_shared_by_the_markers_in_its_brackets(dataset):
+    found = extract("Immunopanel all negative (cytokeratin, S-100, desmin, MDM2).", dataset)
+    assert found["ihc_markers"] == (
+        "cytokeratin negative + desmin negative + mdm2 negative + s100 negative"
+    )
+    # a distance in brackets is no marker
+    assert "ihc_markers" not in extract("Margins all negative (closest 2 mm).", dataset)
+
+
+def test_reg_a_test_for_an_organism_is_no_infection_diagnosed():
+    found = extract(
+        "Granulomatous lymphadenitis. Recommend TB GeneXpert on fresh material.", "reg2025"
+    )
+    assert found["diagnosis"] == "granulomatous inflammation"
+    found = extract("Ulcerative colitis. Cytomegalovirus immunostain positive.", "reg2025")
+    assert found["diagnosis"] == "ulcerative colitis"
+    assert found["organisms"] == "cmv"
+    # infected cells seen are the infection
+    assert extract("Colitis with CMV-infected cells.", "reg2025")["diagnosis"] == "viral infection"
+
+
+def test_reg_prostatic_cancer_and_oxyntic_mucosa():
+    text = "12-core biopsy: prostatic cancer of acinar type, Gleason 6 (3+3) = Grade Group 1."
+    assert extract(text, "reg2025")["diagnosis"] == "adenocarcinoma"
+    text = "Oxyntic (corpus) mucosa: atrophic chronic gastritis."
+    assert extract(text, "reg2025")["organ_site"] == "stomach"
