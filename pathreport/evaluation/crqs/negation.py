@@ -128,8 +128,10 @@ DEFAULT_UNKNOWN_POST = (
     # A finding held possible: "Concurrent carcinoma cannot be excluded" states neither.
     "not excluded", "cannot be excluded", "can not be excluded", "cannot be ruled out",
     "can not be ruled out", "could not be excluded", "not ruled out",
-    # A work-up advised: "tuberculosis to be excluded by microbiology".
-    "to be excluded", "to be ruled out",
+    # A work-up advised: "tuberculosis to be excluded by microbiology", "an ectopic pregnancy
+    # must be excluded".
+    "to be excluded", "to be ruled out", "must be excluded", "should be excluded",
+    "must be ruled out", "should be ruled out",
     # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".
     "requested", "pending", "to follow", "will follow", "awaited",
     # A test advised, not a finding: "correlation with PCR for Mycobacterium tuberculosis is

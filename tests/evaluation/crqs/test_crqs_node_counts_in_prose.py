@@ -281,3 +281,23 @@ def test_reg_prostatic_cancer_and_oxyntic_mucosa():
     assert extract(text, "reg2025")["diagnosis"] == "adenocarcinoma"
     text = "Oxyntic (corpus) mucosa: atrophic chronic gastritis."
     assert extract(text, "reg2025")["organ_site"] == "stomach"
+
+
+# -- HistAI: stains, stages and entities -----------------------------------------------------------
+def test_histai_readings_of_other_writers():
+    assert extract("Fungal stain (PAS) negative.", "histai")["organisms"] == "fungi negative"
+    assert "organisms" not in extract("Fungal stains were performed.", "histai")
+    assert extract("LAMN. AJCC stage Tis(LAMN).", "histai")["pt_stage"] == "ptis"
+    found = extract("Gastric body biopsy: four tan soft tissue fragments, up to 0.3 cm.", "histai")
+    assert found["organ_site"] == "stomach"
+    text = "Haemorrhoids with focal high-grade anal intraepithelial neoplasia (AIN 3)."
+    assert extract(text, "histai")["dysplasia_grade"] == "high"
+    text = "Conclusion: ruptured tubal ectopic pregnancy, right fallopian tube."
+    assert extract(text, "histai")["diagnosis"] == "ectopic pregnancy"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_diagnosis_that_must_still_be_excluded_is_neither_stated_nor_excluded(dataset):
+    found = extract("Decidua without villi; an ectopic pregnancy must be excluded.", dataset)
+    assert "ectopic pregnancy" not in str(found.get("diagnosis"))
+    assert "ectopic pregnancy" not in str(found.get("excluded_entities"))
