@@ -301,3 +301,27 @@ def test_a_diagnosis_that_must_still_be_excluded_is_neither_stated_nor_excluded(
     found = extract("Decidua without villi; an ectopic pregnancy must be excluded.", dataset)
     assert "ectopic pregnancy" not in str(found.get("diagnosis"))
     assert "ectopic pregnancy" not in str(found.get("excluded_entities"))
+
+
+# -- margins in brackets, stations in brackets, the deep half --------------------------------------
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_margin_status_in_brackets_after_its_distance(dataset):
+    assert extract("Margins: deep 4 mm (close); mucosal margins > 10 mm.", dataset)[
+        "margin_status"
+    ] == ("close")
+    assert extract("Margins: deep 0 mm (involved); mucosal margins > 10 mm.", dataset)[
+        "margin_status"
+    ] == ("positive")
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_each_station_with_its_count_in_brackets(dataset):
+    text = "Lymph nodes: 2 of 6 hilar nodes involved; station 7 (0/3) and station 4 (0/2) negative."
+    assert extract(text, dataset)["lymph_node_involvement"] == "2/11"
+
+
+def test_the_deep_half_of_the_muscularis_propria_and_urothelial_cancer():
+    text = "High-grade urothelial cancer reaching the deep (outer) half of muscularis propria."
+    found = extract(text, "tcga")
+    assert found["invasion_depth"] == "muscularis propria"
+    assert found["diagnosis"] == "urothelial carcinoma"
