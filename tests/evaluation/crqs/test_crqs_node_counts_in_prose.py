@@ -325,3 +325,20 @@ def test_the_deep_half_of_the_muscularis_propria_and_urothelial_cancer():
     found = extract(text, "tcga")
     assert found["invasion_depth"] == "muscularis propria"
     assert found["diagnosis"] == "urothelial carcinoma"
+
+
+def test_autoimmune_gastritis_in_other_words_is_an_atrophic_gastritis():
+    for text in (
+        "Atrophic gastritis, compatible with autoimmune (metaplastic atrophic) gastritis.",
+        "Conclusion: atrophic gastritis, autoimmune pattern, with ECL-cell hyperplasia.",
+        "Oxyntic mucosa: atrophic (autoimmune-type) gastritis with ECL-cell hyperplasia.",
+    ):
+        assert "autoimmune" in extract(text, "histai")["gastritis_type"], text
+    reference = "Gastric body biopsies: autoimmune atrophic gastritis."
+    rewrite = "Corpus biopsies: atrophic (autoimmune-type) gastritis."
+    assert "gastritis_type" in score_pair(reference, rewrite, "histai").matched
+
+
+def test_epithelioid_macrophages_are_no_histologic_type():
+    text = "Caseating granulomas of epithelioid macrophages with Langhans giant cells."
+    assert "histologic_type" not in extract(text, "histai")
