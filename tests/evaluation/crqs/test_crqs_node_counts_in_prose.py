@@ -342,3 +342,13 @@ def test_autoimmune_gastritis_in_other_words_is_an_atrophic_gastritis():
 def test_epithelioid_macrophages_are_no_histologic_type():
     text = "Caseating granulomas of epithelioid macrophages with Langhans giant cells."
     assert "histologic_type" not in extract(text, "histai")
+
+
+def test_no_gross_extension_leaves_a_microscopic_one_stated():
+    text = (
+        "Microscopic extrathyroidal extension only, into perithyroidal soft tissue; no gross ETE."
+    )
+    found = extract(text, "tcga")
+    assert found["extrathyroidal_extension"] == "present"
+    assert found["organ_specific_invasion"] == "present"
+    assert extract("No extrathyroidal extension.", "tcga")["extrathyroidal_extension"] == "absent"
