@@ -109,6 +109,14 @@ _SHARED_RESULT_LIST = re.compile(
     r"(?<![a-z])(?:all|both)[ \t]+(negative|positive)[ \t]*\((?![^()]*(?:mm|cm|closest|nearest))"
     r"([^()/%\n]{3,160})\)"
 )
+# "AFB and GMS stains negative for organisms.", "stains for mycobacteria and fungi do not show
+# microorganisms.": the stains' result, written as the sign after them (not inside a list:
+# "negative for microorganisms, granulomas and dysplasia" negates the list).
+_NO_ORGANISMS_SHOWN = re.compile(
+    r"[ \t]+(?:(?:are|were|is|was)[ \t]+)?(?:negative[ \t]+for|(?:do|does|did)[ \t]+not[ \t]+"
+    r"(?:show|demonstrate|reveal|identify))[ \t]+(?:any[ \t]+)?(?:micro-?)?organisms"
+    r"(?=[ \t]*(?:[.;]|$))"
+)
 _CRITERIA_NOT_MET = re.compile(
     r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:(?:are|is|were|was)[ \t]+)?"
     r"not[ \t]+(?:met|fulfilled|satisfied)(?![a-z])"
@@ -1289,6 +1297,8 @@ def normalise(text: str) -> str:
         text = _NON_ATYPICAL.sub(r"\1 without atypia", text)
     if "not " in text and _opens_with_not(text):  # "Not seen perineural invasion."
         text = _not_seen_first(text)
+    if "organisms" in text:  # "AFB and GMS stains negative for organisms"
+        text = _NO_ORGANISMS_SHOWN.sub(" negative", text)
     if "criteria" in text and " not " in text:  # "criteria for X (are) not met"
         text = _CRITERIA_NOT_MET.sub(r"no \1", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"

@@ -352,3 +352,12 @@ def test_no_gross_extension_leaves_a_microscopic_one_stated():
     assert found["extrathyroidal_extension"] == "present"
     assert found["organ_specific_invasion"] == "present"
     assert extract("No extrathyroidal extension.", "tcga")["extrathyroidal_extension"] == "absent"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_stains_that_show_no_organisms(dataset):
+    text = "Special stains for mycobacteria and fungi do not show microorganisms."
+    assert extract(text, dataset)["organisms"] == "fungi negative + mycobacteria negative"
+    # inside a list the negation still reaches every item
+    found = extract("Negative for microorganisms, granulomas and dysplasia.", dataset)
+    assert "granulomatous inflammation" not in str(found.get("findings"))
