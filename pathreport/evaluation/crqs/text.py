@@ -117,6 +117,20 @@ _NO_ORGANISMS_SHOWN = re.compile(
     r"(?:show|demonstrate|reveal|identify))[ \t]+(?:any[ \t]+)?(?:micro-?)?organisms"
     r"(?=[ \t]*(?:[.;]|$))"
 )
+# p16 is read by its pattern: block (diffuse, continuous) staining is positive, patchy or
+# non-block staining negative ("p16 IHC shows patchy, non-block staining, interpreted as negative",
+# "strong continuous (block) p16 staining").
+_P16_NON_BLOCK = re.compile(
+    r"(?<![a-z0-9])p16(?![0-9])[^.;\n]{0,60}?(?:non-?block|not[ \t]+block|patchy|mosaic)"
+    r"(?:[- \t]*(?:type|pattern|staining|expression))*\)?"
+    r"(?:,?[ \t]*(?:interpreted|read|reported)[ \t]+as[ \t]+negative)?"
+)
+_P16_BLOCK = re.compile(
+    r"(?<![a-z0-9])p16(?![0-9])[^.;\n]{0,40}?(?<![a-z-])(?<!not )block(?![a-z])"
+    r"(?:[- \t]*(?:type|pattern|positive|positivity|staining|expression))*\)?"
+    r"|(?:strong|diffuse|continuous)[^.;\n]{0,30}?\(?block(?:-type)?\)?[ \t]+p16[ \t]+"
+    r"(?:staining|expression|immunostaining|immunoreactivity)"
+)
 _CRITERIA_NOT_MET = re.compile(
     r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:(?:are|is|were|was)[ \t]+)?"
     r"not[ \t]+(?:met|fulfilled|satisfied)(?![a-z])"
@@ -1299,6 +1313,8 @@ def normalise(text: str) -> str:
         text = _not_seen_first(text)
     if "organisms" in text:  # "AFB and GMS stains negative for organisms"
         text = _NO_ORGANISMS_SHOWN.sub(" negative", text)
+    if "p16" in text and ("block" in text or "patchy" in text or "mosaic" in text):
+        text = _P16_BLOCK.sub("p16 positive", _P16_NON_BLOCK.sub("p16 negative", text))
     if "criteria" in text and " not " in text:  # "criteria for X (are) not met"
         text = _CRITERIA_NOT_MET.sub(r"no \1", text)
     if "=" in text:  # "SITE=COLON | LVI=N | LN=0/12"

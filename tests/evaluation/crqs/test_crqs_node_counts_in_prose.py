@@ -361,3 +361,32 @@ def test_stains_that_show_no_organisms(dataset):
     # inside a list the negation still reaches every item
     found = extract("Negative for microorganisms, granulomas and dysplasia.", dataset)
     assert "granulomatous inflammation" not in str(found.get("findings"))
+
+
+# -- a measured margin is a clear one; p16 by its pattern ------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+def test_a_margin_measured_from_the_tumour_restates_a_clear_margin(dataset):
+    reference = (
+        "Myxofibrosarcoma, 9 cm, FNCLCC grade 3. Margins clear (closest 4 mm, deep at fascia)."
+    )
+    rewrite = "High-grade (FNCLCC 3) myxofibrosarcoma, 90 mm. Nearest margin deep at fascia, 4 mm."
+    assert "margin_status" not in score_pair(reference, rewrite, dataset).missed
+    wrong = "Myxofibrosarcoma, 9 cm, FNCLCC grade 3. Margins involved (deep at fascia)."
+    assert "margin_status" in score_pair(reference, wrong, dataset).discordant
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("p16 IHC shows patchy, non-block staining, interpreted as negative.", "p16 negative"),
+        (
+            "p16 staining is focal/patchy and not block-type, interpreted as negative.",
+            "p16 negative",
+        ),
+        ("p16 negative (patchy, non-block pattern).", "p16 negative"),
+        ("Strong continuous (block) p16 staining.", "p16"),
+        ("p16: diffuse block-positive.", "p16"),
+    ],
+)
+def test_p16_is_read_by_its_pattern(text, expected):
+    assert extract(text, "histai")["ihc_markers"] == expected
