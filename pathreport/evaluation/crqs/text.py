@@ -101,8 +101,6 @@ def _not_seen_first(text: str) -> str:
     return _NOT_SEEN_FIRST.sub(opens, text)
 
 
-# "Criteria for atypical meningioma (grade 2) are not met": the entity is ruled out, as in "does
-# not meet criteria for atypical meningioma" (a pre cue).
 # "Immunopanel all negative (cytokeratin, S-100, desmin)": the markers a shared result names in
 # brackets, written as the list that the result leads ("negative for cytokeratin, S-100, ...").
 _SHARED_RESULT_LIST = re.compile(
@@ -131,6 +129,8 @@ _P16_BLOCK = re.compile(
     r"|(?:strong|diffuse|continuous)[^.;\n]{0,30}?\(?block(?:-type)?\)?[ \t]+p16[ \t]+"
     r"(?:staining|expression|immunostaining|immunoreactivity)"
 )
+# "Criteria for atypical meningioma (grade 2) are not met": the entity is ruled out, as in "does
+# not meet criteria for atypical meningioma" (a pre cue).
 _CRITERIA_NOT_MET = re.compile(
     r"(?<![a-z])criteria[ \t]+for[ \t]+([^.;:\n]{3,80}?)[ \t]+(?:(?:are|is|were|was)[ \t]+)?"
     r"not[ \t]+(?:met|fulfilled|satisfied)(?![a-z])"
@@ -1270,9 +1270,10 @@ def normalise(text: str) -> str:
     UICC perineural code "Pn1" (not the nodal stage "pN1") its words; the parts of a synoptic
     Gleason grade become one score, the sizes on a line that describes the specimen (named,
     headed "Macroscopic:", or led by its procedure) are marked as the specimen's, and isolated
-    tumour cells count no positive node; British spellings become American ones and an
-    abbreviation or a number echoed in brackets is dropped, so that a vocabulary names each
-    finding once.
+    tumour cells count no positive node; markers listed in brackets after a shared result take it
+    ("all negative (CK, S-100)"), stains "negative for organisms" are negative, and p16 is read
+    by its pattern (block or not); British spellings become American ones and an abbreviation or
+    a number echoed in brackets is dropped, so that a vocabulary names each finding once.
     """
     if "&" in text:
         text = html.unescape(text)
