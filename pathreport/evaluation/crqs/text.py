@@ -41,6 +41,8 @@ _CHAR_MAP = str.maketrans(
 # The ASCII characters the map rewrites, found in one scan (most reports have none of them).
 _ASCII_MAPPED = re.compile("[" + re.escape("".join(chr(c) for c in _CHAR_MAP if c < 128)) + "]")
 _APPROXIMATELY = re.compile("[~\u2248][ \t]*(?=[0-9])")
+# "approx. 40 %", "ca. 40%": the abbreviation's point ends no statement.
+_APPROX_POINT = re.compile(r"(?<![a-z])(?:approx|ca)\.[ \t]*(?=[0-9])")
 # A decimal comma before a unit ("2,8 cm", "0,6 mm", "12,5 %"): European reports write it, and
 # read as two numbers "2,8 cm" became 8 cm. A thousands separator has three
 # digits after the comma and a list ("1,2,3") a comma after them; neither is rewritten.
@@ -1265,8 +1267,9 @@ def normalise(text: str) -> str:
     listed by name with their signs get the status they share, a stain's sign written apart
     joins it ("CK7 -"), "in situ hybridisation" is "ISH", "70 by 35 mm" is "70 x 35 mm", and
     the French node count "1 N+ / 23 N" and the Nordic "1(23)" are "1/23" (and "metastasis in
-    0/24" is none); a clinician's question mark ("?TB") is the word "query"; a laboratory
-    system's "KEY=value | KEY=value" record becomes the report lines it stands for, and the
+    0/24" is none); "approx. 40 %" is "approximately 40%" (its point ends no statement); a
+    clinician's question mark ("?TB") is the word "query"; a laboratory system's "KEY=value |
+    KEY=value" record becomes the report lines it stands for, and the
     UICC perineural code "Pn1" (not the nodal stage "pN1") its words; the parts of a synoptic
     Gleason grade become one score, the sizes on a line that describes the specimen (named,
     headed "Macroscopic:", or led by its procedure) are marked as the specimen's, and isolated
@@ -1294,6 +1297,8 @@ def normalise(text: str) -> str:
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
     text = text.lower()
+    if "approx." in text or "ca." in text:  # "steatosis approx. 40 %"
+        text = _APPROX_POINT.sub("approximately ", text)
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
         if "μm" in text or "um" in text or "micro" in text:

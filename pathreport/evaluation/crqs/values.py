@@ -225,7 +225,8 @@ def total_count(
     negative adds to them ("two nodes positive; 0/10" -> "2/12"): the negative nodes are others.
     Counts win over a bare status; without counts a stated ``present`` wins.
     With ``repeats_are_parts`` equal counts are kept apart: each biopsy part states its own
-    cores ("1/2" for the right mid and "1/2" for the left base add up to "2/4").
+    cores ("1/2" for the right mid and "1/2" for the left base add up to "2/4"); a bare number
+    stated again is still one count.
 
     ``labels`` (one per value, or None) name the part a count belongs to ("right", "left
     base"): an equal count stated for another named part is a part of its own ("0/3" for the
@@ -235,7 +236,7 @@ def total_count(
     stated = [
         (v, lab) for v, lab in zip(values, named, strict=True) if v not in ("present", "absent")
     ]
-    counts_labelled = stated if repeats_are_parts else _one_per_part(stated)
+    counts_labelled = _bare_once(stated) if repeats_are_parts else _one_per_part(stated)
     counts = [v for v, _ in counts_labelled]
     if not counts:
         return "present" if "present" in values else values[0]
@@ -270,6 +271,13 @@ def total_count(
         positive = sum(k or 0 for _, k, n in kept if n is None)
         return f"{positive}/{positive + sum(n for *_, n in kept if n is not None)}"
     return breakdown_count([count for count, *_ in kept])
+
+
+def _bare_once(stated: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """Every full count ("1/2" of each biopsy part), but a bare number once: "in 2 chips" in the
+    description and "present in 2 chips" in the conclusion name no part and restate one count."""
+    bare = {v for v, _ in stated if "/" not in v}
+    return [s for s in stated if "/" in s[0]] + [s for s in _one_per_part(stated) if s[0] in bare]
 
 
 def _one_per_part(stated: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
