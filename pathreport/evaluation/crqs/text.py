@@ -198,6 +198,13 @@ _ISOLATED_CELLS_COUNT = re.compile(
     r"(?:(?:in|within|involving)[ \t]+)?)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
+# The count first: "1 of 2 with isolated tumour cells", "one of three nodes showing ITCs only".
+_COUNT_WITH_ISOLATED_CELLS = re.compile(
+    r"(?<![0-9/.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)(?=[ \t]*(?:/|of)[ \t]*"
+    r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ \t]+"
+    r"(?:(?:sentinel|lymph|axillary)[ \t]+)*(?:nodes?[ \t]+)?(?:with|showing|containing)[ \t]+"
+    r"(?:only[ \t]+)?(?:isolated[ \t]+tumor[ \t]+cells|itcs?(?![a-z])))"
+)
 # A synoptic Gleason grade stated as its parts ("Primary Gleason grade: 3 / Secondary Gleason
 # grade: 4 / Gleason sum score: 7") is one score, "gleason score 3+4=7": read part by part, its
 # lines would be three scores.
@@ -1267,7 +1274,7 @@ def normalise(text: str) -> str:
     listed by name with their signs get the status they share, a stain's sign written apart
     joins it ("CK7 -"), "in situ hybridisation" is "ISH", "70 by 35 mm" is "70 x 35 mm", and
     the French node count "1 N+ / 23 N" and the Nordic "1(23)" are "1/23" (and "metastasis in
-    0/24" is none); "approx. 40 %" is "approximately 40%" (its point ends no statement); a
+    0/24" is none); "approx. 40 %" is "approximately 40 %" (its point ends no statement); a
     clinician's question mark ("?TB") is the word "query"; a laboratory system's "KEY=value |
     KEY=value" record becomes the report lines it stands for, and the
     UICC perineural code "Pn1" (not the nodal stage "pN1") its words; the parts of a synoptic
@@ -1364,6 +1371,7 @@ def normalise(text: str) -> str:
         text = _SPECIMEN_LINE.sub(_specimen_sizes, text)  # "Specimen: ..., 32 x 18 mm"
     if "isolated" in text or "itc" in text:  # "isolated tumour cells in 1/3", "ITC in one of two"
         text = _ISOLATED_CELLS_COUNT.sub(r"\g<1>0", text)
+        text = _COUNT_WITH_ISOLATED_CELLS.sub("0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
         text = _HER2_SPELLING.sub("her2", text)
     if "pno" in text:  # "pNO": a letter O for the zero, common in OCR'd and retyped TNM stages

@@ -55,7 +55,6 @@ def test_shorthand_is_spelled_out(shorthand, spelled_out):
     [
         "CA 19-9 raised",  # a tumour marker
         "CA-125 normal",
-        "ca. 2 cm",  # circa
         "post-RT changes",  # radiotherapy
         "RT effect in the stroma",
         "PD-L1 TPS 50%",

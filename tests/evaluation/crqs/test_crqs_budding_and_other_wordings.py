@@ -1,0 +1,242 @@
+"""Tumour budding, isolated tumour cells counted before their nodes, and other facts in wordings
+that other writers use: "Tumour budding: high (Bd3)", "1 of 2 with isolated tumour cells", "IDH-wt",
+"steatosis approx. 40 %", "One positive pelvic node among nineteen".
+
+The wordings are written here for the test; what they must read is the clinical fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+from pathreport.evaluation.crqs.text import normalise
+
+ALL = ["tcga", "histai", "reg2025"]
+
+
+# -- tumour budding --------------------------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+@pytest.mark.parametrize(
+    ("text", "score"),
+    [
+        ("Tumour budding: high (Bd3, 14 buds per hotspot).", "high"),
+        ("Tumor budding: low (Bd1).", "low"),
+        ("Budding score low.", "low"),
+        ("Low-grade budding (Bd1).", "low"),
+        ("Bd2.", "intermediate"),
+        ("Adenocarcinoma with high-grade tumour budding.", "high"),
+    ],
+)
+def test_tumour_budding_is_read_by_its_score(dataset, text, score):
+    assert extract(text, dataset)["tumor_budding"] == score
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_a_budding_score_is_no_tumour_grade_and_budding_yeasts_no_budding(dataset):
+    assert "tumor_grade" not in extract("Low-grade budding (Bd1).", dataset)
+    assert "tumor_budding" not in extract("PAS shows budding yeasts and pseudohyphae.", dataset)
+
+
+def test_an_invented_high_grade_budding_lowers_crqs():
+    reference = "Sigmoid colectomy. Adenocarcinoma, moderately differentiated, 40 mm. pT3 pN0."
+    wrong = reference + " Tumour budding: high (Bd3)."
+    assert score_pair(reference, wrong, "tcga").hallucinated == ["tumor_budding"]
+
+
+# -- isolated tumour cells -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Sentinel lymph nodes: 1 of 2 with isolated tumour cells (AE1/AE3).", "0/2"),
+        ("SLN: one of three nodes showing ITCs only.", "0/3"),
+        ("SLN: ITCs only, in one of two nodes.", "0/2"),
+        ("2 of 5 nodes with metastatic carcinoma.", "2/5"),  # a metastasis still counts
+    ],
+)
+def test_isolated_tumour_cells_make_no_node_positive_whichever_comes_first(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+# -- node counts -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("One positive pelvic node among nineteen.", "1/19"),
+        (
+            "Nodal status: a single positive node at station 11L; stations 5, 7 and 10L clear"
+            " - 1/11 overall.",
+            "1/11",
+        ),
+        (
+            "Peribronchial lymph nodes (stations 11L, 12L) with metastatic carcinoma in 2 of 6;"
+            " mediastinal lymph nodes (stations 5, 7, 9L) 0 of 8.",
+            "2/14",
+        ),
+    ],
+)
+def test_node_counts_in_other_words(dataset, text, count):
+    assert extract(text, dataset)["lymph_node_involvement"] == count
+
+
+# -- invasion --------------------------------------------------------------------------------------
+def test_extension_into_fat_beyond_the_organ_is_invasion_and_its_denial_says_nothing_else():
+    invades = extract("Capsule breached with extension into periadrenal fat.", "tcga")
+    assert invades["invasion_status"] == "present"
+    spared = extract("Capsular invasion present, without extension to periadrenal fat.", "tcga")
+    assert "invasion_status" not in spared
+    denied = extract("No extension into perirenal fat.", "tcga")
+    assert denied["organ_specific_invasion"] == "absent"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Penetrating the muscularis propria into pericolic fat, without serosal involvement.",
+        "Penetrating 3 mm beyond the muscle wall into pericolic fat (pT3); no serosal involvement.",
+    ],
+)
+def test_the_fat_reached_is_organ_specific_invasion_however_the_way_there_is_worded(text):
+    assert extract(text, "tcga")["organ_specific_invasion"] == "present"
+
+
+def test_spread_into_perithyroidal_soft_tissue_is_extrathyroidal_extension():
+    text = (
+        "Total thyroidectomy: papillary carcinoma with microscopic-only spread into perithyroidal"
+        " soft tissue."
+    )
+    assert extract(text, "tcga")["extrathyroidal_extension"] == "present"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Detrusor is sampled; it is free of tumor.", "included"),
+        ("No detrusor in the sample.", "not included"),
+    ],
+)
+def test_the_detrusor_named_alone_states_whether_muscle_was_sampled(text, status):
+    assert extract(text, "reg2025")["muscle_proper_status"] == status
+
+
+@pytest.mark.parametrize(
+    "text", ["No detrusor muscle invasion.", "Without detrusor muscle infiltration."]
+)
+def test_detrusor_muscle_invasion_denied_does_not_say_the_muscle_is_missing(text):
+    assert "muscle_proper_status" not in extract(text, "reg2025")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Muscularis propria (detrusor muscle) present and involved by carcinoma.",
+        "Muscularis propria present in the sample and infiltrated by neoplasia.",
+    ],
+)
+def test_a_muscle_present_and_involved_is_the_depth_of_invasion(text):
+    assert extract(text, "reg2025")["invasion_depth"] == "muscularis propria"
+
+
+# -- biomarkers, liver, duodenum -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text", ["GBM, IDH-wt, WHO CNS grade 4.", "IHC: IDH1 R132H not expressed.", "IDH wt."]
+)
+def test_idh_wild_type_in_short(text):
+    assert extract(text, "tcga")["idh_status"] == "wild type"
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("steatosis approx. 40 %", "steatosis approximately 40 %"),
+        ("ca. 2 cm", "approximately 2 cm"),  # circa, not a carcinoma
+        ("CA 19-9 raised", "ca 19-9 raised"),
+    ],
+)
+def test_approximately_abbreviated_ends_no_statement(text, normalised):
+    assert normalise(text) == normalised
+
+
+@pytest.mark.parametrize("dataset", ALL)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Liver biopsy. Macrovesicular steatosis (approx. 40 %).",
+        "Liver biopsy. Macrovesicular steatosis ca. 40%.",
+        "Liver core: large-droplet fat in about 40% of hepatocytes.",
+    ],
+)
+def test_a_steatosis_share_is_its_grade_in_other_words(dataset, text):
+    assert extract(text, dataset)["steatosis"] == "moderate"
+
+
+def test_nash_crn_stages_are_kleiner_stages():
+    kleiner = "Liver biopsy. Bridging fibrosis (Kleiner stage 3)."
+    same = score_pair(kleiner, "Liver biopsy. Fibrosis NASH CRN stage 3.", "reg2025")
+    other = score_pair(kleiner, "Liver biopsy. Fibrosis NASH CRN stage 2.", "reg2025")
+    assert same.discordant == []
+    assert other.discordant == ["fibrosis_stage"]
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Marsh 3b: intraepithelial lymphocytosis of about 50 per 100 epithelial cells.", 50.0),
+        ("Increased intraepithelial lymphocytes (approx. 50/100 enterocytes).", 50.0),
+    ],
+)
+def test_intraepithelial_lymphocytes_counted_in_other_words(text, count):
+    assert extract(text, "reg2025")["intraepithelial_lymphocytes"] == count
+
+
+def test_iels_within_normal_limits_are_not_increased():
+    normal = extract("IELs within normal limits.", "reg2025")
+    assert normal["intraepithelial_lymphocytosis"] == "absent"
+
+
+# -- prostate chips --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "chips"),
+    [
+        ("TURP: adenocarcinoma in 2 chips. Diagnosis: adenocarcinoma present in 2 chips.", "2"),
+        ("TURP, 24 grams. Three of the chips contain a focus of adenocarcinoma.", "3"),
+        ("TURP chips; in 3 of the chips adenocarcinoma.", "3"),
+    ],
+)
+def test_involved_prostate_chips_stated_twice_are_one_count(text, chips):
+    assert extract(text, "histai")["tumor_extent"] == chips
+
+
+def test_cores_of_two_biopsy_parts_still_add_up():
+    text = "A. Right base: adenocarcinoma, 1/2 cores. B. Left base: adenocarcinoma, 1/2 cores."
+    assert extract(text, "histai")["tumor_extent"] == "2/4"
+
+
+# -- margins ---------------------------------------------------------------------------------------
+def test_a_clearance_stated_close_is_a_close_margin():
+    text = "Mucosal clearance 6 mm; deep clearance 4 mm - close."
+    assert extract(text, "tcga")["margin_status"] == "close"
+
+
+def test_a_lesion_excised_with_a_margin_of_a_distance_states_the_distance():
+    text = "The lesion is excised with a lateral margin of 2 mm."
+    assert extract(text, "histai")["margin_distance"] == 0.2
+
+
+# -- REG wordings ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Liver core: steatohepatitic pattern, bridging fibrosis.", "diagnosis", "steatohepatitis"),
+        ("Liver biopsy; compatible with MASH.", "diagnosis", "steatohepatitis"),
+        ("Antrum - chronic gastritis, with activity.", "inflammation_activity", "chronic active"),
+        ("Chronic gastritis with neutrophil activity.", "inflammation_activity", "chronic active"),
+        ("Node with hyperplastic follicles.", "diagnosis", "reactive lymphoid hyperplasia"),
+        ("Biopsies D1/D2: villi normal.", "organ_site", "small intestine"),
+        ("Biopsies: negative for dysplasia/malignancy.", "diagnosis", "benign"),
+        ("Gastric body polyp - fundic gland type polyp.", "diagnosis", "fundic gland polyp"),
+    ],
+)
+def test_reg_wordings(text, field, value):
+    assert extract(text, "reg2025")[field] == value
