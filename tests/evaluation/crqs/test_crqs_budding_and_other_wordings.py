@@ -240,3 +240,61 @@ def test_a_lesion_excised_with_a_margin_of_a_distance_states_the_distance():
 )
 def test_reg_wordings(text, field, value):
     assert extract(text, "reg2025")[field] == value
+
+
+# -- sides, HER2, metastasis, depth ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lymph node from the left supraclavicular region, excisional biopsy.",
+        "Left supraclavicular node, excision.",
+    ],
+)
+def test_a_nodal_basin_named_as_a_region_is_its_nodes(text):
+    assert extract(text, "histai")["lateral_sites"] == "left node"
+
+
+def test_a_skin_region_keeps_its_own_name():
+    assert extract("Skin, right temporal region, excision.", "histai")["lateral_sites"] == (
+        "right temple"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        (
+            "HER2 (clone 4B5): strong complete membranous staining in clusters of tumour cells,"
+            " score 3+ (positive).",
+            "positive",
+        ),
+        ("HER2: weak incomplete staining in 5% of cells, score 1+.", "negative"),
+    ],
+)
+def test_a_her2_score_after_its_description(text, status):
+    assert extract(text, "tcga")["her2_status"] == status
+
+
+def test_nodes_counted_positive_state_the_metastasis_another_report_names():
+    reference = "Colectomy. Adenocarcinoma. Metastatic adenocarcinoma in 2 of 21 lymph nodes."
+    rewrite = "Colectomy. Adenocarcinoma. Nodes: 2/21 positive."
+    score = score_pair(reference, rewrite, "histai")
+    assert (score.missed, score.hallucinated, score.discordant) == ([], [], [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Adenocarcinoma invading through the muscularis propria and pericolic fat, with tumour"
+        " cells on the serosal (peritoneal) surface.",
+        "Adenocarcinoma extending through muscularis propria and pericolic fat to penetrate the"
+        " visceral peritoneum.",
+    ],
+)
+def test_tumour_on_the_serosal_surface_is_serosal_invasion(text):
+    assert extract(text, "histai")["invasion_depth"] == "serosa"
+
+
+def test_the_second_layer_after_through_is_the_one_reached():
+    text = "Adenocarcinoma invading through the muscularis propria and pericolic fat."
+    assert extract(text, "histai")["invasion_depth"] == "subserosa"
