@@ -840,10 +840,12 @@ class RuleExtractor:
                             # "gastritis with intestinal metaplasia, H. pylori not identified": a
                             # finding that "with" states present is not the first item of a list
                             # without a conjunction.
+                            # Nor is a finding measured before it: "(6 mm metastasis, ENE
+                            # absent)" denies only the extension.
                             if (
                                 listed is not None
                                 and i > 0
-                                and rt.words[i - 1] == "with"
+                                and (rt.words[i - 1] == "with" or _measured_before(rt, i))
                                 and not has_conjunction(j + 1, listed[0] - 1)
                             ):
                                 listed = None
@@ -1654,6 +1656,11 @@ def _part_named_before(text: str, end: int, reach: int = 100) -> str | None:
         window = window[ends[-1] :]
     parts = _NAMED_PART.findall(window)
     return " ".join(parts[-1]) if parts else None
+
+
+def _measured_before(rt: ReportText, i: int) -> bool:
+    """True when word ``i`` follows a measurement ("6 mm metastasis", "2.5 cm nodule")."""
+    return i > 1 and rt.words[i - 1] in ("mm", "cm") and rt.words[i - 2][:1].isdigit()
 
 
 def _opens_aside(text: str, start: int, end: int) -> bool:

@@ -298,3 +298,27 @@ def test_tumour_on_the_serosal_surface_is_serosal_invasion(text):
 def test_the_second_layer_after_through_is_the_one_reached():
     text = "Adenocarcinoma invading through the muscularis propria and pericolic fat."
     assert extract(text, "histai")["invasion_depth"] == "subserosa"
+
+
+# -- nodes: a measured deposit, station groups -----------------------------------------------------
+def test_a_measured_metastasis_is_not_denied_by_the_next_items_status():
+    fields = extract("Nodes: 1/9 positive (6 mm metastasis, ENE absent).", "tcga")
+    assert fields["metastatic_involvement"] == "present"
+    assert fields["extranodal_extension"] == "absent"
+
+
+def test_a_list_of_findings_is_still_denied_by_its_closing_status():
+    fields = extract("LVI, PNI absent.", "tcga")
+    assert fields["lymphovascular_invasion"] == fields["perineural_invasion"] == "absent"
+
+
+def test_station_groups_named_by_their_n_category_are_no_nodal_stage():
+    text = "N1 stations 11L/12L: 2/6 positive. N2 stations 5, 7, 9L: 0/8. pT2b N1."
+    fields = extract(text, "tcga")
+    assert fields["pn_stage"] == "n1"
+    assert fields["lymph_node_stations"] == "11l + 12l + 5 + 7 + 9l"
+    assert fields["lymph_node_involvement"] == "2/14"
+
+
+def test_a_count_after_a_station_is_still_no_station():
+    assert extract("Station 3, 2/8.", "tcga")["lymph_node_stations"] == "3"
