@@ -38,6 +38,13 @@ def test_a_budding_score_is_no_tumour_grade_and_budding_yeasts_no_budding(datase
     assert "tumor_budding" not in extract("PAS shows budding yeasts and pseudohyphae.", dataset)
 
 
+@pytest.mark.parametrize("dataset", ALL)
+def test_high_grade_budding_denied_states_no_score_and_no_tumour_free_site(dataset):
+    fields = extract("Adenocarcinoma. No high-grade tumour budding.", dataset)
+    assert "tumor_budding" not in fields
+    assert "tumor_free_sites" not in fields
+
+
 def test_an_invented_high_grade_budding_lowers_crqs():
     reference = "Sigmoid colectomy. Adenocarcinoma, moderately differentiated, 40 mm. pT3 pN0."
     wrong = reference + " Tumour budding: high (Bd3)."
