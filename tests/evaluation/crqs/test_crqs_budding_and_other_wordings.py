@@ -329,3 +329,14 @@ def test_station_groups_named_by_their_n_category_are_no_nodal_stage():
 
 def test_a_count_after_a_station_is_still_no_station():
     assert extract("Station 3, 2/8.", "tcga")["lymph_node_stations"] == "3"
+
+
+def test_an_adjacent_organ_named_with_its_side_is_involved():
+    text = "Adrenocortical carcinoma. Invasion into adjacent left kidney (+)."
+    assert extract(text, "tcga")["organ_involvement"] == "kidney"
+
+
+def test_a_report_naming_fewer_of_the_procedures_agrees_on_the_specimen():
+    reference = "Total thyroidectomy with central neck dissection. Papillary carcinoma, 1.8 cm."
+    rewrite = "Total thyroidectomy: papillary carcinoma, 18 mm."
+    assert "specimen_type" not in score_pair(reference, rewrite, "tcga").discordant
