@@ -340,3 +340,13 @@ def test_a_report_naming_fewer_of_the_procedures_agrees_on_the_specimen():
     reference = "Total thyroidectomy with central neck dissection. Papillary carcinoma, 1.8 cm."
     rewrite = "Total thyroidectomy: papillary carcinoma, 18 mm."
     assert "specimen_type" not in score_pair(reference, rewrite, "tcga").discordant
+
+
+def test_tb_lymphadenitis_is_tuberculosis():
+    assert extract("Conclusion: TB lymphadenitis.", "histai")["diagnosis"] == "tuberculosis"
+
+
+def test_a_segments_normal_mucosa_is_no_second_finding_beside_a_disease():
+    text = "Terminal ileum: normal mucosa. Colon: chronic active colitis, ulcerative colitis."
+    assert "normal mucosa" not in extract(text, "histai")["findings"]
+    assert extract("Terminal ileum: normal mucosa.", "histai")["findings"] == "normal mucosa"
