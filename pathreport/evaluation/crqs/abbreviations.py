@@ -596,10 +596,12 @@ _NOT_DIAGNOSTIC_COMMA = re.compile(
 )
 # The words that name the prostate itself (an "acinar" salivary gland or pancreas is none).
 _PROSTATE_ORGAN_WORDS = frozenset(["prostate", "prostatic", "prostatectomy", "turp", "gleason"])
-# "Benign prostatic tissue with chronic inflammation" is the "chronic prostatitis" of another
-# writer: in a prostate report the inflammation is the prostate's.
+# "Benign prostatic tissue with chronic inflammation" (or "a chronic inflammatory infiltrate") is
+# the "chronic prostatitis" of another writer: in a prostate report the inflammation is the
+# prostate's.
 _PROSTATE_INFLAMMATION = re.compile(
-    r"(?<![a-z])(chronic[ \t]+(?:active[ \t]+|and[ \t]+active[ \t]+)?)inflammation(?![a-z])"
+    r"(?<![a-z])(chronic[ \t]+(?:active[ \t]+|and[ \t]+active[ \t]+)?)(?:inflammation"
+    r"|inflammatory[ \t]+(?:cell[ \t]+)?infiltrat(?:e|ion))(?![a-z])"
     r"(?![ \t]+(?:of|in|around|involving)[ \t])"
 )
 # "FA - no malignancy": a fibroadenoma by its initials, in a breast report only.
@@ -833,7 +835,7 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 _HOUSE_TERM_WORDS = frozenset(
     ["lat", "prox", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
     + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
-    + ["diagnostic", "nondiagnostic", "inflammation", "im"]
+    + ["diagnostic", "nondiagnostic", "inflammation", "inflammatory", "im"]
 )
 # "Atypical lipomatous tumour" and "well-differentiated liposarcoma" are one entity (WHO), named
 # by where it lies; the one name keeps a report that gives either from reading another entity.
@@ -947,7 +949,7 @@ def _house_terms(text: str, words: set[str]) -> str:
             text,
         )
     if (
-        "inflammation" in words
+        ("inflammation" in words or "inflammatory" in words)
         and "chronic" in text
         and not words.isdisjoint(_PROSTATE_ORGAN_WORDS)
     ):

@@ -350,3 +350,9 @@ def test_a_segments_normal_mucosa_is_no_second_finding_beside_a_disease():
     text = "Terminal ileum: normal mucosa. Colon: chronic active colitis, ulcerative colitis."
     assert "normal mucosa" not in extract(text, "histai")["findings"]
     assert extract("Terminal ileum: normal mucosa.", "histai")["findings"] == "normal mucosa"
+
+
+@pytest.mark.parametrize("dataset", ["reg2025", "histai"])
+def test_a_chronic_inflammatory_infiltrate_of_the_prostate_is_prostatitis(dataset):
+    text = "Prostate core: benign prostatic glands with a mild chronic inflammatory infiltrate."
+    assert extract(text, dataset)["diagnosis"] == "prostatitis"
