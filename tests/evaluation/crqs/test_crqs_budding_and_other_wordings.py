@@ -356,3 +356,59 @@ def test_a_segments_normal_mucosa_is_no_second_finding_beside_a_disease():
 def test_a_chronic_inflammatory_infiltrate_of_the_prostate_is_prostatitis(dataset):
     text = "Prostate core: benign prostatic glands with a mild chronic inflammatory infiltrate."
     assert extract(text, dataset)["diagnosis"] == "prostatitis"
+
+
+# -- bracketed qualifiers, REG organs and activity -------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "dataset", "field", "value"),
+    [
+        (
+            "Ovary: atypical proliferative (borderline) serous tumour.",
+            "reg2025",
+            "diagnosis",
+            "borderline tumor",
+        ),
+        ("Conclusion: ectopic (tubal) pregnancy.", "histai", "diagnosis", "ectopic pregnancy"),
+        (
+            "Biopsy from the L cheek (buccal) mucosa: keratinizing SCC.",
+            "reg2025",
+            "organ_site",
+            "head and neck",
+        ),
+    ],
+)
+def test_a_qualifier_in_brackets_inside_a_name_is_part_of_it(text, dataset, field, value):
+    assert extract(text, dataset)[field] == value
+
+
+def test_a_benign_lesion_is_no_second_finding_beside_a_named_tumour():
+    text = (
+        "R ovarian cyst, laparoscopic excision: atypical proliferative (borderline) serous tumour."
+    )
+    assert extract(text, "reg2025")["findings"] == "borderline tumor"
+
+
+@pytest.mark.parametrize(
+    ("text", "organ"),
+    [
+        ("Station 4R (EBUS-guided FNA, cell block): metastatic NSCLC.", "lymph node"),
+        (
+            "Ileocaecal valve biopsies: active chronic inflammation of ileal and colonic mucosa.",
+            "colon",
+        ),
+    ],
+)
+def test_reg_organs_named_by_a_station_or_the_ileocaecal_valve(text, organ):
+    assert extract(text, "reg2025")["organ_site"] == organ
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Colon, ileocaecal valve, biopsy; chronic active ileocolitis with ulceration.",
+        "Terminal ileum: chronic ileitis with activity and a focal erosion.",
+        "Rectal biopsies: chronic inflammatory bowel disease in activity.",
+    ],
+)
+def test_reg_activity_of_an_ileitis_or_a_bowel_disease(text):
+    assert extract(text, "reg2025")["inflammation_activity"] == "chronic active"
