@@ -195,6 +195,7 @@ _ITEM_STATUS = re.compile(
 _ISOLATED_CELLS_COUNT = re.compile(
     r"((?:isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?|(?<![a-z])itcs?)"
     r"(?:[ \t]+only)?[ \t]*,?[ \t]*"  # "ITC only, 1 of 14 nodes"
+    r"(?:[a-z][^,.;()\n]{0,60},[ \t]*)?"  # "ITCs, highlighted by pancytokeratin, in 1 of 3"
     r"(?:(?:in|within|involving)[ \t]+)?)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )

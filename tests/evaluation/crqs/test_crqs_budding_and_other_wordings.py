@@ -412,3 +412,44 @@ def test_reg_organs_named_by_a_station_or_the_ileocaecal_valve(text, organ):
 )
 def test_reg_activity_of_an_ileitis_or_a_bowel_disease(text):
     assert extract(text, "reg2025")["inflammation_activity"] == "chronic active"
+
+
+# -- more node counts, coeliac disease, gliomas ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Pelvic nodes: one of twelve on the right positive, none of ten on the left.", "1/22"),
+        ("Two periesophageal nodes positive of 24 examined.", "2/24"),
+        ("Nodes: single positive node at level IB; other 21 nodes negative (total 1/22).", "1/22"),
+        (
+            "Isolated tumour cells, highlighted by pancytokeratin IHC, in 1 of 3 sentinel nodes.",
+            "0/3",
+        ),
+    ],
+)
+def test_more_node_counts_in_other_words(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+def test_coeliac_disease_in_other_words():
+    text = (
+        "Duodenum: villi are markedly (subtotally) blunted with hyperplastic crypts; raised"
+        " intraepithelial lymphocytes. Impression: celiac-type enteropathy, Marsh 3b."
+    )
+    fields = extract(text, "histai")
+    assert fields["diagnosis"] == "coeliac disease"
+    assert fields["atrophy"] == fields["intraepithelial_lymphocytosis"] == "present"
+
+
+def test_a_glioma_infiltrating_the_brain_states_no_invasion_of_a_carcinoma():
+    text = "Astrocytoma, IDH-mutant, CNS WHO grade 3. Diffusely infiltrating astrocytic neoplasm."
+    fields = extract(text, "tcga")
+    assert "invasion_status" not in fields and "in_situ_vs_invasive" not in fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["p53: strong nuclear positivity in more than 70% of cells.", "p53 strongly positive (>70%)."],
+)
+def test_strong_p53_staining_is_the_aberrant_pattern(text):
+    assert extract(text, "tcga")["p53_status"] == "aberrant"
