@@ -606,7 +606,9 @@ _PROSTATE_INFLAMMATION = re.compile(
 )
 # "FA - no malignancy": a fibroadenoma by its initials, in a breast report only.
 _FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
-_BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy"])
+_BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy", "mrm"])
+# "IBC-NST", "IBC of no special type": an invasive breast carcinoma by its initials.
+_IBC = re.compile(r"(?<![a-z0-9])ibc(?![a-z0-9])")
 # "SM invasion 300 um (SM1)", "LP invasion": the layer's initials before the invasion.
 _LAYER_INITIALS_INVADED = re.compile(
     r"(?<![a-z])(sm|lp)[1-3]?(?=[ \t]+(?:invasion|infiltration|involvement)(?![a-z]))"
@@ -835,7 +837,7 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 _HOUSE_TERM_WORDS = frozenset(
     ["lat", "prox", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
     + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
-    + ["diagnostic", "nondiagnostic", "inflammation", "inflammatory", "im"]
+    + ["diagnostic", "nondiagnostic", "inflammation", "inflammatory", "im", "ibc"]
 )
 # "Atypical lipomatous tumour" and "well-differentiated liposarcoma" are one entity (WHO), named
 # by where it lies; the one name keeps a report that gives either from reading another entity.
@@ -930,6 +932,8 @@ def _house_terms(text: str, words: set[str]) -> str:
         text = _RP.sub("radical prostatectomy", text)
     if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
         text = _FA.sub("fibroadenoma", text)
+    if "ibc" in words:
+        text = _IBC.sub("invasive breast carcinoma", text)
     if "bed" in words or "beds" in words:
         text = _SURGICAL_BED.sub(r"margin\1", text)
     if "epidermoid" in words or "colloid" in words:

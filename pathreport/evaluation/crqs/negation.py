@@ -118,6 +118,11 @@ DEFAULT_UNKNOWN_PRE = (
     "query", "queried",
     # What the sample allows or lacks: "no stroma for assessment of invasion".
     "for assessment of", "for the assessment of", "for evaluation of", "for the evaluation of",
+    # The clinical history, not this specimen's finding: "in follow-up of a previously resected
+    # high-grade urothelial carcinoma". ("History of ulcerative colitis" stays a finding: a
+    # chronic disease is often the very diagnosis of the biopsy.)
+    "previously resected", "previously treated", "previously diagnosed", "follow-up of",
+    "follow up of", "treated for", "after treatment for",
 )  # fmt: skip
 DEFAULT_UNKNOWN_POST = (
     "not specified", "not stated", "not reported", "not mentioned", "not assessed",

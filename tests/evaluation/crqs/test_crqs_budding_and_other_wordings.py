@@ -453,3 +453,26 @@ def test_a_glioma_infiltrating_the_brain_states_no_invasion_of_a_carcinoma():
 )
 def test_strong_p53_staining_is_the_aberrant_pattern(text):
     assert extract(text, "tcga")["p53_status"] == "aberrant"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["MRM, right. IBC-NST (ductal type), G3, 34 mm.", "Core bx R breast - IBC of no special type."],
+)
+def test_ibc_is_an_invasive_breast_carcinoma(text):
+    fields = extract(text, "tcga")
+    assert fields["diagnosis"] == "carcinoma"
+    assert fields["in_situ_vs_invasive"] == "invasive"
+
+
+def test_a_carcinoma_resected_before_is_history_not_this_specimens_finding():
+    text = (
+        "Random bladder biopsies, in follow-up of a previously resected high-grade urothelial"
+        " carcinoma. Conclusion: chronic cystitis, negative for carcinoma in situ."
+    )
+    assert "diagnosis" not in extract(text, "histai")
+
+
+def test_a_chronic_disease_named_as_history_is_still_the_biopsys_diagnosis():
+    text = "Colon: chronic active colitis, consistent with a history of ulcerative colitis."
+    assert extract(text, "reg2025")["diagnosis"] == "ulcerative colitis"
