@@ -476,3 +476,8 @@ def test_a_carcinoma_resected_before_is_history_not_this_specimens_finding():
 def test_a_chronic_disease_named_as_history_is_still_the_biopsys_diagnosis():
     text = "Colon: chronic active colitis, consistent with a history of ulcerative colitis."
     assert extract(text, "reg2025")["diagnosis"] == "ulcerative colitis"
+
+
+def test_tuberculosis_outranks_the_colitis_it_causes():
+    text = "Impression: caseating granulomatous colitis, consistent with intestinal tuberculosis."
+    assert extract(text, "histai")["diagnosis"] == "tuberculosis"
