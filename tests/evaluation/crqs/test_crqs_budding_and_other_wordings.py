@@ -481,3 +481,20 @@ def test_a_chronic_disease_named_as_history_is_still_the_biopsys_diagnosis():
 def test_tuberculosis_outranks_the_colitis_it_causes():
     text = "Impression: caseating granulomatous colitis, consistent with intestinal tuberculosis."
     assert extract(text, "histai")["diagnosis"] == "tuberculosis"
+
+
+@pytest.mark.parametrize(
+    ("text", "organ"),
+    [
+        ("Excision R helical rim: well-differentiated invasive SCC, 2.1 mm deep.", "skin"),
+        ("Punch bx R temple: lentigo maligna (in situ melanoma).", "skin"),
+        (
+            "Biopsies 32 to 36 cm: Barrett's mucosa with goblet-cell intestinal metaplasia.",
+            "esophagus",
+        ),
+        ("Products of conception from suction curettage: complete molar pregnancy.", "uterus"),
+        ("Punch biopsy of uterine cervix at 12 o'clock: HSIL / CIN III.", "uterine cervix"),
+    ],
+)
+def test_reg_organs_named_by_their_site_or_sample(text, organ):
+    assert extract(text, "reg2025")["organ_site"] == organ
