@@ -1287,8 +1287,10 @@ def normalise(text: str) -> str:
     headed "Macroscopic:", or led by its procedure) are marked as the specimen's, and isolated
     tumour cells count no positive node; markers listed in brackets after a shared result take it
     ("all negative (CK, S-100)"), stains "negative for organisms" are negative, and p16 is read
-    by its pattern (block or not); British spellings become American ones and an abbreviation or
-    a number echoed in brackets is dropped, so that a vocabulary names each finding once.
+    by its pattern (block or not); British spellings become American ones, an abbreviation or a
+    number echoed in brackets is dropped, and a qualifier in brackets inside a name ("atypical
+    proliferative (borderline) serous tumour") joins it, so that a vocabulary names each finding
+    once.
     """
     if "&" in text:
         text = html.unescape(text)
