@@ -276,8 +276,8 @@ def total_count(
 def _bare_once(stated: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
     """Every full count ("1/2" of each biopsy part), but a bare number once: "in 2 chips" in the
     description and "present in 2 chips" in the conclusion name no part and restate one count."""
-    bare = {v for v, _ in stated if "/" not in v}
-    return [s for s in stated if "/" in s[0]] + [s for s in _one_per_part(stated) if s[0] in bare]
+    full = [s for s in stated if "/" in s[0]]
+    return full + _one_per_part([s for s in stated if "/" not in s[0]])
 
 
 def _one_per_part(stated: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
