@@ -1290,11 +1290,14 @@ def _opens_clause(text: str, start: int) -> bool:
 
 def _involvement(match: re.Match) -> str:
     """ "without neoplastic compromise" -> "without involvement", "margin with neoplastic
-    compromise" -> "margin involved by tumour"; "metastatic compromise" keeps its adjective."""
+    compromise" -> "margin involved by tumour", "with compromise of the deep margin" -> "with
+    involvement of the deep margin"; "metastatic compromise" keeps its adjective."""
     without, with_, gap = match.group(1), match.group(2), match.group(3)
     if without:
         return f"without{gap}involvement"
     if with_ and "metastatic" not in match.group(0):
+        if match.string.startswith(" of ", match.end()):
+            return f"with{gap}involvement"
         return f"involved{gap}by tumour"
     return match.group(0).replace("compromise", "involvement")
 

@@ -1152,6 +1152,8 @@ class RuleExtractor:
                         value = _negated(f.negated_value, value)
                         if value is None:
                             continue
+                if rule.total and f.select == "total":  # the parts inside it are not added
+                    breakdowns.setdefault(fi, set()).add((m.start(), m.end()))
                 self._add(
                     candidates, fi, value, rt, (m.start(), m.end()), "pattern", (negated, cue),
                     explicit, explain,

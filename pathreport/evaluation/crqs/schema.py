@@ -224,7 +224,7 @@ FIELD_KEYS = frozenset(
     }
 )  # fmt: skip
 VALUE_KEYS = frozenset({"synonyms", "aliases", "implies"})
-PATTERN_KEYS = frozenset({"regex", "value", "negatable", "each", "anchors"})
+PATTERN_KEYS = frozenset({"regex", "value", "negatable", "each", "anchors", "total"})
 NEGATION_KEYS = frozenset(
     {
         "pre",
@@ -265,6 +265,10 @@ class PatternRule:
     With ``each``, the ``value`` group marks a region and every match of ``each`` inside it is
     a value of its own: the station counts of "4/26 (perigastric 1/8, left gastric 3/11)". Such
     values are read as stated (a count carries its own status), so ``negatable`` must stay off.
+
+    With ``total``, the match states the total of the counts inside it ("Nodes: 0/5 left, 0/6
+    right (total 0/11)"): the field's other values read inside the match are its parts, and
+    only the total is kept, even where a part is missed ("0/6 right" names no nodes).
     """
 
     regex: re.Pattern
@@ -275,6 +279,7 @@ class PatternRule:
     # them from the automatic analysis ("pT2" behind a lookbehind); the rule runs only on texts
     # that contain one (see :mod:`pathreport.evaluation.crqs.anchors`).
     anchors: tuple[str, ...] = ()
+    total: bool = False
 
 
 @dataclass(frozen=True)
@@ -1406,6 +1411,7 @@ def _build_pattern(raw: Any, here: str) -> PatternRule:
         negatable=bool(raw.get("negatable", False)),
         each=None if each is None else each.regex,
         anchors=tuple(a.lower() for a in anchors),
+        total=bool(raw.get("total", False)),
     )
 
 

@@ -195,10 +195,13 @@ _ITEM_STATUS = re.compile(
 _ISOLATED_CELLS_COUNT = re.compile(
     r"((?:isolated[ \t]+tumor[ \t]+cells(?:[ \t]*\(itcs?\))?|(?<![a-z])itcs?)"
     r"(?:[ \t]+only)?[ \t]*,?[ \t]*"  # "ITC only, 1 of 14 nodes"
+    r"(?:\([^()\n]{1,30}\)[ \t]*)?"  # "ITC (0.15 mm) in one of two nodes"
     r"(?:[a-z][^,.;()\n]{0,60},[ \t]*)?"  # "ITCs, highlighted by pancytokeratin, in 1 of 3"
     r"(?:(?:in|within|involving)[ \t]+)?)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
+# A measurement written as an adjective ("a 1.4-cm nodule", "23-mm PTC") is the measurement.
+_HYPHENATED_UNIT = re.compile(r"(\d)-(cm|mm)(?![a-z0-9])")
 # The count first: "1 of 2 with isolated tumour cells", "one of three nodes showing ITCs only".
 _COUNT_WITH_ISOLATED_CELLS = re.compile(
     r"(?<![0-9/.])(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)(?=[ \t]*(?:/|of)[ \t]*"
@@ -1275,25 +1278,24 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
 def normalise(text: str) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
-    "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage
-    needs one spelling of the unit; a decimal comma before a unit becomes a point ("2,8 cm"), a
-    part of a measured whole is measured in its unit ("4/15 mm" is "4 mm of 15 mm"), a
-    sign after a heading's colon or a node count becomes its word ("LVI: -", "2/15 +"), margins
-    listed by name with their signs get the status they share, a stain's sign written apart
-    joins it ("CK7 -"), "in situ hybridisation" is "ISH", "70 by 35 mm" is "70 x 35 mm", and
-    the French node count "1 N+ / 23 N" and the Nordic "1(23)" are "1/23" (and "metastasis in
-    0/24" is none); "approx. 40 %" is "approximately 40 %" (its point ends no statement); a
+    "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage needs
+    one spelling of the unit; a decimal comma before a unit becomes a point ("2,8 cm"), a part of a
+    measured whole is measured in its unit ("4/15 mm" is "4 mm of 15 mm"), a sign after a heading's
+    colon or a node count becomes its word ("LVI: -", "2/15 +"), margins listed by name with their
+    signs get the status they share, a stain's sign written apart joins it ("CK7 -"), "in situ
+    hybridisation" is "ISH", "70 by 35 mm" is "70 x 35 mm", and the French node count "1 N+ / 23 N"
+    and the Nordic "1(23)" are "1/23" (and "metastasis in 0/24" is none); "approx. 40 %" is
+    "approximately 40 %" (its point ends no statement) and "a 1.4-cm nodule" a "1.4 cm" one; a
     clinician's question mark ("?TB") is the word "query"; a laboratory system's "KEY=value |
-    KEY=value" record becomes the report lines it stands for, and the
-    UICC perineural code "Pn1" (not the nodal stage "pN1") its words; the parts of a synoptic
-    Gleason grade become one score, the sizes on a line that describes the specimen (named,
-    headed "Macroscopic:", or led by its procedure) are marked as the specimen's, and isolated
-    tumour cells count no positive node; markers listed in brackets after a shared result take it
-    ("all negative (CK, S-100)"), stains "negative for organisms" are negative, and p16 is read
-    by its pattern (block or not); British spellings become American ones, an abbreviation or a
-    number echoed in brackets is dropped, and a qualifier in brackets inside a name ("atypical
-    proliferative (borderline) serous tumour") joins it, so that a vocabulary names each finding
-    once.
+    KEY=value" record becomes the report lines it stands for, and the UICC perineural code "Pn1"
+    (not the nodal stage "pN1") its words; the parts of a synoptic Gleason grade become one score,
+    the sizes on a line that describes the specimen (named, headed "Macroscopic:", or led by its
+    procedure) are marked as the specimen's, and isolated tumour cells count no positive node;
+    markers listed in brackets after a shared result take it ("all negative (CK, S-100)"), stains
+    "negative for organisms" are negative, and p16 is read by its pattern (block or not); British
+    spellings become American ones, an abbreviation or a number echoed in brackets is dropped, and a
+    qualifier in brackets inside a name ("atypical proliferative (borderline) serous tumour") joins
+    it, so that a vocabulary names each finding once.
     """
     if "&" in text:
         text = html.unescape(text)
@@ -1320,6 +1322,8 @@ def normalise(text: str) -> str:
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
         if "μm" in text or "um" in text or "micro" in text:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
+    if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
+        text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if " by " in text:  # "70 by 35 by 20 mm"

@@ -1,0 +1,165 @@
+"""Stated node totals, ranges of grades, earlier excisions and other facts in wordings that other
+writers use: "0/4 left, 0/7 right (total 0/11)", "G2-3", "scar after incomplete excision",
+"Lymph nodes 15, none with viable tumour", "a 1.8-cm nodule".
+
+The wordings are written here for the test; what they must read is the clinical fact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+ALL = ["tcga", "histai", "reg2025"]
+
+
+# -- node totals -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        # "0/7 right" names no nodes, so only the left count and the total are read: the total
+        # is the count, not their sum.
+        ("Pelvic nodes negative: 0/4 left, 0/7 right (total 0/11).", "0/11"),
+        ("Lymph nodes: 1/3 hilar, 0/8 mediastinal; 1/11 overall.", "1/11"),
+        ("Nodes: 2 of 5 hilar involved, mediastinal 0/6 - 2/11 in total.", "2/11"),
+    ],
+)
+def test_a_stated_total_is_the_count_of_its_parts(text, count):
+    fields = extract(text, "tcga")
+    assert fields["lymph_node_involvement"] == count
+    assert fields["lymph_nodes_examined"] == count.split("/")[1]
+
+
+def test_a_wrong_total_is_discordant():
+    reference = "Prostatectomy. Pelvic nodes negative: 0/4 left, 0/7 right (total 0/11). pN0."
+    wrong = reference.replace("(total 0/11)", "(total 1/11)")
+    assert "lymph_node_involvement" in score_pair(reference, wrong, "tcga").discordant
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Sentinel nodes: ITC (0.1 mm) in one of three nodes.", "0/3"),
+        ("Axillary sentinels: isolated tumour cells (keratin) in 1 of 2 nodes.", "0/2"),
+    ],
+)
+def test_isolated_tumour_cells_with_a_bracket_before_the_count_make_no_node_positive(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Lymph nodes 15, none with viable tumour.", "0/15"),
+        ("Nodes 12, two with metastatic carcinoma.", "2/12"),
+        ("Eighteen lymph nodes, none with metastatic carcinoma.", "0/18"),
+    ],
+)
+def test_the_examined_number_first_then_how_many_hold_tumour(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
+# -- grades, depth, size ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text", ["Adenocarcinoma, G2-3.", "Adenocarcinoma G2/3.", "Adenocarcinoma, G2-G3."]
+)
+def test_a_range_of_grades_names_both(text):
+    assert extract(text, "tcga")["tumor_grade"] == "2 + 3"
+
+
+def test_a_single_grade_stays_one():
+    assert extract("Adenocarcinoma, G2, pT3.", "tcga")["tumor_grade"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        ("Adenocarcinoma infiltrating into but not through the muscle wall.", "muscularis propria"),
+        ("Carcinoma invading the muscular wall.", "muscularis propria"),
+        ("Carcinoma extending beyond the muscular wall into pericolic fat.", "perivisceral fat"),
+    ],
+)
+def test_the_muscle_wall_is_the_muscularis_propria(text, depth):
+    assert extract(text, "tcga")["invasion_depth"] == depth
+
+
+def test_smooth_muscle_fibres_in_the_lamina_propria_invade_nothing():
+    text = (
+        "Antral mucosa with foveolar hyperplasia, oedema and smooth muscle fibres extending into "
+        "the lamina propria. Conclusion: reactive gastropathy."
+    )
+    fields = extract(text, "histai")
+    assert "invasion_status" not in fields
+    assert "invasion_depth" not in fields
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("A 1.8-cm firm nodule beneath the pleura: adenocarcinoma.", 1.8),
+        ("Thyroid: 23-mm papillary carcinoma of the left lobe.", 2.3),
+    ],
+)
+def test_a_measurement_written_as_an_adjective_is_the_size(dataset, text, size):
+    assert extract(text, dataset)["tumor_size"] == size
+
+
+# -- margins ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+def test_an_earlier_incomplete_excision_is_no_involved_margin(dataset):
+    text = (
+        "Skin, left forearm, re-excision (scar after incomplete excision of a basal cell "
+        "carcinoma); residual basal cell carcinoma. Margins clear, nearest 4 mm."
+    )
+    assert extract(text, dataset)["margin_status"] in {"free", "negative"}
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_an_incomplete_excision_of_this_specimen_is_an_involved_margin(dataset):
+    text = "Skin, excision; basal cell carcinoma, incompletely excised at the deep margin."
+    assert extract(text, dataset)["margin_status"] in {"involved", "positive"}
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_compromise_of_a_margin_is_its_involvement(dataset):
+    text = (
+        "Skin, nose, shave excision; basal cell carcinoma, with compromise of the deep margin; "
+        "lateral margins free of neoplasia."
+    )
+    assert extract(text, dataset)["margin_status"] in {"involved", "positive"}
+
+
+def test_clear_of_all_margins_is_a_free_margin_in_reg_style():
+    fields = extract("Skin, excision; nodular BCC, clear of all margins.", "reg2025")
+    assert fields["margin_status"] == "free"
+
+
+def test_involvement_of_a_margin_denied_is_no_involved_margin_in_reg_style():
+    fields = extract("Skin, excision; BCC, no involvement of the margins.", "reg2025")
+    assert fields.get("margin_status") != "involved"
+
+
+# -- gastritis and liver ---------------------------------------------------------------------------
+def test_activity_with_its_grade_and_kind_is_active_gastritis_in_reg_style():
+    text = "Stomach, biopsy; chronic gastritis with mild neutrophilic activity, H. pylori present."
+    assert extract(text, "reg2025")["inflammation_activity"] == "chronic active"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_pangastritis_is_gastritis(dataset):
+    fields = extract("Antrum and corpus biopsies: chronic active pangastritis.", dataset)
+    assert fields["diagnosis"] == "gastritis"
+
+
+def test_pangastritis_keeps_its_type_in_histai_style():
+    fields = extract(
+        "Conclusion: moderate chronic active pangastritis, H. pylori present.", "histai"
+    )
+    assert fields["gastritis_type"] == "chronic"
+
+
+def test_pbc_is_primary_biliary_cholangitis():
+    fields = extract("Liver biopsy. Impression: PBC, Ludwig stage 2.", "histai")
+    assert fields["diagnosis"] == "primary biliary cholangitis"
