@@ -163,3 +163,96 @@ def test_pangastritis_keeps_its_type_in_histai_style():
 def test_pbc_is_primary_biliary_cholangitis():
     fields = extract("Liver biopsy. Impression: PBC, Ludwig stage 2.", "histai")
     assert fields["diagnosis"] == "primary biliary cholangitis"
+
+
+# -- microscopic colitis ---------------------------------------------------------------------------
+@pytest.mark.parametrize("dataset", ALL)
+@pytest.mark.parametrize(
+    ("text", "thickness"),
+    [
+        ("Subepithelial collagen band thickened, up to 30 µm, trapping capillaries.", 30.0),
+        ("The collagen table is irregular and thickened, 22 microns at most.", 22.0),
+        ("A 14-um thick subepithelial collagen band; collagenous colitis.", 14.0),
+    ],
+)
+def test_the_collagen_band_is_measured_in_micrometres(dataset, text, thickness):
+    assert extract(text, dataset)["collagen_band_thickness"] == thickness
+
+
+def test_a_thinner_collagen_band_is_discordant():
+    reference = (
+        "Colon, random biopsies. Subepithelial collagen band up to 30 µm. Collagenous colitis."
+    )
+    wrong = reference.replace("30 µm", "6 µm")
+    rewrite = "Random colonic biopsies: collagenous colitis, collagen table 30 microns at most."
+    assert "collagen_band_thickness" in score_pair(reference, wrong, "histai").discordant
+    assert "collagen_band_thickness" not in score_pair(reference, rewrite, "histai").discordant
+
+
+# -- precursors, nodes, breast grade, percentages, WHO type ----------------------------------------
+@pytest.mark.parametrize(
+    ("text", "finding"),
+    [
+        (
+            "Gallbladder: chronic cholecystitis; a focus of high-grade BilIN in the fundus.",
+            "biliary intraepithelial neoplasia",
+        ),
+        ("Pancreas: PanIN-2 in the adjacent ducts.", "pancreatic intraepithelial neoplasia"),
+    ],
+)
+def test_biliary_and_pancreatic_precursors_are_findings(text, finding):
+    assert finding in extract(text, "histai")["findings"]
+
+
+def test_a_denied_precursor_is_no_finding():
+    fields = extract("Gallbladder: chronic cholecystitis, no dysplasia or BilIN.", "histai")
+    assert "biliary intraepithelial neoplasia" not in fields["findings"]
+
+
+@pytest.mark.parametrize(
+    "text", ["The node at the cystic duct is reactive.", "The lymph nodes are benign."]
+)
+def test_a_node_stated_reactive_or_benign_holds_no_tumour(text):
+    assert extract(text, "histai")["lymph_node_involvement"] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "components", "grade"),
+    [
+        (
+            "Invasive carcinoma NST, Nottingham grade 2 (3/2/2).",
+            "mitoses 2 + pleomorphism 2 + tubules 3",
+            "2",
+        ),
+        (
+            "Invasive lobular carcinoma, G2 (Nottingham 3+2+1).",
+            "mitoses 1 + pleomorphism 2 + tubules 3",
+            "2",
+        ),
+        (
+            "Infiltrating ductal carcinoma, SBR grade III (3+3+2).",
+            "mitoses 2 + pleomorphism 3 + tubules 3",
+            "3",
+        ),
+    ],
+)
+def test_the_nottingham_scores_are_read_however_they_are_joined(text, components, grade):
+    fields = extract(text, "tcga")
+    assert fields["nottingham_components"] == components
+    assert fields["tumor_grade"] == grade  # not the first score in the bracket
+
+
+def test_over_half_is_a_category_not_a_percentage():
+    fields = extract("Becker regression grade 3, over 50 % viable residual tumour.", "tcga")
+    assert "percentages" not in fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Antral tubular adenocarcinoma, intestinal type (Lauren).",
+        "Adenocarcinoma, intestinal type (Lauren), tubular (WHO).",
+    ],
+)
+def test_the_who_tubular_type_is_read_in_every_wording(text):
+    assert extract(text, "tcga")["histologic_type"] == "tubular + intestinal type"
