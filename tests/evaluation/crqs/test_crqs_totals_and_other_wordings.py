@@ -256,3 +256,37 @@ def test_over_half_is_a_category_not_a_percentage():
 )
 def test_the_who_tubular_type_is_read_in_every_wording(text):
     assert extract(text, "tcga")["histologic_type"] == "tubular + intestinal type"
+
+
+# -- the endocervical curettage --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        (
+            "1. Cervix, biopsy; HSIL (CIN 3). 2. Endocervical curettage; detached HSIL present.",
+            "present",
+        ),
+        ("Cervix, 3 o'clock biopsy: CIN 2. ECC contains free-floating strips of HSIL.", "present"),
+        (
+            "Fractional curettage. Endocervical curettings - also contain the same carcinoma.",
+            "present",
+        ),
+        ("Cervix, biopsy: LSIL. Endocervical curettage: negative for dysplasia.", "absent"),
+        ("Cervix, biopsy: HSIL. ECC: benign endocervical mucosa, no dysplasia.", "absent"),
+    ],
+)
+def test_the_endocervical_curettage_is_read_on_its_own(text, status):
+    assert extract(text, "reg2025")["endocervical_curettage"] == status
+
+
+def test_an_omitted_positive_curettage_lowers_crqs():
+    reference = (
+        "Uterine cervix, biopsy and endocervical curettage;\n1. Biopsy at 3 o'clock: HSIL (CIN 3)."
+        "\n2. Endocervical curettage: detached fragments of HSIL."
+    )
+    wrong = reference.split("\n2.")[0]
+    rewrite = "Cervix: the 3 o'clock biopsy shows CIN 3 (HSIL); the ECC holds detached HSIL strips."
+    assert (
+        score_pair(reference, rewrite, "reg2025").CRQS
+        > score_pair(reference, wrong, "reg2025").CRQS
+    )
