@@ -86,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     crqs.add_argument(
         "--weights",
-        help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,1.6; paper profile: the "
+        help="w1,w2,w3,w4 for CFC,KIR,HR,CDS (default 0.3,0.4,0.2,3.2; paper profile: the "
         "paper's 0.3,0.4,0.2,0.4)",
     )
     add_choice(

@@ -13,11 +13,11 @@ Aggregate, ``formula="subtractive"`` (default; the paper's Appendix A.7 prompt a
     CRQS_raw = w1*CFC + w2*KIR - w3*HR - w4*CDS,   CRQS = CRQS_raw / (w1 + w2)
 
 The paper's weights are (0.3, 0.4, 0.2, 0.4) (``PAPER_WEIGHTS``; the ``paper`` profile uses them).
-The complete profile weighs discordance four times, (0.3, 0.4, 0.2, 1.6) (``DEFAULT_WEIGHTS``):
+The complete profile weighs discordance eight times, (0.3, 0.4, 0.2, 3.2) (``DEFAULT_WEIGHTS``):
 a report that states a wrong value misleads where one that leaves the fact out prompts a
 question, and with the paper's weights a paraphrase that words three facts differently lost
 more than a report with one wrong grade or side. The divisor stays 0.7, so CRQS lies in
-[-0.857, 1] with the paper's weights and in [-2.571, 1] with the default ones; negative values
+[-0.857, 1] with the paper's weights and in [-4.857, 1] with the default ones; negative values
 are real and never clipped. ``formula="eq6"`` is the paper's Eq. 6 as
 printed, ``w1*CFC + w2*KIR + w3*(1-HR) + w4*(1-CDS)``, divided by ``w1+w2+w3+w4`` (1.3), in [0, 1].
 (The paper says Eq. 6 peaks at 0.7; with its own weights it peaks at 1.3.)
@@ -64,7 +64,7 @@ FORMULAS = ("subtractive", "eq6")
 EMPTY_REFERENCE_POLICIES = ("vacuous", "zero", "skip")
 WEIGHTINGS = ("severity", "uniform")
 PAPER_WEIGHTS = (0.3, 0.4, 0.2, 0.4)  # the paper's w1..w4 (CFC, KIR, HR, CDS)
-DEFAULT_WEIGHTS = (0.3, 0.4, 0.2, 1.6)  # the complete profile: discordance weighs four times
+DEFAULT_WEIGHTS = (0.3, 0.4, 0.2, 3.2)  # the complete profile: discordance weighs eight times
 COMPONENTS = ("CFC", "KIR", "HR", "CDS")
 FREE_MARK = " free"  # a sided site stated tumour-free: "left ovary free"
 

@@ -167,6 +167,6 @@ def test_a_flipped_margin_in_a_list_is_discordant_and_a_reworded_list_is_not():
     assert "margin_status" not in score_pair(reference, rewrite, "tcga").discordant
 
 
-def test_the_default_weighs_discordance_four_times_the_papers():
-    assert DEFAULT_WEIGHTS[3] == 4 * PAPER_WEIGHTS[3]
+def test_the_default_weighs_discordance_eight_times_the_papers():
+    assert DEFAULT_WEIGHTS[3] == 8 * PAPER_WEIGHTS[3]
     assert DEFAULT_WEIGHTS[:3] == PAPER_WEIGHTS[:3]

@@ -62,7 +62,7 @@ def test_scoring_components_by_hand():
     # grade (wrong value) + lvi (not in reference) twice, of 4 predicted and lvi's second count
     assert pytest.approx(3 / 5) == s.HR
     assert pytest.approx(1 / 3) == s.CDS  # grade, of the 3 fields in both
-    raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.6 - 1.6 / 3  # the default: discordance four times
+    raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.6 - 3.2 / 3  # the default: discordance eight times
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 0.7) == s.CRQS
     paper = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=PAPER_WEIGHTS))
     paper_raw = 0.3 * 0.4 + 0.4 * 0.5 - 0.2 * 0.6 - 0.4 / 3  # the paper's weights, same counts
@@ -104,7 +104,7 @@ def test_scoring_worst_case_is_negative_and_not_clipped():
     pred = {"diagnosis": "squamous cell carcinoma", "grade": "1", "necrosis": "absent", "size": 5.0}
     s = score_fields(REF, pred, SCHEMA, DEFAULT)
     assert (s.CFC, s.KIR, s.HR, s.CDS) == (0.0, 0.0, 1.0, 1.0)
-    assert pytest.approx(-1.8 / 0.7) == s.CRQS  # -2.571, the bottom of the default range
+    assert pytest.approx(-3.4 / 0.7) == s.CRQS  # -4.857, the bottom of the default range
     paper = score_fields(REF, pred, SCHEMA, CRQSConfig(weights=PAPER_WEIGHTS))
     assert pytest.approx(-0.6 / 0.7) == paper.CRQS  # -0.857 with the paper's weights
 
