@@ -26,6 +26,9 @@ DEFAULT_PRE = (
     "negative to",
     # "Suspicious but not diagnostic of carcinoma": "diagnostic of" alone ends a negation.
     "not diagnostic of", "not diagnostic for", "nondiagnostic of", "nondiagnostic for",
+    # "IM at the junction is not on its own diagnostic of Barrett's".
+    "not on its own diagnostic of", "not by itself diagnostic of", "not in itself diagnostic of",
+    "not of itself diagnostic of",
     # British "Nil malignancy", "nil evidence of dysplasia".
     "nil", "nil evidence of",
     # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and
@@ -41,6 +44,8 @@ DEFAULT_PRE = (
     "no residual", "no detectable",
     # "nothing to suggest refractory coeliac disease or lymphoma".
     "nothing to suggest", "nothing suggestive of", "no evidence to suggest",
+    # "No HGD, nothing malignant".
+    "nothing",
     "uninvolved by", "not involved by",
     # "Four lymph nodes, none with metastasis"; "12 nodes, none of which contains tumour".
     "none with", "none showing", "none show", "none shows", "none containing", "none contain",

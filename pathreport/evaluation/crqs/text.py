@@ -200,6 +200,25 @@ _ISOLATED_CELLS_COUNT = re.compile(
     r"(?:(?:in|within|involving)[ \t]+)?)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
+# The Japanese thyroid code "Ex0" states no extrathyroidal extension: under its heading
+# ("Extrathyroidal extension: Ex0") as the heading's status, alone in words.
+_NO_EXTRATHYROIDAL_EXTENSION = re.compile(
+    r"(extrathyroidal[ \t]+extension[ \t]*:?[ \t]*)?(?<![a-z0-9])ex0(?![a-z0-9])"
+)
+
+
+def _no_extrathyroidal_extension(match: re.Match) -> str:
+    if match.group(1):
+        return f"{match.group(1)}absent (ex0)"
+    return "no extrathyroidal extension (ex0)"
+
+
+# The synonyms that explain CIN 3 in brackets are the same lesion, not a carcinoma of its own:
+# "CIN3 (severe dysplasia / carcinoma in situ)".
+_CIN3_SYNONYMS = re.compile(
+    r"(cin[ \t]?(?:3|iii))[ \t]*\([ \t]*(?:severe[ \t]+dysplasia[ \t]*(?:/|,|or|and)?[ \t]*)?"
+    r"carcinoma[ \t]+in[ \t]+situ[ \t]*\)"
+)
 # A measurement written as an adjective ("a 1.4-cm nodule", "23-mm PTC") is the measurement.
 _HYPHENATED_UNIT = re.compile(r"(\d)-(cm|mm)(?![a-z0-9])")
 # The count first: "1 of 2 with isolated tumour cells", "one of three nodes showing ITCs only".
@@ -1295,7 +1314,9 @@ def normalise(text: str) -> str:
     "negative for organisms" are negative, and p16 is read by its pattern (block or not); British
     spellings become American ones, an abbreviation or a number echoed in brackets is dropped, and a
     qualifier in brackets inside a name ("atypical proliferative (borderline) serous tumour") joins
-    it, so that a vocabulary names each finding once.
+    it, so that a vocabulary names each finding once. The Japanese "Ex0" is "no extrathyroidal
+    extension", and "CIN3 (severe dysplasia / carcinoma in situ)" names CIN3 once, not a carcinoma
+    beside it.
     """
     if "&" in text:
         text = html.unescape(text)
@@ -1388,6 +1409,10 @@ def normalise(text: str) -> str:
         text = _COUNT_WITH_ISOLATED_CELLS.sub("0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
         text = _HER2_SPELLING.sub("her2", text)
+    if "ex0" in text:  # the Japanese "Ex0": no extrathyroidal extension
+        text = _NO_EXTRATHYROIDAL_EXTENSION.sub(_no_extrathyroidal_extension, text)
+    if "cin" in text and "situ)" in text:  # "CIN3 (severe dysplasia / carcinoma in situ)"
+        text = _CIN3_SYNONYMS.sub(r"\1", text)
     if "pno" in text:  # "pNO": a letter O for the zero, common in OCR'd and retyped TNM stages
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):

@@ -290,3 +290,68 @@ def test_an_omitted_positive_curettage_lowers_crqs():
         score_pair(reference, rewrite, "reg2025").CRQS
         > score_pair(reference, wrong, "reg2025").CRQS
     )
+
+
+# -- negation cues, codes and synonyms -------------------------------------------------------------
+def test_a_finding_not_on_its_own_diagnostic_of_barrett_is_no_barrett():
+    text = (
+        "Cardia-type mucosa with intestinal metaplasia; IM here is not on its own diagnostic "
+        "of Barrett's."
+    )
+    fields = extract(text, "histai")
+    assert fields["excluded_entities"] == "barrett esophagus"
+    assert "barrett esophagus" not in fields.get("findings", "")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_nothing_malignant_is_a_denial(dataset):
+    fields = extract("Colon polyp: tubular adenoma, low grade. No HGD, nothing malignant.", dataset)
+    assert fields["benign_vs_malignant"] != "malignant"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Papillary carcinoma, right lobe, 1.8 cm. Extrathyroidal extension: Ex0.",
+        "Papillary thyroid carcinoma, 1.2 cm, Ex0, ly0, v0.",
+    ],
+)
+def test_the_japanese_ex0_is_no_extrathyroidal_extension(text):
+    fields = extract(text, "tcga")
+    assert fields["extrathyroidal_extension"] == "absent"
+    assert fields["organ_specific_invasion"] == "absent"
+
+
+def test_cin3_explained_in_brackets_is_no_carcinoma():
+    fields = extract("Cone: CIN3 (severe dysplasia / carcinoma in situ), margins clear.", "histai")
+    assert fields["diagnosis"] == "squamous intraepithelial lesion"
+    assert fields["benign_vs_malignant"] == "premalignant"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("VE1 immunostain positive (BRAF V600E).", "mutant"),
+        ("BRAF VE1 IHC: negative.", "wild type"),
+    ],
+)
+def test_the_ve1_antibody_reads_braf(text, status):
+    assert extract(text, "tcga")["braf_status"] == status
+
+
+def test_balloon_cell_degeneration_is_ballooning():
+    fields = extract("Liver core: steatosis 40% with balloon cell degeneration.", "histai")
+    assert fields["hepatocyte_ballooning"] == "present"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_reactive_follicular_and_sinus_hyperplasia_is_reactive_hyperplasia(dataset):
+    fields = extract(
+        "Groin lymph node excision: reactive follicular and sinus hyperplasia.", dataset
+    )
+    assert fields["diagnosis"] == "reactive lymphoid hyperplasia"
+
+
+def test_a_tumour_transected_at_the_base_has_an_involved_margin_in_reg_style():
+    text = "Skin, shave: well-differentiated SCC, transected at the base; lateral edges clear."
+    assert extract(text, "reg2025")["margin_status"] == "involved"
