@@ -85,6 +85,10 @@ DEFAULT_POST = (
     "lost",
     # British "Granulomas: nil", "Extranodal extension: nil".
     "nil",
+    # "Stains for mycobacteria and fungi show no organisms": the stains' result.
+    "show no organisms", "shows no organisms", "showed no organisms", "show no microorganisms",
+    "shows no microorganisms", "showed no microorganisms", "reveal no organisms",
+    "revealed no organisms", "demonstrate no organisms", "demonstrated no organisms",
 )  # fmt: skip
 DEFAULT_AFFIRM = (
     "present", "identified", "seen", "detected", "positive", "noted", "found", "observed",

@@ -1643,6 +1643,10 @@ _NAMED_PART = re.compile(
     r"(pelvic|obturator|iliac|periaortic|para-aortic|paraaortic|axilla|axillary|neck|hilar|"
     r"paratracheal|inguinal|groin|supraclavicular|cervical|base|mid|apex)(?![a-z])"
 )
+# A sentinel node named by its number ("LYMPH NODE, SENTINEL #2, LEFT AXILLA"): a part of its own.
+_NUMBERED_SENTINEL = re.compile(
+    r"(?<![a-z])sentinel\s+(?:lymph\s+)?(?:nodes?\s+)?(?:#\s*|no\.?\s*|number\s+)?(\d{1,2})(?![0-9])"
+)
 # A statement ends at a full stop, a semicolon or a line end, except the line end of a
 # heading ("LYMPH NODES, RIGHT PELVIC, EXCISION:" names the part of the lines below it).
 _STATEMENT_END = re.compile(r"[.;](?:\s|$)|(?<!:)\n(?!\s*-)")
@@ -1651,13 +1655,18 @@ _STATEMENT_END = re.compile(r"[.;](?:\s|$)|(?<!:)\n(?!\s*-)")
 def _part_named_before(text: str, end: int, reach: int = 100) -> str | None:
     """The part a count ending at ``end`` belongs to, as its statement names it up to the count:
     the last side with its node station or biopsy zone ("Lymph nodes, right pelvic ... (0/3)"
-    -> "right pelvic", "Left base: 1/2" -> "left base"), or None when the statement names none."""
+    -> "right pelvic", "Left base: 1/2" -> "left base") and a numbered sentinel node ("Sentinel
+    #2, left axilla ... (0/1)" -> "sentinel 2 left axilla"), or None when the statement names
+    none."""
     window = text[max(0, end - reach) : end]
     ends = [m.end() for m in _STATEMENT_END.finditer(window)]
     if ends:
         window = window[ends[-1] :]
     parts = _NAMED_PART.findall(window)
-    return " ".join(parts[-1]) if parts else None
+    name = " ".join(parts[-1]) if parts else None
+    if "sentinel" in window and (numbered := _NUMBERED_SENTINEL.findall(window)):
+        name = f"sentinel {numbered[-1]}" + (f" {name}" if name else "")
+    return name
 
 
 def _measured_before(rt: ReportText, i: int) -> bool:

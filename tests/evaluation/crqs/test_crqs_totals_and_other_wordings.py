@@ -355,3 +355,28 @@ def test_reactive_follicular_and_sinus_hyperplasia_is_reactive_hyperplasia(datas
 def test_a_tumour_transected_at_the_base_has_an_involved_margin_in_reg_style():
     text = "Skin, shave: well-differentiated SCC, transected at the base; lateral edges clear."
     assert extract(text, "reg2025")["margin_status"] == "involved"
+
+
+@pytest.mark.parametrize(
+    ("text", "organisms"),
+    [
+        ("AFB stain negative for acid-fast bacilli.", "mycobacteria negative"),
+        (
+            "Special stains for mycobacteria (ZN) and fungi (GMS) show no organisms.",
+            "fungi negative + mycobacteria negative",
+        ),
+    ],
+)
+def test_a_stain_named_with_its_negative_result_finds_no_organism(text, organisms):
+    assert extract(text, "histai")["organisms"] == organisms
+
+
+@pytest.mark.parametrize("dataset", ALL)
+def test_numbered_sentinel_nodes_are_parts_of_their_own(dataset):
+    text = (
+        "B. LYMPH NODE, SENTINEL #1, RIGHT AXILLA, EXCISION:\n"
+        "- One lymph node, negative for metastatic carcinoma (0/1).\n"
+        "C. LYMPH NODE, SENTINEL #2, RIGHT AXILLA, EXCISION:\n"
+        "- One lymph node, negative for metastatic carcinoma (0/1)."
+    )
+    assert extract(text, dataset)["lymph_node_involvement"] == "0/2"
