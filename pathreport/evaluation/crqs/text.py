@@ -200,6 +200,14 @@ _ISOLATED_CELLS_COUNT = re.compile(
     r"(?:(?:in|within|involving)[ \t]+)?)(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine)"
     r"(?=[ \t]*(?:/|of(?![a-z])))"
 )
+# The Japanese Classification's oesophageal locations between commas ("Squamous cell carcinoma,
+# Lt, Type 2"): the lower thoracic oesophagus, not the left side.
+_ESOPHAGEAL_LOCATIONS = {
+    "ut": "upper thoracic esophagus",
+    "mt": "middle thoracic esophagus",
+    "lt": "lower thoracic esophagus",
+}
+_ESOPHAGEAL_LOCATION = re.compile(r"(?<=, )(ut|mt|lt)(?=[ \t]*[,;])")
 # The Japanese thyroid code "Ex0" states no extrathyroidal extension: under its heading
 # ("Extrathyroidal extension: Ex0") as the heading's status, alone in words.
 _NO_EXTRATHYROIDAL_EXTENSION = re.compile(
@@ -1315,7 +1323,8 @@ def normalise(text: str) -> str:
     spellings become American ones, an abbreviation or a number echoed in brackets is dropped, and a
     qualifier in brackets inside a name ("atypical proliferative (borderline) serous tumour") joins
     it, so that a vocabulary names each finding once. The Japanese "Ex0" is "no extrathyroidal
-    extension", and "CIN3 (severe dysplasia / carcinoma in situ)" names CIN3 once, not a carcinoma
+    extension", "Lt" between commas in an oesophageal report the lower thoracic oesophagus (not the
+    left side), and "CIN3 (severe dysplasia / carcinoma in situ)" names CIN3 once, not a carcinoma
     beside it.
     """
     if "&" in text:
@@ -1409,6 +1418,8 @@ def normalise(text: str) -> str:
         text = _COUNT_WITH_ISOLATED_CELLS.sub("0", text)
     if "erb" in text:  # "c-erbB-2", "c-erb B-2", "ERBB2": one name for HER2
         text = _HER2_SPELLING.sub("her2", text)
+    if "esophag" in text and ("t," in text or "t;" in text):  # "SCC, Lt, Type 2"
+        text = _ESOPHAGEAL_LOCATION.sub(lambda m: _ESOPHAGEAL_LOCATIONS[m.group(1)], text)
     if "ex0" in text:  # the Japanese "Ex0": no extrathyroidal extension
         text = _NO_EXTRATHYROIDAL_EXTENSION.sub(_no_extrathyroidal_extension, text)
     if "cin" in text and "situ)" in text:  # "CIN3 (severe dysplasia / carcinoma in situ)"

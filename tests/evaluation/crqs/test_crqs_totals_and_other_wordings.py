@@ -380,3 +380,24 @@ def test_numbered_sentinel_nodes_are_parts_of_their_own(dataset):
         "- One lymph node, negative for metastatic carcinoma (0/1)."
     )
     assert extract(text, dataset)["lymph_node_involvement"] == "0/2"
+
+
+@pytest.mark.parametrize(
+    ("code", "site"), [("Lt", "lower third"), ("Mt", "middle third"), ("Ut", "upper third")]
+)
+def test_the_japanese_oesophageal_location_is_a_site_not_a_side(code, site):
+    text = f"Esophagus, subtotal esophagectomy. Squamous cell carcinoma, {code}, Type 2, 42 mm."
+    fields = extract(text, "tcga")
+    assert fields["tumor_site"] == site
+    assert "laterality" not in fields
+
+
+def test_lt_beside_another_organ_stays_the_left_side():
+    assert extract("Testis, Lt, radical orchiectomy: seminoma.", "tcga")["laterality"] == "left"
+
+
+def test_parietal_cells_are_no_parietal_lobe():
+    text = (
+        "Corpus biopsies: oxyntic glands depleted (parietal/chief cell loss); autoimmune gastritis."
+    )
+    assert extract(text, "histai")["tumor_site"] == "body"
