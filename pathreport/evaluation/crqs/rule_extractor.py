@@ -276,6 +276,13 @@ class RuleExtractor:
         self._regexes = [factored(rule.regex) for _, _, rule, _ in self._pattern_rules]
         lookaheads: dict[str, re.Pattern] = {}
         self._starts = [finder_of(regex, lookaheads) for regex in self._regexes]
+        # What the scan needs of each rule, in one tuple: one lookup per rule run, not four.
+        self._runs = [
+            (fi, f, rule, finder, regex)
+            for (fi, f, rule, _), finder, regex in zip(
+                self._pattern_rules, self._starts, self._regexes, strict=True
+            )
+        ]
         self._freeze(self._root)
         self._typos = TypoReader(self._vocabulary, targets=self._term_words)
 
@@ -1106,9 +1113,9 @@ class RuleExtractor:
         pattern_spans: list[tuple[int, int]] = []
         starts: dict[re.Pattern, list[int]] = {}  # lookahead positions, shared by rules
         breakdowns: dict[int, set[tuple[int, int]]] = {}  # spans of summed count breakdowns
+        runs = self._runs
         for k in self._anchors.active(text, rt.ascii_runs()):
-            fi, f, rule, _ = self._pattern_rules[k]
-            finder, regex = self._starts[k], self._regexes[k]
+            fi, f, rule, finder, regex = runs[k]
             matches = (
                 regex.finditer(text) if finder is None else finder.matches(regex, text, starts)
             )
@@ -1130,6 +1137,7 @@ class RuleExtractor:
                             explain,
                         )  # fmt: skip
                 continue
+            total = rule.total  # read once per rule, not per match
             for m in matches:
                 pattern_spans.append(m.span())
                 if rule.value is not None:
@@ -1152,7 +1160,7 @@ class RuleExtractor:
                         value = _negated(f.negated_value, value)
                         if value is None:
                             continue
-                if rule.total and f.select == "total":  # the parts inside it are not added
+                if total and f.select == "total":  # the parts inside it are not added
                     breakdowns.setdefault(fi, set()).add((m.start(), m.end()))
                 self._add(
                     candidates, fi, value, rt, (m.start(), m.end()), "pattern", (negated, cue),
