@@ -132,6 +132,7 @@ DEFAULT_UNKNOWN_PRE = (
     # chronic disease is often the very diagnosis of the biopsy.)
     "previously resected", "previously treated", "previously diagnosed", "follow-up of",
     "follow up of", "treated for", "after treatment for",
+    "chemoradiotherapy for", "chemoradiation for", "radiotherapy for", "chemotherapy for",
 )  # fmt: skip
 DEFAULT_UNKNOWN_POST = (
     "not specified", "not stated", "not reported", "not mentioned", "not assessed",

@@ -401,3 +401,14 @@ def test_parietal_cells_are_no_parietal_lobe():
         "Corpus biopsies: oxyntic glands depleted (parietal/chief cell loss); autoimmune gastritis."
     )
     assert extract(text, "histai")["tumor_site"] == "body"
+
+
+def test_the_carcinoma_treated_before_is_history_not_this_biopsys_finding():
+    text = (
+        "Nasopharynx, biopsy, 3 months after chemoradiotherapy for NPC. Ulceration, granulation "
+        "tissue and radiation atypia. EBER-ISH negative. Conclusion: post-radiation changes, "
+        "no residual carcinoma."
+    )
+    fields = extract(text, "histai")
+    assert fields["benign_vs_malignant"] == "benign"
+    assert "diagnosis" not in fields or "carcinoma" not in fields["diagnosis"]
