@@ -412,3 +412,15 @@ def test_the_carcinoma_treated_before_is_history_not_this_biopsys_finding():
     fields = extract(text, "histai")
     assert fields["benign_vs_malignant"] == "benign"
     assert "diagnosis" not in fields or "carcinoma" not in fields["diagnosis"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cytology"),
+    [
+        ("Washings: malignant cells present.", "positive"),
+        ("Pelvic washing - tumour cells identified.", "positive"),
+        ("Washings: no malignant cells.", "negative"),
+    ],
+)
+def test_washings_read_by_the_cells_found(text, cytology):
+    assert extract(text, "tcga")["peritoneal_cytology"] == cytology
