@@ -1137,21 +1137,26 @@ class RuleExtractor:
                             explain,
                         )  # fmt: skip
                 continue
-            total = rule.total  # read once per rule, not per match
+            # The rule's options, read once per rule rather than once per match.
+            constant, total = rule.value, rule.total
+            template = constant is not None and "{" in constant
+            negatable = rule.negatable and bool(rt.words)
             for m in matches:
-                pattern_spans.append(m.span())
-                if rule.value is not None:
-                    value: Any = rule.value if "{" not in rule.value else _fill(rule.value, f, m)
+                span = m.span()
+                pattern_spans.append(span)
+                if constant is not None:
+                    value: Any = _fill(constant, f, m) if template else constant
                     if value is None:
                         continue
                 else:
                     value = self._pattern_value(f, m)
                     if value is None:
                         continue
-                negated, cue, explicit = False, None, rule.value is not None
-                if rule.negatable and rt.words:
-                    i = rt.word_of(m.start())
-                    j = max(i, rt.word_of(max(m.end() - 1, m.start())))
+                negated, cue, explicit = False, None, constant is not None
+                if negatable:
+                    start, end = span
+                    i = rt.word_of(start)
+                    j = max(i, rt.word_of(max(end - 1, start)))
                     negated, cue, stated = negation(i, j, fi)
                     if negated and cue in unknown_cues:
                         continue
@@ -1161,11 +1166,10 @@ class RuleExtractor:
                         if value is None:
                             continue
                 if total and f.select == "total":  # the parts inside it are not added
-                    breakdowns.setdefault(fi, set()).add((m.start(), m.end()))
+                    breakdowns.setdefault(fi, set()).add(span)
                 self._add(
-                    candidates, fi, value, rt, (m.start(), m.end()), "pattern", (negated, cue),
-                    explicit, explain,
-                )  # fmt: skip
+                    candidates, fi, value, rt, span, "pattern", (negated, cue), explicit, explain
+                )
 
         for fi, open_class in self._open_fields:
             found = candidates.get(fi)

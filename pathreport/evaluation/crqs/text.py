@@ -1422,7 +1422,7 @@ def normalise(text: str) -> str:
         text = _ESOPHAGEAL_LOCATION.sub(lambda m: _ESOPHAGEAL_LOCATIONS[m.group(1)], text)
     if "ex0" in text:  # the Japanese "Ex0": no extrathyroidal extension
         text = _NO_EXTRATHYROIDAL_EXTENSION.sub(_no_extrathyroidal_extension, text)
-    if "cin" in text and "situ)" in text:  # "CIN3 (severe dysplasia / carcinoma in situ)"
+    if "situ)" in text and "cin" in text:  # "CIN3 (severe dysplasia / carcinoma in situ)"
         text = _CIN3_SYNONYMS.sub(r"\1", text)
     if "pno" in text:  # "pNO": a letter O for the zero, common in OCR'd and retyped TNM stages
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
