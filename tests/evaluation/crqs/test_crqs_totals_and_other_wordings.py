@@ -424,3 +424,10 @@ def test_the_carcinoma_treated_before_is_history_not_this_biopsys_finding():
 )
 def test_washings_read_by_the_cells_found(text, cytology):
     assert extract(text, "tcga")["peritoneal_cytology"] == cytology
+
+
+def test_leishmania_amastigotes_are_an_organism_and_their_absence_is_read():
+    seen = extract("Histiocytes contain Leishman-Donovan bodies (amastigotes).", "histai")
+    denied = extract("No Leishman-Donovan bodies (amastigotes) are identified.", "histai")
+    assert seen["organisms"] == "leishmania"
+    assert denied["organisms"] == "leishmania negative"
