@@ -662,6 +662,9 @@ _BRACKETED_QUALIFIERS = ("(borderline)", "(tubal)", "(buccal)")
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"
 )
+_BRACKETED_QUALIFIER_PROBE = re.compile(
+    r"\((?:" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)"
+)
 _ANY_ABBREVIATION = re.compile(_ABBREVIATIONS)  # starts with a literal: a fast first look
 # A number written out and echoed in digits, as legal-style reports do: "one (1) of seventeen
 # (17) lymph nodes" reads as "one of seventeen lymph nodes".
@@ -1428,7 +1431,7 @@ def normalise(text: str) -> str:
         text = _LETTER_O_STAGE.sub(r"\1pn0", text)
     if "(" in text and _ANY_ABBREVIATION.search(text):
         text = _ECHOED_ABBREVIATION.sub("", text)
-    if any(q in text for q in _BRACKETED_QUALIFIERS):
+    if "(" in text and _BRACKETED_QUALIFIER_PROBE.search(text):  # one search, led by "("
         text = _BRACKETED_QUALIFIER.sub(r"\1", text)
     words = set(WORD_RUN.findall(text))  # one word set for the steps below
     dotted_nodes = "n" in words and "l.n." in text  # "L.N.s 0/14"
