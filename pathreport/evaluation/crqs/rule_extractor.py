@@ -276,9 +276,22 @@ class RuleExtractor:
         self._regexes = [factored(rule.regex) for _, _, rule, _ in self._pattern_rules]
         lookaheads: dict[str, re.Pattern] = {}
         self._starts = [finder_of(regex, lookaheads) for regex in self._regexes]
-        # What the scan needs of each rule, in one tuple: one lookup per rule run, not four.
+        # What the scan needs of each rule, in one tuple: a rule that runs costs one lookup, and
+        # its options (constant value, template, negation, total) are read only where it matches.
         self._runs = [
-            (fi, f, rule, finder, regex)
+            (
+                fi,
+                f,
+                finder,
+                regex,
+                rule.each,
+                (
+                    rule.value,
+                    rule.value is not None and "{" in rule.value,
+                    rule.negatable,
+                    rule.total and f.select == "total",
+                ),
+            )
             for (fi, f, rule, _), finder, regex in zip(
                 self._pattern_rules, self._starts, self._regexes, strict=True
             )
@@ -1115,14 +1128,14 @@ class RuleExtractor:
         breakdowns: dict[int, set[tuple[int, int]]] = {}  # spans of summed count breakdowns
         runs = self._runs
         for k in self._anchors.active(text, rt.ascii_runs()):
-            fi, f, rule, finder, regex = runs[k]
+            fi, f, finder, regex, each, options = runs[k]
             matches = (
                 regex.finditer(text) if finder is None else finder.matches(regex, text, starts)
             )
-            if rule.each is not None:
+            if each is not None:
                 for m in matches:
                     parts = []
-                    for part in rule.each.finditer(text, *m.span("value")):
+                    for part in each.finditer(text, *m.span("value")):
                         value = self._pattern_value(f, part)
                         if value is not None:
                             pattern_spans.append(part.span())
@@ -1137,11 +1150,8 @@ class RuleExtractor:
                             explain,
                         )  # fmt: skip
                 continue
-            # The rule's options, read once per rule rather than once per match.
-            constant, total = rule.value, rule.total
-            template = constant is not None and "{" in constant
-            negatable = rule.negatable and bool(rt.words)
             for m in matches:
+                constant, template, negatable, total = options
                 span = m.span()
                 pattern_spans.append(span)
                 if constant is not None:
@@ -1153,7 +1163,7 @@ class RuleExtractor:
                     if value is None:
                         continue
                 negated, cue, explicit = False, None, constant is not None
-                if negatable:
+                if negatable and rt.words:
                     start, end = span
                     i = rt.word_of(start)
                     j = max(i, rt.word_of(max(end - 1, start)))
@@ -1165,7 +1175,7 @@ class RuleExtractor:
                         value = _negated(f.negated_value, value)
                         if value is None:
                             continue
-                if total and f.select == "total":  # the parts inside it are not added
+                if total:  # a stated total: the parts inside it are not added
                     breakdowns.setdefault(fi, set()).add(span)
                 self._add(
                     candidates, fi, value, rt, span, "pattern", (negated, cue), explicit, explain
