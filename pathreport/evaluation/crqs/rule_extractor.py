@@ -289,7 +289,7 @@ class RuleExtractor:
                     rule.value,
                     rule.value is not None and "{" in rule.value,
                     rule.negatable,
-                    rule.total and f.select == "total",
+                    rule.total,  # the schema allows it in "total" fields only
                 ),
             )
             for (fi, f, rule, _), finder, regex in zip(

@@ -1188,6 +1188,11 @@ def _build_field(
     )
     if ftype == "numeric" and not patterns:
         raise SchemaError(f"{here}: a numeric field needs 'patterns' with a (?P<value>...) group.")
+    if select != "total" and any(p.total for p in patterns):
+        raise SchemaError(
+            f"{here}: a pattern with 'total: true' states the total of a count, but the field "
+            f"selects {select!r}; use it in a field with 'select: total' or drop the option."
+        )
     mentions = item.get("negated_mentions")
     if ftype not in ("numeric",) and not values and not patterns and not mentions:
         raise SchemaError(

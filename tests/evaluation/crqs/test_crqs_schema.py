@@ -147,6 +147,12 @@ def _broken(change) -> dict:
             ),
             r"'anchors' must be a list of literal strings",
         ),
+        (
+            lambda r: r["fields"][1].update(
+                patterns=[{"regex": "necrosis", "value": "present", "total": True}]
+            ),
+            r"'total: true' states the total of a count, but the field selects",
+        ),
         (lambda r: r["fields"][0]["values"].update(adenocarcinoma=["carcinoma"]), r"maps to both"),
         (lambda r: r["fields"][1].update(values={"yes": ["necrosis"]}), r"'present' and 'absent'"),
         (
