@@ -216,6 +216,7 @@ _NO_EXTRATHYROIDAL_EXTENSION = re.compile(
 
 
 def _no_extrathyroidal_extension(match: re.Match) -> str:
+    """ "Extrathyroidal extension: Ex0" -> "...: absent (ex0)"; a bare "Ex0" -> its words."""
     if match.group(1):
         return f"{match.group(1)}absent (ex0)"
     return "no extrathyroidal extension (ex0)"
