@@ -21,21 +21,36 @@ from typing import Protocol, runtime_checkable
 
 CLEANING_STYLES = ("reg", "pathology", "none")
 
-# A token is a decimal number ("2.5"), a word of letters and digits ("grade", "pT2N1", "CIN2",
-# "14", with inner apostrophes: "gleason's"), or any other single visible character ("(", ";",
-# "+", "%", "/"). Keeping alphanumeric words whole keeps stages and grades readable in predictions.
-_TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:'[^\W_]+)*|[^\w\s]|_")
+# A token is a number with inner points, commas or colons ("2.5", the decimal comma's "3,1", the
+# time "10:00"), the "x" between a dimension's numbers ("5.2x4.0x1.3"), a word of letters and digits
+# ("grade", "pT2N1", "CIN2", "14", with inner apostrophes: "gleason's"), or any other single
+# visible character ("(", ";", "+", "%", "/"). Keeping these whole keeps sizes, stages and grades
+# readable in predictions: split, "3,1 cm" came back as "3, 1 cm", "10:00" as "10: 00" and
+# "5.2x4.0 cm" as "5.2 x4. 0 cm".
+_TOKEN = re.compile(r"\d+(?:[.,:]\d+)+|\d+(?=x\d)|(?<=\d)x(?=\d)|[^\W_]+(?:'[^\W_]+)*|[^\w\s]|_")
 # List numbering at the start of the text, a line, or after a sentence end: "1. ", "2) ", "(3) ".
+# Not after a colon: "WHO/ISUP grade: 2." is the grade.
 _NUMBERING = re.compile(
-    r"(?:(?<=^)|(?<=\n)|(?<=[.;:!?]\s))[ \t]*\(?\d{1,2}[.)](?=\s+[^\W\d_])", re.MULTILINE
+    r"(?:(?<=^)|(?<=\n)|(?<=[.;!?]\s))[ \t]*\(?\d{1,2}[.)](?=\s+[^\W\d_])", re.MULTILINE
 )
-_STRIP_CHARS = re.compile(r"[#*^_\[\]{}\\|~`\"<>]")
+# A line that ends without punctuation ("Lymphovascular invasion: Present" in a synoptic list)
+# ends its clause: joined to the next line by a space, "... therapy: none lymphovascular invasion:
+# present" read as one clause, and "no" reached across it.
+_BARE_LINE_END = re.compile(r"(?<=[^\s.,;:!?])[ \t]*(?=\n)")
+_HTML_TAG = re.compile(
+    r"</?(?:br|p|b|i|u|em|strong|div|span|sup|sub|li|ul|ol|table|tr|td|th|font|hr)"
+    r"(?![a-z0-9])[^<>]{0,100}>",
+    re.IGNORECASE,
+)
+# Decoration: markdown marks, braces, pipes, quotes. Brackets stay ("mitoses 2 [14/10 HPF]"), as
+# does "#" before a number ("#12u", "sentinel #1").
+_STRIP_CHARS = re.compile(r"#(?!\d)|[*^_{}\\|`\"]")
 _SPACES = re.compile(r"\s+")
 
 # Detokenization: no space before these, none after the opening ones, none around the joiners.
 _NO_SPACE_BEFORE = set(".,;:)]%?!'")
-_NO_SPACE_AFTER = set("([")
-_JOINERS = set("-/+=")
+_NO_SPACE_AFTER = set("([<>~#\u2264\u2265")
+_JOINERS = set("-/+=x")
 
 
 def clean_report(text: str, style: str) -> str:
@@ -44,14 +59,18 @@ def clean_report(text: str, style: str) -> str:
     Styles:
         ``reg``: REG 2025 reports are short and templated; keep case and punctuation, only collapse
             whitespace (including the newline after the specimen line).
-        ``pathology``: free-text TCGA / HistAI reports; additionally unescape HTML, drop list
-            numbering and decorative characters, and lower-case.
+        ``pathology``: free-text TCGA / HistAI reports; additionally unescape HTML and drop its
+            tags, end a line that has no closing punctuation with ";" (the line break is
+            collapsed), drop list numbering and decorative characters, and lower-case. Signs
+            that carry meaning stay: "<50%", "~20%", "[14/10 HPF]", "#12u".
         ``none``: collapse whitespace only.
     """
     if style not in CLEANING_STYLES:
         raise ValueError(f"Unknown cleaning style {style!r}; choose from {CLEANING_STYLES}.")
     if style == "pathology":
-        text = html.unescape(text)
+        text = _HTML_TAG.sub(" ", html.unescape(text))
+        if "\n" in text:
+            text = _BARE_LINE_END.sub(";", text)
         text = _NUMBERING.sub(" ", text)
         text = _STRIP_CHARS.sub(" ", text)
         text = text.lower()
@@ -59,20 +78,41 @@ def clean_report(text: str, style: str) -> str:
 
 
 def split_tokens(text: str) -> list[str]:
-    """Words, numbers and punctuation marks of a cleaned report."""
-    return _TOKEN.findall(text)
+    """Words, numbers and punctuation marks of a cleaned report.
+
+    A joiner ("-", "/", "+", "=", a dimension's "x") carries the spaces around it into its token:
+    "high-grade" and "3+4" keep "-" and "+", "78 mm - extension" gives " - ", "skin -ve" gives
+    " -". The detokenizer glues a bare joiner to its neighbours, so without this "78 mm -
+    extension" came back as "78 mm-extension" and "mastectomy + slnb" as "mastectomy+slnb".
+    """
+    if _JOINERS.isdisjoint(text):
+        return _TOKEN.findall(text)
+    return [_spaced_joiner(text, m) if m[0] in _JOINERS else m[0] for m in _TOKEN.finditer(text)]
+
+
+def _spaced_joiner(text: str, match: re.Match[str]) -> str:
+    """A joiner's token with the spaces beside it in ``text``: "-", " -", "- " or " - "."""
+    start, end = match.span()
+    before = " " if start > 0 and text[start - 1].isspace() else ""
+    after = " " if end < len(text) and text[end].isspace() else ""
+    return before + match[0] + after
 
 
 def join_tokens(tokens: Sequence[str]) -> str:
-    """Readable text from tokens: "( tubule formation : 3 )" -> "(tubule formation: 3)"."""
+    """Readable text from tokens: "( tubule formation : 3 )" -> "(tubule formation: 3)".
+
+    A bare joiner glues its neighbours ("high-grade"); a joiner token with spaces ("mm - extension")
+    brings its own.
+    """
     out: list[str] = []
     glue_next = False
     for tok in tokens:
-        if out and not glue_next and tok not in _JOINERS and tok not in _NO_SPACE_BEFORE:
+        joiner = tok.strip() in _JOINERS
+        if out and not glue_next and not joiner and tok not in _NO_SPACE_BEFORE:
             out.append(" ")
         out.append(tok)
-        glue_next = tok in _NO_SPACE_AFTER or tok in _JOINERS or tok == "'"
-    return "".join(out)
+        glue_next = joiner or tok in _NO_SPACE_AFTER or tok == "'"
+    return "".join(out).strip()
 
 
 def report_ids(ids: Iterable[int], *, pad_id: int, bos_id: int, eos_id: int) -> list[int]:

@@ -72,3 +72,46 @@ def test_text_tokenizer_round_trip_and_truncation():
 def test_text_unknown_cleaning_style_is_rejected():
     with pytest.raises(ValueError, match="Unknown cleaning style"):
         clean_report("x", "fancy")
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "tumour size 3,1 cm",  # decimal comma
+        "core at 10:00",
+        "size: 5.2x4.0x1.3 cm",
+        "myometrial invasion <50%",
+        "ki-67 ~20%",
+        ">5 mitoses",
+        "78 mm - extension into fat",
+        "mastectomy + slnb",
+        "skin -ve, er+ (90%)",
+        "lymph nodes: #12u (1/3)",
+        "sentinel #1",
+        "mitoses 2 [14/10 hpf]",
+        "3+4=7",
+        "high-grade",
+    ],
+)
+def test_text_word_tokenizer_round_trip_keeps_clinical_notation(fragment):
+    # What a model trained on these targets writes back is the cleaned text itself.
+    cleaned = clean_report(f"Findings: {fragment}. Margins are clear.", "pathology")
+    assert fragment in cleaned
+    assert fragment in join_tokens(split_tokens(cleaned))
+
+
+def test_text_pathology_cleaning_keeps_a_value_after_a_colon_and_ends_bare_lines():
+    report = (
+        "WHO/ISUP grade: 2.\nTreatment effect: no known presurgical therapy\n"
+        "Lymphovascular invasion: Present\nDiagnosis:\n1. Carcinoma\n2. DCIS"
+    )
+    assert clean_report(report, "pathology") == (
+        "who/isup grade: 2. treatment effect: no known presurgical therapy; "
+        "lymphovascular invasion: present; diagnosis: carcinoma; dcis"
+    )
+
+
+def test_text_pathology_cleaning_drops_html_tags_not_comparison_signs():
+    assert clean_report("ER &lt;1%<br>PR <b>negative</b>, Ki-67 >30%", "pathology") == (
+        "er <1% pr negative , ki-67 >30%"
+    )
