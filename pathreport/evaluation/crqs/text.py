@@ -265,7 +265,7 @@ _TUMOUR_WORD = (
 _SPECIMEN_LINE = re.compile(
     r"^(?:[^\n]{0,40}?(?<![a-z])(?:specimen|excision|resection|biopsy|ellipse|[a-z]*ectomy)"
     r"(?![a-z])|material[ \t]*:"
-    r"|(?:macroscop(?:ic|y)|macro|gross)(?:[ \t]+description)?[ \t]*:)[^\n]*",
+    r"|(?:macroscop(?:ic|y)|macro|gross)(?:[ \t]+description)?[ \t]*:)[^\n;]*",
     re.MULTILINE,
 )
 # Literal parts of a specimen line's opening (above), searched before the pattern runs.
@@ -641,11 +641,24 @@ _SIDE_LETTER = re.compile(
     r"(?<![A-Za-z0-9/.'+-])(?<!\d )([LR])(?= (?:[A-Za-z]{3,}|SVs?(?![A-Za-z])))"
     r"(?! (?i:local|status|class))"
 )  # "R local 0" is the residual tumour class; "L SV" is the left seminal vesicle
-_SIDES = {"L": "left", "R": "right"}
+_SIDES = {"L": "left", "R": "right", "l": "left", "r": "right"}
+# The same letters in a lower-cased report (the benchmark's TCGA and HistAI models write lower
+# case): "l thigh", "(r)". In real and written reports a lone lower-case "l" or "r" is a side.
+_LOWER_SIDE_LETTER = re.compile(
+    r"(?<![a-z0-9/.'+-])(?<!\d )([lr])(?= (?:[a-z]{3,}|svs?(?![a-z])))(?! (?:local|status|class))"
+)
+_LOWER_SIDE_IN_BRACKETS = re.compile(r"\(([lr])\)")
 # The UICC perineural code "Pn0"/"Pn1" ("pT2 pN0 L0 V0 Pn1 R0") differs from the nodal stage
 # "pN1" only in case, so it becomes words before the text is lower-cased.
 _PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
 _PERINEURAL_WORDS = {"0": "perineural invasion absent", "1": "perineural invasion present"}
+# Lower-cased, "pn1" is the code only where it follows the venous one ("l0, v1 (evg), pn1"):
+# the UICC codes run L, V, Pn.
+# The same code in brackets after the finding's name is the finding's: "perineural invasion (pn0)".
+_PERINEURAL_AFTER_VENOUS = re.compile(
+    r"(?<![a-z0-9])(v[0-3](?: ?\([a-z]{1,6}\))?[ \t]*[,;]?[ \t]*|perineural[a-z \t]{0,30}\()"
+    r"pn([01])(?![0-9a-z])"
+)
 # "RMs all free", "ureteral & urethral RMs negative": the resection margins' initials with a
 # lower-case plural, which the rhabdomyosarcoma's "RMS" never has; read before lower-casing.
 _MARGINS_INITIALS = re.compile(r"(?<![A-Za-z0-9])RMs(?![A-Za-z0-9])")
@@ -1350,6 +1363,22 @@ def normalise(text: str) -> str:
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
     text = text.lower()
+    if (
+        " l " in text
+        or " r " in text
+        or "\nl " in text
+        or "\nr " in text
+        or "(l " in text
+        or "(r " in text
+        or text[:2] in ("l ", "r ")
+    ):
+        text = _LOWER_SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
+    if "(l)" in text or "(r)" in text:
+        text = _LOWER_SIDE_IN_BRACKETS.sub(lambda m: f"({_SIDES[m.group(1)]})", text)
+    if "pn" in text and "v" in text:
+        text = _PERINEURAL_AFTER_VENOUS.sub(
+            lambda m: m.group(1) + _PERINEURAL_WORDS[m.group(2)], text
+        )
     if "approx." in text or "ca." in text:  # "steatosis approx. 40 %"
         text = _APPROX_POINT.sub("approximately ", text)
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
