@@ -61,7 +61,10 @@ DEFAULT_PRE = (
     "neither tumour shows", "neither tumor shows", "neither tumour has", "neither tumor has",
     "neither lesion shows", "neither nodule shows", "neither focus shows", "neither shows",
     "neither tumour demonstrates", "neither tumor demonstrates", "neither tumours show",
-    "neither tumors show",
+    "neither tumors show", "neither part shows", "neither part has", "neither specimen shows",
+    "neither polyp shows", "neither sample shows", "neither biopsy shows", "neither fragment shows",
+    "neither core shows", "neither node shows", "neither side shows", "neither lobe shows",
+    "neither ovary shows", "neither of them shows", "neither of them show",
 )  # fmt: skip
 DEFAULT_POST = (
     "absent", "negative", "not identified", "not seen", "not present", "not detected",

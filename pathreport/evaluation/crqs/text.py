@@ -258,7 +258,7 @@ _GLEASON_PARTS = re.compile(
 _TUMOUR_WORD = (
     r"(?:carcinoma|carcinoid|cancer|tumor|mass|lesion|nodule|neoplasm|neoplasia|neoplastic|polyp"
     r"|[a-z]{0,16}oma(?![a-z])|(?<![a-z])(?:scc|bcc|hcc|rcc|gist|net|dcis|idc|ilc|ptc|crc|agc|egc"
-    r"|pdac|sqcc|escc|ccrcc|prcc|chrcc|hgsc|ups)(?![a-z])"
+    r"|pdac|sqcc|escc|ccrcc|prcc|chrcc|hgsc|ups|acc)(?![a-z])"
     r"|(?<![a-z])adenoca(?![a-z])"  # "adenoCa of antrum, 50 mm"
     r"|(?<![a-z])(?:adeno)?ca(?=\.?[ \t]*[,;(]))"  # "adenoCa., 2.8 cm" (not "ca. 3 cm", circa)
 )
@@ -577,6 +577,15 @@ _BY_DIMENSION = re.compile(
     r"(?<=\d)([ \t]*(?:cm|mm)?)[ \t]+by[ \t]+"
     r"(?=\d{1,3}(?:\.\d{1,2})?[ \t]*(?:cm|mm|by[ \t]|x[ \t\d]))"
 )
+# "Tumor size: 1.5 in (3.9 cm)": an American size in inches with its metric one in brackets is
+# the metric one (an inch is no unit of the schemas).
+_DIMENSIONS = r"\d{1,3}(?:\.\d{1,2})?(?:[ \t]*x[ \t]*\d{1,3}(?:\.\d{1,2})?){0,2}"
+_INCHES_THEN_METRIC = re.compile(
+    _DIMENSIONS
+    + r"[ \t]*(?:in|inch|inches)\.?[ \t]*\([ \t]*("
+    + _DIMENSIONS
+    + r"[ \t]*(?:cm|mm))[ \t]*\)"
+)
 # The French count of involved over examined nodes: "1 N+ / 3 N", "0N+/16N" is "1/3", "0/16".
 _NODES_PLUS = re.compile(r"(\d{1,3})[ \t]*n[ \t]*\+[ \t]*/[ \t]*(\d{1,3})(?:[ \t]*n(?![a-z0-9+]))?")
 # ("0N+/23" after a neck dissection's levels, with no word for the nodes, names them.)
@@ -672,7 +681,9 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # A qualifier in brackets inside an entity's name ("atypical proliferative (borderline) serous
 # tumour", "ectopic (tubal) pregnancy", "cheek (buccal) mucosa") is part of the name: a name's
 # words are matched in a row.
-_BRACKETED_QUALIFIERS = ("(borderline)", "(tubal)", "(buccal)")
+# "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
+# the finding with the qualifier inside it.
+_BRACKETED_QUALIFIERS = ("(borderline)", "(tubal)", "(buccal)", "(small vessel)", "(microscopic)")
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"
 )
@@ -1019,6 +1030,29 @@ def _part_name(part: str | None) -> str | None:
     return "proximal" if part == "prox" else part
 
 
+def _lower_case_codes(text: str) -> str:
+    """The side letters and perineural codes of a report written in lower case, which the
+    benchmark's TCGA and HistAI models write: "l thigh", "(r)", "l0, v0, pn1". A report with
+    capitals had them read before it was lower-cased."""
+    if (
+        " l " in text
+        or " r " in text
+        or "\nl " in text
+        or "\nr " in text
+        or "(l " in text
+        or "(r " in text
+        or text[:2] in ("l ", "r ")
+    ):
+        text = _LOWER_SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
+    if "(l)" in text or "(r)" in text:
+        text = _LOWER_SIDE_IN_BRACKETS.sub(lambda m: f"({_SIDES[m.group(1)]})", text)
+    if "pn" in text and "v" in text:
+        text = _PERINEURAL_AFTER_VENOUS.sub(
+            lambda m: m.group(1) + _PERINEURAL_WORDS[m.group(2)], text
+        )
+    return text
+
+
 def _specimen_sizes(match: re.Match) -> str:
     """The sizes on a specimen's line before any tumour is named there become the specimen's:
     "specimen: gallbladder, 8 x 3 x 3 cm" -> "specimen: gallbladder, specimen 8 x 3 x 3 cm"."""
@@ -1362,23 +1396,10 @@ def normalise(text: str) -> str:
         text = _PERINEURAL_CODE.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
-    text = text.lower()
-    if (
-        " l " in text
-        or " r " in text
-        or "\nl " in text
-        or "\nr " in text
-        or "(l " in text
-        or "(r " in text
-        or text[:2] in ("l ", "r ")
-    ):
-        text = _LOWER_SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
-    if "(l)" in text or "(r)" in text:
-        text = _LOWER_SIDE_IN_BRACKETS.sub(lambda m: f"({_SIDES[m.group(1)]})", text)
-    if "pn" in text and "v" in text:
-        text = _PERINEURAL_AFTER_VENOUS.sub(
-            lambda m: m.group(1) + _PERINEURAL_WORDS[m.group(2)], text
-        )
+    lowered = text.lower()
+    if lowered == text:  # written in lower case (stops at the first capital, so costs nothing)
+        lowered = _lower_case_codes(lowered)
+    text = lowered
     if "approx." in text or "ca." in text:  # "steatosis approx. 40 %"
         text = _APPROX_POINT.sub("approximately ", text)
     if "," in text and _DIGIT_COMMA_DIGIT.search(text):  # "2,8 cm"
@@ -1389,6 +1410,8 @@ def normalise(text: str) -> str:
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
+    if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"
+        text = _INCHES_THEN_METRIC.sub(r"\1", text)
     if " by " in text:  # "70 by 35 by 20 mm"
         text = _BY_DIMENSION.sub(r"\1 x ", text)
     if "m)" in text and ("cm)" in text or "mm)" in text):  # "tumour size [18 mm]"

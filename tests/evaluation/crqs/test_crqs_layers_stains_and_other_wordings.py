@@ -1,0 +1,113 @@
+"""Wordings of the 47th schema versions: the layer reached through the wall, invasion stated as a
+noun, the melanoma's depth in Breslow's name, sizes in inches, and other phrasings that read
+differently from their equivalents."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # The layer reached after the one crossed, named with its fat.
+        (
+            "histai",
+            "Adenocarcinoma infiltrating through the muscularis propria into the subserosal "
+            "pericolic fat.",
+            "invasion_depth",
+            "subserosa",
+        ),
+        (
+            "tcga",
+            "Adenocarcinoma infiltrating through the muscularis propria into the subserosal fat.",
+            "invasion_depth",
+            "subserosa",
+        ),
+        # Invasion stated as a noun makes the carcinoma invasive beside its in-situ component.
+        (
+            "histai",
+            "High-grade papillary urothelial carcinoma with lamina propria invasion. Flat "
+            "carcinoma in situ in adjacent mucosa.",
+            "in_situ_vs_invasive",
+            "invasive",
+        ),
+        # "Invades veins" is vascular invasion.
+        (
+            "tcga",
+            "Tumour breaches the capsule and invades veins.",
+            "lymphovascular_invasion",
+            "present",
+        ),
+        # A bracketed qualifier inside the finding's name.
+        (
+            "tcga",
+            "Vascular invasion: microvascular (small vessel) invasion present; no major vessel "
+            "invasion.",
+            "lymphovascular_invasion",
+            "present",
+        ),
+        # The depth of a melanoma named Breslow's is its thickness.
+        (
+            "reg2025",
+            "Superficial spreading melanoma, invasive to a depth of 1.6 mm (Breslow), Clark IV.",
+            "breslow_thickness",
+            1.6,
+        ),
+        # An American size in inches with its metric size in brackets.
+        ("tcga", "Tumor size: 1.5 in (3.9 cm)", "tumor_size", 3.9),
+        # The initials of adrenocortical carcinoma name the tumour on the specimen's line.
+        ("tcga", "L adrenalectomy: ACC, 11 cm, 260 g; Weiss 8.", "tumor_size", 11.0),
+        # Margins transected at the base or at an edge.
+        ("histai", "Infiltrative BCC, transected at the base.", "margin_status", "positive"),
+        (
+            "histai",
+            "Compound dysplastic nevus. Transected at a lateral edge.",
+            "margin_status",
+            "positive",
+        ),
+        (
+            "histai",
+            "Crypts are distorted, with basal plasmacytosis.",
+            "crypt_distortion",
+            "present",
+        ),
+        ("histai", "A single well-formed noncaseating granuloma.", "necrosis", "absent"),
+        ("histai", "Tubal ectopic gestation confirmed.", "diagnosis", "ectopic pregnancy"),
+        ("histai", "DIAGNOSIS: CHRONIC BILHARZIAL CYSTITIS.", "diagnosis", "schistosomiasis"),
+        (
+            "reg2025",
+            "Urinary bladder, trigone, cystoscopic biopsy; CHRONIC BILHARZIAL CYSTITIS with "
+            "calcified Schistosoma haematobium ova",
+            "diagnosis",
+            "cystitis",
+        ),
+        (
+            "tcga",
+            "Pelvic lymphadenectomy: twelve pelvic nodes free.",
+            "lymph_node_involvement",
+            "0/12",
+        ),
+    ],
+)
+def test_crqs_reads_the_wording(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+def test_crqs_neither_part_denies_what_follows_its_verb():
+    fields = extract(
+        "Part B: tubular adenoma with low-grade dysplasia. Neither part shows high-grade "
+        "dysplasia or carcinoma.",
+        "histai",
+    )
+    assert fields["diagnosis"] == "adenoma" and fields["excluded_entities"] == "carcinoma"
+    assert fields["dysplasia_grade"] == "low"
+
+
+def test_crqs_a_size_inside_a_melanoma_report_is_not_its_invasion_depth():
+    fields = extract(
+        "Superficial spreading melanoma, invasive to a depth of 1.6 mm (Breslow).", "tcga"
+    )
+    assert "depth_of_invasion" not in fields
