@@ -96,6 +96,43 @@ def test_crqs_reads_the_wording(dataset, text, field, value):
     assert extract(text, dataset).get(field) == value
 
 
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # Receptors named without "receptor" after a "Receptors:" heading.
+        ("tcga", "Receptor status: oestrogen 100 %, progesterone 80 %.", "er_status", "positive"),
+        ("tcga", "Receptor status: oestrogen 0 %, progesterone 0%.", "pr_status", "negative"),
+        ("tcga", "Twenty-four pelvic nodes, none involved. FIGO 2018: IB2.", "figo_stage", "ib2"),
+        ("histai", "Summary: mild chronic carditis only.", "diagnosis", "chronic inflammation"),
+        (
+            "histai",
+            "Only occasional residual poorly cohesive tumour cells in a fibrotic bed (ypT2).",
+            "diagnosis",
+            "adenocarcinoma",
+        ),
+    ],
+)
+def test_crqs_reads_receptors_stages_and_diagnoses_in_other_words(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        # The Prague classification of a Barrett's segment is no M category.
+        ("Z-line biopsies (irregular junction, C0 M1): squamous fragments.", "pm_stage"),
+        (
+            "Z-line biopsies (irregular junction, C0 M1): squamous fragments.",
+            "metastatic_involvement",
+        ),
+        # The mesorectum's grade is no tumour grade.
+        ("Mesorectal fascia intact (TME grade 3, complete).", "tumor_grade"),
+    ],
+)
+def test_crqs_other_scores_are_not_read_as_the_tumours(text, field):
+    assert field not in extract(text, "histai")
+
+
 def test_crqs_neither_part_denies_what_follows_its_verb():
     fields = extract(
         "Part B: tubular adenoma with low-grade dysplasia. Neither part shows high-grade "
