@@ -34,6 +34,8 @@ DEFAULT_PRE = (
     # A differential diagnosis set aside: "which excludes melanoma", "excluding leiomyoma and
     # schwannoma", "co-expression argues against a metastasis".
     "exclude", "excludes", "excluding", "argues against", "argue against", "arguing against",
+    # The clinician's question: "enlarged node; exclusion of lymphoma".
+    "exclusion of", "for exclusion of",
     # "does not fulfil the criteria for atypical meningioma".
     "does not fulfil criteria for", "does not fulfill criteria for", "does not meet criteria for",
     "does not fulfil the criteria for", "does not fulfill the criteria for",
