@@ -105,6 +105,31 @@ def test_crqs_reads_the_wording(dataset, text, field, value):
         ("tcga", "Twenty-four pelvic nodes, none involved. FIGO 2018: IB2.", "figo_stage", "ib2"),
         ("histai", "Summary: mild chronic carditis only.", "diagnosis", "chronic inflammation"),
         (
+            "reg2025",
+            "Lung core: adenocarcinoma. PD-L1 SP263 membranous staining in 60% of tumour cells.",
+            "pdl1_score",
+            60.0,
+        ),
+        ("reg2025", "ALK D5F3 IHC: no expression.", "alk_status", "negative"),
+        (
+            "reg2025",
+            "Rectal biopsies: moderately active chronic colitis.",
+            "inflammation_activity",
+            "chronic active",
+        ),
+        (
+            "reg2025",
+            "Gastric body ulcer, biopsy: signet-ring cell / poorly cohesive type carcinoma.",
+            "diagnosis",
+            "adenocarcinoma",
+        ),
+        (
+            "tcga",
+            "Lobectomy: 43 mm keratinising squamous cell lung carcinoma, G2.",
+            "diagnosis",
+            "squamous cell carcinoma",
+        ),
+        (
             "histai",
             "Only occasional residual poorly cohesive tumour cells in a fibrotic bed (ypT2).",
             "diagnosis",
@@ -131,6 +156,16 @@ def test_crqs_reads_receptors_stages_and_diagnoses_in_other_words(dataset, text,
 )
 def test_crqs_other_scores_are_not_read_as_the_tumours(text, field):
     assert field not in extract(text, "histai")
+
+
+def test_crqs_the_clinicians_question_names_no_diagnosis():
+    fields = extract(
+        "Clinical information: enlarged lymph node, right groin; exclusion of lymphoma. "
+        "Conclusion: reactive follicular hyperplasia.",
+        "histai",
+    )
+    assert fields["diagnosis"] == "reactive lymphoid hyperplasia"
+    assert fields["benign_vs_malignant"] == "benign"
 
 
 def test_crqs_neither_part_denies_what_follows_its_verb():
