@@ -158,6 +158,28 @@ def test_crqs_other_scores_are_not_read_as_the_tumours(text, field):
     assert field not in extract(text, "histai")
 
 
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        # Node groups named in three words each.
+        (
+            "Lymph nodes: perigastric lesser curvature 3/12, perigastric greater curvature 1/9, "
+            "left gastric artery 0/3, celiac 0/2.",
+            "4/26",
+        ),
+        # A group's count in brackets after its name.
+        (
+            "Two of eleven para-oesophageal nodes positive; subcarinal (0/4) and perigastric "
+            "(0/6) nodes negative.",
+            "2/21",
+        ),
+        ("Lymph nodes: paraesophageal 2/11, subcarinal 0/4, perigastric 0/6.", "2/21"),
+    ],
+)
+def test_crqs_adds_the_counts_of_named_node_groups(text, count):
+    assert extract(text, "tcga")["lymph_node_involvement"] == count
+
+
 def test_crqs_the_clinicians_question_names_no_diagnosis():
     fields = extract(
         "Clinical information: enlarged lymph node, right groin; exclusion of lymphoma. "
