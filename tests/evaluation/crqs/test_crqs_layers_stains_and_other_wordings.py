@@ -113,6 +113,26 @@ def test_crqs_reads_the_wording(dataset, text, field, value):
         ("reg2025", "ALK D5F3 IHC: no expression.", "alk_status", "negative"),
         (
             "reg2025",
+            "Stomach, antrum and body, biopsies: Chronic gastritis moderate, with mild activity.",
+            "inflammation_activity",
+            "chronic active",
+        ),
+        (
+            "reg2025",
+            "Rectum, biopsies; Chronic colitis with crypt distortion and basal plasmacytosis, mild "
+            "activity (cryptitis).",
+            "inflammation_activity",
+            "chronic active",
+        ),
+        (
+            "reg2025",
+            "Colon, biopsies; chronic active colitis. CMV immunostain positive, highlighting viral "
+            "inclusions.",
+            "diagnosis",
+            "viral infection",
+        ),
+        (
+            "reg2025",
             "Rectal biopsies: moderately active chronic colitis.",
             "inflammation_activity",
             "chronic active",
@@ -174,6 +194,7 @@ def test_crqs_other_scores_are_not_read_as_the_tumours(text, field):
             "2/21",
         ),
         ("Lymph nodes: paraesophageal 2/11, subcarinal 0/4, perigastric 0/6.", "2/21"),
+        ("Pelvic nodes: right side 2 of 12 with metastasis, left side none of 10.", "2/22"),
     ],
 )
 def test_crqs_adds_the_counts_of_named_node_groups(text, count):
