@@ -1353,7 +1353,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     return text
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, *, report: bool = False) -> str:
     """Lower-case, NFKC-normalised text with unified dashes, quotes and percent signs.
 
     "30 percent" and "30 per cent" become "30%", so that every schema pattern for a percentage needs
@@ -1376,7 +1376,9 @@ def normalise(text: str) -> str:
     it, so that a vocabulary names each finding once. The Japanese "Ex0" is "no extrathyroidal
     extension", "Lt" between commas in an oesophageal report the lower thoracic oesophagus (not the
     left side), and "CIN3 (severe dysplasia / carcinoma in situ)" names CIN3 once, not a carcinoma
-    beside it.
+    beside it. A ``report`` written all in lower case (as the benchmark's TCGA and HistAI models
+    write) has its side letters and perineural codes read as a capitalised one's are; a
+    vocabulary phrase or an extracted value is never such a report, so it skips that reading.
     """
     if "&" in text:
         text = html.unescape(text)
@@ -1397,7 +1399,7 @@ def normalise(text: str) -> str:
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
     lowered = text.lower()
-    if lowered == text:  # written in lower case (stops at the first capital, so costs nothing)
+    if report and lowered == text:  # a report written in lower case (a phrase never is one)
         lowered = _lower_case_codes(lowered)
     text = lowered
     if "approx." in text or "ca." in text:  # "steatosis approx. 40 %"
@@ -1629,7 +1631,7 @@ class ReportText:
 
     @classmethod
     def from_raw(cls, raw: str) -> ReportText:
-        return cls.from_normalised(normalise(raw))
+        return cls.from_normalised(normalise(raw, report=True))
 
     @classmethod
     def from_normalised(cls, text: str) -> ReportText:
