@@ -85,8 +85,6 @@ def split_tokens(text: str) -> list[str]:
     " -". The detokenizer glues a bare joiner to its neighbours, so without this "78 mm -
     extension" came back as "78 mm-extension" and "mastectomy + slnb" as "mastectomy+slnb".
     """
-    if _JOINERS.isdisjoint(text):
-        return _TOKEN.findall(text)
     return [_spaced_joiner(text, m) if m[0] in _JOINERS else m[0] for m in _TOKEN.finditer(text)]
 
 

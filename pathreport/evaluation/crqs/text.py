@@ -645,7 +645,8 @@ _AMERICAN = {"tumour": "tumor", "oesophag": "esophag", "oestro": "estro", "leuka
 _HER2_SPELLING = re.compile(r"(?<![a-z])(?:c[ -]?)?erb[ -]?b[ -]?2(?![0-9])")
 _LETTER_O_STAGE = re.compile(r"(?<![a-z])(y?)pno(?![a-z-])")
 # "L shoulder", "R ovarian cystectomy": a capital L or R standing alone before a word is a side.
-# Read before lower-casing, so that a lower-case "l" or "r" (a list letter, a unit) never is.
+# Read before lower-casing, so that in a report with capitals a lower-case "l" or "r" (a list
+# letter, a unit) never is.
 _SIDE_LETTER = re.compile(
     r"(?<![A-Za-z0-9/.'+-])(?<!\d )([LR])(?= (?:[A-Za-z]{3,}|SVs?(?![A-Za-z])))"
     r"(?! (?i:local|status|class))"
@@ -653,10 +654,7 @@ _SIDE_LETTER = re.compile(
 _SIDES = {"L": "left", "R": "right", "l": "left", "r": "right"}
 # The same letters in a lower-cased report (the benchmark's TCGA and HistAI models write lower
 # case): "l thigh", "(r)". In real and written reports a lone lower-case "l" or "r" is a side.
-_LOWER_SIDE_LETTER = re.compile(
-    r"(?<![a-z0-9/.'+-])(?<!\d )([lr])(?= (?:[a-z]{3,}|svs?(?![a-z])))(?! (?:local|status|class))"
-)
-_LOWER_SIDE_IN_BRACKETS = re.compile(r"\(([lr])\)")
+_LOWER_SIDE_LETTER = re.compile(_SIDE_LETTER.pattern, re.IGNORECASE)  # read on lower case only
 # The UICC perineural code "Pn0"/"Pn1" ("pT2 pN0 L0 V0 Pn1 R0") differs from the nodal stage
 # "pN1" only in case, so it becomes words before the text is lower-cased.
 _PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
@@ -1045,7 +1043,7 @@ def _lower_case_codes(text: str) -> str:
     ):
         text = _LOWER_SIDE_LETTER.sub(lambda m: _SIDES[m.group(1)], text)
     if "(l)" in text or "(r)" in text:
-        text = _LOWER_SIDE_IN_BRACKETS.sub(lambda m: f"({_SIDES[m.group(1)]})", text)
+        text = text.replace("(l)", "(left)").replace("(r)", "(right)")
     if "pn" in text and "v" in text:
         text = _PERINEURAL_AFTER_VENOUS.sub(
             lambda m: m.group(1) + _PERINEURAL_WORDS[m.group(2)], text
