@@ -97,7 +97,9 @@ _WORDS = {
     "agc": "advanced gastric carcinoma", "egc": "early gastric carcinoma",
     "icca": "intrahepatic cholangiocarcinoma", "nad": "no abnormality detected",
     "escc": "esophageal squamous cell carcinoma", "ub": "urinary bladder",
-    "npc": "nasopharyngeal carcinoma",
+    "npc": "nasopharyngeal carcinoma", "cscc": "cutaneous squamous cell carcinoma",
+    "nkscc": "non-keratinizing squamous cell carcinoma",
+    "kscc": "keratinizing squamous cell carcinoma",
     "lls": "left lateral sectionectomy", "turb": "transurethral resection of bladder",
     "fom": "floor of mouth", "lat": "lateral",
     # findings
@@ -358,20 +360,24 @@ _CUTTING_EDGE = re.compile(r"(?<![a-z])(?:cutting|cut)[ \t]+(?:edge|end)(s?)(?![
 _RESECTION_LINE = re.compile(r"resection(?<![a-z]resection)[ \t]+line(s?)(?![a-z])")
 # The "border" of reports translated from Spanish and Portuguese (borde, bordo quirurgico) is a
 # margin where it is surgical or has a margin's status ("Deep surgical border affected", "lateral
-# borders free", "closest border at 2 mm"); "tongue, left lateral border" and "pushing borders"
+# borders free", "closest border at 2 mm", "Endocervical border: free", "Resection border (stalk):
+# free"); "tongue, left lateral border" and "pushing borders"
 # stay anatomy and growth pattern.
 _SURGICAL_BORDER = re.compile(
     r"(?:(?<=surgical )|(?<=resection )|(?<=excision ))borders?(?![a-z])|border(?<![a-z]border)"
-    r"(?=s?[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:free|clear|affected|involved|uninvolved"
+    r"(?=s?(?:[ \t]*\([a-z ]{1,20}\))?(?:[ \t]*:[ \t]*|[ \t]+)(?:(?:is|are|was|were)[ \t]+)?"
+    r"(?:free|clear|affected|involved|uninvolved"
     r"|negative|positive|compromised|infiltrated|reached|not[ \t]+(?:involved|affected"
     r"|infiltrated|reached)|at[ \t]+\d)(?![a-z]))"
 )
 # The "surgical bed" of the same writers (lecho quirurgico) is a margin too: "Deep surgical bed
 # compromised by neoplasia", "surgical beds (proximal, distal) free of neoplasia".
 _SURGICAL_BED = re.compile(r"surgical(?<![a-z]surgical)[ \t]+bed(s?)(?![a-z])")
-# "Deep margin affected by neoplasia" (afectado, comprometido): an involved margin.
+# "Deep margin affected by neoplasia", "Resection border (stalk): compromised by neoplasia"
+# (afectado, comprometido): an involved margin.
 _MARGIN_AFFECTED = re.compile(
-    r"(margins?[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not[ \t]+)?)(?:affected|compromised)(?![a-z])"
+    r"(margins?(?:[ \t]*\([a-z ]{1,20}\))?(?:[ \t]*:[ \t]*|[ \t]+)(?:(?:is|are|was|were)[ \t]+)?"
+    r"(?:not[ \t]+)?)(?:affected|compromised)(?![a-z])"
 )
 # "No cancer involvement at the proximal and distal margins": the margins are free ("lateral
 # margin (-)" is "lateral margin negative" by the bracketed-sign rule of ``normalise``).
@@ -806,8 +812,13 @@ _NAMED_NUMBER = "(?:(?:{tens})(?:[ -](?:{digits}))?|{names})".format(
     names="|".join(sorted(_NUMBER_NAMES, key=len, reverse=True)),
 )
 _DIGIT = "(?:{})".format("|".join(_DIGIT_NAMES))
+# "One hundred and ten millimetres": the hundreds, then the rest as any other number in words.
+_HUNDREDS = "(?:(?:a|{digits})[ \t]+hundred(?:[ \t]+(?:and[ \t]+)?{rest})?)".format(
+    digits="|".join(w for w, v in _DIGIT_NAMES.items() if v), rest=_NAMED_NUMBER
+)
 _WORDED_MEASURE = re.compile(
-    rf"(?<![a-z-])({_NAMED_NUMBER})(?:[ \t]+point[ \t]+({_DIGIT})(?:[ \t]+({_DIGIT}))?)?"
+    rf"(?<![a-z-])({_HUNDREDS}|{_NAMED_NUMBER})"
+    rf"(?:[ \t]+point[ \t]+({_DIGIT})(?:[ \t]+({_DIGIT}))?)?"
     r"(?=[ \t]*(?:(?:cm|mm|%|percent|per[ \t]+cent)(?![a-z])"
     r"|per[ \t]+(?:(?:5|10|50|five|ten|fifty)[ \t]+)?(?:square[ \t]+mm|mm2|hpf|high[ -]power)"
     rf"|(?:x|times|by)[ \t]+(?:\d|{_NAMED_NUMBER})(?![a-z])))"
@@ -1227,8 +1238,15 @@ def _stain_result(marker: str, word: str) -> str:
 def _digits(match: re.Match) -> str:
     """ "twenty-three" -> "23", "two point nine" -> "2.9"."""
     named, first, second = match.groups()
+    hundreds = 0
+    if "hundred" in named:  # "one hundred and ten"
+        head, _, named = named.partition("hundred")
+        hundreds = 100 * _DIGIT_NAMES.get(head.strip(), 1)  # "a hundred"
+        named = named.strip().removeprefix("and").strip()
+        if not named:
+            return str(hundreds)
     tens, _, unit = named.replace("-", " ").partition(" ")
-    number = str(TENS[tens] + _DIGIT_NAMES[unit] if unit else _NUMBER_VALUES[tens])
+    number = str(hundreds + (TENS[tens] + _DIGIT_NAMES[unit] if unit else _NUMBER_VALUES[tens]))
     if first is not None:
         number += "." + str(_DIGIT_NAMES[first]) + (str(_DIGIT_NAMES[second]) if second else "")
     return number

@@ -77,6 +77,7 @@ _CLAUSE_OPENERS = frozenset({"the", "a", "an", "there", "it", "this", "these", "
 # Words after which a cue begins a statement of its own ("..., and no necrosis is seen",
 # "... reaction with no evidence of carcinoma") instead of closing the list before them.
 _JOIN_A_STATEMENT = frozenset({"and", "or", "but", "with", "while", "whereas"})
+_COPULAS = frozenset({"is", "are", "was", "were"})
 _MAX_OPEN_ITEM_WORDS = 3  # words of an unlisted middle item ("no A, atypical mitoses, or B")
 # Words that end a list of findings: a verb or a preposition starts a clause of its own.
 _NOT_LIST_WORDS = frozenset(
@@ -621,6 +622,7 @@ class RuleExtractor:
                 last_open = -1  # the last such word
                 used_open = False  # such an item was passed: the list must reach its conjunction
                 may_open: bool | None = None  # a conjunction lies ahead (asked only when needed)
+                copula = False  # "are" before a term: the term is its clause's, not the list's
                 while k < n_words and k <= j + _MAX_LIST_WORDS and not rt.boundary_between(k, k):
                     cue = post_by_start.get(k)
                     if cue is not None:
@@ -679,6 +681,10 @@ class RuleExtractor:
                             return None
                         return k, stated_at(k)[1]
                     listed = listish[k + 1] > listish[k]
+                    if rt.words[k] in _COPULAS:
+                        copula = True
+                    elif copula and in_list[k]:
+                        return None  # "express CK20 and CDX2 and are CK7 negative": a clause
                     if rt.words[k] in _CONJUNCTIONS and not unlisted_tail:
                         last_conjunction = k
                     elif not listed and last_conjunction < 0:

@@ -395,10 +395,17 @@ _LOSS_OF_EXPRESSION = re.compile(
 _CONSERVED_EXPRESSION = re.compile(
     r"(?:with[ \t]+)?conserved[ \t]+(?:nuclear[ \t]+)?(?:expression|staining)(?![a-z])"
 )
-# "Tumour regression grade 3 of Mandard" is "Mandard TRG 3".
+# "Tumour regression grade 3 of Mandard", "TRG3 according to Mandard" are "Mandard TRG 3".
+# "Capsular/vascular invasion": two kinds of invasion sharing the noun, as "capsular or vascular
+# invasion" are (the slash would join the two words into one).
+_SLASHED_INVASIONS = re.compile(
+    r"(?<![a-z])(capsular|vascular|lymphatic|venous|angiolymphatic)[ \t]*/[ \t]*"
+    r"(capsular|vascular|lymphatic|venous|angiolymphatic)(?=[ \t]+invasion(?![a-z]))"
+)
 _MANDARD_AFTER = re.compile(
-    r"tumou?r[ \t]+regression[ \t]+grade[ \t]+(?:\(trg\)[ \t]+)?([1-5])[ \t]+"
-    r"(?:of|by|according[ \t]+to)[ \t]+mandard(?![a-z])"
+    r"(?:tumou?r[ \t]+regression[ \t]+grade[ \t]+(?:\(trg\)[ \t]+)?|(?<![a-z])trg[ \t]*)"
+    r"([1-5])[ \t]+"
+    r"(?:of|by|according[ \t]+to|on[ \t]+the)[ \t]+mandard(?![a-z])"
 )
 # "Endometrioid endometrial carcinoma", "endometrioid-type endometrial adenocarcinoma": the
 # endometrioid type of an endometrial carcinoma (the organ's adjective would hide the type).
@@ -1408,6 +1415,8 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
+    if "/" in text and "invasion" in text:  # "capsular/vascular invasion"
+        text = _SLASHED_INVASIONS.sub(r"\1 or \2", text)
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"
