@@ -816,14 +816,16 @@ _DIGIT = "(?:{})".format("|".join(_DIGIT_NAMES))
 _HUNDREDS = "(?:(?:a|{digits})[ \t]+hundred(?:[ \t]+(?:and[ \t]+)?{rest})?)".format(
     digits="|".join(w for w, v in _DIGIT_NAMES.items() if v), rest=_NAMED_NUMBER
 )
-_WORDED_MEASURE = re.compile(
-    rf"(?<![a-z-])({_HUNDREDS}|{_NAMED_NUMBER})"
+_MEASURED_AFTER = (
     rf"(?:[ \t]+point[ \t]+({_DIGIT})(?:[ \t]+({_DIGIT}))?)?"
     r"(?=[ \t]*(?:(?:cm|mm|%|percent|per[ \t]+cent)(?![a-z])"
     r"|per[ \t]+(?:(?:5|10|50|five|ten|fifty)[ \t]+)?(?:square[ \t]+mm|mm2|hpf|high[ -]power)"
     rf"|(?:x|times|by)[ \t]+(?:\d|{_NAMED_NUMBER})(?![a-z])))"
 )  # a measure, a percentage or a rate ("six per square millimetre", "two per 10 HPF"), or a
 # dimension before the next ("fourteen point five times three point eight times two cm")
+_WORDED_MEASURE = re.compile(rf"(?<![a-z-])({_NAMED_NUMBER}){_MEASURED_AFTER}")
+# The same with hundreds, searched only in a text that has the word.
+_WORDED_MEASURE_HUNDREDS = re.compile(rf"(?<![a-z-])({_HUNDREDS}|{_NAMED_NUMBER}){_MEASURED_AFTER}")
 # The area or fields of a rate in words ("three per five square millimetres", "two per ten HPF").
 _WORDED_RATE_BASE = re.compile(
     r"(?<=per )(five|ten|fifty)(?=[ \t]+(?:square[ \t]+mm|mm2|hpf|high[ -]power))"
@@ -876,7 +878,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria",
+        "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -1048,7 +1050,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_TENS):
         text = _SPACED_COMPOUND.sub(r"\1-\2", text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
-        text = _WORDED_MEASURE.sub(_digits, text)
+        measure = _WORDED_MEASURE_HUNDREDS if "hundred" in words else _WORDED_MEASURE
+        text = measure.sub(_digits, text)
         if "per " in text:
             text = _WORDED_RATE_BASE.sub(lambda m: _RATE_BASES[m.group(1)], text)
         if "times" in words or "by" in words:

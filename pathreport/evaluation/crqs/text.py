@@ -1415,7 +1415,9 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
-    if "/" in text and "invasion" in text:  # "capsular/vascular invasion"
+    if (
+        "ar/" in text or "ic/" in text or "us/" in text
+    ) and "invasion" in text:  # "capsular/vascular invasion"
         text = _SLASHED_INVASIONS.sub(r"\1 or \2", text)
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
