@@ -354,7 +354,9 @@ _NERVE_INVASION = re.compile(
     r"(?<![a-z])(?<!optic )(?<!cranial )(?:nerve|neural)[ \t]+(?:invasion|involvement|infiltration)"
     r"(?![a-z])"
 )
-_CUTTING_EDGE = re.compile(r"(?<![a-z])(?:cutting|cut)[ \t]+(?:edge|end)(s?)(?![a-z])")
+_CUTTING_EDGE = re.compile(
+    r"(?<![a-z])(?:cutting|cut|bowel)[ \t]+(?:edge|end)(s?)(?![a-z])"
+)  # "bowel ends tumour-free at 6 cm": the resection margins of a bowel segment
 # The "resection line" of reports translated from Russian and other Slavic languages (liniya
 # rezektsii) is a resection margin: "Resection lines free of tumor", "proximal resection line".
 _RESECTION_LINE = re.compile(r"resection(?<![a-z]resection)[ \t]+line(s?)(?![a-z])")
@@ -622,6 +624,12 @@ _LAYER_INITIALS_INVADED = re.compile(
 _LAYER_NAMES = {"sm": "submucosal", "lp": "lamina propria"}
 # "infiltrating m. propria": the muscularis propria by its initial.
 _M_PROPRIA = re.compile(r"(?<![a-z0-9])m\.?[ \t]+propria(?![a-z])")
+# "Confined to the muscle coat": the bowel wall's muscular coat is its muscularis propria. Crossed
+# ("through the muscle coat into the adventitial fat"), it is not the deepest layer reached, which
+# the words after it name.
+_MUSCLE_COAT = re.compile(
+    r"(?<![a-z])(?<!through the )(?<!beyond the )(?:muscle|muscular)[ \t]+coat(?![a-z])"
+)
 _SUBMUCOSA = re.compile(
     r"(?<![a-z])((?:invad(?:es|ed|ing)|into|to|of|in)[ \t]+(?:the[ \t]+)?)sm(?![a-z0-9])"
 )
@@ -878,7 +886,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
-        "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred",
+        "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred", "coat", "bowel",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -1106,6 +1114,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SUBMUCOSA.sub(r"\1submucosa", text)
     if "m" in words and "propria" in words:
         text = _M_PROPRIA.sub("muscularis propria", text)
+    if "coat" in words:
+        text = _MUSCLE_COAT.sub("muscularis propria", text)
     if not words.isdisjoint(_LAYER_NAMES) or ("sm1" in words or "sm2" in words):
         text = _LAYER_INITIALS_INVADED.sub(lambda m: _LAYER_NAMES[m.group(1)], text)
     if not words.isdisjoint(_LIVER_WORDS) and not words.isdisjoint(_SEGMENT_NAMES):
@@ -1113,7 +1123,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text)
-    if "cutting" in words or "cut" in words:
+    if "cutting" in words or "cut" in words or "bowel" in words:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
     if ("line" in words or "lines" in words) and "resection" in words:
         text = _RESECTION_LINE.sub(r"resection margin\1", text)
@@ -1301,12 +1311,13 @@ def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:
 def _opens_clause(text: str, start: int) -> bool:
     """Whether ``text[start:]`` opens a clause: nothing but spaces since the text's start, a
     line end, a full stop, a colon, a semicolon, a closing bracket ("Note) Is not ...") or a
-    dashed rule ("CNB --- Carcinoma, small cell type"), or a bullet at a line's start ("-
+    dash between spaces ("CNB --- Carcinoma, small cell type"), or a bullet at a line's start ("-
     ADENOCARCINOMA, ENDOMETRIOID TYPE")."""
     before = text[:start].rstrip(" \t")
     if before[-1:] in ("-", "*", "\u2022") and before[-2:-1] in ("", "\n"):
         before = before[:-1]
-    return not before or before[-1] in ".;:\n)" or before.endswith("--")  # "CNB --- Carcinoma"
+    # "CNB --- Carcinoma", "Endometrial sampling - adenocarcinoma of endometrioid type"
+    return not before or before[-1] in ".;:\n)" or before.endswith(("--", " -"))
 
 
 def _involvement(match: re.Match) -> str:

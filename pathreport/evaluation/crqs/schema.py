@@ -732,6 +732,26 @@ def load_schema(name_or_path: str | os.PathLike, *, with_learned_vocab: bool = T
 _yaml_cache: dict[tuple[str, float], Any] = {}
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader that refuses a key repeated in one mapping: YAML keeps the last value in the
+    first one's place, so a value written twice (a vocabulary entry, a field's option) would
+    change silently when one copy is edited."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"key {key!r} repeated (first on line {seen[key]}); keep one of them",
+                    key_node.start_mark,
+                )
+            seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
+
+
 def _read_yaml(path: Path, *, shared: bool = False) -> Any:
     """The parsed file, re-read only when it changes (scoring one pair must not re-parse YAML).
 
@@ -742,7 +762,10 @@ def _read_yaml(path: Path, *, shared: bool = False) -> Any:
     key = (str(path.resolve()), path.stat().st_mtime)
     if key not in _yaml_cache:
         try:
-            _yaml_cache[key] = yaml.safe_load(path.read_text(encoding="utf-8"))
+            _yaml_cache[key] = yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+        except yaml.constructor.ConstructorError as err:
+            line = err.problem_mark.line + 1 if err.problem_mark else "?"
+            raise SchemaError(f"{path}, line {line}: {err.problem}.") from None
         except yaml.YAMLError as err:
             raise SchemaError(
                 f"{path}: not valid YAML ({err}); quote strings that contain ': ' or '#'."

@@ -396,6 +396,13 @@ _CONSERVED_EXPRESSION = re.compile(
     r"(?:with[ \t]+)?conserved[ \t]+(?:nuclear[ \t]+)?(?:expression|staining)(?![a-z])"
 )
 # "Tumour regression grade 3 of Mandard", "TRG3 according to Mandard" are "Mandard TRG 3".
+# "Pericolorectal (subserosal) adipose tissue", "subserosal (pericolic) fat": the fat beyond the
+# muscle named twice; the subserosa, which one of the two names says and the depth field ranks.
+_PERIVISCERAL = r"(?:pericolic|pericolonic|pericolorectal|perirectal|mesocolic|perigastric)"
+_SUBSEROSAL_NAMED_TWICE = re.compile(
+    rf"(?<![a-z]){_PERIVISCERAL}[ \t]*\([ \t]*subserosal[ \t]*\)"
+    rf"|subserosal[ \t]*\([ \t]*{_PERIVISCERAL}[ \t]*\)"
+)
 # "Capsular/vascular invasion": two kinds of invasion sharing the noun, as "capsular or vascular
 # invasion" are (the slash would join the two words into one).
 _SLASHED_INVASIONS = re.compile(
@@ -909,16 +916,18 @@ _STATUS_HEADING = re.compile(
 )
 
 # An elliptical status that repeats the verb of the clause before it ("LVI is identified, PNI is
-# not."): the finding is not identified.
+# not.", "perineural invasion identified, lymphovascular invasion not."): the finding is not
+# identified.
 _ELLIPTICAL_NOT = re.compile(r" not(?=[ \t]*(?:[.;,\n]|\Z))")  # starts with a literal: fast
 _COPULAS = ("is", "are", "was", "were")
+_ELLIPTICAL_HEADS = _COPULAS + ("invasion", "involvement", "extension", "necrosis", "spread")
 
 
 def _elliptical_not(match: re.Match) -> str:
     """ "PNI is not." becomes "PNI is not identified."; any other bare "not" stays."""
-    head = match.string[max(0, match.start() - 5) : match.start()]
+    head = match.string[max(0, match.start() - 11) : match.start()]
     word = head.rsplit(" ", 1)[-1] if " " in head else head
-    return " not identified" if word in _COPULAS else match.group(0)
+    return " not identified" if word in _ELLIPTICAL_HEADS else match.group(0)
 
 
 _LYMPH_NODE_ABBREVIATION = re.compile(r"(?:ln|l\.n\.)(s?)(?![a-z0-9])")
@@ -1415,10 +1424,10 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
-    if (
-        "ar/" in text or "ic/" in text or "us/" in text
-    ) and "invasion" in text:  # "capsular/vascular invasion"
-        text = _SLASHED_INVASIONS.sub(r"\1 or \2", text)
+    if "subserosal" in text and "(" in text:  # "pericolic (subserosal) fat"
+        text = _SUBSEROSAL_NAMED_TWICE.sub("subserosal", text)
+    if "invasion" in text and ("ar/" in text or "ic/" in text or "us/" in text):
+        text = _SLASHED_INVASIONS.sub(r"\1 or \2", text)  # "capsular/vascular invasion"
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"

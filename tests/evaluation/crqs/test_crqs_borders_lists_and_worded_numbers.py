@@ -128,6 +128,83 @@ from pathreport.evaluation.crqs import extract, score_pair
             "histologic_type",
             "non-keratinizing",
         ),
+        # Pseudoepitheliomatous hyperplasia of the skin is no endometrial hyperplasia.
+        (
+            "histai",
+            "Skin punch: pseudoepitheliomatous hyperplasia without atypia. Conclusion: cutaneous "
+            "leishmaniasis.",
+            "findings",
+            "leishmaniasis",
+        ),
+        # The fat beyond the muscle named twice, once as the subserosa.
+        (
+            "tcga",
+            "Adenocarcinoma invades through the muscularis propria into pericolorectal "
+            "(subserosal) adipose tissue.",
+            "invasion_depth",
+            "subserosa",
+        ),
+        (
+            "histai",
+            "Adenocarcinoma invading through the muscularis propria into the subserosal "
+            "(pericolic) fat.",
+            "invasion_depth",
+            "subserosa",
+        ),
+        # The muscle coat reached is the muscularis propria; crossed, it is not the deepest layer.
+        (
+            "tcga",
+            "Sigmoid resection: adenocarcinoma confined to the muscle coat.",
+            "invasion_depth",
+            "muscularis propria",
+        ),
+        (
+            "tcga",
+            "Oesophagectomy: carcinoma penetrating beyond the muscle coat into the adventitia.",
+            "invasion_depth",
+            "perivisceral fat",
+        ),
+        # The bowel's ends are its resection margins.
+        (
+            "tcga",
+            "Sigmoid colectomy: adenocarcinoma. Bowel ends tumour-free at 6 cm and 4 cm.",
+            "margin_status",
+            "negative",
+        ),
+        # A verb left out of the second of two statements.
+        (
+            "tcga",
+            "Keratinising SCC. Perineural invasion identified, lymphovascular invasion not.",
+            "lymphovascular_invasion",
+            "absent",
+        ),
+        # Entities named by the type of a process.
+        (
+            "histai",
+            "Liver core: autoimmune-type chronic hepatitis, moderately active.",
+            "diagnosis",
+            "autoimmune hepatitis",
+        ),
+        (
+            "histai",
+            "Terminal ileum: Crohn's-type chronic active ileitis with a non-caseating granuloma.",
+            "diagnosis",
+            "crohn disease",
+        ),
+        # The type after its carcinoma, after a spaced dash.
+        (
+            "reg2025",
+            "Endometrial sampling - adenocarcinoma of endometrioid type, FIGO grade 2 of 3.",
+            "diagnosis",
+            "endometrioid carcinoma",
+        ),
+        # A tumour that transects the base and the edges reaches the margins.
+        (
+            "reg2025",
+            "Shave biopsy, skin of nose: BCC; tumour transects the base and the lateral edges.",
+            "margin_status",
+            "involved",
+        ),
         # The Mandard grade named after its number.
         (
             "tcga",

@@ -236,3 +236,16 @@ def test_a_replaced_schema_keeps_the_original_s_field_index():
     )
     assert copy_.field("lymph_node_involvement").description == "changed"
     assert schema.field("lymph_node_involvement") is original
+
+
+def test_a_key_repeated_in_a_schema_mapping_is_refused(tmp_path):
+    """YAML keeps the last of two equal keys in the first one's place, so a vocabulary entry
+    written twice would change silently when one copy is edited; the loader names both lines."""
+    path = tmp_path / "twice.yaml"
+    path.write_text(
+        "name: twice\nversion: 1\nfields:\n  - name: diagnosis\n    type: categorical\n"
+        "    values:\n      adenoma: [adenoma]\n      adenoma: [tubular adenoma]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SchemaError, match=r"line 8: key 'adenoma' repeated \(first on line 7\)"):
+        load_schema(path)
