@@ -1424,7 +1424,7 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
-    if "subserosal" in text and "(" in text:  # "pericolic (subserosal) fat"
+    if "(subserosal)" in text or "subserosal (" in text:  # "pericolic (subserosal) fat"
         text = _SUBSEROSAL_NAMED_TWICE.sub("subserosal", text)
     if "invasion" in text and ("ar/" in text or "ic/" in text or "us/" in text):
         text = _SLASHED_INVASIONS.sub(r"\1 or \2", text)  # "capsular/vascular invasion"
