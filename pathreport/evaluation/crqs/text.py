@@ -396,6 +396,17 @@ _CONSERVED_EXPRESSION = re.compile(
     r"(?:with[ \t]+)?conserved[ \t]+(?:nuclear[ \t]+)?(?:expression|staining)(?![a-z])"
 )
 # "Tumour regression grade 3 of Mandard", "TRG3 according to Mandard" are "Mandard TRG 3".
+# "Biopsies (terminal ileum, ascending, transverse, descending, sigmoid, rectum)": a colon segment
+# named by its adjective alone in a list of segments.
+_BARE_COLON_SEGMENT = re.compile(
+    r"(?<![a-z])(ascending|transverse|descending)(?=[ \t]*(?:,|and[ \t]|&)[ \t]*(?:the[ \t]+)?"
+    r"(?:ascending|transverse|descending|sigmoid|rectum|cecum|caecum)(?![a-z]))"
+)
+_BARE_SEGMENT_LISTED = tuple(
+    f"{segment}{after}"
+    for segment in ("ascending", "transverse", "descending")
+    for after in (",", " and", " &")
+)
 # "Pericolorectal (subserosal) adipose tissue", "subserosal (pericolic) fat": the fat beyond the
 # muscle named twice; the subserosa, which one of the two names says and the depth field ranks.
 _PERIVISCERAL = r"(?:pericolic|pericolonic|pericolorectal|perirectal|mesocolic|perigastric)"
@@ -1424,6 +1435,8 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
+    if any(segment in text for segment in _BARE_SEGMENT_LISTED):  # "(ascending, transverse, ..."
+        text = _BARE_COLON_SEGMENT.sub(r"\1 colon", text)
     if "(subserosal)" in text or "subserosal (" in text:  # "pericolic (subserosal) fat"
         text = _SUBSEROSAL_NAMED_TWICE.sub("subserosal", text)
     if "invasion" in text and ("ar/" in text or "ic/" in text or "us/" in text):

@@ -205,6 +205,16 @@ from pathreport.evaluation.crqs import extract, score_pair
             "margin_status",
             "involved",
         ),
+        # Colon segments named by their adjectives alone in a list of segments.
+        (
+            "histai",
+            "Six colonic biopsies (terminal ileum, ascending, transverse, descending, sigmoid, "
+            "rectum): chronic active colitis.",
+            "tumor_site",
+            "ascending colon + transverse colon + descending colon + sigmoid colon + rectum + "
+            "terminal ileum",
+        ),
+        ("histai", "Duodenum, descending, biopsy: normal.", "tumor_site", None),
         # The Mandard grade named after its number.
         (
             "tcga",
