@@ -372,6 +372,8 @@ _SURGICAL_BORDER = re.compile(
     r"|negative|positive|compromised|infiltrated|reached|not[ \t]+(?:involved|affected"
     r"|infiltrated|reached)|at[ \t]+\d)(?![a-z]))"
 )
+# "Margins: lateral lesion-free (4 mm)", "lesion-free margins" (indemne de lesion): free.
+_LESION_FREE = re.compile(r"(?<![a-z])lesion[ \t-]free(?![a-z])")
 # The "surgical bed" of the same writers (lecho quirurgico) is a margin too: "Deep surgical bed
 # compromised by neoplasia", "surgical beds (proximal, distal) free of neoplasia".
 _SURGICAL_BED = re.compile(r"surgical(?<![a-z]surgical)[ \t]+bed(s?)(?![a-z])")
@@ -887,6 +889,7 @@ _GATE_WORDS = frozenset(
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
         "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred", "coat", "bowel",
+        "lesion", "free",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -1127,6 +1130,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _CUTTING_EDGE.sub(r"margin\1", text)
     if ("line" in words or "lines" in words) and "resection" in words:
         text = _RESECTION_LINE.sub(r"resection margin\1", text)
+    if "lesion" in words and "free" in words:
+        text = _LESION_FREE.sub("free", text)
     if "border" in words or "borders" in words:
         text = _SURGICAL_BORDER.sub(_border_as_margin, text)
     if ("affected" in words or "compromised" in words) and "margin" in text:

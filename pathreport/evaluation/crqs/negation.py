@@ -90,6 +90,8 @@ DEFAULT_POST = (
     "lost",
     # British "Granulomas: nil", "Extranodal extension: nil".
     "nil",
+    # "Steatosis negligible", as "no significant steatosis" is its absence.
+    "negligible",
     # "Stains for mycobacteria and fungi show no organisms": the stains' result.
     "show no organisms", "shows no organisms", "showed no organisms", "show no microorganisms",
     "shows no microorganisms", "showed no microorganisms", "reveal no organisms",

@@ -1742,7 +1742,7 @@ def _classify_gap(gap: str) -> tuple[bool, bool, bool, bool]:
     after a one-letter abbreviation ("h. pylori") or inside a number ("2.5").
     """
     result = (
-        _JOINABLE_GAP.fullmatch(gap) is not None,
+        _JOINABLE_GAP.fullmatch(gap) is not None and "\n" not in gap,  # not across a line
         "\n" in gap or any(ch in _BOUNDARY_CHARS for ch in gap) or " - " in gap,
         "," in gap,
         gap.strip() == "." or gap == ",",

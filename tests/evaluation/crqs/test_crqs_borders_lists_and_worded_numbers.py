@@ -215,6 +215,53 @@ from pathreport.evaluation.crqs import extract, score_pair
             "terminal ileum",
         ),
         ("histai", "Duodenum, descending, biopsy: normal.", "tumor_site", None),
+        # A vocabulary phrase does not run across a line: "positive" ends one bullet and
+        # "margins free" is the next.
+        (
+            "reg2025",
+            "Small intestine, jejunum, segmental resection;\nGIST, spindle cell type, 4 cm\n- "
+            "CD117 and DOG1 positive\n- margins free",
+            "margin_status",
+            "free",
+        ),
+        # Margins free of the lesion, written as one word.
+        (
+            "reg2025",
+            "Skin, nasal ala, exeresis;\nBasal cell carcinoma, nodular type.\nMargins: lateral "
+            "lesion-free (4 mm); deep lesion-free (2 mm).",
+            "margin_status",
+            "free",
+        ),
+        # "Negligible" denies what it follows.
+        (
+            "reg2025",
+            "Liver, needle biopsy;\nChronic hepatitis B, A2 F2; steatosis negligible.",
+            "steatosis",
+            "absent",
+        ),
+        # A station named between the count and its nodes.
+        (
+            "tcga",
+            "Lobectomy: SCC. Two of three station 10L (hilar) nodes contain metastatic carcinoma; "
+            "nine mediastinal nodes from stations 5, 7 and 9L are negative.",
+            "lymph_node_involvement",
+            "2/12",
+        ),
+        # A structure with its status after it, the invader understood.
+        (
+            "tcga",
+            "Radical nephrectomy: clear cell RCC. Extension: perinephric adipose tissue invaded; "
+            "renal sinus not involved; renal vein not involved.",
+            "organ_specific_invasion",
+            "present",
+        ),
+        (
+            "tcga",
+            "Radical nephrectomy: clear cell RCC. Extension: perinephric adipose tissue invaded; "
+            "renal sinus not involved; renal vein not involved.",
+            "organ_involvement",
+            "perinephric fat",
+        ),
         # The Mandard grade named after its number.
         (
             "tcga",
