@@ -684,6 +684,31 @@ _LOWER_SIDE_LETTER = re.compile(_SIDE_LETTER.pattern, re.IGNORECASE)  # read on 
 # "pN1" only in case, so it becomes words before the text is lower-cased.
 _PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
 _PERINEURAL_WORDS = {"0": "perineural invasion absent", "1": "perineural invasion present"}
+# "Gastric cancer, L, Less, Type 3": the Japanese Classification's location of a gastric
+# carcinoma, its third (U, M, L; E and D for the oesophagus and duodenum it reaches) and its
+# wall, read in words before lower-casing makes "L" a side.
+_GASTRIC_THIRDS = {
+    "U": "upper third", "M": "middle third", "L": "lower third", "E": "esophagus", "D": "duodenum"
+}  # fmt: skip
+_GASTRIC_WALLS = {
+    "Less": "lesser curvature", "Gre": "greater curvature", "Ant": "anterior wall",
+    "Post": "posterior wall", "Circ": "circumferential",
+}  # fmt: skip
+_GASTRIC_WALL_CODES = tuple(f", {wall}" for wall in _GASTRIC_WALLS)
+_GASTRIC_LOCATION = re.compile(
+    r"(?<![A-Za-z])([UMLED]{1,3}),[ \t]*(Less|Gre|Ant|Post|Circ)(?![A-Za-z])"
+)
+
+
+def _gastric_location(match: re.Match[str]) -> str:
+    """ "LM, Less" -> "lower third and middle third, lesser curvature"."""
+    thirds = " and ".join(_GASTRIC_THIRDS[letter] for letter in match.group(1))
+    return f"{thirds}, {_GASTRIC_WALLS[match.group(2)]}"
+
+
+# "pn1, ly0, v0": the code in lower case, read as perineural where the lymphatic code follows it
+# (a nodal "pN1" is never written so, nor followed by "ly").
+_PERINEURAL_BEFORE_LYMPHATIC = re.compile(r"(?<![A-Za-z0-9])pn([01])(?=,[ \t]*ly[0-3](?![0-9a-z]))")
 # Lower-cased, "pn1" is the code only where it follows the venous one ("l0, v1 (evg), pn1"):
 # the UICC codes run L, V, Pn.
 # The same code in brackets after the finding's name is the finding's: "perineural invasion (pn0)".
@@ -1421,6 +1446,10 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = text.replace("(L)", "(left)").replace("(R)", "(right)")
     if "Pn" in text:  # "L0 V0 Pn1": perineural invasion, not the nodal stage
         text = _PERINEURAL_CODE.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
+    if "pn" in text and ", ly" in text:  # "pn1, ly0, v0": before the lymphatic code
+        text = _PERINEURAL_BEFORE_LYMPHATIC.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
+    if any(wall in text for wall in _GASTRIC_WALL_CODES):  # "Gastric cancer, L, Less, Type 3"
+        text = _GASTRIC_LOCATION.sub(_gastric_location, text)
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
     lowered = text.lower()

@@ -262,6 +262,26 @@ from pathreport.evaluation.crqs import extract, score_pair
             "organ_involvement",
             "perinephric fat",
         ),
+        # The Japanese codes: "pn1" before the lymphatic code is perineural invasion, and a
+        # gastric carcinoma's third and wall are no side.
+        (
+            "tcga",
+            "Prostate, radical prostatectomy.\nAdenocarcinoma, Gleason score 4+5=9.\npn1, ly0, v0.",
+            "perineural_invasion",
+            "present",
+        ),
+        (
+            "tcga",
+            "Stomach, distal gastrectomy.\nGastric cancer, L, Less, Type 3, 45x38 mm.",
+            "tumor_site",
+            "lower third + lesser curvature",
+        ),
+        (
+            "tcga",
+            "Stomach, distal gastrectomy.\nGastric cancer, L, Less, Type 3, 45x38 mm.",
+            "laterality",
+            None,
+        ),
         # The Mandard grade named after its number.
         (
             "tcga",
