@@ -395,17 +395,11 @@ _LOSS_OF_EXPRESSION = re.compile(
 _CONSERVED_EXPRESSION = re.compile(
     r"(?:with[ \t]+)?conserved[ \t]+(?:nuclear[ \t]+)?(?:expression|staining)(?![a-z])"
 )
-# "Tumour regression grade 3 of Mandard", "TRG3 according to Mandard" are "Mandard TRG 3".
 # "Biopsies (terminal ileum, ascending, transverse, descending, sigmoid, rectum)": a colon segment
 # named by its adjective alone in a list of segments.
 _BARE_COLON_SEGMENT = re.compile(
     r"(?<![a-z])(ascending|transverse|descending)(?=[ \t]*(?:,|and[ \t]|&)[ \t]*(?:the[ \t]+)?"
     r"(?:ascending|transverse|descending|sigmoid|rectum|cecum|caecum)(?![a-z]))"
-)
-_BARE_SEGMENT_LISTED = tuple(
-    f"{segment}{after}"
-    for segment in ("ascending", "transverse", "descending")
-    for after in (",", " and", " &")
 )
 # "Pericolorectal (subserosal) adipose tissue", "subserosal (pericolic) fat": the fat beyond the
 # muscle named twice; the subserosa, which one of the two names says and the depth field ranks.
@@ -420,6 +414,7 @@ _SLASHED_INVASIONS = re.compile(
     r"(?<![a-z])(capsular|vascular|lymphatic|venous|angiolymphatic)[ \t]*/[ \t]*"
     r"(capsular|vascular|lymphatic|venous|angiolymphatic)(?=[ \t]+invasion(?![a-z]))"
 )
+# "Tumour regression grade 3 of Mandard", "TRG3 according to Mandard" are "Mandard TRG 3".
 _MANDARD_AFTER = re.compile(
     r"(?:tumou?r[ \t]+regression[ \t]+grade[ \t]+(?:\(trg\)[ \t]+)?|(?<![a-z])trg[ \t]*)"
     r"([1-5])[ \t]+"
@@ -1464,7 +1459,7 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
-    if any(segment in text for segment in _BARE_SEGMENT_LISTED):  # "(ascending, transverse, ..."
+    if "ascending," in text or "transverse," in text:  # "(terminal ileum, ascending, ..."
         text = _BARE_COLON_SEGMENT.sub(r"\1 colon", text)
     if "(subserosal)" in text or "subserosal (" in text:  # "pericolic (subserosal) fat"
         text = _SUBSEROSAL_NAMED_TWICE.sub("subserosal", text)
