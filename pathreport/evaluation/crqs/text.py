@@ -410,6 +410,9 @@ _SUBSEROSAL_NAMED_TWICE = re.compile(
 )
 # "Capsular/vascular invasion": two kinds of invasion sharing the noun, as "capsular or vascular
 # invasion" are (the slash would join the two words into one).
+_SLASHED_INVASION_WORDS = frozenset(
+    ["capsular", "vascular", "lymphatic", "venous", "angiolymphatic"]
+)
 _SLASHED_INVASIONS = re.compile(
     r"(?<![a-z])(capsular|vascular|lymphatic|venous|angiolymphatic)[ \t]*/[ \t]*"
     r"(capsular|vascular|lymphatic|venous|angiolymphatic)(?=[ \t]+invasion(?![a-z]))"
@@ -681,18 +684,15 @@ _PERINEURAL_CODE = re.compile(r"(?<![A-Za-z0-9])Pn([01])(?![0-9A-Za-z])")
 _PERINEURAL_WORDS = {"0": "perineural invasion absent", "1": "perineural invasion present"}
 # "Gastric cancer, L, Less, Type 3": the Japanese Classification's location of a gastric
 # carcinoma, its third (U, M, L; E and D for the oesophagus and duodenum it reaches) and its
-# wall, read in words before lower-casing makes "L" a side.
+# wall, read in words before "L" is read as a side.
 _GASTRIC_THIRDS = {
-    "U": "upper third", "M": "middle third", "L": "lower third", "E": "esophagus", "D": "duodenum"
+    "u": "upper third", "m": "middle third", "l": "lower third", "e": "esophagus", "d": "duodenum"
 }  # fmt: skip
 _GASTRIC_WALLS = {
-    "Less": "lesser curvature", "Gre": "greater curvature", "Ant": "anterior wall",
-    "Post": "posterior wall", "Circ": "circumferential",
+    "less": "lesser curvature", "gre": "greater curvature", "ant": "anterior wall",
+    "post": "posterior wall", "circ": "circumferential",
 }  # fmt: skip
-_GASTRIC_WALL_CODES = tuple(f", {wall}" for wall in _GASTRIC_WALLS)
-_GASTRIC_LOCATION = re.compile(
-    r"(?<![A-Za-z])([UMLED]{1,3}),[ \t]*(Less|Gre|Ant|Post|Circ)(?![A-Za-z])"
-)
+_GASTRIC_LOCATION = re.compile(r"(?<![a-z])([umled]{1,3}),[ \t]*(less|gre|ant|post|circ)(?![a-z])")
 
 
 def _gastric_location(match: re.Match[str]) -> str:
@@ -1443,8 +1443,6 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _PERINEURAL_CODE.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
     if "pn" in text and ", ly" in text:  # "pn1, ly0, v0": before the lymphatic code
         text = _PERINEURAL_BEFORE_LYMPHATIC.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
-    if any(wall in text for wall in _GASTRIC_WALL_CODES):  # "Gastric cancer, L, Less, Type 3"
-        text = _GASTRIC_LOCATION.sub(_gastric_location, text)
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
     lowered = text.lower()
@@ -1459,12 +1457,6 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
-    if "ascending," in text or "transverse," in text:  # "(terminal ileum, ascending, ..."
-        text = _BARE_COLON_SEGMENT.sub(r"\1 colon", text)
-    if "(subserosal)" in text or "subserosal (" in text:  # "pericolic (subserosal) fat"
-        text = _SUBSEROSAL_NAMED_TWICE.sub("subserosal", text)
-    if "invasion" in text and ("ar/" in text or "ic/" in text or "us/" in text):
-        text = _SLASHED_INVASIONS.sub(r"\1 or \2", text)  # "capsular/vascular invasion"
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"
@@ -1544,6 +1536,16 @@ def normalise(text: str, *, report: bool = False) -> str:
     if "(" in text and _BRACKETED_QUALIFIER_PROBE.search(text):  # one search, led by "("
         text = _BRACKETED_QUALIFIER.sub(r"\1", text)
     words = set(WORD_RUN.findall(text))  # one word set for the steps below
+    # The rewrites below are looked up in the word set first (a substring test of a whole report
+    # costs as much as its other steps together).
+    if "subserosal" in words and "(" in text:  # "pericolic (subserosal) fat"
+        text = _SUBSEROSAL_NAMED_TWICE.sub("subserosal", text)
+    if "invasion" in words and not words.isdisjoint(_SLASHED_INVASION_WORDS):
+        text = _SLASHED_INVASIONS.sub(r"\1 or \2", text)  # "capsular/vascular invasion"
+    if "ascending" in words or "transverse" in words:  # "(terminal ileum, ascending, ..."
+        text = _BARE_COLON_SEGMENT.sub(r"\1 colon", text)
+    if not words.isdisjoint(_GASTRIC_WALLS):  # "Gastric cancer, L, Less, Type 3"
+        text = _GASTRIC_LOCATION.sub(_gastric_location, text)
     dotted_nodes = "n" in words and "l.n." in text  # "L.N.s 0/14"
     other = _other_labs_wording(text, words)  # "CD3 -ve", "low grade (FIGO 1)", "1.5 and 1.8 cm"
     if other != text:
