@@ -44,7 +44,7 @@ from pathreport.evaluation.crqs.schema import (
     Schema,
 )
 from pathreport.evaluation.crqs.spelling import TypoReader
-from pathreport.evaluation.crqs.text import ReportText, normalise_phrase
+from pathreport.evaluation.crqs.text import COPULAS, ReportText, normalise_phrase
 from pathreport.evaluation.crqs.values import (
     ValueParseError,
     breakdown_count,
@@ -77,7 +77,6 @@ _CLAUSE_OPENERS = frozenset({"the", "a", "an", "there", "it", "this", "these", "
 # Words after which a cue begins a statement of its own ("..., and no necrosis is seen",
 # "... reaction with no evidence of carcinoma") instead of closing the list before them.
 _JOIN_A_STATEMENT = frozenset({"and", "or", "but", "with", "while", "whereas"})
-_COPULAS = frozenset({"is", "are", "was", "were"})
 _MAX_OPEN_ITEM_WORDS = 3  # words of an unlisted middle item ("no A, atypical mitoses, or B")
 # Words that end a list of findings: a verb or a preposition starts a clause of its own.
 _NOT_LIST_WORDS = frozenset(
@@ -681,7 +680,7 @@ class RuleExtractor:
                             return None
                         return k, stated_at(k)[1]
                     listed = listish[k + 1] > listish[k]
-                    if rt.words[k] in _COPULAS:
+                    if rt.words[k] in COPULAS:
                         copula = True
                     elif copula and in_list[k]:
                         return None  # "express CK20 and CDX2 and are CK7 negative": a clause

@@ -950,8 +950,8 @@ _STATUS_HEADING = re.compile(
 # not.", "perineural invasion identified, lymphovascular invasion not."): the finding is not
 # identified.
 _ELLIPTICAL_NOT = re.compile(r" not(?=[ \t]*(?:[.;,\n]|\Z))")  # starts with a literal: fast
-_COPULAS = ("is", "are", "was", "were")
-_ELLIPTICAL_HEADS = _COPULAS + ("invasion", "involvement", "extension", "necrosis", "spread")
+COPULAS = frozenset(["is", "are", "was", "were"])  # the verbs of a stated status
+_ELLIPTICAL_HEADS = COPULAS | {"invasion", "involvement", "extension", "necrosis", "spread"}
 
 
 def _elliptical_not(match: re.Match) -> str:
