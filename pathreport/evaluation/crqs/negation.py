@@ -24,6 +24,8 @@ DEFAULT_PRE = (
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
     # "Negative to malignancy": the preposition of some writers of English as a second language.
     "negative to",
+    # "Bridging fibrosis, not yet cirrhosis": "yet" here is no contrast that ends the scope.
+    "not yet", "but not yet",
     # "Suspicious but not diagnostic of carcinoma": "diagnostic of" alone ends a negation.
     "not diagnostic of", "not diagnostic for", "nondiagnostic of", "nondiagnostic for",
     # "IM at the junction is not on its own diagnostic of Barrett's".

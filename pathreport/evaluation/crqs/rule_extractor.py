@@ -1599,7 +1599,7 @@ def _select(
     ... (0/3)") are two parts, not one count stated twice.
     """
     if breakdowns:
-        cands = [c for c in cands if (c[0], -c[1]) in breakdowns or not _overlaps(c, breakdowns)]
+        cands = [c for c in cands if _own_breakdown(c, breakdowns) or not _overlaps(c, breakdowns)]
     if f.select == "number":  # how many clauses state it: "tumour absent" in three places
         return str(len({c[2] for c in cands})), cands
     if f.only_alone:  # "benign" beside an adenocarcinoma adds nothing; so does a DCIS beside IDC
@@ -1706,6 +1706,15 @@ def _opens_aside(text: str, start: int, end: int) -> bool:
     subject of its own before it: a status at ``end`` is that subject's."""
     at = text.rfind("(", start, end)
     return at >= 0 and ")" not in text[at:end] and any(c.isalpha() for c in text[at:end])
+
+
+def _own_breakdown(cand: tuple, spans: set[tuple[int, int]]) -> bool:
+    """True when a candidate is a breakdown's sum or a stated total that no wider stated total
+    holds: "1/2 and 1/3 positive, remaining 15 negative - 2/20 in total" keeps 2/20, not 2/5."""
+    start, end = cand[0], -cand[1]
+    return (start, end) in spans and not any(
+        a <= start and end <= b and (a, b) != (start, end) for a, b in spans
+    )
 
 
 def _overlaps(cand: tuple, spans: set[tuple[int, int]]) -> bool:

@@ -1,0 +1,181 @@
+"""Wordings of the 49th schema versions: sub-sites that change management (Couinaud segments
+listed after a plural, the ampulla of Vater, the appendiceal tip and base), node totals stated
+after their groups in words, and other phrasings that read differently from their
+equivalents."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # A total after its groups, in words, is the count; the groups are its parts.
+        (
+            "tcga",
+            "Lobectomy: SCC. Nodes: station 11i (1 of 2) and 12l (1 of 3) positive, remaining"
+            " 15 negative - two of twenty in total. pT2b N1.",
+            "lymph_node_involvement",
+            "2/20",
+        ),
+        # A margin distance after a bronchial stump.
+        ("tcga", "Lobectomy: SCC. Bronchial stump clear at 1.2 cm.", "margin_distance", 1.2),
+        # Couinaud segments listed after the plural, in Arabic or Roman numerals.
+        (
+            "tcga",
+            "Liver, segments 2 and 3, partial hepatectomy: cholangiocarcinoma.",
+            "tumor_site",
+            "liver segment 2 + liver segment 3",
+        ),
+        (
+            "histai",
+            "Resection of segments VII/VIII: hepatocellular carcinoma.",
+            "tumor_site",
+            "liver segment 7 + liver segment 8",
+        ),
+        # The ampulla of Vater is a site of its own in the duodenum; the bulb is the duodenum's.
+        (
+            "histai",
+            "Biopsies of the papilla of Vater: tubular adenoma, low-grade dysplasia.",
+            "tumor_site",
+            "ampulla of vater",
+        ),
+        ("tcga", "Duodenum, bulb, biopsies: tubular adenoma.", "tumor_site", "duodenum"),
+        # Where in the appendix a tumour lies, but not the base named as a margin.
+        (
+            "histai",
+            "Appendix, appendectomy: neuroendocrine tumor, 0.8 cm, located at the tip.",
+            "tumor_site",
+            "appendiceal tip",
+        ),
+        (
+            "tcga",
+            "Appendix: carcinoid tumour at the base of the appendix, 9 mm.",
+            "tumor_site",
+            "appendiceal base",
+        ),
+        # The stomach's part after a label, in a gastrectomy report.
+        (
+            "tcga",
+            "Stomach, total gastrectomy.\nAdenocarcinoma, diffuse type.\nLocation: body, lesser"
+            " curvature. Size 60 mm.",
+            "tumor_site",
+            "body + lesser curvature",
+        ),
+        # The N category after a pathologic T category states the nodal status.
+        ("tcga", "Adenocarcinoma. pT2 N1.", "lymph_node_involvement", "present"),
+        ("tcga", "Adenocarcinoma. pT3N0.", "lymph_node_involvement", "absent"),
+        # "not yet" denies: bridging fibrosis that is not yet cirrhosis.
+        (
+            "reg2025",
+            "Liver: bridging fibrosis (METAVIR F3), not yet cirrhosis.",
+            "cirrhosis",
+            "absent",
+        ),
+        # Submucosal invasion measured in micrometres after the layer.
+        (
+            "histai",
+            "ESD: tubular adenocarcinoma invading submucosa 300 micrometres from muscularis"
+            " mucosae (SM1).",
+            "depth_of_invasion",
+            0.3,
+        ),
+        # The vertical (deep) and lateral margins of an endoscopic resection.
+        (
+            "tcga",
+            "ESD, antrum: tubular adenocarcinoma. En bloc, negative lateral and vertical margins.",
+            "margin_status",
+            "negative",
+        ),
+        # The differentiation named as the grade.
+        (
+            "histai",
+            "Stomach: tubular adenocarcinoma, grade moderate, 40 mm.",
+            "differentiation",
+            "moderate",
+        ),
+        # An eosinophil count is no mitotic rate, and its "count" names it.
+        (
+            "reg2025",
+            "Esophagus, biopsy; eosinophilic esophagitis. Peak eosinophil count 45/HPF.",
+            "eosinophils_per_hpf",
+            45.0,
+        ),
+        # Ovarian surfaces in the plural, and the chemotherapy response score.
+        (
+            "tcga",
+            "HGSC, both ovaries; ovarian surfaces involved.",
+            "ovarian_surface_involvement",
+            "present",
+        ),
+        (
+            "tcga",
+            "HGSC after neoadjuvant chemotherapy. CRS 2 of 3.",
+            "tumor_regression_grade",
+            "crs 2",
+        ),
+    ],
+)
+def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -> None:
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field"),
+    [
+        # The base of the appendix named as its margin is no tumour site.
+        (
+            "histai",
+            "LAMN limited to the appendix; base of appendix (proximal margin) negative.",
+            "tumor_site",
+        ),
+        ("histai", "Acute appendicitis; appendiceal base normal. No tumour seen.", "tumor_site"),
+        # Eosinophils per high-power field are no mitoses.
+        (
+            "histai",
+            "Oesophagus: intraepithelial eosinophils, peak count 45 per high-power field.",
+            "mitotic_rate",
+        ),
+        (
+            "histai",
+            "Oesophagus: intraepithelial eosinophils up to 45 per high-power field.",
+            "mitotic_rate",
+        ),
+        # A dysplasia's grade is no differentiation.
+        ("histai", "Adenoma with dysplasia, grade: moderate.", "differentiation"),
+    ],
+)
+def test_does_not_read(dataset: str, text: str, field: str) -> None:
+    assert field not in extract(text, dataset)
+
+
+@pytest.mark.parametrize(
+    ("dataset", "reference", "rewrite", "wrong"),
+    [
+        (
+            "tcga",
+            "Liver, segments 2 and 3, partial hepatectomy: intrahepatic cholangiocarcinoma,"
+            " 4.8 cm. Parenchymal margin negative (0.6 cm). pT2 pN1.",
+            "Left lateral sectionectomy (segments II/III): intrahepatic cholangiocarcinoma, 48 mm;"
+            " parenchymal margin clear at 6 mm. pT2 N1.",
+            "Liver, segments 7 and 8, partial hepatectomy: intrahepatic cholangiocarcinoma,"
+            " 4.8 cm. Parenchymal margin negative (0.6 cm). pT2 pN1.",
+        ),
+        (
+            "histai",
+            "Duodenum, ampulla of Vater, endoscopic biopsies: tubular adenoma, low-grade"
+            " dysplasia; no high-grade dysplasia.",
+            "Three biopsies of the papilla of Vater: tubular adenoma with"
+            " low-grade dysplasia, no high-grade dysplasia.",
+            "Duodenum, bulb, endoscopic biopsies: tubular adenoma, low-grade dysplasia; no"
+            " high-grade dysplasia.",
+        ),
+    ],
+)
+def test_the_rewrite_outranks_the_wrong_site(
+    dataset: str, reference: str, rewrite: str, wrong: str
+) -> None:
+    assert score_pair(reference, rewrite, dataset).CRQS > score_pair(reference, wrong, dataset).CRQS
