@@ -719,9 +719,12 @@ _BRACKET_BEFORE_CARCINOMA = re.compile(
     r"[ \t]*\(([a-z -]{3,30})\)[ \t]*(carcinoma|adenocarcinoma)(?![a-z])"
 )
 _BRACKET_TRIGGERS = frozenset(["cohesive", "diffuse", "signet", "intestinal", "squamous"])
-# "Consistent with TB" beside granulomas or acid-fast bacilli; elsewhere "TB" may be a tumour
-# budding score ("TB1", "TB: low"), which keeps its letters.
-_TB = re.compile(r"(?<![a-z])tb(?![a-z0-9])(?![ \t]*[:(=-]?[ \t]*(?:\d|low|high|score|grade|bd))")
+# "Consistent with TB" (and "PTB", pulmonary TB) beside granulomas or acid-fast bacilli;
+# elsewhere "TB" may be a tumour budding score ("TB1", "TB: low"), which keeps its letters.
+_TB = re.compile(
+    r"(?<![a-z])(p)?tb(?![a-z0-9])(?![ \t]*[:(=-]?[ \t]*(?:\d|low|high|score|grade|bd))"
+    r"(?=([ \t]+(?:lymphadenitis|pleuritis)(?![a-z]))?)"
+)
 _TB_CONTEXT = frozenset(
     [
         "granuloma",
@@ -887,7 +890,7 @@ _GATE_WORDS = frozenset(
         "involvement", "isocitrate", "isup", "limit", "limits", "line", "lines", "lobe",
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
-        "sheathing", "sm", "sq", "tb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
+        "sheathing", "sm", "sq", "tb", "ptb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
         "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred", "coat", "bowel",
         "lesion", "free",
     ]
@@ -1004,6 +1007,13 @@ def _border_as_margin(m: re.Match[str]) -> str:
     return "margins" if m.group(0).endswith("s") else "margin"
 
 
+def _tuberculosis(match: re.Match) -> str:
+    """ "PTB" is pulmonary tuberculosis; "TB lymphadenitis" the tuberculous one (one entity)."""
+    if match.group(2):
+        return "tuberculous"
+    return "pulmonary tuberculosis" if match.group(1) else "tuberculosis"
+
+
 def spell_out(text: str, words: set[str] | None = None) -> str:
     """``text`` (normalised, lower case) with its shorthand written in full.
 
@@ -1018,8 +1028,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _HODGKIN_SUBTYPE.sub(lambda m: _HODGKIN_SUBTYPES[m.group(1)], text)
     if "atypical" in words and "lipomatous" in text:
         text = _ATYPICAL_LIPOMATOUS.sub("well-differentiated liposarcoma", text)
-    if "tb" in words and not words.isdisjoint(_TB_CONTEXT):
-        text = _TB.sub("tuberculosis", text)
+    if ("tb" in words or "ptb" in words) and not words.isdisjoint(_TB_CONTEXT):
+        text = _TB.sub(_tuberculosis, text)
     if "x" in words and ("cm" in text or "mm" in text):
         text = _UNIT_PER_DIMENSION.sub(r"\1 x ", text)
     if "edge" in words or "edges" in words:

@@ -156,6 +156,8 @@ DEFAULT_UNKNOWN_POST = (
     # must be excluded".
     "to be excluded", "to be ruled out", "must be excluded", "should be excluded",
     "must be ruled out", "should be ruled out",
+    "needs exclusion", "needs to be excluded", "need to be excluded", "requires exclusion",
+    "needs to be ruled out", "need to be ruled out",
     # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".
     "requested", "pending", "to follow", "will follow", "awaited",
     # A test advised, not a finding: "correlation with PCR for Mycobacterium tuberculosis is

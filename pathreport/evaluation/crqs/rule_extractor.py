@@ -1606,6 +1606,10 @@ def _select(
         others = [c for c in cands if c[2] not in f.only_alone]
         if others:
             cands = others
+        elif any(c[2] != f.only_alone[0] for c in cands):
+            # Among the listed values the first (a statement of absence) yields to the others:
+            # "chronic inflammation ...; no dysplasia, no malignancy" names the inflammation.
+            cands = [c for c in cands if c[2] != f.only_alone[0]]
     if len(cands) == 1:
         return cands[0][2], cands
     if f.type == "presence":

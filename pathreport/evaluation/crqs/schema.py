@@ -46,7 +46,8 @@ The file format (one mapping)::
                                        # those values were read)
         values_from: diagnosis         # reuse an earlier field's values (without implications)
         only_negated: true             # keep only negated findings ("no features of X": X)
-        only_alone: [benign]           # values dropped when another value is stated
+        only_alone: [benign]           # values dropped when another value is stated (the
+                                       # first listed also when only listed ones are)
         only_with: [melanoma, breslow] # read only from reports that name one of these words
                                        # ("5 mm thick" is a Breslow thickness in a melanoma
                                        # report, a gallbladder wall's in another)
@@ -356,7 +357,9 @@ class FieldSpec:
     # In a set, a value that another value's name ends with ("carcinoma" beside "adenocarcinoma")
     # names the same entity less precisely ("The carcinoma invades ...") and is dropped.
     generic_yields: bool = False
-    only_alone: tuple[str, ...] = ()  # values kept only when nothing else is stated
+    # Values kept only when nothing else is stated; the first (a statement of absence) also
+    # yields to the others listed.
+    only_alone: tuple[str, ...] = ()
     # Words one of which the report must contain for the field to be read at all: a measure
     # whose wording other organs share ("5 mm thick") belongs to the field only in its context.
     only_with: tuple[str, ...] = ()

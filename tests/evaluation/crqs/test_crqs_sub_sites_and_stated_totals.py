@@ -117,6 +117,41 @@ from pathreport.evaluation.crqs import extract, score_pair
             "tumor_regression_grade",
             "crs 2",
         ),
+        # "PTB" is pulmonary tuberculosis beside its granulomas.
+        (
+            "reg2025",
+            "Lung core: caseating granulomas with AFB. Findings c/w PTB.",
+            "diagnosis",
+            "tuberculosis",
+        ),
+        # A protein loss named with "protein" between the markers and the loss.
+        (
+            "tcga",
+            "Endometrioid carcinoma. MLH1/PMS2 protein loss on IHC.",
+            "mmr_proteins_lost",
+            "mlh1 + pms2",
+        ),
+        # A transected margin named by its clock position.
+        (
+            "histai",
+            "Nodular BCC. The tumour is transected at the 3:00 lateral edge.",
+            "margin_status",
+            "positive",
+        ),
+        # The buccal mucosa named by its adjective.
+        (
+            "histai",
+            "L buccal WLE: well-differentiated keratinising SCC.",
+            "tumor_site",
+            "buccal mucosa",
+        ),
+        # Chronic inflammation beside "no malignancy" names the inflammation.
+        (
+            "reg2025",
+            "Gastric antral mucosa with moderate chronic inflammation; no dysplasia or malignancy.",
+            "findings",
+            "chronic inflammation",
+        ),
     ],
 )
 def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -> None:
@@ -146,10 +181,48 @@ def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -
         ),
         # A dysplasia's grade is no differentiation.
         ("histai", "Adenoma with dysplasia, grade: moderate.", "differentiation"),
+        # The markers of a GIST that are negative name no GIST.
+        (
+            "tcga",
+            "Retroperitoneum: leiomyosarcoma; desmin positive, GIST markers CD117/DOG-1 negative.",
+            "excluded_entities",
+        ),
     ],
 )
 def test_does_not_read(dataset: str, text: str, field: str) -> None:
     assert field not in extract(text, dataset)
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text"),
+    [
+        (
+            "tcga",
+            "Retroperitoneum: leiomyosarcoma; desmin positive, GIST markers CD117/DOG-1 negative.",
+        ),
+        ("reg2025", "Soft tissue: leiomyosarcoma. Desmin, SMA positive, GIST markers negative."),
+    ],
+)
+def test_gist_markers_name_no_gist(dataset: str, text: str) -> None:
+    assert "gastrointestinal stromal tumor" not in str(extract(text, dataset).get("findings"))
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text"),
+    [
+        # A work-up advised leaves tuberculosis open.
+        (
+            "reg2025",
+            "Neck node: granulomatous lymphadenitis; ZN no AFB. TB lymphadenitis needs exclusion.",
+        ),
+        (
+            "histai",
+            "Neck node: granulomatous lymphadenitis; ZN no AFB. TB lymphadenitis needs exclusion.",
+        ),
+    ],
+)
+def test_an_advised_exclusion_states_no_tuberculosis(dataset: str, text: str) -> None:
+    assert extract(text, dataset).get("diagnosis") != "tuberculosis"
 
 
 @pytest.mark.parametrize(
