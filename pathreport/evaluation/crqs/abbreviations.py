@@ -224,10 +224,13 @@ _MARGIN_GROWTH = re.compile(
     r"(margins?)[ \t]+with(out)?[ \t]+(?:(?:signs?|evidence)[ \t]+of[ \t]+)?tumou?r[ \t]+growth"
     r"(?![a-z])"
 )
+# ("Tumour growth in resection lines not found", "tumour growth not found in the margin": free.)
 _GROWTH_IN_MARGIN = re.compile(
     r"growth(?<=tumor growth|umour growth)[ \t]+(?:is[ \t]+)?"
-    r"(?:(?:present|seen|found|identified)[ \t]+)?"
+    r"(?:(not[ \t]+)?(?:present|seen|found|identified|detected)[ \t]+)?"
     r"(?:in|at)[ \t]+(?:the[ \t]+)?((?:[a-z]+[ \t]+){0,2}?margins?)(?![a-z])"
+    r"(?:[ \t]+(?:(?:is|are|was|were)[ \t]+)?"
+    r"(not[ \t]+(?:found|seen|identified|detected|present)|absent)(?![a-z]))?"
 )
 # "No e/o malignancy", "f/s/o leprosy", "s/o metastasis": the shorthand of Indian reports. Their
 # words ("e", "o") would wake the whole shorthand pass on every "o'clock", so they have their
@@ -1163,7 +1166,9 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _MARGIN_GROWTH.sub(
             lambda m: m.group(1) + (" free" if m.group(2) else " involved"), text
         )
-        text = _GROWTH_IN_MARGIN.sub(r"\1 involved", text)
+        text = _GROWTH_IN_MARGIN.sub(
+            lambda m: m.group(2) + (" free" if m.group(1) or m.group(3) else " involved"), text
+        )
     if "o" in words and "/o" in text:
         text = _SLASHED_PHRASE.sub(lambda m: _SHORTHAND_TEXT[m.group(1)], text)
     if words.isdisjoint(_TRIGGERS):

@@ -1722,9 +1722,11 @@ def _own_breakdown(cand: tuple, spans: set[tuple[int, int]]) -> bool:
 
 
 def _overlaps(cand: tuple, spans: set[tuple[int, int]]) -> bool:
-    """True when a counted candidate (not a bare status) overlaps one of ``spans``."""
+    """True when a count ("1/2", or a bare "12" read from "in 12 lymph nodes"), not a bare
+    status, overlaps one of ``spans``."""
     start, end = cand[0], -cand[1]
-    return "/" in str(cand[2]) and any(start < b and a < end for a, b in spans)
+    value = str(cand[2])
+    return ("/" in value or value.isdigit()) and any(start < b and a < end for a, b in spans)
 
 
 def _absence_only(f: FieldSpec) -> bool:

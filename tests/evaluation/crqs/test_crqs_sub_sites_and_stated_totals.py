@@ -152,6 +152,40 @@ from pathreport.evaluation.crqs import extract, score_pair
             "findings",
             "chronic inflammation",
         ),
+        # Margins called resection lines, with "tumour growth ... not found".
+        (
+            "reg2025",
+            "Skin, excision; BCC. Tumour growth in resection lines not found, closest line 2 mm.",
+            "margin_status",
+            "free",
+        ),
+        (
+            "tcga",
+            "BCC. Tumour growth in lateral resection line found.",
+            "margin_status",
+            "positive",
+        ),
+        # Metastases not found in the nodes counted: none of them.
+        (
+            "tcga",
+            "Carcinoma. Lymph nodes: metastases not found in 12 lymph nodes.",
+            "lymph_node_involvement",
+            "0/12",
+        ),
+        # Each sample's peak eosinophil count.
+        (
+            "histai",
+            "Oesophagus: intraepithelial eosinophils up to 45 per HPF (No. 2) and up to 30 per HPF"
+            " (No. 1).",
+            "eosinophils_per_hpf",
+            "30.0 + 45.0",
+        ),
+        (
+            "reg2025",
+            "Oesophagus: EoE. Peak intraepithelial eosinophils: 45/HPF.",
+            "eosinophils_per_hpf",
+            45.0,
+        ),
     ],
 )
 def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -> None:
@@ -187,6 +221,8 @@ def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -
             "Retroperitoneum: leiomyosarcoma; desmin positive, GIST markers CD117/DOG-1 negative.",
             "excluded_entities",
         ),
+        # An FNCLCC necrosis score is no nodal stage.
+        ("tcga", "UPS, grade 3 by FNCLCC (D3 + M3 + N1 = 7). pT3 NX.", "pn_stage"),
     ],
 )
 def test_does_not_read(dataset: str, text: str, field: str) -> None:
