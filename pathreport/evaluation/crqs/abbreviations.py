@@ -127,11 +127,14 @@ _WORDS = {
     "por2": "poorly differentiated adenocarcinoma",
     "wd": "well differentiated", "pd": "poorly differentiated", "int": "intermediate",
     "md": "moderately differentiated",
-    "rt": "right", "lt": "left", "bilat": "bilateral"
+    "rt": "right", "lt": "left", "bilat": "bilateral",
+    # "NSCLC, favour adeno": the carcinoma's shorthand (not "adeno-squamous", "adeno ca").
+    "adeno": "adenocarcinoma",
 }  # fmt: skip
 _WORD = re.compile(
     r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_WORDS, key=len, reverse=True)))
 )
+_NOT_ADENO_ALONE = re.compile(r"[ \t]*(?:-|/|ca(?![a-z])|carcinoma|cancer|squamous|matous)")
 _NODE_COUNT_AFTER = re.compile(r"[ \t]*:?[ \t]*\(?[ \t]*\d{1,3}[ \t]*(?:/|of[ \t])[ \t]*\d")
 # What may follow "rt" or "lt" when it means radiotherapy or something else, not a side.
 _NOT_A_SIDE_AFTER = frozenset(
@@ -791,6 +794,10 @@ _METHOD_BEFORE_SIGN = re.compile(
 )
 # "L't", "R't": the sides as some East Asian reports abbreviate them.
 _SIDE_APOSTROPHE = re.compile(r"(?<![a-z0-9'])([lr])'t(?![a-z0-9])")
+# "Neck nodes: 0/18 R, 0/15 L": the side a count belongs to, after it.
+_SIDE_LETTER_AFTER_COUNT = re.compile(
+    r"(\d/\d{1,3})[ \t]+([lr])(?=[ \t]*(?:[,;)\n]|\.(?![a-z0-9])|$))"
+)
 # "Rectum, upper part", "esophagus (lower third)": the organ's third after its name, which the
 # vocabularies read before it ("upper rectum", "lower esophagus").
 _ORGAN_THEN_THIRD = re.compile(
@@ -1046,6 +1053,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             text = _SIDE_LETTER_LAST.sub(_side_of_letter, text)
         if "'t" in text:  # "L't breast": left
             text = _SIDE_APOSTROPHE.sub(_side_of_letter, text)
+        if "/" in text:  # "0/18 R, 0/15 L"
+            text = _SIDE_LETTER_AFTER_COUNT.sub(
+                lambda m: f"{m.group(1)} {'left' if m.group(2) == 'l' else 'right'}", text
+            )
     if not words.isdisjoint(_RARE_SHORTHAND):  # one set test for the rare rewrites below
         if not words.isdisjoint(_TEST_METHODS):  # "EBER-ISH: (-)": the sign is the test's result
             text = _METHOD_BEFORE_SIGN.sub("", text)
@@ -1387,6 +1398,8 @@ def _word(match: re.Match) -> str:
             return word  # no count after it: not read as a node
     if word == "ca" and _NOT_CARCINOMA_AFTER.match(text, end):
         return word  # "CA 19-9", "ca. 2 cm"
+    if word == "adeno" and _NOT_ADENO_ALONE.match(text, end):
+        return word  # "adeno-squamous", "adeno ca", "adeno carcinoma"
     if word in ("pd", "wd") and text.startswith("-", end) and not text.startswith("-net", end):
         return word  # "PD-L1"; "WD-NET" is a well-differentiated neuroendocrine tumour
     start = match.start()

@@ -186,6 +186,42 @@ from pathreport.evaluation.crqs import extract, score_pair
             "eosinophils_per_hpf",
             45.0,
         ),
+        # Side letters after node counts, and a single node among those examined.
+        ("tcga", "Laryngectomy. Neck nodes: 0/18 R, 0/15 L.", "lymph_node_involvement", "0/33"),
+        (
+            "tcga",
+            "Laryngectomy: SCC. Single metastatic node (left level III, 22 mm) among 34 examined.",
+            "lymph_node_involvement",
+            "1/34",
+        ),
+        # A station named before the group's adjective.
+        (
+            "tcga",
+            "Hilar nodes negative (zero of three); one of four station 7 subcarinal nodes is"
+            " positive.",
+            "lymph_node_involvement",
+            "1/7",
+        ),
+        # A layer invaded makes the tumour invasive beside its in situ component.
+        (
+            "tcga",
+            "Cystectomy: high grade urothelial carcinoma invading perivesical fat. Carcinoma"
+            " in situ in adjacent mucosa.",
+            "in_situ_vs_invasive",
+            "invasive",
+        ),
+        (
+            "reg2025",
+            "Lung, core biopsy - NSCLC, favour adeno; TTF1+, p40-.",
+            "diagnosis",
+            "adenocarcinoma",
+        ),
+        (
+            "histai",
+            "Necrotising granuloma; GMS shows yeasts in keeping with Histoplasma capsulatum.",
+            "diagnosis",
+            "histoplasmosis",
+        ),
     ],
 )
 def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -> None:
