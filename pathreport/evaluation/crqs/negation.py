@@ -24,6 +24,11 @@ DEFAULT_PRE = (
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
     # "Negative to malignancy": the preposition of some writers of English as a second language.
     "negative to",
+    # "No curved bacilli consistent with Helicobacter pylori are identified": the organisms
+    # denied, though "consistent with" alone ends a negation.
+    "no organisms consistent with", "no bacilli consistent with",
+    "no curved bacilli consistent with", "no rods consistent with",
+    "no curved rods consistent with", "no organisms morphologically consistent with",
     # "Bridging fibrosis, not yet cirrhosis": "yet" here is no contrast that ends the scope.
     "not yet", "but not yet",
     # "Suspicious but not diagnostic of carcinoma": "diagnostic of" alone ends a negation.
@@ -134,6 +139,8 @@ DEFAULT_UNKNOWN_PRE = (
     # The clinician's question, not the pathologist's answer: "query Kaposi sarcoma", "?TB"
     # (normalised to "query TB").
     "query", "queried",
+    # The clinician's suspicion in the request: "endoscopic biopsies (suspected coeliac disease)".
+    "suspected", "clinically suspected",
     # What the sample allows or lacks: "no stroma for assessment of invasion".
     "for assessment of", "for the assessment of", "for evaluation of", "for the evaluation of",
     # The clinical history, not this specimen's finding: "in follow-up of a previously resected

@@ -222,6 +222,54 @@ from pathreport.evaluation.crqs import extract, score_pair
             "diagnosis",
             "histoplasmosis",
         ),
+        # Organisms denied with "consistent with" between the cue and their name.
+        (
+            "histai",
+            "Antrum. No curved bacilli consistent with Helicobacter pylori are identified.",
+            "hpylori_status",
+            "absent",
+        ),
+        # The Japanese depth code with its measure, and the layer after "depth:".
+        (
+            "reg2025",
+            "Stomach, ESD; tubular adenocarcinoma. Depth: submucosa (SM1, 300 um).",
+            "depth_of_invasion",
+            0.3,
+        ),
+        (
+            "reg2025",
+            "Stomach, ESD; adenocarcinoma. Depth: submucosa (SM1).",
+            "invasion_depth",
+            "submucosa",
+        ),
+        # Glomeruli counted after their labels.
+        (
+            "reg2025",
+            "Kidney, needle biopsy; IgA nephropathy. Glomeruli: 18, global sclerosis: 3.",
+            "global_glomerulosclerosis",
+            "3/18",
+        ),
+        # A capsule penetrated, and an "invasive encapsulated" carcinoma, are no intact capsule.
+        (
+            "tcga",
+            "Invasive encapsulated follicular variant PTC with focal penetration of the tumour"
+            " capsule.",
+            "capsular_invasion",
+            "present",
+        ),
+        (
+            "histai",
+            "Pipelle sample: mid-secretory pattern, days 21 to 22.",
+            "diagnosis",
+            "secretory endometrium",
+        ),
+        # The clinician's suspicion is no finding.
+        (
+            "histai",
+            "Duodenum, biopsies (suspected coeliac disease): normal mucosa.",
+            "findings",
+            "normal mucosa",
+        ),
     ],
 )
 def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -> None:
