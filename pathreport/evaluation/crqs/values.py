@@ -265,6 +265,11 @@ def total_count(
                 # numbers alone identify it: a report whose parts' involved counts do not add up
                 # ("2/63: 2/43 and 2/20") still states 2/63 as its total.
                 return count
+        for count, k, n in kept:
+            # The total beside a breakdown of its positive groups only: "3/31; paraesophageal
+            # 2/8; left gastric 1/6" leaves the negative groups' nodes unnamed.
+            if len(kept) > 2 and k and 2 * k == sum(involved) and 2 * n >= whole:  # type: ignore[operator]
+                return count
     if None in examined and all(n is None or k == 0 for _, k, n in kept) and any(examined):
         # "Two lymph nodes contain metastases; ten are negative": the negative nodes are others,
         # so the involved and the negative counts make up the nodes examined (2/12).

@@ -270,6 +270,20 @@ from pathreport.evaluation.crqs import extract, score_pair
             "findings",
             "normal mucosa",
         ),
+        # A stated total beside a breakdown of its positive groups only.
+        (
+            "tcga",
+            "Lymph nodes 3/31; paraesophageal nodes 2/8; left gastric nodes 1/6.",
+            "lymph_node_involvement",
+            "3/31",
+        ),
+        # An adenoma's dysplasia named by its grade before it.
+        (
+            "histai",
+            "Low-grade tubular adenoma x 6. Neither high-grade dysplasia nor carcinoma is seen.",
+            "dysplasia_grade",
+            "low",
+        ),
     ],
 )
 def test_reads_the_wording(dataset: str, text: str, field: str, value: object) -> None:
