@@ -794,6 +794,7 @@ _METHOD_BEFORE_SIGN = re.compile(
 )
 # "L't", "R't": the sides as some East Asian reports abbreviate them.
 _SIDE_APOSTROPHE = re.compile(r"(?<![a-z0-9'])([lr])'t(?![a-z0-9])")
+_SIDE_OF_LETTER = {"l": "left", "r": "right"}
 # "Neck nodes: 0/18 R, 0/15 L": the side a count belongs to, after it.
 _SIDE_LETTER_AFTER_COUNT = re.compile(
     r"(\d/\d{1,3})[ \t]+([lr])(?=[ \t]*(?:[,;)\n]|\.(?![a-z0-9])|$))"
@@ -1054,9 +1055,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         if "'t" in text:  # "L't breast": left
             text = _SIDE_APOSTROPHE.sub(_side_of_letter, text)
         if "/" in text:  # "0/18 R, 0/15 L"
-            text = _SIDE_LETTER_AFTER_COUNT.sub(
-                lambda m: f"{m.group(1)} {'left' if m.group(2) == 'l' else 'right'}", text
-            )
+            text = _SIDE_LETTER_AFTER_COUNT.sub(_count_then_side, text)
     if not words.isdisjoint(_RARE_SHORTHAND):  # one set test for the rare rewrites below
         if not words.isdisjoint(_TEST_METHODS):  # "EBER-ISH: (-)": the sign is the test's result
             text = _METHOD_BEFORE_SIGN.sub("", text)
@@ -1385,7 +1384,12 @@ def _differentiation(match: re.Match) -> str:
 
 def _side_of_letter(match: re.Match) -> str:
     """The side a letter names ("L." or "L't" is left)."""
-    return "left" if match.group(1) == "l" else "right"
+    return _SIDE_OF_LETTER[match.group(1)]
+
+
+def _count_then_side(match: re.Match) -> str:
+    """A count with the side letter after it: "0/15 L" is "0/15 left"."""
+    return f"{match.group(1)} {_SIDE_OF_LETTER[match.group(2)]}"
 
 
 def _word(match: re.Match) -> str:
