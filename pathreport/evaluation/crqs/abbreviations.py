@@ -130,6 +130,8 @@ _WORDS = {
     "rt": "right", "lt": "left", "bilat": "bilateral",
     # "NSCLC, favour adeno": the carcinoma's shorthand (not "adeno-squamous", "adeno ca").
     "adeno": "adenocarcinoma",
+    # French reports' "ADK" (adénocarcinome).
+    "adk": "adenocarcinoma",
 }  # fmt: skip
 _WORD = re.compile(
     r"(?<![a-z0-9])({})(?![a-z0-9])".format("|".join(sorted(_WORDS, key=len, reverse=True)))
@@ -412,6 +414,15 @@ _TYPE_AFTER = re.compile(
     r"|poorly[ \t]+cohesive|small[ \t]+cell|large[ \t]+cell)"
     r"[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
+# "Endometrial adenocarcinoma, endometrioid, grade 2": the type alone between commas.
+_TYPE_AFTER_COMMA = re.compile(
+    r"carcinoma[ \t]?,[ \t]*()(endometrioid|serous|mucinous|clear[ \t]+cell|ductal|lobular"
+    r"|medullary|micropapillary|signet[ -]ring[ \t]+cell)(?=[ \t]*(?:[,;.\n]|$))"
+)
+_TYPE_WORDS_AFTER_COMMA = frozenset(
+    ["endometrioid", "serous", "mucinous", "clear", "ductal", "lobular", "medullary"]
+    + ["micropapillary", "signet"]
+)
 _HEADS_AFTER = (
     "invasive ", "infiltrating ", "an ", "a ", "differentiated ", "primary ", "endometrial ",
     "uterine ", "ovarian ", "gastric ", "mammary ",
@@ -922,6 +933,7 @@ _GATE_WORDS |= (
     | _LOSS_WORDS
     | frozenset(_GERM_CELL_NAMES)
     | _TESTIS_WORDS
+    | _TYPE_WORDS_AFTER_COMMA
     | _MARROW_WORDS
     | _MEASURE_UNITS
     | _MELANOMA_WORDS
@@ -1096,6 +1108,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _NOT_FOUND, _verb_first_negation)
     if "type" in words and "carcinoma" in text:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
+    if "carcinoma," in text and not words.isdisjoint(_TYPE_WORDS_AFTER_COMMA):
+        text = _rewrite(text, _TYPE_AFTER_COMMA, _type_first)
     if "dysplasia" in words and "grade" in words:
         text = _GRADE_AFTER.sub(lambda m: f"{m.group(1)} grade dysplasia", text)
     if "(" in text and any(

@@ -1,0 +1,169 @@
+"""Wordings of the 50th schema versions: special stains named for their organism, the Allred
+score in brackets after a receptor's status (no node count), limb sub-sites with their side,
+a carcinoma's type alone after a comma, and other phrasings that read differently from their
+equivalents."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # A special stain named for its organism is that organism's test.
+        (
+            "histai",
+            "Epithelioid granulomas. ZN and Grocott stains negative.",
+            "organisms",
+            "fungi negative + mycobacteria negative",
+        ),
+        (
+            "histai",
+            "Granulomas. Ziehl-Neelsen stain negative for acid-fast bacilli.",
+            "organisms",
+            "mycobacteria negative",
+        ),
+        ("histai", "Granulomas. ZN shows no AFB.", "organisms", "mycobacteria negative"),
+        (
+            "reg2025",
+            "Lymph node, biopsy; Granulomatous inflammation. ZN stain: positive.",
+            "organisms",
+            "mycobacteria",
+        ),
+        # The Allred score out of 8 in brackets after the status.
+        ("tcga", "ER negative (0/8), PR positive (5/8), HER2 negative.", "er_allred_score", 0.0),
+        ("tcga", "ER negative (0/8), PR positive (5/8), HER2 negative.", "pr_allred_score", 5.0),
+        # A limb's part keeps its side; a digit is its hand or foot, a calf its leg.
+        (
+            "tcga",
+            "Soft tissue, left calf, wide resection: leiomyosarcoma.",
+            "lateral_sites",
+            "left leg",
+        ),
+        (
+            "histai",
+            "Soft tissue, left middle finger, excision: giant cell tumour.",
+            "lateral_sites",
+            "left hand",
+        ),
+        (
+            "histai",
+            "Excision of a nodule from the middle finger of the left hand.",
+            "lateral_sites",
+            "left hand",
+        ),
+        ("tcga", "Skin, right heel, excision: acral melanoma.", "lateral_sites", "right foot"),
+        # A carcinoma's type alone between commas is its type.
+        (
+            "tcga",
+            "Endometrial adenocarcinoma, endometrioid, FIGO grade 2.",
+            "diagnosis",
+            "endometrioid carcinoma",
+        ),
+        # The classic subtype before "infiltrating lobular".
+        (
+            "tcga",
+            "Lumpectomy: classic infiltrating lobular carcinoma, grade 2.",
+            "histologic_type",
+            "lobular + classic",
+        ),
+        # French "ADK" is an adenocarcinoma.
+        (
+            "reg2025",
+            "Gallbladder, cholecystectomy; Incidental ADK, well differentiated.",
+            "diagnosis",
+            "adenocarcinoma",
+        ),
+        # The deepest layer a carcinoma is confined to.
+        (
+            "reg2025",
+            "Gallbladder, cholecystectomy; Adenocarcinoma confined to the lamina propria, pT1a.",
+            "invasion_depth",
+            "lamina propria",
+        ),
+        # Candida oesophagitis is the oesophagitis; its organism is read on its own.
+        ("reg2025", "Esophagus, biopsy; Candida esophagitis", "diagnosis", "esophagitis"),
+        (
+            "reg2025",
+            "Esophagus, biopsy; consistent with oesophageal candidiasis",
+            "diagnosis",
+            "esophagitis",
+        ),
+        # Duodenitis, and the duodenum's chronic inflammation in words.
+        ("reg2025", "Duodenum, biopsy; Mild chronic duodenitis", "diagnosis", "duodenitis"),
+        ("histai", "Duodenal biopsy: mild chronic duodenitis.", "diagnosis", "enteritis"),
+        # Leprosy is named as the granulomas' cause; granulomatous dermatitis is granulomatous.
+        (
+            "reg2025",
+            "Skin, punch biopsy; Granulomatous dermatitis, consistent with borderline"
+            " tuberculoid leprosy",
+            "diagnosis",
+            "leprosy",
+        ),
+        (
+            "reg2025",
+            "Skin, punch biopsy; Granulomatous dermatitis",
+            "diagnosis",
+            "granulomatous inflammation",
+        ),
+        # "Favouring" is "favour".
+        (
+            "reg2025",
+            "Lung, core biopsy; NSCLC, favouring adenocarcinoma",
+            "histologic_type",
+            "favor adenocarcinoma",
+        ),
+        # A statement of absence of dysplasia and malignancy after "no evidence of".
+        ("histai", "Nasal polyp. No evidence of dysplasia or malignancy.", "diagnosis", "benign"),
+        # A structure's label with its tumour present.
+        (
+            "tcga",
+            "Nephrectomy: clear cell RCC. Renal vein: tumour present.",
+            "organ_involvement",
+            "renal vein",
+        ),
+        # The detrusor invaded is an invasion of the bladder wall's muscle.
+        (
+            "tcga",
+            "Cystectomy: urothelial carcinoma infiltrating the detrusor muscle.",
+            "organ_specific_invasion",
+            "present",
+        ),
+    ],
+)
+def test_wording_is_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+def test_receptor_scores_in_brackets_are_no_node_count():
+    text = "Sentinel lymph nodes 0/3. ER negative (0/8), PR negative (0/8), HER2 negative."
+    found = extract(text, "tcga")
+    assert found["lymph_node_involvement"] == "0/3"
+    assert found["lymph_nodes_examined"] == "3"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_a_stain_only_done_or_followed_by_its_organism_finds_nothing_itself(dataset):
+    assert "organisms" not in extract("Lymph node. ZN stain was performed.", dataset)
+    assert "organisms" not in extract("Lymph node. ZN and GMS stains pending.", dataset)
+
+
+def test_a_stain_result_flipped_is_caught():
+    reference = (
+        "Bronchial biopsies, right lower lobe. Non-necrotising epithelioid granulomas. ZN and"
+        " Grocott stains negative. Conclusion: granulomatous inflammation."
+    )
+    rewrite = (
+        "Right lower lobe bronchial biopsies: non-caseating epithelioid granulomas; no"
+        " acid-fast bacilli on Ziehl-Neelsen and no fungi on Grocott. Granulomatous"
+        " inflammation."
+    )
+    wrong = reference.replace(
+        "ZN and Grocott stains negative", "ZN stain positive, Grocott negative"
+    )
+    assert (
+        score_pair(reference, rewrite, "histai").CRQS > score_pair(reference, wrong, "histai").CRQS
+    )
