@@ -116,8 +116,65 @@ from pathreport.evaluation.crqs import extract, score_pair
             "histologic_type",
             "favor adenocarcinoma",
         ),
+        # Lepra bacilli are mycobacteria.
+        (
+            "reg2025",
+            "Skin, biopsy; Fite-Faraco stain negative for acid-fast lepra bacilli.",
+            "organisms",
+            "mycobacteria negative",
+        ),
+        # A lip is a site of the oral cavity.
+        ("histai", "Excision of swelling from upper lip, 2 cm.", "tumor_site", "upper lip"),
+        ("histai", "Excision of swelling from upper lip, 2 cm.", "organ_site", "oral cavity"),
+        # A tumour regression "score" is its grade.
+        (
+            "tcga",
+            "LAR: adenocarcinoma. Tumour regression score 2 (partial response).",
+            "tumor_regression_grade",
+            "trg 2",
+        ),
+        # A nasal polyp is a polyp; a sinonasal papilloma is an entity of its own.
+        ("histai", "Diagnosis: inflammatory (allergic-type) nasal polyp.", "diagnosis", "polyp"),
+        ("histai", "Diagnosis: sinonasal inverted papilloma.", "diagnosis", "sinonasal papilloma"),
+        # A mole whose type is not stated; its denial leaves the products of conception.
+        (
+            "histai",
+            "Products of conception; evidence of molar pregnancy.",
+            "diagnosis",
+            "hydatidiform mole",
+        ),
+        (
+            "histai",
+            "Products of conception; no evidence of molar pregnancy.",
+            "diagnosis",
+            "products of conception",
+        ),
+        # Benign bone and joint tumours.
+        (
+            "histai",
+            "Right distal femur, giant cell tumour (osteoclastoma).",
+            "diagnosis",
+            "giant cell tumour of bone",
+        ),
+        (
+            "histai",
+            "Diagnosis: aneurysmal bone cyst, right distal femur.",
+            "diagnosis",
+            "aneurysmal bone cyst",
+        ),
+        (
+            "histai",
+            "Conclusion: tenosynovial giant cell tumour, localized type.",
+            "diagnosis",
+            "tenosynovial giant cell tumour",
+        ),
         # A statement of absence of dysplasia and malignancy after "no evidence of".
-        ("histai", "Nasal polyp. No evidence of dysplasia or malignancy.", "diagnosis", "benign"),
+        (
+            "histai",
+            "Nasal septum biopsy. No evidence of dysplasia or malignancy.",
+            "diagnosis",
+            "benign",
+        ),
         # A structure's label with its tumour present.
         (
             "tcga",
