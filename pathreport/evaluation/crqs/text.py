@@ -640,6 +640,12 @@ _WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 _ASCII_WORD_SPLIT = re.compile(r"([a-z0-9]+(?:'s(?![a-z0-9]))?)")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
+# "MARGINS - Not involved", "LVI / PNI - Absent / absent": a heading in capitals at a line's
+# start, then a spaced dash, as some synoptic reports separate an element from its value (a
+# word: "PR - 5%" may be a sign).
+_CAPITAL_HEADING_DASH = re.compile(
+    r"(?m)^([ \t]*[A-Z][A-Z0-9 /&+()-]{0,30}?[A-Z0-9)])[ \t]+-[ \t]+(?=[A-Za-z])"
+)
 _BOUNDARY_CHARS = frozenset(".;!?\n")
 _PERCENT_WORD = re.compile(r"(\d)[ \t]*(?:percent|per[ \t]+cent)(?![a-z])")
 # "?TB", "? appendicitis": a clinical question mark before a word is the word "query".
@@ -1445,6 +1451,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _PERINEURAL_BEFORE_LYMPHATIC.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
+    if " - " in text:  # "LVI / PNI - Absent / absent": a synoptic heading's dash is its colon
+        text = _CAPITAL_HEADING_DASH.sub(r"\1: ", text)
     lowered = text.lower()
     if report and lowered == text:  # a report written in lower case (a phrase never is one)
         lowered = _lower_case_codes(lowered)
@@ -1738,6 +1746,30 @@ class ReportText:
         if not self.text.isascii():
             return None
         return self.words + ["s"] if "'s" in self.text else self.words
+
+    def asides(self) -> dict[int, int]:
+        """Short bracketed asides inside a phrase: ``{k: m}`` where a bracket opens before word
+        ``k``, closes after at most three words, and word ``m`` goes on after it with nothing but
+        spaces ("inflammatory (allergic-type) nasal polyp", "mycobacterial (tuberculous)
+        infection"), so that a phrase may continue across the aside. Empty without brackets."""
+        if "(" not in self.text:
+            return {}
+        text, starts, ends, found = self.text, self.starts, self.ends, {}
+        for k in range(1, len(self.words)):
+            if text[ends[k - 1] : starts[k]].strip(" \t") != "(":
+                continue
+            for m in range(k + 1, min(k + 4, len(self.words))):
+                gap = text[ends[m - 1] : starts[m]]
+                if ")" not in gap:
+                    if _JOINABLE_GAP.fullmatch(gap) is None or "\n" in gap:
+                        break
+                    continue
+                if gap.strip(" \t") == ")" and all(
+                    not word.isdigit() for word in self.words[k:m]
+                ):  # a count in brackets ("metastatic (0/14) tumour") is no aside of words
+                    found[k] = m
+                break
+        return found
 
     def boundary_between(self, first: int, last: int) -> bool:
         """True when a clause boundary lies in a gap before any word ``first..last`` (inclusive)."""

@@ -195,6 +195,112 @@ def test_wording_is_read(dataset, text, field, value):
     assert extract(text, dataset).get(field) == value
 
 
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # A phrase goes on across a short bracketed aside of words.
+        (
+            "reg2025",
+            "Esophagus, biopsy; Barrett mucosa with low-grade (mild) dysplasia",
+            "dysplasia_grade",
+            "low",
+        ),
+        (
+            "reg2025",
+            "Stomach, biopsy; chronic gastritis with goblet cell (intestinal) metaplasia.",
+            "intestinal_metaplasia",
+            "present",
+        ),
+        # A synoptic heading in capitals, then a spaced dash: the element and its value.
+        (
+            "tcga",
+            "TYPE - Adenocarcinoma\nLVI / PNI - Absent / absent",
+            "lymphovascular_invasion",
+            "absent",
+        ),
+        (
+            "tcga",
+            "TYPE - Adenocarcinoma\nLVI / PNI - Absent / absent",
+            "perineural_invasion",
+            "absent",
+        ),
+        # Each named margin's distance after the heading.
+        ("tcga", "Melanoma. Margins: peripheral 9 mm, deep 6 mm.", "margin_distance", "0.6 + 0.9"),
+        (
+            "reg2025",
+            "Colon; adenocarcinoma. Margins: not involved; distal 4.5 cm.",
+            "margin_distance",
+            4.5,
+        ),
+        # REG reads the depth of myometrial invasion, in either wording.
+        (
+            "reg2025",
+            "Uterus, hysterectomy; Endometrioid carcinoma, G1, invading under half of"
+            " myometrial thickness",
+            "myometrial_invasion",
+            "less than half",
+        ),
+        (
+            "reg2025",
+            "Uterus, hysterectomy; Endometrioid carcinoma, FIGO grade 1, myometrial"
+            " invasion more than 50%",
+            "myometrial_invasion",
+            "half or more",
+        ),
+        # The detrusor alone is the muscularis propria.
+        (
+            "reg2025",
+            "Urinary bladder, TURBT; Tumour invades detrusor (muscularis propria)",
+            "invasion_depth",
+            "muscularis propria",
+        ),
+        # The organ a metastasis is in, and both ovaries involved.
+        (
+            "tcga",
+            "TAH BSO: serous carcinoma involving both ovaries. Metastatic carcinoma in the"
+            " omentum, largest deposit 3 cm.",
+            "organ_involvement",
+            "ovary + omentum",
+        ),
+        # A granulomatous lymphadenitis is granulomatous; a reactive lymph node is reactive.
+        (
+            "histai",
+            "Diagnosis: non-necrotising granulomatous lymphadenitis.",
+            "diagnosis",
+            "granulomatous inflammation",
+        ),
+        (
+            "histai",
+            "Diagnosis: reactive lymph node; no lymphoma.",
+            "diagnosis",
+            "reactive lymphoid hyperplasia",
+        ),
+        # The second part of the duodenum, without its article.
+        ("reg2025", "Second part of duodenum, biopsies: normal villi.", "tumor_site", "duodenum"),
+        # A silver stain that shows no fungi.
+        (
+            "histai",
+            "Granulomas. Grocott methenamine silver stain shows no fungal organisms.",
+            "organisms",
+            "fungi negative",
+        ),
+    ],
+)
+def test_more_wordings_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+def test_a_count_in_brackets_is_no_aside():
+    text = "Right axillary dissection: none of the 14 nodes contains metastatic tumour."
+    assert extract(text, "histai")["benign_vs_malignant"] == "benign"
+
+
+def test_an_in_situ_carcinomas_grade_is_its_nuclear_grade():
+    reference = "Breast, right, excision;\nDuctal carcinoma in situ, high grade, 18 mm"
+    rewrite = "Right breast excision:\nHigh nuclear grade DCIS, 1.8 cm."
+    assert score_pair(reference, rewrite, "reg2025").CRQS >= 0.99
+
+
 def test_receptor_scores_in_brackets_are_no_node_count():
     text = "Sentinel lymph nodes 0/3. ER negative (0/8), PR negative (0/8), HER2 negative."
     found = extract(text, "tcga")
