@@ -640,6 +640,23 @@ _WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 _ASCII_WORD_SPLIT = re.compile(r"([a-z0-9]+(?:'s(?![a-z0-9]))?)")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
+# "EGFR and ALK negative", "KRAS and BRAF wild type": genes listed before the result they share,
+# written each with its result, as the genes' patterns read a result after their own name.
+_GENES = r"(?:egfr|alk|ros-?1|kras|nras|braf|met|ret|ntrk|idh1|idh2|idh)"
+_GENE_GATE = ("egfr", "alk", "ros", "kras", "braf", "ntrk", "idh")  # one of them opens a list
+_GENE_LIST_RESULT = re.compile(
+    rf"(?<![a-z0-9])({_GENES}(?:[ \t]*(?:,|/|and|&)[ \t]*(?:and[ \t]+)?{_GENES}){{1,5}})"
+    r"[ \t]*:?[ \t]+(?:(?:are|were|all|both)[ \t]+)*"
+    r"(negative|positive|wild[ -]?type|not[ \t]+mutated|not[ \t]+detected)(?![a-z0-9])"
+)
+_GENE_IN_LIST = re.compile(rf"(?<![a-z0-9]){_GENES}(?![a-z0-9])")
+
+
+def _each_gene_its_result(found: re.Match) -> str:
+    genes = _GENE_IN_LIST.findall(found.group(1))
+    return ", ".join(f"{gene} {found.group(2)}" for gene in genes)
+
+
 # "MARGINS - Not involved", "LVI / PNI - Absent / absent": a heading in capitals at a line's
 # start, then a spaced dash, as some synoptic reports separate an element from its value (a
 # word: "PR - 5%" may be a sign).
@@ -1465,6 +1482,8 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
+    if any(gene in text for gene in _GENE_GATE):  # "EGFR and ALK negative"
+        text = _GENE_LIST_RESULT.sub(_each_gene_its_result, text)
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"

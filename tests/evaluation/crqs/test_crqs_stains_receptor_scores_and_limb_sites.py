@@ -290,6 +290,40 @@ def test_more_wordings_are_read(dataset, text, field, value):
     assert extract(text, dataset).get(field) == value
 
 
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        # Nodes counted and negative for a melanoma.
+        ("Two sentinel nodes negative for melanoma.", "lymph_node_involvement", "0/2"),
+        # Genes listed before the result they share.
+        ("Lung adenocarcinoma. EGFR and ALK negative.", "egfr_status", "wild type"),
+        ("Lung adenocarcinoma. EGFR and ALK negative.", "alk_status", "negative"),
+        ("Colon adenocarcinoma. KRAS, NRAS and BRAF wild-type.", "kras_status", "wild type"),
+        ("Lung adenocarcinoma. EGFR/ALK/ROS1: negative", "egfr_status", "wild type"),
+        # A fibrosis stage out of four, before its fibrosis.
+        (
+            "Background liver: chronic hepatitis C with stage 3 of 4 fibrosis.",
+            "fibrosis_stage",
+            "stage 3",
+        ),
+        # Carcinoma at a margin named with a slash; the other margins clear.
+        (
+            "Carcinoma is present at the uncinate/superior mesenteric artery margin; all remaining"
+            " margins are clear.",
+            "margin_status",
+            "positive",
+        ),
+    ],
+)
+def test_tcga_wordings_are_read(text, field, value):
+    assert extract(text, "tcga").get(field) == value
+
+
+def test_a_fibrosis_stage_is_no_stage_group():
+    found = extract("Chronic hepatitis C with stage 3 of 4 fibrosis (bridging).", "tcga")
+    assert "stage_group" not in found
+
+
 def test_a_count_in_brackets_is_no_aside():
     text = "Right axillary dissection: none of the 14 nodes contains metastatic tumour."
     assert extract(text, "histai")["benign_vs_malignant"] == "benign"
