@@ -485,6 +485,19 @@ _MARKER_LOST = re.compile(
     r"(?:(loss|lost|retained|intact|preserved)(?![a-z])"
     r"|\((loss|lost|retained|intact|preserved)\))"  # "ATRX (loss)"
 )
+# "p63 and HMWCK show absence of basal cells": the basal-cell stains' result in words, written
+# as the result it is ("p63 and HMWCK negative"); "... show retained basal cells" is positive.
+_BASAL_CELLS_SHOWN = re.compile(
+    r"[ \t]+(?:(?:immuno)?stains?[ \t]+)?(?:show|shows|showed|confirm|confirms|confirmed"
+    r"|demonstrate|demonstrates|demonstrated|reveal|reveals|revealed)[ \t]+"
+    r"(?:the[ \t]+|an?[ \t]+|complete[ \t]+|total[ \t]+)?"
+    r"(absence|loss|lack|retained|intact|preserved|presence)[ \t]+(?:of[ \t]+)?(?:an?[ \t]+)?"
+    r"basal[ \t]+cells?(?:[ \t]+layer)?(?![a-z])"
+)
+_BASAL_MARKER_BEFORE = re.compile(
+    r"(?:p63|hmwck|34[ \t-]?(?:beta|b)[ \t-]?e[ \t-]?12|ck[ \t]?5/6|cytokeratin|basal[ \t]+cell"
+    r"[ \t]+markers?)[^.;:\n]{0,40}$"
+)
 _LOSS_WORDS = frozenset(["loss", "lost", "retained", "retention", "intact", "preserved"])
 _LOSABLE_WORDS = frozenset(
     ["cadherin", "ecadherin", "atrx", "bap1", "bap", "ini1", "ini", "smarcb1", "smarca4", "brg1"]
@@ -914,7 +927,7 @@ _GATE_WORDS = frozenset(
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "sheathing", "sm", "sq", "tb", "ptb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
         "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred", "coat", "bowel",
-        "lesion", "free",
+        "lesion", "free", "basal",
     ]
 )  # fmt: skip
 _GATE_WORDS |= (
@@ -1160,6 +1173,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _LAYER_INITIALS_INVADED.sub(lambda m: _LAYER_NAMES[m.group(1)], text)
     if not words.isdisjoint(_LIVER_WORDS) and not words.isdisjoint(_SEGMENT_NAMES):
         text = _LIVER_SEGMENT.sub("segment ", text)  # "partial hepatectomy, seg. 7"
+    if "basal" in words:
+        text = _rewrite(text, _BASAL_CELLS_SHOWN, _basal_cells_result)
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text)
@@ -1334,6 +1349,15 @@ def _verb_first_negation(found: re.Match, done: int) -> tuple[int, str] | None:
     if verb is not None and _opens_clause(text, verb.start()):
         return verb.start(), "no"
     return None
+
+
+def _basal_cells_result(found: re.Match, done: int) -> tuple[int, str] | None:
+    """ " show absence of basal cells" -> " negative" after the basal-cell stains it follows."""
+    start = found.start()
+    if _BASAL_MARKER_BEFORE.search(found.string, max(done, start - 80), start) is None:
+        return None
+    absent = found.group(1) in ("absence", "loss", "lack")
+    return start, " negative" if absent else " positive"
 
 
 def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:

@@ -640,6 +640,8 @@ _WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 _ASCII_WORD_SPLIT = re.compile(r"([a-z0-9]+(?:'s(?![a-z0-9]))?)")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
+_N_AFTER_PT = re.compile(r"(?<![a-z])(y?pt[0-4][a-d]?(?:,[ \t]|[ \t])?)n(?=[0-3x](?![0-9]))")
+_M_AFTER_PN = re.compile(r"(pn[0-3x][a-c]?)(m[01x])(?![a-z0-9])")
 # "EGFR and ALK negative", "KRAS and BRAF wild type": genes listed before the result they share,
 # written each with its result, as the genes' patterns read a result after their own name.
 _GENES = r"(?:egfr|alk|ros-?1|kras|nras|braf|met|ret|ntrk|idh1|idh2|idh)"
@@ -1482,6 +1484,9 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _THOUSANDS_MICRONS.sub(r"\1\2", text)
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
+    if "pt" in text:  # "pT2 N1": the N category after a pathologic T category is pathologic too
+        text = _N_AFTER_PT.sub(lambda m: m[1] + ("pn" if m[1][-1] in " \t" else " pn"), text)
+        text = _M_AFTER_PN.sub(r"\1 \2", text)  # "pT3N2M0"
     if any(gene in text for gene in _GENE_GATE):  # "EGFR and ALK negative"
         text = _GENE_LIST_RESULT.sub(_each_gene_its_result, text)
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement

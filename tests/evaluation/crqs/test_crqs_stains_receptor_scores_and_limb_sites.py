@@ -319,6 +319,48 @@ def test_tcga_wordings_are_read(text, field, value):
     assert extract(text, "tcga").get(field) == value
 
 
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # The basal-cell stains' result in words.
+        (
+            "reg2025",
+            "Prostate, biopsy; IHC: p63 and HMWCK show absence of basal cells; AMACR positive.",
+            "ihc_markers",
+            "hmwck negative + p63 negative + amacr",
+        ),
+        (
+            "histai",
+            "Prostate core. IHC: p63 and HMWCK show retained basal cells.",
+            "ihc_markers",
+            "p63 + hmwck",
+        ),
+        # Nodes counted from their stations, without metastasis.
+        (
+            "tcga",
+            "Eleven lymph nodes from stations 4R, 7, 10R and 11R without metastasis.",
+            "lymph_node_involvement",
+            "0/11",
+        ),
+        # An immunophenotype that supports a primary site.
+        (
+            "histai",
+            "Metastatic adenocarcinoma; immunophenotype supports colorectal origin.",
+            "primary_site",
+            "colorectum",
+        ),
+        # The N category after a pT is pathologic, with every pN reading: tumour deposits (N1c),
+        # micrometastases (N1mi), and the compact form with its M category.
+        ("tcga", "Sigmoid adenocarcinoma. Stage pT3 N1c.", "tumor_deposits", "present"),
+        ("tcga", "Breast carcinoma. Stage pT2 N1mi.", "nodal_metastasis_size", "micrometastasis"),
+        ("tcga", "Colon adenocarcinoma, pT3N2aM1.", "pn_stage", "n2a"),
+        ("tcga", "Colon adenocarcinoma, pT3N2aM1.", "pm_stage", "m1"),
+    ],
+)
+def test_stains_nodes_and_stages_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
 def test_a_fibrosis_stage_is_no_stage_group():
     found = extract("Chronic hepatitis C with stage 3 of 4 fibrosis (bridging).", "tcga")
     assert "stage_group" not in found
