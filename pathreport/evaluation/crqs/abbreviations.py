@@ -485,6 +485,18 @@ _MARKER_LOST = re.compile(
     r"(?:(loss|lost|retained|intact|preserved)(?![a-z])"
     r"|\((loss|lost|retained|intact|preserved)\))"  # "ATRX (loss)"
 )
+# "EGFR and ALK negative", "KRAS and BRAF wild type": genes listed before the result they share,
+# written each with its result, as the genes' patterns read a result after their own name.
+_GENES = r"(?:egfr|alk|ros-?1|kras|nras|braf|met|ret|ntrk|idh1|idh2|idh)"
+_GENE_WORDS = frozenset(
+    ["egfr", "alk", "ros1", "kras", "nras", "braf", "ntrk", "idh1", "idh2", "idh"]
+)
+_GENE_LIST_RESULT = re.compile(
+    rf"(?<![a-z0-9])({_GENES}(?:[ \t]*(?:,|/|and|&)[ \t]*(?:and[ \t]+)?{_GENES}){{1,5}})"
+    r"[ \t]*:?[ \t]+(?:(?:are|were|all|both)[ \t]+)*"
+    r"(negative|positive|wild[ -]?type|not[ \t]+mutated|not[ \t]+detected)(?![a-z0-9])"
+)
+_GENE_IN_LIST = re.compile(rf"(?<![a-z0-9]){_GENES}(?![a-z0-9])")
 # "p63 and HMWCK show absence of basal cells": the basal-cell stains' result in words, written
 # as the result it is ("p63 and HMWCK negative"); "... show retained basal cells" is positive.
 _BASAL_CELLS_SHOWN = re.compile(
@@ -947,6 +959,7 @@ _GATE_WORDS |= (
     | frozenset(_GERM_CELL_NAMES)
     | _TESTIS_WORDS
     | _TYPE_WORDS_AFTER_COMMA
+    | _GENE_WORDS
     | _MARROW_WORDS
     | _MEASURE_UNITS
     | _MELANOMA_WORDS
@@ -1175,6 +1188,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _LIVER_SEGMENT.sub("segment ", text)  # "partial hepatectomy, seg. 7"
     if "basal" in words:
         text = _rewrite(text, _BASAL_CELLS_SHOWN, _basal_cells_result)
+    if not words.isdisjoint(_GENE_WORDS):  # "EGFR and ALK negative"
+        text = _GENE_LIST_RESULT.sub(_each_gene_its_result, text)
     if not words.isdisjoint(_LOSS_WORDS) and not words.isdisjoint(_LOSABLE_WORDS):
         text = _LOSS_OF.sub(lambda m: _stain_result(m.group(2), m.group(1)), text)
         text = _MARKER_LOST.sub(lambda m: _stain_result(m.group(1), m.group(2) or m.group(3)), text)
@@ -1349,6 +1364,11 @@ def _verb_first_negation(found: re.Match, done: int) -> tuple[int, str] | None:
     if verb is not None and _opens_clause(text, verb.start()):
         return verb.start(), "no"
     return None
+
+
+def _each_gene_its_result(found: re.Match) -> str:
+    genes = _GENE_IN_LIST.findall(found.group(1))
+    return ", ".join(f"{gene} {found.group(2)}" for gene in genes)
 
 
 def _basal_cells_result(found: re.Match, done: int) -> tuple[int, str] | None:

@@ -334,7 +334,6 @@ class RuleExtractor:
     # -- internals -----------------------------------------------------------------------------
     def _scan(self, rt: ReportText) -> list[tuple[int, int, list]]:
         words, join, n, root = rt.words, rt.joinable, len(rt.words), self._root
-        asides = rt.asides()  # a phrase goes on across "(allergic-type)"
         hits = []
         for i in range(n):
             node = root.get(words[i])
@@ -346,14 +345,8 @@ class RuleExtractor:
                 if entry is not None:
                     hits.append((i, j, entry))
                 j += 1
-                if j >= n:
+                if j >= n or not join[j]:
                     break
-                if not join[j]:
-                    if j not in asides:
-                        break
-                    j = asides[j]
-                    if j >= n:
-                        break
                 node = node.get(words[j])
                 if node is None:
                     break

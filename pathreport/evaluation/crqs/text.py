@@ -640,28 +640,14 @@ _WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 _ASCII_WORD_SPLIT = re.compile(r"([a-z0-9]+(?:'s(?![a-z0-9]))?)")
 _GAP_CACHE: dict[str, tuple[bool, bool, bool, bool]] = {}
 _JOINABLE_GAP = re.compile(r"[\s\-/]*")
-_N_AFTER_PT = re.compile(r"(?<![a-z])(y?pt[0-4][a-d]?(?:,[ \t]|[ \t])?)n(?=[0-3x](?![0-9]))")
+_N_AFTER_PT = re.compile(
+    r"pt(?:(?<![a-z]pt)|(?<=(?<![a-z])ypt))([0-4][a-d]?(?:,[ \t]|[ \t])?)n(?=[0-3x](?![0-9]))"
+)  # led by its literal, so that it is looked up, not tried at every character
 _M_AFTER_PN = re.compile(r"(pn[0-3x][a-c]?)(m[01x])(?![a-z0-9])")
-# "EGFR and ALK negative", "KRAS and BRAF wild type": genes listed before the result they share,
-# written each with its result, as the genes' patterns read a result after their own name.
-_GENES = r"(?:egfr|alk|ros-?1|kras|nras|braf|met|ret|ntrk|idh1|idh2|idh)"
-_GENE_GATE = ("egfr", "alk", "ros", "kras", "braf", "ntrk", "idh")  # one of them opens a list
-_GENE_LIST_RESULT = re.compile(
-    rf"(?<![a-z0-9])({_GENES}(?:[ \t]*(?:,|/|and|&)[ \t]*(?:and[ \t]+)?{_GENES}){{1,5}})"
-    r"[ \t]*:?[ \t]+(?:(?:are|were|all|both)[ \t]+)*"
-    r"(negative|positive|wild[ -]?type|not[ \t]+mutated|not[ \t]+detected)(?![a-z0-9])"
-)
-_GENE_IN_LIST = re.compile(rf"(?<![a-z0-9]){_GENES}(?![a-z0-9])")
-
-
-def _each_gene_its_result(found: re.Match) -> str:
-    genes = _GENE_IN_LIST.findall(found.group(1))
-    return ", ".join(f"{gene} {found.group(2)}" for gene in genes)
-
-
 # "MARGINS - Not involved", "LVI / PNI - Absent / absent": a heading in capitals at a line's
 # start, then a spaced dash, as some synoptic reports separate an element from its value (a
 # word: "PR - 5%" may be a sign).
+_CAPITAL_BEFORE_DASH = re.compile(r"[A-Z0-9)] +- +[A-Za-z]")  # a cheap test before the next
 _CAPITAL_HEADING_DASH = re.compile(
     r"(?m)^([ \t]*[A-Z][A-Z0-9 /&+()-]{0,30}?[A-Z0-9)])[ \t]+-[ \t]+(?=[A-Za-z])"
 )
@@ -1470,8 +1456,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _PERINEURAL_BEFORE_LYMPHATIC.sub(lambda m: _PERINEURAL_WORDS[m.group(1)], text)
     if "RMs" in text:  # "RMs all free": resection margins, not "RMS" (rhabdomyosarcoma)
         text = _MARGINS_INITIALS.sub("resection margins", text)
-    if " - " in text:  # "LVI / PNI - Absent / absent": a synoptic heading's dash is its colon
-        text = _CAPITAL_HEADING_DASH.sub(r"\1: ", text)
+    if " - " in text and _CAPITAL_BEFORE_DASH.search(text):  # "LVI / PNI - Absent / absent"
+        text = _CAPITAL_HEADING_DASH.sub(r"\1: ", text)  # a synoptic heading's dash: its colon
     lowered = text.lower()
     if report and lowered == text:  # a report written in lower case (a phrase never is one)
         lowered = _lower_case_codes(lowered)
@@ -1485,10 +1471,8 @@ def normalise(text: str, *, report: bool = False) -> str:
     if "-cm" in text or "-mm" in text:  # "a 1.4-cm nodule", "23-mm PTC"
         text = _HYPHENATED_UNIT.sub(r"\1 \2", text)
     if "pt" in text:  # "pT2 N1": the N category after a pathologic T category is pathologic too
-        text = _N_AFTER_PT.sub(lambda m: m[1] + ("pn" if m[1][-1] in " \t" else " pn"), text)
+        text = _N_AFTER_PT.sub(lambda m: "pt" + m[1] + ("pn" if m[1][-1] in " \t" else " pn"), text)
         text = _M_AFTER_PN.sub(r"\1 \2", text)  # "pT3N2M0"
-    if any(gene in text for gene in _GENE_GATE):  # "EGFR and ALK negative"
-        text = _GENE_LIST_RESULT.sub(_each_gene_its_result, text)
     if "/" in text and ("mm" in text or "cm" in text):  # "4/15 mm": each part a measurement
         text = _PART_OF_MEASURED.sub(lambda m: f"{m[1]} {m[3]} of {m[2]} {m[3]}", text)
     if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"
@@ -1770,30 +1754,6 @@ class ReportText:
         if not self.text.isascii():
             return None
         return self.words + ["s"] if "'s" in self.text else self.words
-
-    def asides(self) -> dict[int, int]:
-        """Short bracketed asides inside a phrase: ``{k: m}`` where a bracket opens before word
-        ``k``, closes after at most three words, and word ``m`` goes on after it with nothing but
-        spaces ("inflammatory (allergic-type) nasal polyp", "mycobacterial (tuberculous)
-        infection"), so that a phrase may continue across the aside. Empty without brackets."""
-        if "(" not in self.text:
-            return {}
-        text, starts, ends, found = self.text, self.starts, self.ends, {}
-        for k in range(1, len(self.words)):
-            if text[ends[k - 1] : starts[k]].strip(" \t") != "(":
-                continue
-            for m in range(k + 1, min(k + 4, len(self.words))):
-                gap = text[ends[m - 1] : starts[m]]
-                if ")" not in gap:
-                    if _JOINABLE_GAP.fullmatch(gap) is None or "\n" in gap:
-                        break
-                    continue
-                if gap.strip(" \t") == ")" and all(
-                    not word.isdigit() for word in self.words[k:m]
-                ):  # a count in brackets ("metastatic (0/14) tumour") is no aside of words
-                    found[k] = m
-                break
-        return found
 
     def boundary_between(self, first: int, last: int) -> bool:
         """True when a clause boundary lies in a gap before any word ``first..last`` (inclusive)."""

@@ -198,19 +198,6 @@ def test_wording_is_read(dataset, text, field, value):
 @pytest.mark.parametrize(
     ("dataset", "text", "field", "value"),
     [
-        # A phrase goes on across a short bracketed aside of words.
-        (
-            "reg2025",
-            "Esophagus, biopsy; Barrett mucosa with low-grade (mild) dysplasia",
-            "dysplasia_grade",
-            "low",
-        ),
-        (
-            "reg2025",
-            "Stomach, biopsy; chronic gastritis with goblet cell (intestinal) metaplasia.",
-            "intestinal_metaplasia",
-            "present",
-        ),
         # A synoptic heading in capitals, then a spaced dash: the element and its value.
         (
             "tcga",
@@ -366,7 +353,7 @@ def test_a_fibrosis_stage_is_no_stage_group():
     assert "stage_group" not in found
 
 
-def test_a_count_in_brackets_is_no_aside():
+def test_nodes_none_of_which_contains_tumour_are_benign():
     text = "Right axillary dissection: none of the 14 nodes contains metastatic tumour."
     assert extract(text, "histai")["benign_vs_malignant"] == "benign"
 
