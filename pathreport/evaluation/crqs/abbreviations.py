@@ -487,10 +487,10 @@ _MARKER_LOST = re.compile(
 )
 # "EGFR and ALK negative", "KRAS and BRAF wild type": genes listed before the result they share,
 # written each with its result, as the genes' patterns read a result after their own name.
-_GENES = r"(?:egfr|alk|ros-?1|kras|nras|braf|met|ret|ntrk|idh1|idh2|idh)"
-_GENE_WORDS = frozenset(
-    ["egfr", "alk", "ros1", "kras", "nras", "braf", "ntrk", "idh1", "idh2", "idh"]
-)
+_GENE_NAMES = ("egfr", "alk", "ros1", "kras", "nras", "braf", "met", "ret", "ntrk", "idh1", "idh2")
+_GENES = "(?:{}|idh)".format("|".join(_GENE_NAMES).replace("ros1", "ros-?1"))
+# The words that open such a list ("met" and "ret" are English words too: never alone).
+_GENE_WORDS = frozenset(_GENE_NAMES).union(["idh"]).difference(["met", "ret"])
 _GENE_LIST_RESULT = re.compile(
     rf"(?<![a-z0-9])({_GENES}(?:[ \t]*(?:,|/|and|&)[ \t]*(?:and[ \t]+)?{_GENES}){{1,5}})"
     r"[ \t]*:?[ \t]+(?:(?:are|were|all|both)[ \t]+)*"
