@@ -567,28 +567,82 @@ _POSTPOSED_ADJECTIVES = {
         "collagenous", "lymphocytic", "chronic", "active", "acute", "suppurative", "calculous",
         "apocrine", "fibrocystic", "visceral", "parietal", "total", "partial", "radical",
         "intestinal", "follicular", "nodular", "hyperplastic", "adenomatous", "hamartomatous",
-        "reactive",
+        "reactive", "eosinophilic",
     )},
+    "infiltrating": "infiltrating", "infiltrative": "infiltrative",
     "basocellular": "basal cell", "basocellulare": "basal cell", "planocellulare": "squamous cell",
     "tubulare": "tubular", "chronica": "chronic", "activa": "active", "acuta": "acute",
     "calculosa": "calculous", "collagenosa": "collagenous", "lymphocytica": "lymphocytic",
     "suppurated": "suppurative", "vasculaires": "vascular", "follicularis": "follicular",
     "reactiva": "reactive",
 }  # fmt: skip
-# One expression per noun, each starting with its noun's letters, run only for the nouns a
-# report names (one expression over every noun tried each position of most reports).
-_ADJECTIVES_AFTER = (
-    rf"((?:[ \t]+(?:{'|'.join(_POSTPOSED_ADJECTIVES)})){{1,3}})(?![a-z-])"
-    r"(?![ \t]+(?:type|variant|pattern|features?|component|areas?|differentiation))"
-)
-_POSTPOSED = {
-    noun: re.compile(rf"{noun}(?<![a-z]{noun}){_ADJECTIVES_AFTER}") for noun in _POSTPOSED_NOUNS
+# Nouns outside tumour names whose own adjectives follow them in the same writing ("invasion
+# perineural", "margins lateral and deep", "lobe left", "colon sigmoid", "grade histologic 2").
+# Each moves only its own adjectives: a side word after "carcinoma" ("carcinoma right breast")
+# belongs to the organ after it, and "deep" after "margin" is a margin's name only there.
+_POSTPOSED_OWN_ADJECTIVES = {
+    "invasion": (
+        "lymphovascular", "perineural", "vascular", "lymphatic", "venous", "angiolymphatic",
+    ),
+    "necrosis": ("tumoral", "coagulative"),
+    "extension": (
+        "extrathyroidal", "extranodal", "extracapsular", "extraprostatic", "extrascleral",
+        "extramural",
+    ),
+    "lobe": ("right", "left"),
+    "colon": ("ascending", "descending", "sigmoid", "transverse"),
+    **dict.fromkeys(("margin", "margins"), (
+        "deep", "lateral", "peripheral", "radial", "circumferential", "distal", "proximal",
+        "mucosal",
+    )),
+    "grade": ("histologic", "histological", "nuclear"),
+    "teratoma": ("cystic", "mature", "immature"),
+    "cyst": ("dermoid",),
+    "lymphadenitis": ("granulomatous", "necrotizing", "necrotising", "reactive", "chronic"),
+    "lesion": ("serrated", "sessile"),
+    "nodule": ("single", "solitary", "satellite"),
+    "fat": ("perirenal", "perinephric", "mesorectal", "peripancreatic", "pericolic"),
+    "sinus": ("renal",),
+    "gland": ("adrenal", "thyroid", "parotid", "submandibular"),
+    "variant": ("classic", "classical", "follicular"),
+    "mucosa": ("squamous", "gastric", "colonic", "antral", "oxyntic", "duodenal"),
+}  # fmt: skip
+# Margins are named in a list of their own ("margins lateral and deep free of tumour").
+_LISTED_POSTPOSED = frozenset(["margin", "margins"])
+_ADJECTIVES_OF = {
+    **dict.fromkeys(_POSTPOSED_NOUNS, tuple(_POSTPOSED_ADJECTIVES)),
+    **_POSTPOSED_OWN_ADJECTIVES,
 }
+# The adjectives stop before a word that makes them a noun's modifier ("carcinoma, papillary
+# type").
+_AFTER_ADJECTIVES = (
+    r"(?![a-z-])(?![ \t]+(?:type|variant|pattern|features?|component|areas?|differentiation))"
+)
+# "Infiltrating" after a carcinoma is its verb in English ("carcinoma infiltrating the fat",
+# "infiltrating deep muscle"); it is an adjective there only at the end of the name.
+_NAME_END = r"(?=[ \t]*(?:[,.;:(\n]|$))"
+
+
+def _postposed(noun: str) -> re.Pattern:
+    """One expression per noun, starting with its letters, run only for the nouns a report names
+    (one expression over every noun tried each position of most reports)."""
+    adjectives = "|".join(
+        f"{a}{_NAME_END}" if a in ("infiltrating", "infiltrative") else a
+        for a in _ADJECTIVES_OF[noun]
+    )
+    joiner = r"(?:and[ \t]+)?" if noun in _LISTED_POSTPOSED else ""
+    return re.compile(
+        rf"{noun}(?<![a-z]{noun})((?:[ \t]+{joiner}(?:{adjectives})){{1,3}}){_AFTER_ADJECTIVES}"
+    )
+
+
+_POSTPOSED = {noun: _postposed(noun) for noun in _ADJECTIVES_OF}
 # The word after each of a noun's occurrences, looked at before the adjectives' expression runs: a
 # long report names "carcinoma" a dozen times, almost never with an adjective after it.
 _WORD_AFTER_NOUN = {
-    noun: re.compile(rf"{noun}(?<![a-z]{noun})[ \t]+([a-z]+)") for noun in _POSTPOSED_NOUNS
+    noun: re.compile(rf"{noun}(?<![a-z]{noun})[ \t]+([a-z]+)") for noun in _ADJECTIVES_OF
 }
+_OWN_ADJECTIVES = {noun: frozenset(adjectives) for noun, adjectives in _ADJECTIVES_OF.items()}
 _LOBE_SIDE_AFTER = re.compile(
     r"lobe(ctomy)?(?<![a-z]lobe)(?<![a-z]lobectomy)[ \t]+(upper|middle|lower|inferior|superior)"
     r"[ \t]+(right|left)(?![a-z])"
@@ -597,7 +651,7 @@ _LOBE_SIDE_AFTER = re.compile(
 _LOBE_SIDE_BETWEEN = re.compile(
     r"(?<![a-z])(upper|middle|lower|inferior|superior)[ \t]+(right|left)[ \t]+(?=lobe)"
 )
-_POSTPOSED_WORDS = frozenset(_POSTPOSED_ADJECTIVES)
+_POSTPOSED_WORDS = frozenset(a for adjectives in _ADJECTIVES_OF.values() for a in adjectives)
 _POSTPOSED_NOUN_WORDS = frozenset(_POSTPOSED)
 # "One of twenty four lymph nodes": a compound number word written without its hyphen.
 _TENS = frozenset(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
@@ -1165,7 +1219,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_POSTPOSED_WORDS):  # "carcinoma epidermoid", "adenoma tubulare"
         for noun in _POSTPOSED_NOUN_WORDS.intersection(words):
             # most reports follow the noun with "of", "," or nothing
-            if not _POSTPOSED_WORDS.isdisjoint(_WORD_AFTER_NOUN[noun].findall(text)):
+            if not _OWN_ADJECTIVES[noun].isdisjoint(_WORD_AFTER_NOUN[noun].findall(text)):
                 text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
         text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
@@ -1314,7 +1368,7 @@ def _as_margin(match: re.Match) -> str:
 def _adjectives_first(noun: str, match: re.Match) -> str:
     """ "carcinoma basocellular nodular" -> "nodular basal cell carcinoma"."""
     adjectives = match.group(1).split()
-    return " ".join(_POSTPOSED_ADJECTIVES[a] for a in reversed(adjectives)) + " " + noun
+    return " ".join(_POSTPOSED_ADJECTIVES.get(a, a) for a in reversed(adjectives)) + " " + noun
 
 
 def _stain_result(marker: str, word: str) -> str:

@@ -1,0 +1,148 @@
+"""Wordings of the 51st schema versions: the adjectives that writers of Romance languages put
+after the nouns of findings, sites and margins ("invasion perineural", "lobe left", "margins
+lateral and deep"), read as their English order is, while English word order keeps its reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        ("tcga", "Colon resection. Invasion perineural present.", "perineural_invasion", "present"),
+        (
+            "tcga",
+            "Colon resection. Invasion lymphovascular not identified.",
+            "lymphovascular_invasion",
+            "absent",
+        ),
+        ("tcga", "Adenocarcinoma. Necrosis tumoral absent.", "necrosis", "absent"),
+        (
+            "tcga",
+            "Papillary carcinoma, 1.2 cm. Extension extrathyroidal not identified.",
+            "extrathyroidal_extension",
+            "absent",
+        ),
+        ("tcga", "Papillary carcinoma in the lobe left, 1.2 cm.", "lateral_sites", "left lobe"),
+        ("tcga", "Adenocarcinoma. Margin deep involved by tumour.", "margin_involved", "deep"),
+        (
+            "tcga",
+            "Adenocarcinoma of the colon. Fat pericolic infiltrated.",
+            "invasion_depth",
+            "perivisceral fat",
+        ),
+        ("tcga", "Hepatocellular carcinoma, nodule single of 3 cm.", "tumor_focality", "unifocal"),
+        (
+            "reg2025",
+            "Breast, core biopsy;\nCarcinoma ductal infiltrating, grade histologic 3",
+            "tumor_grade",
+            "3",
+        ),
+        (
+            "reg2025",
+            "Ovary, left, cystectomy;\nTeratoma cystic mature",
+            "diagnosis",
+            "mature teratoma",
+        ),
+        (
+            "reg2025",
+            "Lymph node, excision;\nLymphadenitis granulomatous necrotizing",
+            "diagnosis",
+            "granulomatous inflammation",
+        ),
+        (
+            "histai",
+            "Colon ascending, polypectomy: lesion serrated sessile without dysplasia.",
+            "polyp_type",
+            "sessile serrated lesion",
+        ),
+        (
+            "histai",
+            "Colon ascending, polypectomy: lesion serrated sessile without dysplasia.",
+            "tumor_site",
+            "ascending colon",
+        ),
+        (
+            "histai",
+            "Oesophagus, biopsy: mucosa squamous with esophagitis eosinophilic.",
+            "diagnosis",
+            "eosinophilic esophagitis",
+        ),
+    ],
+)
+def test_adjectives_after_their_noun_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # "infiltrating" is the carcinoma's verb when an object follows it
+        (
+            "tcga",
+            "Urothelial carcinoma infiltrating deep detrusor muscle.",
+            "diagnosis",
+            "urothelial carcinoma",
+        ),
+        (
+            "tcga",
+            "Urothelial carcinoma infiltrating deep detrusor muscle.",
+            "invasion_depth",
+            "muscularis propria",
+        ),
+        (
+            "tcga",
+            "Gastrectomy: adenocarcinoma infiltrating the subserosa.",
+            "invasion_depth",
+            "subserosa",
+        ),
+        # a side after a carcinoma belongs to the organ after it
+        ("tcga", "Carcinoma right breast, excision.", "lateral_sites", "right breast"),
+        # a DCIS keeps its name when the adjectives before "in situ" move
+        (
+            "reg2025",
+            "Breast, excision;\nCarcinoma ductal in situ, grade nuclear high",
+            "nuclear_grade",
+            "high",
+        ),
+        (
+            "reg2025",
+            "Colon, biopsy;\nColitis chronic active with cryptitis",
+            "inflammation_activity",
+            "chronic active",
+        ),
+    ],
+)
+def test_english_word_order_keeps_its_reading(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "postposed", "english"),
+    [
+        (
+            "tcga",
+            "Thyroidectomy. Papillary carcinoma, variant classic, in the lobe right, 2 cm. "
+            "Extension extrathyroidal and invasion vascular not identified. Lobe left free.",
+            "Thyroidectomy: classic papillary carcinoma of the right lobe, 20 mm, without "
+            "extrathyroidal extension or vascular invasion. Left lobe free.",
+        ),
+        (
+            "histai",
+            "Skin of the back, excision: basal cell carcinoma, margins lateral and deep free of "
+            "tumour.",
+            "Excision, skin of back: basal cell carcinoma; peripheral and deep margins clear.",
+        ),
+    ],
+)
+def test_a_postposed_report_agrees_with_its_english_rewrite(dataset, postposed, english):
+    assert score_pair(postposed, english, dataset).CRQS >= 0.99
+
+
+def test_a_swapped_lobe_is_discordant():
+    right = "Thyroidectomy. Papillary carcinoma in the lobe right, 2 cm. Lobe left free of tumour."
+    left = "Thyroidectomy. Papillary carcinoma in the lobe left, 2 cm. Lobe right free of tumour."
+    assert score_pair(right, left, "tcga").CRQS < 0.9
