@@ -659,6 +659,24 @@ _SPACED_COMPOUND = re.compile(
     r"(?<![a-z])(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ \t]+"
     r"(one|two|three|four|five|six|seven|eight|nine)(?![a-z])"
 )
+# "Involving one tenth of the core", "two thirds of the tissue": a share in words is the
+# percentage the other report writes ("10% of the core"). A third named by its place ("the lower
+# one third of the epithelium") is that place, which the dysplasia and depth rules read.
+_FRACTIONS = {"tenth": 10, "fifth": 20, "quarter": 25, "third": 100 / 3}
+_NUMERATORS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_FRACTION_WORDS = frozenset(_FRACTIONS) | frozenset(f"{name}s" for name in _FRACTIONS)
+_FRACTION_OF = re.compile(
+    r"(?<![a-z-])(?<!lower[ \t])(?<!upper[ \t])(?<!middle[ \t])(?<!outer[ \t])(?<!inner[ \t])"
+    r"(a|one|two|three|four)[ \t-]+(tenth|fifth|quarter|third)s?(?=[ \t]+of(?![a-z]))"
+)
+
+
+def _as_percentage(match: re.Match) -> str:
+    """ "two thirds" -> "67%"; a share of one or more wholes is left as written."""
+    share = _NUMERATORS[match.group(1)] * _FRACTIONS[match.group(2)]
+    return f"{round(share)}%" if share < 100 else match.group(0)
+
+
 _MEC = re.compile(r"(?<![a-z0-9])mec(?![a-z0-9])")
 # "RP: acinar adenoCa, GS 7": a radical prostatectomy by its initials, in a prostate report (the
 # French progesterone receptor "RP 80%" has its result after it).
@@ -1038,6 +1056,7 @@ _GATE_WORDS |= (
     | _SMALL_NUMBER_WORDS
     | _TB_CONTEXT
     | _TENS
+    | _FRACTION_WORDS
     | _TRIGGERS  # holds the shorthand words, the unit words and the spelled-out names
     | _UROTHELIAL_WORDS
 )
@@ -1175,6 +1194,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _CANCER_SCREENING.sub("screening", text)
     if not words.isdisjoint(_TENS):
         text = _SPACED_COMPOUND.sub(r"\1-\2", text)
+    if not words.isdisjoint(_FRACTION_WORDS):  # "one tenth of the core"
+        text = _FRACTION_OF.sub(_as_percentage, text)
     if not words.isdisjoint(_MEASURE_UNITS) and not words.isdisjoint(_NUMBER_WORD_SET):
         measure = _WORDED_MEASURE_HUNDREDS if "hundred" in words else _WORDED_MEASURE
         text = measure.sub(_digits, text)

@@ -588,6 +588,10 @@ _PARTS_WITH_A_SIDE = (
 # "In situ hybridisation" is the test ISH: one word, which a stain's result reads past as it
 # reads past "IHC" ("EBER in situ hybridization negative"), and no carcinoma "in situ".
 _IN_SITU_HYBRIDISATION = re.compile(r"in[ \t-]+situ[ \t]+hybridi[sz]ation")
+# "BRAF c.1799T>A (p.V600E) mutation": the coding-DNA change, and the "p." of the protein change,
+# stand between the gene and its result; the variant's name ("V600E") is what reports compare.
+_CODING_DNA_CHANGE = re.compile(r"(?<![a-z0-9])c\.\d+(?:[+-]\d+)?[acgt]>[acgt](?![a-z])[ \t]*")
+_PROTEIN_CHANGE_PREFIX = re.compile(r"(?<![a-z0-9])p\.(?=[a-z]{1,3}\d)")
 _DIGIT_COMMA_DIGIT = re.compile(r",(?<=\d,)(?=\d)")  # a fast first look (from the comma)
 # "myometrial invasion 4/15 mm", "depth of invasion 9/15 mm": a part of a measured whole, each
 # a measurement in its unit ("4 mm of 15 mm"); a blood pressure ("120/80 mm Hg") is none.
@@ -1524,6 +1528,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _HER2_IHC_HEADING.sub("her2 ihc ", text)
     if "hybridi" in text:
         text = _IN_SITU_HYBRIDISATION.sub("ish", text)
+    if ">" in text and "c." in text:  # "BRAF c.1799T>A (p.V600E) mutation"
+        text = _PROTEIN_CHANGE_PREFIX.sub("", _CODING_DNA_CHANGE.sub("", text))
     if "our" in text or "oe" in text or "ae" in text:
         text = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
     if "secondary" in text and "primary" in text:  # "Primary Gleason grade: 3 ..."

@@ -146,3 +146,96 @@ def test_a_swapped_lobe_is_discordant():
     right = "Thyroidectomy. Papillary carcinoma in the lobe right, 2 cm. Lobe left free of tumour."
     left = "Thyroidectomy. Papillary carcinoma in the lobe left, 2 cm. Lobe right free of tumour."
     assert score_pair(right, left, "tcga").CRQS < 0.9
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # HER2 "not overexpressed" is its negative IHC result; ISH "shows amplification" positive.
+        ("tcga", "Invasive ductal carcinoma. HER2 not overexpressed.", "her2_status", "negative"),
+        (
+            "tcga",
+            "HER2 IHC 2+, in situ hybridisation shows amplification (ratio 2.9).",
+            "her2_status",
+            "positive",
+        ),
+        # the coding-DNA change between a gene and its result
+        ("tcga", "Melanoma. BRAF c.1799T>A (p.V600E) mutation detected.", "braf_status", "mutant"),
+        ("tcga", "Adenocarcinoma. KRAS c.35G>A (G12D) mutation detected.", "kras_status", "mutant"),
+        # a share in words is the percentage
+        (
+            "reg2025",
+            "Prostate, needle biopsy;\nAcinar adenocarcinoma, Gleason 3+3=6, involving one tenth "
+            "of the core",
+            "tumor_volume",
+            10.0,
+        ),
+        (
+            "reg2025",
+            "Prostate, needle biopsy;\nAcinar adenocarcinoma, Gleason 3+4=7, two-thirds of the "
+            "tissue involved",
+            "tumor_volume",
+            67.0,
+        ),
+        (
+            "histai",
+            "Scalp, shave: intraepidermal SCC (Bowen's disease).",
+            "diagnosis",
+            "squamous cell carcinoma in situ",
+        ),
+        # a cyst named beside the entity it is
+        (
+            "reg2025",
+            "Left ovarian cyst, excised;\nMucinous cystadenoma, 6 cm",
+            "diagnosis",
+            "cystadenoma",
+        ),
+        # nodes measured after "of" are no count
+        (
+            "histai",
+            "Axillary sentinel nodes: two lymph nodes of 1.2 and 0.6 cm, no metastasis (0/2).",
+            "lymph_node_involvement",
+            "0/2",
+        ),
+    ],
+)
+def test_results_shares_and_entities_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # a dissection that was not done is no procedure
+        (
+            "tcga",
+            "Radical prostatectomy: acinar adenocarcinoma. No lymph node dissection.",
+            "specimen_type",
+            "prostatectomy",
+        ),
+        # the neck's levels are no cervix; the thyroid cartilage is no thyroid
+        (
+            "reg2025",
+            "Right cervical level II neck dissection;\nMetastatic squamous cell carcinoma "
+            "in 1 of 14 lymph nodes",
+            "organ_site",
+            "lymph node",
+        ),
+        (
+            "tcga",
+            "Total laryngectomy: squamous cell carcinoma of the glottis invading the thyroid "
+            "cartilage.",
+            "organ_site",
+            "head and neck",
+        ),
+        # a third named by its place is that place, not a percentage
+        (
+            "histai",
+            "Cervix: dysplasia in the lower one third of the epithelium.",
+            "percentages",
+            None,
+        ),
+    ],
+)
+def test_named_absences_and_places_add_nothing(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
