@@ -171,7 +171,7 @@ def _in_list(terms: dict, n_words: int) -> bytearray:
     """Which words belong to a finding (a term, a mention or a cue's phrase, not an ignored
     one): the words a list of findings may run over."""
     in_list = bytearray(n_words)
-    for (_, i), (j, _, kind) in terms.items():
+    for (i, _), (j, _, kind) in terms.items():
         if kind != IGNORE:
             in_list[i : j + 1] = b"\x01" * (j + 1 - i)
     return in_list
@@ -367,15 +367,15 @@ class RuleExtractor:
         pre_by_start: dict[int, int] = {}
         post_by_start: dict[int, tuple[int, int]] = {}
         stop_starts: list[int] = []
-        terms: dict[
-            tuple[int, int], tuple[int, Any, int]
-        ] = {}  # (field, start) -> (end, value, kind)
+        # (start, field) -> (end, value, kind): keyed by start first, so that the items sort in
+        # text order as they are (no key function per item)
+        terms: dict[tuple[int, int], tuple[int, Any, int]] = {}
         for i, j, (_, payloads) in hits:
             for kind, fi, value in payloads:
                 if kind in (TERM, MENTION, IGNORE):
-                    old = terms.get((fi, i))
+                    old = terms.get((i, fi))
                     if old is None or j > old[0] or (j == old[0] and kind < old[2]):
-                        terms[(fi, i)] = (j, value, kind)
+                        terms[(i, fi)] = (j, value, kind)
                 elif i in pseudo:
                     continue
                 elif kind == PRE:
@@ -390,7 +390,7 @@ class RuleExtractor:
         # a negation of the entity after it ("non-keratinizing squamous cell carcinoma").
         prefixed = [k for k in pre_by_start if rt.words[k] in _PREFIX_CUES]
         if prefixed:
-            term_starts = {i for (_, i), (_, _, kind) in terms.items() if kind == TERM}
+            term_starts = {i for (i, _), (_, _, kind) in terms.items() if kind == TERM}
             for k in prefixed:
                 if k in term_starts:
                     del pre_by_start[k]
@@ -429,7 +429,7 @@ class RuleExtractor:
 
             own_status = self._own_status
             own_status_ends = {
-                j for (fi, _), (j, _, kind) in terms.items() if kind != IGNORE and own_status[fi]
+                j for (_, fi), (j, _, kind) in terms.items() if kind != IGNORE and own_status[fi]
             }
 
             fillers = self._fillers
@@ -582,7 +582,7 @@ class RuleExtractor:
                     return False
                 if not term_start_words:
                     term_start_words.append(
-                        {w for (_, w), (_, _, kind) in terms.items() if kind == TERM}
+                        {w for (w, _), (_, _, kind) in terms.items() if kind == TERM}
                     )
                 return k + 1 in term_start_words[0]
 
@@ -595,7 +595,7 @@ class RuleExtractor:
                     entity_end_words.append(
                         {
                             j
-                            for (f, _), (j, _, kind) in terms.items()
+                            for (_, f), (j, _, kind) in terms.items()
                             if f in entity_fields and kind == TERM
                         }
                     )
@@ -1017,14 +1017,14 @@ class RuleExtractor:
         # finding: "no perineural invasion" says nothing about an "invasion" mention elsewhere.
         # Asked only for the words that start a mention (a report has few), so the longest term
         # over each such word and the end of the longest term starting there are found once.
-        mention_starts = {i for (_, i), (_, _, kind) in terms.items() if kind == MENTION}
+        mention_starts = {i for (i, _), (_, _, kind) in terms.items() if kind == MENTION}
         longest_term: dict[int, int] = {}  # word -> length of the longest term covering it
         term_from: dict[int, int] = {}  # word -> end of the longest term starting there
         term_over: dict[int, int] = {}  # word -> end of the longest term starting before it
         modifying: set[int] = set()  # mentions right before a term: "tumour" of "tumour necrosis"
         if mention_starts:
             report_words = rt.words
-            for (_, i), (j, _, kind) in terms.items():
+            for (i, _), (j, _, kind) in terms.items():
                 if kind == TERM:
                     if (
                         i - 1 in mention_starts
@@ -1050,7 +1050,7 @@ class RuleExtractor:
                         and not _negative_statement(report_words, i, j)
                     ):
                         term_from[i] = j
-        for (fi, i), (j, value, kind) in sorted(terms.items(), key=_by_start):
+        for (i, fi), (j, value, kind) in sorted(terms.items()):
             if i <= last_end.get(fi, -1):
                 continue  # overlaps a longer phrase of the same field
             last_end[fi] = j
@@ -1574,11 +1574,6 @@ def _fill(template: str, f: FieldSpec, m: re.Match) -> Any:
         return f.canonicalize(template.format(**groups))
     except (KeyError, IndexError, ValueError):
         return None
-
-
-def _by_start(item: tuple) -> tuple[int, int]:
-    (field_index, start), _ = item
-    return start, field_index
 
 
 def _select(
