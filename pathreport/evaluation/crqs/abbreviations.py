@@ -414,6 +414,11 @@ _TYPE_AFTER = re.compile(
     r"|poorly[ \t]+cohesive|small[ \t]+cell|large[ \t]+cell)"
     r"[ \t]+type(?![a-z])"
 )  # reordered only where the noun heads its phrase (see ``_type_first``)
+# "Liposarcoma, dedifferentiated type": a sarcoma's subtype after it, as a carcinoma's.
+_SARCOMA_TYPE_AFTER = re.compile(
+    r"([a-z]*sarcoma)[ \t]?,[ \t]*(dedifferentiated|well[ -]differentiated|myxoid|pleomorphic"
+    r"|round[ \t]+cell|spindle[ \t]+cell|epithelioid)[ \t]+(?:sub)?type(?![a-z])"
+)
 # "Endometrial adenocarcinoma, endometrioid, grade 2": the type alone between commas.
 _TYPE_AFTER_COMMA = re.compile(
     r"carcinoma[ \t]?,[ \t]*()(endometrioid|serous|mucinous|clear[ \t]+cell|ductal|lobular"
@@ -994,6 +999,12 @@ _HODGKIN_SUBTYPES = {
     "ld": "lymphocyte-depleted",
 }  # fmt: skip
 _HODGKIN_INITIALS = frozenset(_HODGKIN_SUBTYPES)
+# "Impression: FL, low grade (grade 1-2)": follicular lymphoma by its initials, in a report that
+# names its cells or its markers.
+_FL = re.compile(r"(?<![a-z0-9])fl(?![a-z0-9])")
+_FOLLICULAR_LYMPHOMA_WORDS = frozenset(
+    ["lymphoma", "centroblasts", "centrocytes", "cd10", "bcl2", "bcl6", "cd20", "follicles"]
+)
 _HODGKIN_WORDS = frozenset(["chl", "hodgkin", "hl"])
 # Every word that a rule of spell_out looks for among a report's words. spell_out keeps only the
 # report's words in this set (one intersection), so each of its few dozen tests then looks at a
@@ -1001,7 +1012,7 @@ _HODGKIN_WORDS = frozenset(["chl", "hodgkin", "hl"])
 # outside it).
 _GATE_WORDS = frozenset(
     [
-        "acc", "adenocarcinoma", "affected", "amplification", "anaplastic", "argument",
+        "acc", "fl", "adenocarcinoma", "affected", "amplification", "anaplastic", "argument",
         "arguments", "atypical", "bm", "border", "borders", "by", "cancer", "cervical",
         "complete", "compromise", "compromised", "cut", "cutting", "d", "d2", "diff", "dysplasia",
         "edge", "edges", "emboli", "embolus", "exeresis", "fold", "folds", "ganglia",
@@ -1017,6 +1028,7 @@ _GATE_WORDS = frozenset(
 _GATE_WORDS |= (
     _HODGKIN_INITIALS
     | _HODGKIN_WORDS
+    | _FOLLICULAR_LYMPHOMA_WORDS
     | _ADRENAL_WORDS
     | _BOWEL_PART_NEXT
     | _BRACKET_TRIGGERS
@@ -1209,6 +1221,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _NOT_FOUND, _verb_first_negation)
     if "type" in words and "carcinoma" in text:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
+    if "type" in words and "sarcoma," in text:  # "liposarcoma, dedifferentiated type"
+        text = _SARCOMA_TYPE_AFTER.sub(r"\2 \1", text)
     if "carcinoma," in text and not words.isdisjoint(_TYPE_WORDS_AFTER_COMMA):
         text = _rewrite(text, _TYPE_AFTER_COMMA, _type_first)
     if "dysplasia" in words and "grade" in words:
@@ -1245,6 +1259,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
         text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
         text = _LOBE_SIDE_BETWEEN.sub(r"\2 \1 ", text)
+    if "fl" in words and not words.isdisjoint(_FOLLICULAR_LYMPHOMA_WORDS):  # "FL, grade 1-2"
+        text = _FL.sub("follicular lymphoma", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
         text = _BM.sub("bone marrow", text)
     if not words.isdisjoint(_HOUSE_TERM_WORDS):  # rare: one set test for the rules below

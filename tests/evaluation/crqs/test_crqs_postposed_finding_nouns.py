@@ -239,3 +239,68 @@ def test_results_shares_and_entities_are_read(dataset, text, field, value):
 )
 def test_named_absences_and_places_add_nothing(dataset, text, field, value):
     assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # a lesion present at a named margin involves it
+        (
+            "histai",
+            "Cone of the cervix: HSIL (CIN 3). HSIL present at the endocervical margin; "
+            "ectocervical margin negative.",
+            "margin_status",
+            "positive",
+        ),
+        # Barrett's intestinal metaplasia by its goblet cells
+        (
+            "histai",
+            "Distal oesophagus, biopsy: columnar metaplasia with goblet cells present.",
+            "intestinal_metaplasia",
+            "present",
+        ),
+        (
+            "histai",
+            "Distal oesophagus, biopsy: no columnar metaplasia with goblet cells.",
+            "intestinal_metaplasia",
+            "absent",
+        ),
+        # the primary named before its tumour
+        (
+            "tcga",
+            "Lung, core biopsy: in keeping with primary lung adenocarcinoma.",
+            "primary_site",
+            "lung",
+        ),
+        (
+            "reg2025",
+            "Lung, biopsy;\nAdenocarcinoma, consistent with primary lung adenocarcinoma",
+            "primary_site",
+            "lung",
+        ),
+        # a sarcoma's subtype after a comma
+        (
+            "tcga",
+            "Retroperitoneum, resection: liposarcoma, dedifferentiated type, 15 cm.",
+            "histologic_type",
+            "dedifferentiated liposarcoma",
+        ),
+        # follicular lymphoma by its initials beside its markers
+        (
+            "histai",
+            "Lymph node, excision. CD20, CD10 and BCL2 positive. Impression: FL, grade 1-2.",
+            "histologic_type",
+            "follicular",
+        ),
+    ],
+)
+def test_margins_metaplasia_primaries_and_subtypes_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+def test_a_list_number_after_the_lymphocytes_is_no_count():
+    text = (
+        "Duodenum, biopsy;\n1. Villous atrophy with increased intraepithelial lymphocytes\n"
+        "2. Giardia trophozoites present"
+    )
+    assert extract(text, "histai").get("intraepithelial_lymphocytes") is None
