@@ -611,6 +611,7 @@ _POSTPOSED_OWN_ADJECTIVES = {
     "gland": ("adrenal", "thyroid", "parotid", "submandibular"),
     "variant": ("classic", "classical", "follicular"),
     "mucosa": ("squamous", "gastric", "colonic", "antral", "oxyntic", "duodenal"),
+    "pattern": ("aberrant", "abnormal", "mutant", "mutated", "null"),
 }  # fmt: skip
 # Margins are named in a list of their own ("margins lateral and deep free of tumour").
 _LISTED_POSTPOSED = frozenset(["margin", "margins"])

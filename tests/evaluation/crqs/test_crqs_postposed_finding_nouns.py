@@ -304,3 +304,70 @@ def test_a_list_number_after_the_lymphocytes_is_no_count():
         "2. Giardia trophozoites present"
     )
     assert extract(text, "histai").get("intraepithelial_lymphocytes") is None
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # p53's pattern before its marker, or after it with its adjective last
+        (
+            "reg2025",
+            "Endometrium, biopsy;\nEndometrioid adenocarcinoma with an aberrant, "
+            "mutation-type p53 staining pattern",
+            "p53_status",
+            "aberrant",
+        ),
+        (
+            "reg2025",
+            "Endometrium, biopsy;\n1. Endometrioid adenocarcinoma\n2. p53: pattern aberrant",
+            "p53_status",
+            "aberrant",
+        ),
+        # the Marsh type of a REG duodenal biopsy
+        ("reg2025", "Duodenum, biopsy;\nVillous atrophy (Marsh 3b)", "marsh_type", "3b"),
+        # a quadrantectomy is a breast's
+        (
+            "tcga",
+            "Left upper outer quadrantectomy: invasive ductal carcinoma, 21 mm.",
+            "lateral_sites",
+            "left breast",
+        ),
+        (
+            "tcga",
+            "Left upper outer quadrantectomy: invasive ductal carcinoma, 21 mm.",
+            "organ_site",
+            "breast",
+        ),
+        # a prostate carcinoma confined to it, without "the"
+        (
+            "tcga",
+            "Prostatectomy: acinar adenocarcinoma, confined to prostate, pT2.",
+            "extraprostatic_extension",
+            "absent",
+        ),
+        # the invaded and total thickness of the myometrium before the share
+        (
+            "tcga",
+            "Serous carcinoma of the endometrium, myometrial invasion 4 of 16 mm (25%).",
+            "myometrial_invasion",
+            "less than half",
+        ),
+        # Haggitt's level of a malignant polyp
+        (
+            "histai",
+            "Sigmoid polyp: adenocarcinoma in a tubular adenoma, invading the stalk "
+            "(Haggitt level 2).",
+            "haggitt_level",
+            "2",
+        ),
+        ("tcga", "Polypectomy: adenocarcinoma, Haggitt level IV.", "haggitt_level", "4"),
+    ],
+)
+def test_p53_marsh_breast_and_depth_wordings_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
+
+
+def test_a_haggitt_level_changed_is_discordant():
+    level_2 = "Sigmoid polyp: adenocarcinoma invading the stalk (Haggitt level 2). Margin clear."
+    level_4 = "Sigmoid polyp: adenocarcinoma invading the stalk (Haggitt level 4). Margin clear."
+    assert score_pair(level_2, level_4, "histai").CRQS < score_pair(level_2, level_2, "histai").CRQS
