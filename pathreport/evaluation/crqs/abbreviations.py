@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from pathreport.evaluation.crqs.templates import expander
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS
 
 _WORD_RUN = re.compile(r"[a-z0-9]+")  # every word that can trigger a rule below is ASCII
@@ -628,6 +629,15 @@ _AFTER_ADJECTIVES = (
 # "infiltrating deep muscle"); it is an adjective there only at the end of the name.
 _NAME_END = r"(?=[ \t]*(?:[,.;:(\n]|$))"
 
+# Replacement functions of the rewrites that run on most reports (see ``templates``).
+_CARCINOMA_BEFORE_BRACKET = expander(r"\1 \3 (\2)")
+_SIDE_PART_LOBE = expander(r"\3 \2 lobe\1")
+_SIDE_THEN_PART = expander(r"\2 \1 ")
+_MARGIN_FREE = expander(r"\1\2free")
+_SYSTEM_GRADE = expander(r"\2 grade \1")
+_ISUP_GRADE = expander(r"\1 grade ")
+_UNIT_THEN_TIMES = expander(r"\1 x ")
+
 
 def _postposed(noun: str) -> re.Pattern:
     """One expression per noun, starting with its letters, run only for the nouns a report names
@@ -1158,7 +1168,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_UNIT_WORDS):
         text = _UNIT_WORD.sub(lambda m: "cm" if m.group(1) == "centi" else "mm", text)
     if "(" in text and not words.isdisjoint(_BRACKET_TRIGGERS):
-        text = _BRACKET_BEFORE_CARCINOMA.sub(r"\1 \3 (\2)", text)
+        text = _BRACKET_BEFORE_CARCINOMA.sub(_CARCINOMA_BEFORE_BRACKET, text)
     if not words.isdisjoint(_HODGKIN_INITIALS) and not words.isdisjoint(_HODGKIN_WORDS):
         text = _HODGKIN_SUBTYPE.sub(lambda m: _HODGKIN_SUBTYPES[m.group(1)], text)
     if "atypical" in words and "lipomatous" in text:
@@ -1166,7 +1176,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if ("tb" in words or "ptb" in words) and not words.isdisjoint(_TB_CONTEXT):
         text = _TB.sub(_tuberculosis, text)
     if "x" in words and ("cm" in text or "mm" in text):
-        text = _UNIT_PER_DIMENSION.sub(r"\1 x ", text)
+        text = _UNIT_PER_DIMENSION.sub(_UNIT_THEN_TIMES, text)
     if "edge" in words or "edges" in words:
         text = _EDGE.sub(r"\1 margin\2", text)
     if "sq" in words:
@@ -1199,8 +1209,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _COLON_PART.sub(lambda m: _COLON_PARTS[m.group(1)] + " colon", text)
     if ("isup" in words or "fuhrman" in words) and not words.isdisjoint(_RENAL_WORDS):
         if "grade" in words:
-            text = _RENAL_GRADE_SYSTEM_AFTER.sub(r"\2 grade \1", text)
-        text = _RENAL_ISUP.sub(r"\1 grade ", text)
+            text = _RENAL_GRADE_SYSTEM_AFTER.sub(_SYSTEM_GRADE, text)
+        text = _RENAL_ISUP.sub(_ISUP_GRADE, text)
     if "cervical" in words and "(cervical)" in text:
         text = _CERVICAL_NODE.sub(r"\1", text)
     if "screening" in words and "cancer" in words:
@@ -1253,13 +1263,18 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     elif "uc" in words and not words.isdisjoint(_COLITIS_WORDS):  # "sigmoid bx, hx UC"
         text = _UC.sub("ulcerative colitis", text)
     if not words.isdisjoint(_POSTPOSED_WORDS):  # "carcinoma epidermoid", "adenoma tubulare"
+        adjectives = _POSTPOSED_WORDS.intersection(words)
         for noun in _POSTPOSED_NOUN_WORDS.intersection(words):
-            # most reports follow the noun with "of", "," or nothing
-            if not _OWN_ADJECTIVES[noun].isdisjoint(_WORD_AFTER_NOUN[noun].findall(text)):
+            own = _OWN_ADJECTIVES[noun]
+            # most reports name none of the noun's own adjectives, or follow the noun with "of",
+            # "," or nothing
+            if not own.isdisjoint(adjectives) and not own.isdisjoint(
+                _WORD_AFTER_NOUN[noun].findall(text)
+            ):
                 text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
-        text = _LOBE_SIDE_AFTER.sub(r"\3 \2 lobe\1", text)
-        text = _LOBE_SIDE_BETWEEN.sub(r"\2 \1 ", text)
+        text = _LOBE_SIDE_AFTER.sub(_SIDE_PART_LOBE, text)
+        text = _LOBE_SIDE_BETWEEN.sub(_SIDE_THEN_PART, text)
     if "fl" in words and not words.isdisjoint(_FOLLICULAR_LYMPHOMA_WORDS):  # "FL, grade 1-2"
         text = _FL.sub("follicular lymphoma", text)
     if "bm" in words and not words.isdisjoint(_MARROW_WORDS):  # "BM, R iliac crest, aspirate"
@@ -1307,7 +1322,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             lambda m: "incompletely excised" if m.group(1) else "completely excised", text
         )
     if "intact" in words and "margin" in text:
-        text = _MARGIN_INTACT.sub(r"\1\2free", text)
+        text = _MARGIN_INTACT.sub(_MARGIN_FREE, text)
     if "growth" in words and "margin" in text:
         text = _MARGIN_GROWTH.sub(
             lambda m: m.group(1) + (" free" if m.group(2) else " involved"), text

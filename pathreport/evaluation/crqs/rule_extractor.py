@@ -30,6 +30,8 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import accumulate, compress
+from operator import ne
 from typing import Any
 
 from pathreport.evaluation.crqs.anchors import AnchorIndex, anchor_sets
@@ -221,6 +223,7 @@ class RuleExtractor:
             for phrase in f.ignore:
                 self._insert(phrase, (IGNORE, fi, None))
         self._fillers = cues.fillers
+        self._list_joiners = _CONJUNCTIONS | cues.fillers  # words that join a list's items
         self._max_gap = cues.max_gap
         self._max_post = cues.max_post_fillers
         self._negatable = [f.negatable for f in self.fields]
@@ -459,28 +462,26 @@ class RuleExtractor:
                 )
 
             def counts() -> list[list[int]]:
-                # Most reports never ask (no cue near a comma): the word loop runs only if needed.
+                # Most reports never ask (no cue near a comma): the words are classified only if
+                # needed, each test once over the whole report.
                 if not prefix:
-                    listish, conj = [0], [0]
-                    members = conjunctions = 0
+                    words = rt.words
                     commas = rt.comma_count
-                    for k, word in enumerate(rt.words):
-                        is_conj = word in _CONJUNCTIONS
-                        comma_before = commas[k + 1] != commas[k]
-                        # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
-                        # precedes it: "without necrosis, (2) fungal infection" starts a new item.
-                        if (
-                            in_list[k]
-                            or is_conj
-                            or word in fillers
-                            or (len(word) <= 2 and not comma_before and word.isdigit())
-                        ) and not (comma_before and item_break(k)):
-                            members += 1
-                        listish.append(members)
-                        if is_conj:
-                            conjunctions += 1
-                        conj.append(conjunctions)
-                    prefix.extend((listish, conj))
+                    comma_before = list(map(ne, commas[1:], commas[:-1]))
+                    joiners = self._list_joiners
+                    # An item number joins a list ("with 1) ulcer 2) erosion") unless a comma
+                    # precedes it: "without necrosis, (2) fungal infection" starts a new item.
+                    member = [
+                        bool(listed)
+                        or word in joiners
+                        or (len(word) <= 2 and not comma and word.isdigit())
+                        for listed, word, comma in zip(in_list, words, comma_before)
+                    ]
+                    for k in compress(range(len(words)), comma_before):
+                        if member[k] and item_break(k):
+                            member[k] = False  # a bulleted item opens after the comma
+                    conj = [0, *accumulate(word in _CONJUNCTIONS for word in words)]
+                    prefix.extend(([0, *accumulate(member)], conj))
                 return prefix
 
             def is_list(a: int, b: int) -> bool:
@@ -601,7 +602,7 @@ class RuleExtractor:
                     )
                 return entity_end_words[0]
 
-            def list_post_cue(j: int) -> tuple[int, str] | None:
+            def find_list_post_cue(j: int) -> tuple[int, str] | None:
                 """A negative post cue that closes a list continuing after word j ("A, B: absent").
 
                 The list's last item, after its conjunction, may be a phrase outside the vocabulary
@@ -722,6 +723,15 @@ class RuleExtractor:
                         unlisted_tail = True
                     k += 1
                 return None
+
+            list_post_cues: dict[int, tuple[int, str] | None] = {}
+
+            def list_post_cue(j: int) -> tuple[int, str] | None:
+                """``find_list_post_cue``, looked up once per word: the findings of several fields
+                often end at the same word."""
+                if j not in list_post_cues:
+                    list_post_cues[j] = find_list_post_cue(j)
+                return list_post_cues[j]
 
             def label_status(k: int) -> int | None:
                 """The cue right after the colon that ends a label continuing at word k.

@@ -26,6 +26,7 @@ from itertools import accumulate
 
 from pathreport.evaluation.crqs.abbreviations import WORD_RUN, spell_out
 from pathreport.evaluation.crqs.latin import english_anatomy
+from pathreport.evaluation.crqs.templates import expander
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS, to_int
 
 # One dash, one apostrophe; keeps patterns simple.
@@ -76,6 +77,15 @@ _NOT_SEEN_FIRST = re.compile(
     r"not[ \t]+(?:seen|identified|observed|detected|found|evidenced)[ \t]+"
     r"(?!in |at |on |within |by |and |or |to |anywhere|elsewhere)(?=[a-z])"
 )
+
+# Replacement functions of the rewrites that run on most reports (see ``templates``).
+_FIRST_GROUP = expander(r"\1")
+_SUBTYPE_TYPED = expander(r", \1 type")
+_NODES_WITHOUT = expander(r"\2 without \3 (0/\1)")
+_NO_METASTASIS = expander(r"no metasta\1 (0/\2)")
+_SLASHED_COUNT = expander(r"(\1/\2)")
+_SPECIMEN_NAMED = expander(r"\1specimen ")
+_BY_AS_TIMES = expander(r"\1 x ")
 
 
 def _opens_with_not(text: str) -> bool:
@@ -1119,7 +1129,7 @@ def _specimen_sizes(match: re.Match) -> str:
     line = match.group(0)
     tumour = _TUMOUR_NAMED.search(line)
     cut = tumour.start() if tumour else len(line)
-    return _SPECIMEN_SIZE.sub(r"\1specimen ", line[:cut]) + line[cut:]
+    return _SPECIMEN_SIZE.sub(_SPECIMEN_NAMED, line[:cut]) + line[cut:]
 
 
 def _gleason_score(match: re.Match) -> str:
@@ -1482,7 +1492,7 @@ def normalise(text: str, *, report: bool = False) -> str:
     if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"
         text = _INCHES_THEN_METRIC.sub(r"\1", text)
     if " by " in text:  # "70 by 35 by 20 mm"
-        text = _BY_DIMENSION.sub(r"\1 x ", text)
+        text = _BY_DIMENSION.sub(_BY_AS_TIMES, text)
     if "m)" in text and ("cm)" in text or "mm)" in text):  # "tumour size [18 mm]"
         text = _SIZE_IN_BRACKETS.sub(r"\1 \2", text)
     if "ive (" in text and ("all " in text or "both " in text):  # "all negative (CK, S100)"
@@ -1510,7 +1520,7 @@ def normalise(text: str, *, report: bool = False) -> str:
             text = _MARGINS_NAMED_IN_BRACKETS.sub(r"\1 margins", text)
         text = _MARGIN_LIST.sub(_margin_list, text)
     if " -" in text or " +" in text:  # "CK7 -, TTF1 -."
-        text = _SPACED_SIGN.sub(r"\1", text)
+        text = _SPACED_SIGN.sub(_FIRST_GROUP, text)
     signed = "(+" in text or "(-" in text
     if signed and ("(+," in text or "(-," in text):  # "endocervical (+, HSIL)": sign, then note
         text = _SIGN_WITH_NOTE.sub(r"(\1) (", text)
@@ -1599,7 +1609,7 @@ def normalise(text: str, *, report: bool = False) -> str:
     if names_subtype:  # "BCC, nodular"
         if "sarcoma, conv" in text:  # "Osteosarcoma, conventional type": the entity's name
             text = _CONVENTIONAL_SARCOMA.sub(r"conventional \1", text)
-        text = _LONE_SUBTYPE.sub(r", \1 type", text)
+        text = _LONE_SUBTYPE.sub(_SUBTYPE_TYPED, text)
         if "+ " in text:  # "nodular + infiltrative" (not a Gleason sum, "3+4")
             text = _PLUS_SUBTYPE.sub(lambda m: f", {m.group(1)} type", text)
         if "(" in text:  # "PTC (classic)"
@@ -1648,9 +1658,9 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _rewrite_node_lines(text)
     if names_nodes:  # "no lymph nodes were identified", "sentinel nodes (2): negative"
         if "0" in text:  # "0 of 11 lymph nodes with metastasis"
-            text = _NONE_OF_NODES_WITH.sub(r"\2 without \3 (0/\1)", text)
+            text = _NONE_OF_NODES_WITH.sub(_NODES_WITHOUT, text)
         if " in " in text and "metasta" in text:  # "Lymph node metastasis in 0/24"
-            text = _METASTASIS_IN_NONE.sub(r"no metasta\1 (0/\2)", text)
+            text = _METASTASIS_IN_NONE.sub(_NO_METASTASIS, text)
         if "number" in text:  # "Number examined: 13; Number involved: 1"
             text = _CAP_NODE_NUMBERS.sub(_cap_node_numbers, text)
         for no_nodes_found in _NO_NODES_FOUND:
@@ -1659,7 +1669,7 @@ def normalise(text: str, *, report: bool = False) -> str:
     if ": 0/" in text or ":0/" in text:
         text = _NONE_OF_COUNT.sub(r"\1\2none (\3)", text)
     if "(" in text and " of " in text:  # "negative (0 of 3)" is the count "(0/3)"
-        text = _BRACKETED_COUNT.sub(r"(\1/\2)", text)
+        text = _BRACKETED_COUNT.sub(_SLASHED_COUNT, text)
     if names_nodes and "(" in text and "/" in text:  # "Lymph nodes: 1/21 (paraesophageal 1/5)"
         text = _COUNT_WITH_GROUPS.sub(_groups_within_count, text)
     if "(" in text and _ANY_BRACKETED_NUMBER.search(text):

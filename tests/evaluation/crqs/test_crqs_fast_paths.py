@@ -31,6 +31,7 @@ from pathreport.evaluation.crqs.match_starts import (
     finder_of,
     first_characters,
 )
+from pathreport.evaluation.crqs.templates import expander
 from pathreport.evaluation.crqs.text import ReportText
 
 # Pieces of report text around numbers and nodes, where the lookahead-led rules live, plus
@@ -494,3 +495,19 @@ def test_word_gates_change_no_rewrite_of_the_check_set_reports(monkeypatch):
     monkeypatch.setattr(abbreviations, "_GATE_WORDS", Everything())
     monkeypatch.setattr(text, "_OTHER_LABS_GATE", Everything())
     assert {report: text.normalise(report) for report in reports} == gated
+
+
+@pytest.mark.parametrize(
+    ("pattern", "template"),
+    [
+        (r"(\w+) (\d+)", r"\2 \1"),
+        (r"(a)?(b)", r"[\1|\2]"),  # a group outside the match fills in as ""
+        (r"(x)(y)(z)", r"\3\2\1 end"),
+        (r"(no) (group) here", "plain"),
+    ],
+)
+@given(text=st.text(alphabet="abxyz 0123456789", max_size=40))
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_template_as_a_function_replaces_as_the_template_does(pattern, template, text):
+    regex = re.compile(pattern)
+    assert regex.sub(expander(template), text) == regex.sub(template, text)
