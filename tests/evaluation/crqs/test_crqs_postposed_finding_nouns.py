@@ -371,3 +371,23 @@ def test_a_haggitt_level_changed_is_discordant():
     level_2 = "Sigmoid polyp: adenocarcinoma invading the stalk (Haggitt level 2). Margin clear."
     level_4 = "Sigmoid polyp: adenocarcinoma invading the stalk (Haggitt level 4). Margin clear."
     assert score_pair(level_2, level_4, "histai").CRQS < score_pair(level_2, level_2, "histai").CRQS
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Total laryngectomy: SCC with invasion of the inner cortex of the thyroid cartilage.",
+            "laryngeal cartilage",
+        ),
+        (
+            "Laryngectomy: squamous cell carcinoma. Thyroid cartilage invasion present.",
+            "laryngeal cartilage",
+        ),
+        ("Laryngectomy: squamous cell carcinoma. Thyroid cartilage invasion absent.", None),
+        ("Laryngectomy: squamous cell carcinoma without invasion of the thyroid cartilage.", None),
+        ("Thyroidectomy: the carcinoma invades the thyroid.", "thyroid"),
+    ],
+)
+def test_the_laryngeal_cartilage_invaded_is_no_thyroid(text, value):
+    assert extract(text, "tcga").get("organ_involvement") == value
