@@ -604,7 +604,10 @@ _POSTPOSED_OWN_ADJECTIVES = {
     "grade": ("histologic", "histological", "nuclear"),
     "teratoma": ("cystic", "mature", "immature"),
     "cyst": ("dermoid",),
-    "lymphadenitis": ("granulomatous", "necrotizing", "necrotising", "reactive", "chronic"),
+    "lymphadenitis": (
+        "granulomatous", "necrotizing", "necrotising", "reactive", "chronic", "tubercular",
+        "tuberculous",
+    ),
     "lesion": ("serrated", "sessile"),
     "nodule": ("single", "solitary", "satellite"),
     "fat": ("perirenal", "perinephric", "mesorectal", "peripancreatic", "pericolic"),
@@ -637,6 +640,7 @@ _MARGIN_FREE = expander(r"\1\2free")
 _SYSTEM_GRADE = expander(r"\2 grade \1")
 _ISUP_GRADE = expander(r"\1 grade ")
 _UNIT_THEN_TIMES = expander(r"\1 x ")
+_KIND_FIRST = expander(r"\1 lymphadenitis")
 
 
 def _postposed(noun: str) -> re.Pattern:
@@ -653,6 +657,11 @@ def _postposed(noun: str) -> re.Pattern:
 
 
 _POSTPOSED = {noun: _postposed(noun) for noun in _ADJECTIVES_OF}
+# "Conclusion: lymphadenitis, tubercular.": the kind after a comma that ends the diagnosis.
+_LYMPHADENITIS_KIND_AFTER = re.compile(
+    r"lymphadenitis[ \t]*,[ \t]*(tubercular|tuberculous|granulomatous|necroti[sz]ing|reactive)"
+    r"(?=[ \t]*(?:[.;\n]|$))"
+)
 # The word after each of a noun's occurrences, looked at before the adjectives' expression runs: a
 # long report names "carcinoma" a dozen times, almost never with an adjective after it.
 _WORD_AFTER_NOUN = {
@@ -1272,6 +1281,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
                 _WORD_AFTER_NOUN[noun].findall(text)
             ):
                 text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
+    if "lymphadenitis," in text:  # "lymphadenitis, tubercular."
+        text = _LYMPHADENITIS_KIND_AFTER.sub(_KIND_FIRST, text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
         text = _LOBE_SIDE_AFTER.sub(_SIDE_PART_LOBE, text)
         text = _LOBE_SIDE_BETWEEN.sub(_SIDE_THEN_PART, text)

@@ -391,3 +391,28 @@ def test_a_haggitt_level_changed_is_discordant():
 )
 def test_the_laryngeal_cartilage_invaded_is_no_thyroid(text, value):
     assert extract(text, "tcga").get("organ_involvement") == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # an adrenal carcinoma's capsule and vessels invaded, in one clause
+        (
+            "tcga",
+            "Adrenal cortical carcinoma. Tumor invades the capsule and vessels.",
+            "lymphovascular_invasion",
+            "present",
+        ),
+        (
+            "tcga",
+            "Adrenal cortical carcinoma; the capsule and veins are invaded.",
+            "capsular_invasion",
+            "present",
+        ),
+        # the kind of a lymphadenitis after it
+        ("histai", "Cervical lymph node: lymphadenitis, tubercular.", "diagnosis", "tuberculosis"),
+        ("histai", "Cervical lymph node: lymphadenitis tuberculous.", "diagnosis", "tuberculosis"),
+    ],
+)
+def test_capsule_vessels_and_lymphadenitis_kinds_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
