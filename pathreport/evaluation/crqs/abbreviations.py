@@ -758,6 +758,8 @@ _FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
 _BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy", "mrm"])
 # "IBC-NST", "IBC of no special type": an invasive breast carcinoma by its initials.
 _IBC = re.compile(r"(?<![a-z0-9])ibc(?![a-z0-9])")
+# "Left breast, segmentectomy": a breast's segmental excision, not a lung's segment.
+_SEGMENTECTOMY = re.compile(r"(?<![a-z])segmentectomy(?![a-z])")
 # "SM invasion 300 um (SM1)", "LP invasion": the layer's initials before the invasion.
 _LAYER_INITIALS_INVADED = re.compile(
     r"(?<![a-z])(sm|lp)[1-3]?(?=[ \t]+(?:invasion|infiltration|involvement)(?![a-z]))"
@@ -1032,7 +1034,8 @@ _HODGKIN_WORDS = frozenset(["chl", "hodgkin", "hl"])
 # outside it).
 _GATE_WORDS = frozenset(
     [
-        "acc", "fl", "adenocarcinoma", "affected", "amplification", "anaplastic", "argument",
+        "acc", "fl", "segmentectomy", "adenocarcinoma", "affected", "amplification",
+        "anaplastic", "argument",
         "arguments", "atypical", "bm", "border", "borders", "by", "cancer", "cervical",
         "complete", "compromise", "compromised", "cut", "cutting", "d", "d2", "diff", "dysplasia",
         "edge", "edges", "emboli", "embolus", "exeresis", "fold", "folds", "ganglia",
@@ -1111,6 +1114,8 @@ def _house_terms(text: str, words: set[str]) -> str:
         text = _INTESTINAL_METAPLASIA.sub("intestinal metaplasia", text)
     if "rp" in words and not words.isdisjoint(_PROSTATE_WORDS):
         text = _RP.sub("radical prostatectomy", text)
+    if "segmentectomy" in words and not words.isdisjoint(_BREAST_WORDS):
+        text = _SEGMENTECTOMY.sub("segmental mastectomy", text)
     if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
         text = _FA.sub("fibroadenoma", text)
     if "ibc" in words:

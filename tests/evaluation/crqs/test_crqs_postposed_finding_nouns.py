@@ -416,3 +416,66 @@ def test_the_laryngeal_cartilage_invaded_is_no_thyroid(text, value):
 )
 def test_capsule_vessels_and_lymphadenitis_kinds_are_read(dataset, text, field, value):
     assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # a metastasis "not identified in 2 nodes" counts no positive node
+        (
+            "histai",
+            "Sentinel nodes: metastatic melanoma not identified in 2 sentinel lymph nodes (0/2).",
+            "lymph_node_involvement",
+            "0/2",
+        ),
+        # mismatch repair proteins whose staining is absent
+        (
+            "reg2025",
+            "Endometrium, curettage;\nEndometrioid adenocarcinoma; absent nuclear staining "
+            "for MLH1 and PMS2 with intact MSH2 and MSH6",
+            "mmr_proteins_lost",
+            "mlh1 + pms2",
+        ),
+        (
+            "tcga",
+            "Adrenal cortical carcinoma.\nInvasion - capsule and veins involved.",
+            "lymphovascular_invasion",
+            "present",
+        ),
+        # a chronic hepatitis's stage after its grade, or named by Desmet and Scheuer's system
+        (
+            "reg2025",
+            "Liver, needle biopsy;\nChronic hepatitis, grade 2, stage 3 (Desmet-Scheuer)",
+            "fibrosis_stage",
+            "stage 3",
+        ),
+        (
+            "tcga",
+            "Liver biopsy: chronic hepatitis B, grade 1, stage 2.",
+            "fibrosis_stage",
+            "stage 2",
+        ),
+        # a breast's segmentectomy is its segmental excision
+        (
+            "tcga",
+            "Left breast, segmentectomy. Invasive carcinoma of no special type, grade 3.",
+            "specimen_type",
+            "lumpectomy",
+        ),
+        ("tcga", "Right lower lobe segmentectomy: adenocarcinoma.", "specimen_type", "lobectomy"),
+        (
+            "histai",
+            "Gastric cardia biopsies: poorly cohesive gastric carcinoma with signet-ring cells.",
+            "diagnosis",
+            "adenocarcinoma",
+        ),
+        (
+            "histai",
+            "Cervical lymph node, excision: reactive lymphadenitis.",
+            "diagnosis",
+            "reactive lymphoid hyperplasia",
+        ),
+    ],
+)
+def test_counts_proteins_stages_and_specimens_are_read(dataset, text, field, value):
+    assert extract(text, dataset).get(field) == value
