@@ -139,6 +139,8 @@ DEFAULT_UNKNOWN_PRE = (
     # The clinician's question, not the pathologist's answer: "query Kaposi sarcoma", "?TB"
     # (normalised to "query TB").
     "query", "queried",
+    # The pathologist's request to weigh a cause: "kindly correlate for tuberculosis".
+    "correlate for", "correlation for",
     # The clinician's suspicion in the request: "endoscopic biopsies (suspected coeliac disease)".
     "suspected", "clinically suspected",
     # What the sample allows or lacks: "no stroma for assessment of invasion".

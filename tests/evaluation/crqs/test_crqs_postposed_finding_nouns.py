@@ -479,3 +479,12 @@ def test_capsule_vessels_and_lymphadenitis_kinds_are_read(dataset, text, field, 
 )
 def test_counts_proteins_stages_and_specimens_are_read(dataset, text, field, value):
     assert extract(text, dataset).get(field) == value
+
+
+def test_a_cause_to_correlate_for_is_no_finding():
+    text = (
+        "Reactive lymphadenitis with non-necrotising granulomas; kindly correlate for tuberculosis."
+    )
+    assert extract(text, "histai").get("findings") == (
+        "reactive lymphoid hyperplasia + granulomatous inflammation"
+    )
