@@ -174,7 +174,7 @@ class AnchorIndex:
         if base is None:
             base = self._from_entries(entries)
         found, enabled, to_test = base
-        in_text = tuple(anchor for anchor in to_test if anchor in text)
+        in_text = tuple(filter(text.__contains__, to_test))  # no Python frame per anchor
         key = (entries, in_text)
         active = self._active_by_key.get(key)
         if active is None:
@@ -237,10 +237,9 @@ class AnchorIndex:
                 found.update(strings)
                 enabled.update(rules)
         rules_by_anchor = self._rules_by_anchor
-        for anchor in self._to_test(found):
-            if anchor in text:
-                found.add(anchor)
-                enabled.update(rules_by_anchor.get(anchor, ()))
+        for anchor in filter(text.__contains__, self._to_test(found)):
+            found.add(anchor)
+            enabled.update(rules_by_anchor.get(anchor, ()))
         return found, enabled
 
     def _inside(self, word: str) -> tuple[frozenset[str], frozenset[int]]:

@@ -1738,8 +1738,9 @@ class ReportText:
                 if word.endswith("'s"):
                     words[k] = word[:-2]
                     ends[k] -= 2
-        cache = _GAP_CACHE
-        classes = [cache.get(g) or _classify_gap(g) for g in gaps]
+        classes = list(map(_GAP_CACHE.get, gaps))  # most gaps were seen before
+        if None in classes:
+            classes = [c or _classify_gap(g) for c, g in zip(classes, gaps)]
         if classes:
             joinable, boundary, comma, second_look = map(list, zip(*classes))
             joinable[0] = False
