@@ -632,7 +632,7 @@ _AFTER_ADJECTIVES = (
 # "infiltrating deep muscle"); it is an adjective there only at the end of the name.
 _NAME_END = r"(?=[ \t]*(?:[,.;:(\n]|$))"
 
-# Replacement functions of the rewrites that run on most reports (see ``templates``).
+# Replacement functions of rewrites, which ``sub`` calls only per match (see ``templates``).
 _CARCINOMA_BEFORE_BRACKET = expander(r"\1 \3 (\2)")
 _SIDE_PART_LOBE = expander(r"\3 \2 lobe\1")
 _SIDE_THEN_PART = expander(r"\2 \1 ")
@@ -1034,16 +1034,16 @@ _HODGKIN_WORDS = frozenset(["chl", "hodgkin", "hl"])
 # outside it).
 _GATE_WORDS = frozenset(
     [
-        "acc", "fl", "segmentectomy", "adenocarcinoma", "affected", "amplification",
-        "anaplastic", "argument",
+        "acc", "adenocarcinoma", "affected", "amplification", "anaplastic", "argument",
         "arguments", "atypical", "bm", "border", "borders", "by", "cancer", "cervical",
         "complete", "compromise", "compromised", "cut", "cutting", "d", "d2", "diff", "dysplasia",
-        "edge", "edges", "emboli", "embolus", "exeresis", "fold", "folds", "ganglia",
+        "edge", "edges", "emboli", "embolus", "exeresis", "fl", "fold", "folds", "ganglia",
         "ganglion", "ganglions", "gr", "growing", "growth", "healthy", "incomplete", "intact",
         "involvement", "isocitrate", "isup", "limit", "limits", "line", "lines", "lobe",
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
-        "sheathing", "sm", "sq", "tb", "ptb", "ti", "times", "type", "uc", "x", "grade", "fuhrman",
+        "segmentectomy", "sheathing", "sm", "sq", "tb", "ptb", "ti", "times", "type", "uc", "x",
+        "grade", "fuhrman",
         "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred", "coat", "bowel",
         "lesion", "free", "basal",
     ]

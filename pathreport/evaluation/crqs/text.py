@@ -78,7 +78,7 @@ _NOT_SEEN_FIRST = re.compile(
     r"(?!in |at |on |within |by |and |or |to |anywhere|elsewhere)(?=[a-z])"
 )
 
-# Replacement functions of the rewrites that run on most reports (see ``templates``).
+# Replacement functions of rewrites, which ``sub`` calls only per match (see ``templates``).
 _FIRST_GROUP = expander(r"\1")
 _SUBTYPE_TYPED = expander(r", \1 type")
 _NODES_WITHOUT = expander(r"\2 without \3 (0/\1)")
