@@ -80,6 +80,7 @@ DEFAULT_POST = (
     "not found", "not evident", "not noted", "not observed", "none", "no", "excluded",
     "ruled out", "none identified", "none seen", "unremarkable", "uninvolved", "free",
     "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
+    "not breached", "not penetrated",
     "not demonstrated", "not expressed", "not demonstrable",
     # "Perforation not grossly seen": an adverb between the negation and its verb.
     "not grossly seen", "not grossly identified", "not grossly evident",

@@ -909,6 +909,8 @@ _COLITIS_TYPE = re.compile(
     r"(?:microscopic[ \t]+)?colitis(?<![a-z]colitis)[ \t]*,?[ \t]*"
     r"(collagenous|lymphocytic)[ \t]+type"
 )
+# "Extension: into renal sinus fat": a synoptic heading whose item is the structure reached.
+_EXTENSION_HEADING_INTO = re.compile(r"(?<![a-z])extension[ \t]*:[ \t]*(?:in)?to(?![a-z])")
 # "Infiltrating until the subserosa" (hasta, ate): into it, as far as it.
 _INVADING_UNTIL = re.compile(r"(?<![a-z])((?:infiltrat|invad|extend)[a-z]*)[ \t]+until(?![a-z])")
 # "Papillary carcinoma-type nuclear features", "papillary-type nuclei": the nuclear features of
@@ -1641,6 +1643,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _side_before_part(text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
+    if "extension:" in text:  # "Extension: into renal sinus fat"
+        text = _EXTENSION_HEADING_INTO.sub("extension into", text)
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
     if "(" in text and ("(outer" in text or "(deep" in text or "(inner" in text or "(meso" in text):

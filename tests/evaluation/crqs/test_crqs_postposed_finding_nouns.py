@@ -488,3 +488,28 @@ def test_a_cause_to_correlate_for_is_no_finding():
     assert extract(text, "histai").get("findings") == (
         "reactive lymphoid hyperplasia + granulomatous inflammation"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        # a lung adenocarcinoma's pattern says more than "non-mucinous"
+        (
+            "Lobectomy: invasive non-mucinous adenocarcinoma, acinar predominant.",
+            "histologic_type",
+            "acinar",
+        ),
+        ("Lobectomy: invasive non-mucinous adenocarcinoma.", "histologic_type", "non-mucinous"),
+        # a structure "not breached" is not invaded
+        ("Lobectomy: adenocarcinoma. Visceral pleura not breached.", "pleural_invasion", "absent"),
+        # a synoptic "Extension:" heading and the structure reached
+        (
+            "Nephrectomy: renal cell carcinoma.\nExtension: into renal sinus fat; Gerota fascia not "
+            "breached.",
+            "organ_specific_invasion",
+            "present",
+        ),
+    ],
+)
+def test_lung_types_breaches_and_extension_headings_are_read(text, field, value):
+    assert extract(text, "tcga").get(field) == value
