@@ -504,8 +504,8 @@ def test_a_cause_to_correlate_for_is_no_finding():
         ("Lobectomy: adenocarcinoma. Visceral pleura not breached.", "pleural_invasion", "absent"),
         # a synoptic "Extension:" heading and the structure reached
         (
-            "Nephrectomy: renal cell carcinoma.\nExtension: into renal sinus fat; Gerota fascia not "
-            "breached.",
+            "Nephrectomy: renal cell carcinoma.\nExtension: into renal sinus fat; Gerota fascia "
+            "not breached.",
             "organ_specific_invasion",
             "present",
         ),
