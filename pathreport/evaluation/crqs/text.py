@@ -909,6 +909,13 @@ _COLITIS_TYPE = re.compile(
     r"(?:microscopic[ \t]+)?colitis(?<![a-z]colitis)[ \t]*,?[ \t]*"
     r"(collagenous|lymphocytic)[ \t]+type"
 )
+# "Proximal (esophageal) and distal (duodenal) margins", "oesophageal (proximal) margin": the
+# organ that names a resection margin's end, which is no organ of the specimen.
+_MARGIN_END_ORGAN = re.compile(
+    r"(?<![a-z])(?:(proximal|distal)[ \t]*\([ \t]*(?:esophageal|duodenal)[ \t]*\)"
+    r"|(?:esophageal|duodenal)[ \t]*\([ \t]*(proximal|distal)[ \t]*\))"
+    r"(?=[^.;:\n]{0,40}?margins?(?![a-z]))"
+)
 # "Extension: into renal sinus fat": a synoptic heading whose item is the structure reached.
 _EXTENSION_HEADING_INTO = re.compile(r"(?<![a-z])extension[ \t]*:[ \t]*(?:in)?to(?![a-z])")
 # "Infiltrating until the subserosa" (hasta, ate): into it, as far as it.
@@ -1629,6 +1636,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _MARGIN_WITH_TUMOUR.sub(r"\1 involved", text)
     if "-free" in text and "margin" in text:  # "dysplasia-free resection margin"
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
+    if "al)" in text and "margin" in text:  # "proximal (esophageal) and distal margins"
+        text = _MARGIN_END_ORGAN.sub(lambda m: m[1] or m[2], text)
     if "esophag" in text:  # "Oesophagus, distal, 38 cm", "Oesophagus distal, biopsy"
         text = _ESOPHAGUS_PART_AFTER.sub(_esophagus_parts_first, text)
     if "esophag" in text and (" and " in text or "&" in text or "/" in text or "+" in text):

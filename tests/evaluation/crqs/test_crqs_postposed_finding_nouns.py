@@ -513,3 +513,17 @@ def test_a_cause_to_correlate_for_is_no_finding():
 )
 def test_lung_types_breaches_and_extension_headings_are_read(text, field, value):
     assert extract(text, "tcga").get(field) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Total gastrectomy: adenocarcinoma. Proximal (esophageal) and distal (duodenal) margins "
+        "are free.",
+        "Total gastrectomy: adenocarcinoma. Oesophageal (proximal) and duodenal (distal) margins "
+        "clear.",
+        "Total gastrectomy: adenocarcinoma. Esophageal and duodenal margins clear.",
+    ],
+)
+def test_the_organs_that_name_a_margin_are_no_organs_of_the_specimen(text):
+    assert extract(text, "tcga").get("organ_site") == "stomach"
