@@ -24,6 +24,8 @@ DEFAULT_PRE = (
     "nor", "neither", "never", "rules out", "rule out", "non", "lack",
     # "Negative to malignancy": the preposition of some writers of English as a second language.
     "negative to",
+    # "Immunoreactive for TTF-1 and nonreactive for p40".
+    "nonreactive for", "non-reactive for", "non reactive for",
     # "No curved bacilli consistent with Helicobacter pylori are identified": the organisms
     # denied, though "consistent with" alone ends a negation.
     "no organisms consistent with", "no bacilli consistent with",

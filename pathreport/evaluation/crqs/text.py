@@ -916,6 +916,11 @@ _MARGIN_END_ORGAN = re.compile(
     r"|(?:esophageal|duodenal)[ \t]*\([ \t]*(proximal|distal)[ \t]*\))"
     r"(?=[^.;:\n]{0,40}?margins?(?![a-z]))"
 )
+# "Negative for atypia and for in situ or invasive malignancy": one negation of a list whose
+# preposition is repeated.
+_REPEATED_FOR = re.compile(
+    r"(negative[ \t]+for[ \t]+[^.;:\n]{1,60}?[ \t](?:and|or))[ \t]+for(?=[ \t])"
+)
 # "Extension: into renal sinus fat": a synoptic heading whose item is the structure reached.
 _EXTENSION_HEADING_INTO = re.compile(r"(?<![a-z])extension[ \t]*:[ \t]*(?:in)?to(?![a-z])")
 # "Infiltrating until the subserosa" (hasta, ate): into it, as far as it.
@@ -1652,6 +1657,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _side_before_part(text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
+    if " and for " in text or " or for " in text:  # "negative for A and for B"
+        text = _REPEATED_FOR.sub(_FIRST_GROUP, text)
     if "extension:" in text:  # "Extension: into renal sinus fat"
         text = _EXTENSION_HEADING_INTO.sub("extension into", text)
     if "until" in text:  # "infiltrating until subserosa"

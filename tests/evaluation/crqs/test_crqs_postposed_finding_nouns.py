@@ -527,3 +527,56 @@ def test_lung_types_breaches_and_extension_headings_are_read(text, field, value)
 )
 def test_the_organs_that_name_a_margin_are_no_organs_of_the_specimen(text):
     assert extract(text, "tcga").get("organ_site") == "stomach"
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        (
+            "histai",
+            "Skin: basal cell carcinoma, nodular type, with mucinous stroma.",
+            "histologic_type",
+            "nodular",
+        ),
+        # a grade denied is no grade
+        (
+            "histai",
+            "Polypectomy: tubular adenomas (n=3), low-grade dysplasia, no high-grade areas.",
+            "tumor_grade",
+            None,
+        ),
+        (
+            "histai",
+            "TURP: incidental focus of acinar prostate cancer, Gleason 6.",
+            "diagnosis",
+            "adenocarcinoma",
+        ),
+        # extranodal spread is no count of nodes
+        (
+            "histai",
+            "Lymphadenectomy, right groin: melanoma metastases in two of nine nodes; "
+            "extracapsular (extranodal) spread is seen in one node.",
+            "lymph_node_involvement",
+            "2/9",
+        ),
+        (
+            "reg2025",
+            "Lung, core biopsy;\nAdenocarcinoma; tumor cells are immunoreactive for TTF-1 "
+            "and nonreactive for p40",
+            "ihc_markers",
+            "p40 negative + ttf-1",
+        ),
+        # "negative for A and for B": one negation of the list
+        (
+            "histai",
+            "Right breast, excision: fibrocystic change. Negative for atypical hyperplasia "
+            "and for in situ or invasive malignancy.",
+            "invasion_status",
+            "absent",
+        ),
+    ],
+)
+def test_stroma_denied_grades_markers_and_repeated_prepositions_are_read(
+    dataset, text, field, value
+):
+    assert extract(text, dataset).get(field) == value
