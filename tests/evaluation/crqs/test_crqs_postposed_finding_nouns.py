@@ -580,3 +580,8 @@ def test_stroma_denied_grades_markers_and_repeated_prepositions_are_read(
     dataset, text, field, value
 ):
     assert extract(text, dataset).get(field) == value
+
+
+def test_a_count_of_adenomas_written_as_n_is_read():
+    text = "Sigmoid polypectomies. Conclusion: tubular adenomas (n=3), low-grade dysplasia."
+    assert extract(text, "histai").get("polyp_count") == "3"
