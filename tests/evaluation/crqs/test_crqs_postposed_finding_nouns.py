@@ -585,3 +585,13 @@ def test_stroma_denied_grades_markers_and_repeated_prepositions_are_read(
 def test_a_count_of_adenomas_written_as_n_is_read():
     text = "Sigmoid polypectomies. Conclusion: tubular adenomas (n=3), low-grade dysplasia."
     assert extract(text, "histai").get("polyp_count") == "3"
+
+
+def test_every_component_of_a_mixed_germ_cell_tumour_is_its_type():
+    text = (
+        "Left radical orchiectomy: mixed germ cell tumour, embryonal carcinoma 70% and teratoma "
+        "30%. Focal choriocarcinoma component present."
+    )
+    assert extract(text, "tcga").get("histologic_type") == "embryonal + choriocarcinoma + teratoma"
+    without = text.replace(" Focal choriocarcinoma component present.", "")
+    assert score_pair(text, without, "tcga").CRQS < score_pair(text, text, "tcga").CRQS
