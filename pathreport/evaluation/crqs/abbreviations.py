@@ -418,7 +418,7 @@ _TYPE_AFTER = re.compile(
 # "Liposarcoma, dedifferentiated type": a sarcoma's subtype after it, as a carcinoma's.
 _SARCOMA_TYPE_AFTER = re.compile(
     r"([a-z]*sarcoma)[ \t]?,[ \t]*(dedifferentiated|well[ -]differentiated|myxoid|pleomorphic"
-    r"|round[ \t]+cell|spindle[ \t]+cell|epithelioid)[ \t]+(?:sub)?type(?![a-z])"
+    r"|round[ \t]+cell|spindle[ \t]+cell|epithelioid)[ \t]+type(?![a-z])"
 )
 # "Endometrial adenocarcinoma, endometrioid, grade 2": the type alone between commas.
 _TYPE_AFTER_COMMA = re.compile(
