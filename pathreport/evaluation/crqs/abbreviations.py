@@ -573,9 +573,8 @@ _POSTPOSED_ADJECTIVES = {
         "collagenous", "lymphocytic", "chronic", "active", "acute", "suppurative", "calculous",
         "apocrine", "fibrocystic", "visceral", "parietal", "total", "partial", "radical",
         "intestinal", "follicular", "nodular", "hyperplastic", "adenomatous", "hamartomatous",
-        "reactive", "eosinophilic",
+        "reactive", "eosinophilic", "infiltrating", "infiltrative",
     )},
-    "infiltrating": "infiltrating", "infiltrative": "infiltrative",
     "basocellular": "basal cell", "basocellulare": "basal cell", "planocellulare": "squamous cell",
     "tubulare": "tubular", "chronica": "chronic", "activa": "active", "acuta": "acute",
     "calculosa": "calculous", "collagenosa": "collagenous", "lymphocytica": "lymphocytic",
@@ -631,6 +630,10 @@ _AFTER_ADJECTIVES = (
 # "Infiltrating" after a carcinoma is its verb in English ("carcinoma infiltrating the fat",
 # "infiltrating deep muscle"); it is an adjective there only at the end of the name.
 _NAME_END = r"(?=[ \t]*(?:[,.;:(\n]|$))"
+_ADJECTIVES_ONLY_AT_NAME_END = frozenset(["infiltrating", "infiltrative"])
+# Nouns whose kind may also follow a comma at the end of the diagnosis ("Conclusion:
+# lymphadenitis, tubercular."); elsewhere a comma after a noun starts the next item of a list.
+_KIND_AFTER_COMMA_NOUNS = ("lymphadenitis",)
 
 # Replacement functions of rewrites, which ``sub`` calls only per match (see ``templates``).
 _CARCINOMA_BEFORE_BRACKET = expander(r"\1 \3 (\2)")
@@ -640,15 +643,13 @@ _MARGIN_FREE = expander(r"\1\2free")
 _SYSTEM_GRADE = expander(r"\2 grade \1")
 _ISUP_GRADE = expander(r"\1 grade ")
 _UNIT_THEN_TIMES = expander(r"\1 x ")
-_KIND_FIRST = expander(r"\1 lymphadenitis")
 
 
 def _postposed(noun: str) -> re.Pattern:
     """One expression per noun, starting with its letters, run only for the nouns a report names
     (one expression over every noun tried each position of most reports)."""
     adjectives = "|".join(
-        f"{a}{_NAME_END}" if a in ("infiltrating", "infiltrative") else a
-        for a in _ADJECTIVES_OF[noun]
+        f"{a}{_NAME_END}" if a in _ADJECTIVES_ONLY_AT_NAME_END else a for a in _ADJECTIVES_OF[noun]
     )
     joiner = r"(?:and[ \t]+)?" if noun in _LISTED_POSTPOSED else ""
     return re.compile(
@@ -657,11 +658,13 @@ def _postposed(noun: str) -> re.Pattern:
 
 
 _POSTPOSED = {noun: _postposed(noun) for noun in _ADJECTIVES_OF}
-# "Conclusion: lymphadenitis, tubercular.": the kind after a comma that ends the diagnosis.
-_LYMPHADENITIS_KIND_AFTER = re.compile(
-    r"lymphadenitis[ \t]*,[ \t]*(tubercular|tuberculous|granulomatous|necroti[sz]ing|reactive)"
-    r"(?=[ \t]*(?:[.;\n]|$))"
-)
+_POSTPOSED_AFTER_COMMA = {
+    noun: re.compile(
+        rf"{noun}(?<![a-z]{noun})[ \t]*,[ \t]*({'|'.join(_ADJECTIVES_OF[noun])})"
+        r"(?=[ \t]*(?:[.;\n]|$))"
+    )
+    for noun in _KIND_AFTER_COMMA_NOUNS
+}
 # The word after each of a noun's occurrences, looked at before the adjectives' expression runs: a
 # long report names "carcinoma" a dozen times, almost never with an adjective after it.
 _WORD_AFTER_NOUN = {
@@ -1280,14 +1283,14 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         adjectives = _POSTPOSED_WORDS.intersection(words)
         for noun in _POSTPOSED_NOUN_WORDS.intersection(words):
             own = _OWN_ADJECTIVES[noun]
-            # most reports name none of the noun's own adjectives, or follow the noun with "of",
-            # "," or nothing
-            if not own.isdisjoint(adjectives) and not own.isdisjoint(
-                _WORD_AFTER_NOUN[noun].findall(text)
-            ):
+            if own.isdisjoint(adjectives):
+                continue  # most reports name none of the noun's own adjectives
+            # most reports follow the noun with "of", "," or nothing
+            if not own.isdisjoint(_WORD_AFTER_NOUN[noun].findall(text)):
                 text = _POSTPOSED[noun].sub(lambda m, n=noun: _adjectives_first(n, m), text)
-    if "lymphadenitis," in text:  # "lymphadenitis, tubercular."
-        text = _LYMPHADENITIS_KIND_AFTER.sub(_KIND_FIRST, text)
+            after_comma = _POSTPOSED_AFTER_COMMA.get(noun)
+            if after_comma is not None and noun + "," in text:  # "lymphadenitis, tubercular."
+                text = after_comma.sub(lambda m, n=noun: _adjectives_first(n, m), text)
     if "lobe" in words or "lobectomy" in words:  # "lobe upper right"
         text = _LOBE_SIDE_AFTER.sub(_SIDE_PART_LOBE, text)
         text = _LOBE_SIDE_BETWEEN.sub(_SIDE_THEN_PART, text)

@@ -1657,7 +1657,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _side_before_part(text)
     if "colitis" in text and "type" in text:  # "microscopic colitis, collagenous type"
         text = _COLITIS_TYPE.sub(r"\1 colitis", text)
-    if " and for " in text or " or for " in text:  # "negative for A and for B"
+    if "negative for" in text and (" and for " in text or " or for " in text):
+        # "negative for A and for B"
         text = _REPEATED_FOR.sub(_FIRST_GROUP, text)
     if "extension:" in text:  # "Extension: into renal sinus fat"
         text = _EXTENSION_HEADING_INTO.sub("extension into", text)
