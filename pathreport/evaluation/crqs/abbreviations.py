@@ -725,8 +725,10 @@ _PROSTATE_ECE = re.compile(
 )
 _NODE_BEFORE_IN_SENTENCE = re.compile(r"(?<![a-z])nod(?:e|es|al)(?![a-z])[^.;\n]*$")
 # "TURP chips: nodular hyperplasia": in a prostate report, its benign prostatic hyperplasia.
+# "Nodular (adenomatous) hyperplasia" of a thyroid lobe is the same entity.
 _NODULAR_HYPERPLASIA = re.compile(
-    r"(?<![a-z])nodular[ \t]+hyperplasia(?![ \t]+of[ \t]+(?:the[ \t]+)?prostat)"
+    r"(?<![a-z])nodular[ \t]+(?:\(?adenomatous\)?[ \t]+)?hyperplasia"
+    r"(?![ \t]+of[ \t]+(?:the[ \t]+)?prostat)"
 )
 # The Japanese Classification's other histological codes ("muc, 50 mm, pT3 (SS), ly0, v0"),
 # read only beside another of its codes: alone, "sig" is a sigmoid and "pap" a smear.

@@ -35,6 +35,10 @@ DEFAULT_PRE = (
     "not yet", "but not yet",
     # "Suspicious but not diagnostic of carcinoma": "diagnostic of" alone ends a negation.
     "not diagnostic of", "not diagnostic for", "nondiagnostic of", "nondiagnostic for",
+    # "Worrisome for but insufficient for a diagnosis of carcinoma", as "not diagnostic of".
+    "insufficient for a diagnosis of", "insufficient for the diagnosis of",
+    "insufficient for diagnosis of", "not sufficient for a diagnosis of",
+    "not sufficient for the diagnosis of", "insufficient for a definitive diagnosis of",
     # "IM at the junction is not on its own diagnostic of Barrett's".
     "not on its own diagnostic of", "not by itself diagnostic of", "not in itself diagnostic of",
     "not of itself diagnostic of",

@@ -1513,8 +1513,8 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
     "right pelvic lymph nodes involved" stays "right pelvic node", so the side whose nodes are
     involved is compared, not only the sides named. The statement must be in the value's comma
     segment or, when the value labels its clause ("Right lobe: high-grade PIN, no carcinoma"),
-    anywhere in that clause except a margin ("Left lobe: adenocarcinoma, margins negative" says
-    nothing of the lobe) or, when the value ends a part's heading ("B. Lymph nodes, right
+    anywhere in that clause except a margin ("Left lobe: adenocarcinoma, margins negative" or
+    "completely excised" says nothing of the lobe) or, when the value ends a part's heading ("B. Lymph nodes, right
     pelvic:") or the specimen heading of a one-line report ("Lymph nodes, left axillary, sentinel
     biopsy; No metastatic carcinoma"), in the line or clause after it; and at most
     ``FREE_STATUS_REACH`` words away, so that a report flattened into one long clause does not
@@ -1523,7 +1523,8 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
     places = []
     for start, neg_end, *_ in statements:
         k = rt.word_of(start)
-        places.append((k, *rt.place(k), "margin" in rt.text[start:-neg_end], start))
+        said = rt.text[start:-neg_end]  # "completely excised" is the margins' status too
+        places.append((k, *rt.place(k), "margin" in said or "excised" in said, start))
     marked = []
     for start, neg_end, value, finding, explicit in cands:
         i = rt.word_of(start)

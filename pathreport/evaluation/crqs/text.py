@@ -750,8 +750,17 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # tumour", "ectopic (tubal) pregnancy", "cheek (buccal) mucosa") is part of the name: a name's
 # words are matched in a row.
 # "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
-# the finding with the qualifier inside it.
-_BRACKETED_QUALIFIERS = ("(borderline)", "(tubal)", "(buccal)", "(small vessel)", "(microscopic)")
+# the finding with the qualifier inside it; so does "tuberculous (caseating granulomatous)
+# lymphadenitis".
+_BRACKETED_QUALIFIERS = (
+    "(borderline)",
+    "(tubal)",
+    "(buccal)",
+    "(small vessel)",
+    "(microscopic)",
+    "(caseating granulomatous)",
+    "(granulomatous)",
+)
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"
 )

@@ -1,0 +1,195 @@
+"""Wordings of the 52nd schema versions (REG 43rd): a renal vein with tumour in it, a serosa
+penetrated, a margin reached past a bracketed name, proteins "not expressed", a diagnosis short of
+its criteria, and entity names with a qualifier in brackets; each beside a look-alike that keeps
+its reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field", "value"),
+    [
+        # REG reads the structures a tumour involves (a renal vein is pT3a).
+        (
+            "reg2025",
+            "Kidney, right, radical nephrectomy;\nClear cell renal cell carcinoma, WHO/ISUP grade"
+            " 2, 4.5 cm\nRenal vein invasion present",
+            "organ_involvement",
+            "renal vein",
+        ),
+        (
+            "reg2025",
+            "Right radical nephrectomy:\nRenal cell carcinoma, clear cell type, 45 mm, with tumour"
+            " in the renal vein",
+            "organ_involvement",
+            "renal vein",
+        ),
+        (
+            "tcga",
+            "Radical nephrectomy: clear cell RCC, 7 cm. Tumour thrombus in the main renal vein.",
+            "organ_involvement",
+            "renal vein",
+        ),
+        (
+            "tcga",
+            "Radical nephrectomy: clear-cell RCC, 75 mm. Tumour extends into perirenal adipose"
+            " tissue; renal sinus fat uninvolved.",
+            "organ_involvement",
+            "perinephric fat",
+        ),
+        # A serosa is the serosa of whichever organ the report is about.
+        (
+            "reg2025",
+            "Stomach, total gastrectomy;\nPoorly cohesive carcinoma, invading serosa (pT4a)",
+            "organ_involvement",
+            "serosa",
+        ),
+        (
+            "reg2025",
+            "Total gastrectomy:\nSignet-ring cell carcinoma penetrating the serosa, pT4a.",
+            "organ_involvement",
+            "serosa",
+        ),
+        (
+            "tcga",
+            "Hysterectomy: endometrioid carcinoma, FIGO grade 2, invading the uterine serosa.",
+            "organ_involvement",
+            "serosa",
+        ),
+        # A named margin with its artery in brackets.
+        (
+            "tcga",
+            "Whipple resection. Tumour reaches the uncinate (superior mesenteric artery) margin;"
+            " neck and common bile duct margins are clear.",
+            "margin_status",
+            "positive",
+        ),
+        (
+            "tcga",
+            "Whipple resection. Tumour reaches the uncinate (superior mesenteric artery) margin;"
+            " neck and common bile duct margins are clear.",
+            "margin_involved",
+            "pancreatic",
+        ),
+        (
+            "tcga",
+            "Right colectomy: adenocarcinoma. MLH1 and PMS2 not expressed: mismatch-repair"
+            " deficient.",
+            "mmr_proteins_lost",
+            "mlh1 + pms2",
+        ),
+        (
+            "tcga",
+            "Right colectomy: adenocarcinoma. MLH1 and PMS2 are not expressed.",
+            "mmr_msi_status",
+            "deficient",
+        ),
+        # Entities with a qualifier in brackets, and in other words.
+        (
+            "histai",
+            "Cervical lymph node, excision. Impression: tuberculous (caseating granulomatous)"
+            " lymphadenitis.",
+            "diagnosis",
+            "tuberculosis",
+        ),
+        (
+            "reg2025",
+            "Lymph node, excision;\nTuberculous granulomatous lymphadenitis",
+            "diagnosis",
+            "tuberculosis",
+        ),
+        (
+            "histai",
+            "Colonic biopsy: mixed tubular and villous adenoma with low-grade dysplasia.",
+            "adenoma_type",
+            "tubulovillous",
+        ),
+        (
+            "histai",
+            "Colonic biopsy. Sections show villous and tubular architecture with low grade"
+            " dysplasia. Diagnosis: adenoma.",
+            "histologic_type",
+            "tubulovillous",
+        ),
+        (
+            "tcga",
+            "Thyroid, total thyroidectomy. Right lobe: papillary carcinoma, 18 mm. Left lobe:"
+            " nodular (adenomatous) hyperplasia.",
+            "findings",
+            "papillary thyroid carcinoma + follicular nodular disease",
+        ),
+    ],
+)
+def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
+    assert extract(text, dataset).get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("dataset", "text", "field"),
+    [
+        # No tumour in the vein: the vein is not involved.
+        (
+            "tcga",
+            "Radical nephrectomy. Clear cell RCC, 5 cm. No tumour in the renal vein.",
+            "organ_involvement",
+        ),
+        # A margin named but clear.
+        (
+            "tcga",
+            "Whipple resection. The uncinate (superior mesenteric artery) margin is clear.",
+            "margin_involved",
+        ),
+        # The proteins expressed.
+        ("tcga", "Colectomy: adenocarcinoma. MLH1 and PMS2 are expressed.", "mmr_proteins_lost"),
+    ],
+)
+def test_look_alike_adds_nothing(dataset: str, text: str, field: str) -> None:
+    assert field not in extract(text, dataset)
+
+
+def test_a_diagnosis_short_of_its_criteria_is_not_made() -> None:
+    """ "Worrisome for but insufficient for a diagnosis of carcinoma" is atypia, as "suspicious
+    for, but not diagnostic of, carcinoma" is: no carcinoma."""
+    fields = extract(
+        "Twelve prostate core biopsies. In the left base core a small focus of atypical small"
+        " acinar proliferation (ASAP), worrisome for but insufficient for a diagnosis of"
+        " carcinoma; re-biopsy is advised.",
+        "histai",
+    )
+    assert fields["diagnosis"] == "atypical small acinar proliferation"
+    assert fields["benign_vs_malignant"] == "benign"
+    assert "carcinoma" in fields["excluded_entities"]
+
+
+def test_completely_excised_says_nothing_of_the_site_in_the_heading() -> None:
+    """ "Completely excised" is the margins' status, like "margins free": the site above it is the
+    lesion's, not a site free of tumour."""
+    rewrite = (
+        "Excision, skin of left ala nasi:\nNodular BCC, completely excised; deep clearance 0.2 cm."
+    )
+    reference = "Skin, left nasal ala, excision;\nBasal cell carcinoma, nodular type\nMargins free"
+    assert extract(rewrite, "reg2025")["lateral_sites"] == "left nasal ala"
+    assert extract(reference, "reg2025")["lateral_sites"] == "left nasal ala"
+
+
+def test_a_renal_vein_left_out_costs_the_reg_score() -> None:
+    reference = (
+        "Kidney, left, radical nephrectomy;\n1. Clear cell renal cell carcinoma, WHO/ISUP grade 2,"
+        " 4,5 cm\n2. Renal vein invasion: present\n3. Surgical margins: negative"
+    )
+    rewrite = (
+        "Left radical nephrectomy:\nClear cell RCC, WHO/ISUP nuclear grade 2, 45 mm in greatest"
+        " dimension, with invasion of the renal vein; surgical margins free of tumour."
+    )
+    wrong = (
+        "Kidney, left, radical nephrectomy;\n1. Clear cell renal cell carcinoma, WHO/ISUP grade 2,"
+        " 4,5 cm\n2. Surgical margins: negative"
+    )
+    assert (
+        score_pair(reference, rewrite, "reg2025").CRQS
+        > score_pair(reference, wrong, "reg2025").CRQS
+    )
