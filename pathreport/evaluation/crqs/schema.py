@@ -116,9 +116,9 @@ import os
 import re
 import threading
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
