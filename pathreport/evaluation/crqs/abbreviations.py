@@ -895,11 +895,12 @@ _EDGE = re.compile(
     r"|mucosal|inked|closest|nearest|all|biopsy|specimen|shave)[ \t]+edge(s?)(?![a-z])"
     r"(?![ \t]+of(?![ \t]+(?:the[ \t]+)?(?:specimen|excision|resection|biopsy|shave)))"
 )
-# "D2 biopsies", "TI bx", "TI, colonoscopic Bx": the duodenum's second part and the terminal
-# ileum, named by the endoscopist's shorthand before the specimen ("D2-40" is a lymphatic stain
-# and keeps its name).
+# "D2 biopsies", "TI bx", "TI, colonoscopic Bx", "TI and caecal bx": the duodenum's second part
+# and the terminal ileum, named by the endoscopist's shorthand before the specimen ("D2-40" is a
+# lymphatic stain and keeps its name).
 _BOWEL_PART = re.compile(
-    r"(?<![a-z0-9/-])(d2|ti)(?=[ \t]*(?:,[ \t]*(?:colonoscopic|endoscopic)[ \t]+)?(?:bx|biops))"
+    r"(?<![a-z0-9/-])(d2|ti)(?=[ \t]*(?:,[ \t]*(?:colonoscopic|endoscopic)[ \t]+)?(?:bx|biops)"
+    r"|[ \t]+and[ \t]+(?:caecal|cecal|colonic|rectal|duodenal|gastric)[ \t]+(?:bx|biops))"
 )
 _BOWEL_PARTS = {"d2": "duodenum, second part,", "ti": "terminal ileum"}
 _BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])

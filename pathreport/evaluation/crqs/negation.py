@@ -217,6 +217,8 @@ DEFAULT_FILLERS = HEAD_NOUNS_BEFORE_AN_OBJECT | frozenset(
         "lesion", "lesions", "foci", "spaces", "channels",
         # A marker's result: "E-cadherin expression lost", "p53 expression: wild type".
         "expression",
+        # An entity's spread: "Lymphoma infiltration: absent", "carcinoma involvement: none".
+        "infiltration", "involvement",
         # A test named by its method: "CK7 immunostain negative", "CMV IHC: negative".
         "stain", "stains", "staining", "immunostain", "immunostains", "immunostaining",
         "immunohistochemistry", "ihc", "immunoreactivity", "studies", "study", "testing",

@@ -122,6 +122,51 @@ from pathreport.evaluation.crqs import extract, score_pair
             "findings",
             "papillary thyroid carcinoma + follicular nodular disease",
         ),
+        (
+            "histai",
+            "Liver, pericystectomy. Diagnosis: hepatic echinococcosis (hydatid cyst, E."
+            " granulosus).",
+            "diagnosis",
+            "echinococcosis",
+        ),
+        (
+            "histai",
+            "Liver, pericystectomy. Conclusion: hydatid cyst of the liver.",
+            "benign_vs_malignant",
+            "benign",
+        ),
+        (
+            "histai",
+            "Ileocecal valve biopsy. Caseating granulomatous inflammation suggestive of tubercular"
+            " (Koch's) aetiology.",
+            "diagnosis",
+            "tuberculosis",
+        ),
+        (
+            "histai",
+            "Products of conception, evacuation. Conclusion: products of conception; no molar"
+            " change.",
+            "excluded_entities",
+            "hydatidiform mole",
+        ),
+        (
+            "histai",
+            "ERPC material. Diagnosis: POC with no features of hydatidiform mole.",
+            "diagnosis",
+            "products of conception",
+        ),
+        (
+            "tcga",
+            "Total gastrectomy. Histology: poorly cohesive carcinoma. Invasion: subserosal.",
+            "invasion_depth",
+            "subserosa",
+        ),
+        (
+            "histai",
+            "TI and caecal bx: active ileitis with granulomas; focal active colitis.",
+            "tumor_site",
+            "cecum + terminal ileum",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
@@ -145,6 +190,10 @@ def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) ->
         ),
         # The proteins expressed.
         ("tcga", "Colectomy: adenocarcinoma. MLH1 and PMS2 are expressed.", "mmr_proteins_lost"),
+        # A fibroid's place is no depth of invasion.
+        ("tcga", "Hysterectomy: leiomyoma, subserosal, 3 cm.", "invasion_depth"),
+        # "Hydatid" is no hydatidiform mole.
+        ("histai", "Liver, pericystectomy. Conclusion: hydatid cyst.", "excluded_entities"),
     ],
 )
 def test_look_alike_adds_nothing(dataset: str, text: str, field: str) -> None:
@@ -193,3 +242,13 @@ def test_a_renal_vein_left_out_costs_the_reg_score() -> None:
         score_pair(reference, rewrite, "reg2025").CRQS
         > score_pair(reference, wrong, "reg2025").CRQS
     )
+
+
+def test_an_entity_whose_infiltration_is_absent_is_denied() -> None:
+    """ "Lymphoma infiltration: absent" is "no infiltration by lymphoma", not a lymphoma."""
+    ref = (
+        "Bone marrow, right posterior iliac crest, trephine biopsy;\nNormocellular marrow (40%)"
+        " with trilineage haematopoiesis\nLymphoma infiltration: absent"
+    )
+    assert "diagnosis" not in extract(ref, "reg2025")
+    assert extract(ref.replace("absent", "present"), "reg2025")["diagnosis"] == "lymphoma"
