@@ -252,3 +252,42 @@ def test_an_entity_whose_infiltration_is_absent_is_denied() -> None:
     )
     assert "diagnosis" not in extract(ref, "reg2025")
     assert extract(ref.replace("absent", "present"), "reg2025")["diagnosis"] == "lymphoma"
+
+
+def test_a_margin_named_by_the_structure_it_is_at() -> None:
+    text = (
+        "Radical nephrectomy. Soft tissue margin at Gerota's fascia positive; ureteral and"
+        " vascular margins negative."
+    )
+    assert extract(text, "tcga")["margin_status"] == "positive"
+    assert (
+        extract(text.replace("fascia positive", "fascia negative"), "tcga")["margin_status"]
+        == "negative"
+    )
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_invented_perineural_invasion_costs_as_much_as_invented_lymphovascular_invasion(
+    dataset: str,
+) -> None:
+    """Perineural invasion changes adjuvant treatment (head and neck and cutaneous squamous cell
+    carcinoma, stage II colon cancer): it is as critical as lymphovascular invasion."""
+    reference = (
+        "Colon, sigmoid, resection: adenocarcinoma, moderately differentiated, 3 cm, invading the"
+        " subserosa. Margins free. Lymph nodes 0/14."
+    )
+    perineural = score_pair(reference, reference + " Perineural invasion present.", dataset)
+    lymphovascular = score_pair(reference, reference + " Lymphovascular invasion present.", dataset)
+    assert perineural.CRQS == pytest.approx(lymphovascular.CRQS)
+    assert perineural.CRQS < 0.97
+
+
+def test_malignant_washings_cost_more_than_an_invented_descriptive_finding() -> None:
+    """Positive peritoneal cytology is M1 in gastric cancer: critical, unlike tumour necrosis."""
+    reference = (
+        "Total gastrectomy: poorly cohesive carcinoma of the gastric body, 4.5 cm, invading the"
+        " subserosa. Proximal and distal margins free. pT3."
+    )
+    washings = score_pair(reference, reference + " Peritoneal lavage cytology positive.", "tcga")
+    necrosis = score_pair(reference, reference + " Tumour necrosis present.", "tcga")
+    assert 1 - washings.CRQS > 1.3 * (1 - necrosis.CRQS)
