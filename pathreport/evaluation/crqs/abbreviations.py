@@ -926,8 +926,19 @@ _COLON_PART_LIST = re.compile(
 )
 _COLON_PART_WORD = re.compile(r"ascending|transverse|descending|sigmoid")
 _COLON_LIST_WORDS = frozenset(["ascending", "transverse", "descending"])
+# "No acid-fast bacilli identified (Ziehl-Neelsen)": the stain in brackets is how the result was
+# found, no organism of its own.
+_BRACKETED_STAIN = re.compile(
+    r"[ \t]*\((?:on[ \t]+|by[ \t]+)?(?:zn|ziehl[- ]neelsen|fite(?:[- ]faraco)?|auramine"
+    r"(?:[- ]rhodamine)?|grocott|gms)(?:[ \t]+stains?)?\)"
+)
+_STAIN_NAME_WORDS = frozenset(["zn", "ziehl", "fite", "auramine", "grocott", "gms"])
 _RARE_SHORTHAND = (
-    _TEST_METHODS | _NOTTINGHAM_MITOSES | _COLON_LIST_WORDS | {"viral", "d", "rectum", "esophagus"}
+    _TEST_METHODS
+    | _NOTTINGHAM_MITOSES
+    | _COLON_LIST_WORDS
+    | _STAIN_NAME_WORDS
+    | {"viral", "d", "rectum", "esophagus"}
 )
 _METHOD_BEFORE_SIGN = re.compile(
     r"[ \t]*-?[ \t]*(?<![a-z])(?:ish|ihc|cish|sish|fish)"
@@ -1213,6 +1224,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if not words.isdisjoint(_RARE_SHORTHAND):  # one set test for the rare rewrites below
         if not words.isdisjoint(_TEST_METHODS):  # "EBER-ISH: (-)": the sign is the test's result
             text = _METHOD_BEFORE_SIGN.sub("", text)
+        if "(" in text and not words.isdisjoint(_STAIN_NAME_WORDS):
+            text = _BRACKETED_STAIN.sub("", text)  # "no AFB identified (Ziehl-Neelsen)"
         if "viral" in words and "chronic viral hepatitis" in text:  # the chronic hepatitis C
             text = text.replace("chronic viral hepatitis", "chronic hepatitis")
         if "d" in words and "d&c" in text:  # "Endometrium, D&C"

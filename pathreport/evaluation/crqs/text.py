@@ -472,6 +472,12 @@ _UNIT_FOR_BOTH = re.compile(r" (and|of) (?=\d{1,3}(?:\.\d{1,2})?[ \t]*(cm|mm)(?!
 # (Searched from its literal " and " or " of ": a pattern that starts with a class tries every
 # position.)
 _NUMBER_BEFORE = re.compile(r"(?<![a-z0-9./+=-])\d{1,3}(?:\.\d{1,2})?$")
+# "Three polyps, 4, 6 and 11 mm": once the last two share the unit, the numbers listed before
+# them take it too (tried only where the pair was found).
+_UNIT_FOR_LISTED = re.compile(
+    r"(?<![a-z0-9./+=-])(\d{1,3}(?:\.\d{1,2})?)(?=(?:, \d{1,3}(?:\.\d{1,2})?)*"
+    r", \d{1,3}(?:\.\d{1,2})? (cm|mm) and \d)"
+)
 # "PD-L1 22C3 TPS 30%": the antibody clone in brackets, as most reports write it, so that its
 # digits are no score.
 _PDL1_CLONE = re.compile(
@@ -1369,7 +1375,10 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     words = _OTHER_LABS_GATE.intersection(words)
     # "1.5 and 1.8 cm", "8 of 15 mm"
     if ("and" in words or "of" in words) and ("cm" in words or "mm" in words):
-        text = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
+        shared = _UNIT_FOR_BOTH.sub(_unit_for_both, text)
+        if shared != text and ", " in text:
+            shared = _UNIT_FOR_LISTED.sub(r"\1 \2", shared)
+        text = shared
     if "prostate" in words and not words.isdisjoint(_SEXTANT_WORDS):  # "apex of left side"
         text = _prostate_sextant(text)
     if "cervix" in words and "uterus" in words and "uterus, cervix" in text:

@@ -167,6 +167,37 @@ from pathreport.evaluation.crqs import extract, score_pair
             "tumor_site",
             "cecum + terminal ileum",
         ),
+        (
+            "histai",
+            "Colon, polypectomies. Three polyps, 4, 6 and 11 mm. Diagnosis: tubular adenomas.",
+            "measurements",
+            "0.4 + 0.6 + 1.1",
+        ),
+        (
+            "tcga",
+            "Distal gastrectomy: antral gastric carcinoma, Lauren diffuse type, 50 mm.",
+            "diagnosis",
+            "adenocarcinoma",
+        ),
+        (
+            "histai",
+            "Colon, random biopsies. Diagnosis: collagenous type of microscopic colitis.",
+            "diagnosis",
+            "collagenous colitis",
+        ),
+        (
+            "reg2025",
+            "Lung, right upper lobe, transbronchial biopsy;\nNon-necrotizing granulomas; no"
+            " acid-fast bacilli identified (Ziehl-Neelsen)",
+            "organisms",
+            "mycobacteria negative",
+        ),
+        (
+            "histai",
+            "Lung, biopsy: granulomas; acid-fast bacilli identified (ZN stain).",
+            "organisms",
+            "mycobacteria",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
@@ -278,7 +309,7 @@ def test_invented_perineural_invasion_costs_as_much_as_invented_lymphovascular_i
     )
     perineural = score_pair(reference, reference + " Perineural invasion present.", dataset)
     lymphovascular = score_pair(reference, reference + " Lymphovascular invasion present.", dataset)
-    assert perineural.CRQS == pytest.approx(lymphovascular.CRQS)
+    assert pytest.approx(lymphovascular.CRQS) == perineural.CRQS
     assert perineural.CRQS < 0.97
 
 
