@@ -198,6 +198,52 @@ from pathreport.evaluation.crqs import extract, score_pair
             "organisms",
             "mycobacteria",
         ),
+        (
+            "histai",
+            "Bladder, TURBT. High-grade papillary urothelial carcinoma invading the lamina propria"
+            " (pT1). Adjacent flat mucosa shows urothelial carcinoma in situ.",
+            "in_situ_vs_invasive",
+            "invasive",
+        ),
+        (
+            "histai",
+            "Right axillary lymph node clearance. Fourteen lymph nodes are identified. Two contain"
+            " metastatic carcinoma consistent with breast primary.",
+            "lymph_node_involvement",
+            "2/14",
+        ),
+        (
+            "tcga",
+            "Axillary dissection: 14 lymph nodes were recovered; 2 contain metastatic carcinoma.",
+            "lymph_node_involvement",
+            "2/14",
+        ),
+        (
+            "tcga",
+            "Radical hysterectomy. Both parametria, vaginal cuff and surgical margins:"
+            " tumour-free.",
+            "margin_status",
+            "negative",
+        ),
+        (
+            "reg2025",
+            "Endometrium, pipelle biopsy;\nDisordered proliferative endometrium\nNo atypia"
+            " identified",
+            "epithelial_atypia",
+            "absent",
+        ),
+        (
+            "reg2025",
+            "Endometrium, pipelle biopsy;\nProliferative endometrium with cytological atypia",
+            "epithelial_atypia",
+            "present",
+        ),
+        (
+            "tcga",
+            "Bladder, TURBT. Urothelial carcinoma in situ; no invasion of the lamina propria.",
+            "in_situ_vs_invasive",
+            "in situ",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
