@@ -244,6 +244,44 @@ from pathreport.evaluation.crqs import extract, score_pair
             "in_situ_vs_invasive",
             "in situ",
         ),
+        (
+            "tcga",
+            "EBUS. Subcarinal node: metastatic adenocarcinoma. Right lower paratracheal node (4R):"
+            " negative for malignancy.",
+            "lymph_node_stations",
+            "4r + 7",
+        ),
+        (
+            "tcga",
+            "Mediastinoscopy: left lower paratracheal lymph node, 0/2; subaortic node 0/1.",
+            "lymph_node_stations",
+            "4l + 5",
+        ),
+        (
+            "reg2025",
+            "Prostate, right apex, needle biopsy;\nHigh-grade prostatic intraepithelial neoplasia"
+            " (HGPIN), no invasive carcinoma identified",
+            "diagnosis",
+            "high-grade prostatic intraepithelial neoplasia",
+        ),
+        (
+            "reg2025",
+            "Prostate, biopsy;\nHGPIN and ASAP",
+            "diagnosis",
+            "atypical small acinar proliferation",
+        ),
+        (
+            "reg2025",
+            "Products of conception, evacuation;\nPartial hydatidiform mole",
+            "diagnosis",
+            "partial hydatidiform mole",
+        ),
+        (
+            "reg2025",
+            "Products of conception, evacuation;\nNon-molar hydropic abortion",
+            "diagnosis",
+            "products of conception",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
@@ -269,6 +307,12 @@ def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) ->
         ("tcga", "Colectomy: adenocarcinoma. MLH1 and PMS2 are expressed.", "mmr_proteins_lost"),
         # A fibroid's place is no depth of invasion.
         ("tcga", "Hysterectomy: leiomyoma, subserosal, 3 cm.", "invasion_depth"),
+        # The renal vein uninvolved is no statement about lymphovascular invasion.
+        (
+            "tcga",
+            "Radical nephrectomy: clear cell RCC. Renal sinus fat and renal vein: not involved.",
+            "lymphovascular_invasion",
+        ),
         # "Hydatid" is no hydatidiform mole.
         ("histai", "Liver, pericystectomy. Conclusion: hydatid cyst.", "excluded_entities"),
     ],
