@@ -756,8 +756,8 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # tumour", "ectopic (tubal) pregnancy", "cheek (buccal) mucosa") is part of the name: a name's
 # words are matched in a row.
 # "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
-# the finding with the qualifier inside it; so does "tuberculous (caseating granulomatous)
-# lymphadenitis".
+# the finding with the qualifier inside it; so do "tuberculous (caseating granulomatous)
+# lymphadenitis" and "benign prostatic (nodular) hyperplasia".
 _BRACKETED_QUALIFIERS = (
     "(borderline)",
     "(tubal)",
@@ -766,6 +766,7 @@ _BRACKETED_QUALIFIERS = (
     "(microscopic)",
     "(caseating granulomatous)",
     "(granulomatous)",
+    "(nodular)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"

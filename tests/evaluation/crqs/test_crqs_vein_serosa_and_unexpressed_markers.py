@@ -282,6 +282,31 @@ from pathreport.evaluation.crqs import extract, score_pair
             "diagnosis",
             "products of conception",
         ),
+        (
+            "histai",
+            "Duodenum, four fragments. Villi are markedly but not completely atrophic.",
+            "atrophy",
+            "present",
+        ),
+        (
+            "histai",
+            "D2 biopsies: villous atrophy with raised intra-epithelial lymphocyte count.",
+            "intraepithelial_lymphocytosis",
+            "present",
+        ),
+        (
+            "tcga",
+            "Duodenum: intra-epithelial lymphocytes not increased.",
+            "intraepithelial_lymphocytosis",
+            "absent",
+        ),
+        (
+            "histai",
+            "TURP chips: benign prostatic (nodular) hyperplasia; acinar adenocarcinoma,"
+            " Gleason 3+3.",
+            "findings",
+            "benign prostatic hyperplasia + adenocarcinoma",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
