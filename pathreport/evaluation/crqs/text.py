@@ -757,7 +757,8 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # words are matched in a row.
 # "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
 # the finding with the qualifier inside it; so do "tuberculous (caseating granulomatous)
-# lymphadenitis" and "benign prostatic (nodular) hyperplasia".
+# lymphadenitis", "benign prostatic (nodular) hyperplasia" and "extranodal (extracapsular)
+# spread".
 _BRACKETED_QUALIFIERS = (
     "(borderline)",
     "(tubal)",
@@ -767,6 +768,7 @@ _BRACKETED_QUALIFIERS = (
     "(caseating granulomatous)",
     "(granulomatous)",
     "(nodular)",
+    "(extracapsular)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"

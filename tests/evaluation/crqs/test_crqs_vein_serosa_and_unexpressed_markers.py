@@ -307,6 +307,27 @@ from pathreport.evaluation.crqs import extract, score_pair
             "findings",
             "benign prostatic hyperplasia + adenocarcinoma",
         ),
+        (
+            "reg2025",
+            "Lymph node, left neck, excision biopsy;\nSCC, metastatic, with extranodal"
+            " (extracapsular) spread.",
+            "extranodal_extension",
+            "present",
+        ),
+        (
+            "reg2025",
+            "Duodenum, endoscopic biopsy;\nIncreased intraepithelial lymphocytes without villous"
+            " atrophy, consistent with celiac disease",
+            "atrophy",
+            "absent",
+        ),
+        (
+            "reg2025",
+            "Duodenum, endoscopic biopsy;\nIncreased intraepithelial lymphocytes with villous"
+            " atrophy, consistent with celiac disease",
+            "atrophy",
+            "present",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
