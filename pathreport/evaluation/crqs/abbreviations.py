@@ -763,8 +763,11 @@ _FA = re.compile(r"(?<![a-z0-9])fa(?![a-z0-9])")
 _BREAST_WORDS = frozenset(["breast", "breasts", "mammary", "lumpectomy", "mastectomy", "mrm"])
 # "IBC-NST", "IBC of no special type": an invasive breast carcinoma by its initials.
 _IBC = re.compile(r"(?<![a-z0-9])ibc(?![a-z0-9])")
-# "Left breast, segmentectomy": a breast's segmental excision, not a lung's segment.
-_SEGMENTECTOMY = re.compile(r"(?<![a-z])segmentectomy(?![a-z])")
+# "Left breast, segmentectomy", "segmental resection, left breast": a breast's segmental excision,
+# not a lung's segment or a colon's segmental resection.
+_SEGMENTECTOMY = re.compile(
+    r"(?<![a-z])(?:segmentectomy|segmental[ \t]+(?:resection|excision))(?![a-z])"
+)
 # "SM invasion 300 um (SM1)", "LP invasion": the layer's initials before the invasion.
 _LAYER_INITIALS_INVADED = re.compile(
     r"(?<![a-z])(sm|lp)[1-3]?(?=[ \t]+(?:invasion|infiltration|involvement)(?![a-z]))"
@@ -1024,7 +1027,20 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 
 # The words that open ``_house_terms`` (each of its rules needs one of them).
 _HOUSE_TERM_WORDS = frozenset(
-    ["lat", "prox", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
+    [
+        "lat",
+        "prox",
+        "segmentectomy",
+        "segmental",
+        "lc",
+        "gc",
+        "rp",
+        "fa",
+        "bed",
+        "beds",
+        "epidermoid",
+        "colloid",
+    ]
     + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
     + ["diagnostic", "nondiagnostic", "inflammation", "inflammatory", "im", "ibc"]
 )
@@ -1131,7 +1147,7 @@ def _house_terms(text: str, words: set[str]) -> str:
         text = _INTESTINAL_METAPLASIA.sub("intestinal metaplasia", text)
     if "rp" in words and not words.isdisjoint(_PROSTATE_WORDS):
         text = _RP.sub("radical prostatectomy", text)
-    if "segmentectomy" in words and not words.isdisjoint(_BREAST_WORDS):
+    if ("segmentectomy" in words or "segmental" in words) and not words.isdisjoint(_BREAST_WORDS):
         text = _SEGMENTECTOMY.sub("segmental mastectomy", text)
     if "fa" in words and not words.isdisjoint(_BREAST_WORDS):
         text = _FA.sub("fibroadenoma", text)

@@ -328,6 +328,13 @@ from pathreport.evaluation.crqs import extract, score_pair
             "atrophy",
             "present",
         ),
+        (
+            "tcga",
+            "Segmental resection, left breast: invasive ductal carcinoma NST, grade III, 21 mm.",
+            "specimen_type",
+            "lumpectomy",
+        ),
+        ("tcga", "Colon, segmental resection. Adenocarcinoma.", "specimen_type", "resection"),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
