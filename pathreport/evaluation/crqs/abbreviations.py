@@ -1027,22 +1027,9 @@ _TRIGGERS |= {"ganglia", "ganglions", "ganglion", "sheathing", "re", "rp", "l", 
 
 # The words that open ``_house_terms`` (each of its rules needs one of them).
 _HOUSE_TERM_WORDS = frozenset(
-    [
-        "lat",
-        "prox",
-        "segmentectomy",
-        "segmental",
-        "lc",
-        "gc",
-        "rp",
-        "fa",
-        "bed",
-        "beds",
-        "epidermoid",
-        "colloid",
-    ]
+    ["lat", "prox", "segmentectomy", "lc", "gc", "rp", "fa", "bed", "beds", "epidermoid", "colloid"]
     + ["nst", "nodular", "ece", "extracapsular", "muc", "sig", "pap", "por", "ra", "rb"]
-    + ["diagnostic", "nondiagnostic", "inflammation", "inflammatory", "im", "ibc"]
+    + ["diagnostic", "nondiagnostic", "inflammation", "inflammatory", "im", "ibc", "segmental"]
 )
 # "Atypical lipomatous tumour" and "well-differentiated liposarcoma" are one entity (WHO), named
 # by where it lies; the one name keeps a report that gives either from reading another entity.
