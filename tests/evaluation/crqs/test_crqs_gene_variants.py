@@ -24,6 +24,11 @@ from pathreport.evaluation.crqs import extract, score_pair
         ("KRAS G12C mutation not detected.", "kras g12c negative"),
         ("No deletion in exon 11 of KIT.", "kit exon 11 deletion negative"),
         ("PDGFRA D842V and KIT exon 11 deletion.", "kit exon 11 deletion + pdgfra d842v"),
+        # One gene by either of its names.
+        ("HER2 exon 20 insertion detected.", "erbb2 exon 20 insertion"),
+        ("ERBB2 exon 20 insertion detected.", "erbb2 exon 20 insertion"),
+        ("Diffuse midline glioma, H3 K27M-mutant.", "h3 k27m"),
+        ("H3F3A K27M mutation.", "h3 k27m"),
     ],
 )
 def test_variant_is_read_with_its_gene(text: str, value: str) -> None:
@@ -37,6 +42,7 @@ def test_variant_is_read_with_its_gene(text: str, value: str) -> None:
         "Criteria met. Kit used for staining. Grade 2.",  # "met", "kit" as words
         "Tumour cells express CD117 (KIT) and DOG1.",
         "pT2 N1 M0, stage IIB.",
+        "HER2 3+ (positive) by immunohistochemistry.",  # a score, no variant
     ],
 )
 def test_no_variant_without_one(text: str) -> None:
