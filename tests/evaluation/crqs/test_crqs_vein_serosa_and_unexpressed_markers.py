@@ -335,6 +335,12 @@ from pathreport.evaluation.crqs import extract, score_pair
             "lumpectomy",
         ),
         ("tcga", "Colon, segmental resection. Adenocarcinoma.", "specimen_type", "resection"),
+        (
+            "reg2025",
+            "Gastric biopsies (antrum and corpus):\nChronic gastritis",
+            "tumor_site",
+            "body + antrum",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
@@ -366,6 +372,8 @@ def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) ->
             "Radical nephrectomy: clear cell RCC. Renal sinus fat and renal vein: not involved.",
             "lymphovascular_invasion",
         ),
+        # The uterus's corpus is no gastric body.
+        ("tcga", "Uterus, corpus and cervix: endometrioid carcinoma.", "tumor_site"),
         # "Hydatid" is no hydatidiform mole.
         ("histai", "Liver, pericystectomy. Conclusion: hydatid cyst.", "excluded_entities"),
     ],
