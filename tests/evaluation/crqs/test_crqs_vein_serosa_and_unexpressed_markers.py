@@ -341,6 +341,43 @@ from pathreport.evaluation.crqs import extract, score_pair
             "tumor_site",
             "body + antrum",
         ),
+        (
+            "reg2025",
+            "Cervix, LLETZ;\nHigh-grade squamous intraepithelial lesion (CIN 3), involving"
+            " endocervical crypts\nMargins clear of HSIL",
+            "margin_status",
+            "free",
+        ),
+        (
+            "reg2025",
+            "Cervix, LLETZ;\nHSIL (CIN 3), involving the endocervical margin",
+            "margin_status",
+            "involved",
+        ),
+        (
+            "histai",
+            "Gastric corpus biopsies: atrophic chronic gastritis; intestinal metaplasia present.",
+            "gastritis_type",
+            "atrophic",
+        ),
+        (
+            "histai",
+            "Right hemicolectomy. Sixteen lymph nodes isolated, one shows metastatic deposit.",
+            "lymph_node_involvement",
+            "1/16",
+        ),
+        (
+            "histai",
+            "Soft tissue, right thigh, excision. MDM2 FISH: not amplified. Diagnosis: lipoma.",
+            "ihc_markers",
+            "mdm2 negative",
+        ),
+        (
+            "reg2025",
+            "Stomach, antrum and body, endoscopic biopsy;\nChronic active gastritis",
+            "tumor_site",
+            "body + antrum",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
