@@ -886,7 +886,8 @@ _METASTASIS_IN_NONE = re.compile(
 _NONE_OF_NODES_WITH = re.compile(
     r"0(?<![\d/.,]0)[ \t]*(?:/|of|out[ \t]+of)[ \t]*(\d{1,3})[ \t]+((?:[a-z-]+[ \t]+){0,2}?"
     r"(?:lymph[ \t]+)?nodes?)[ \t]+(?:(?:examined|identified|retrieved|recovered)[ \t]+)?"
-    r"(?:with|showing|containing|positive[ \t]+for|(?:shows?|showed|contains?|contained|has|have)"
+    r"(?:with|showing|containing|harbou?ring|positive[ \t]+for|(?:shows?|showed|contains?|contained"
+    r"|has|have|harbou?rs?|harbou?red)"
     r"(?:[ \t]+(?:any|evidence[ \t]+of))?)[ \t]+"
     r"((?:micro|macro)?metasta[a-z]*|(?:metastatic[ \t]+)?(?:carcinoma|tumor|disease))(?![a-z])"
 )
