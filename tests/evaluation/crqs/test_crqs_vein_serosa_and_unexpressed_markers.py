@@ -384,6 +384,19 @@ from pathreport.evaluation.crqs import extract, score_pair
             "metastatic_involvement",
             "absent",
         ),
+        (
+            "histai",
+            "Biopsies from the edge of an ulcer in the gastric antrum. Granulation tissue with"
+            " regenerative epithelial changes. No dysplasia or malignancy.",
+            "diagnosis",
+            "peptic ulcer",
+        ),
+        (
+            "tcga",
+            "Left lateral oral tongue, partial glossectomy: squamous cell carcinoma, 2.2 cm.",
+            "tumor_site",
+            "lateral tongue",
+        ),
     ],
 )
 def test_new_wording_is_read(dataset: str, text: str, field: str, value: str) -> None:
