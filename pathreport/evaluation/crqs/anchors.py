@@ -82,8 +82,6 @@ def _required(seq) -> list[tuple[str, ...]]:
         flush()
         if name == "SUBPATTERN":
             found.extend(_required(av[-1]))
-        elif name == "ASSERT":  # a lookahead or lookbehind that must hold: its text is there too
-            found.extend(_required(av[1]))
         elif name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] >= 1:
             found.extend(_required(av[2]))
         elif name == "BRANCH":

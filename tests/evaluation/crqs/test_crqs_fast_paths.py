@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pathreport.evaluation.crqs import available_schemas, get_extractor, load_schema
-from pathreport.evaluation.crqs.anchors import AnchorIndex, anchor_sets, parsed
+from pathreport.evaluation.crqs.anchors import AnchorIndex, parsed
 from pathreport.evaluation.crqs.match_starts import (
     GuardedSearch,
     StartFinder,
@@ -511,32 +511,3 @@ def test_word_gates_change_no_rewrite_of_the_check_set_reports(monkeypatch):
 def test_a_template_as_a_function_replaces_as_the_template_does(pattern, template, text):
     regex = re.compile(pattern)
     assert regex.sub(expander(template), text) == regex.sub(template, text)
-
-
-@pytest.mark.parametrize(
-    ("source", "required"),
-    [
-        # A lookahead that must hold: its words are in every matching text.
-        (
-            r"(?P<value>nipple|bone)(?=\s+(?:shows?|reveals?)\s+tumou?r\s+(?:involvement|invasion))",
-            {("nipple", "bone"), ("show", "reveal"), ("olvement", "asion")},
-        ),
-        # A lookbehind that must hold.
-        (r"(?<=micro)metastasis", {("micro",), ("metastasis",)}),
-        # A lookahead in one alternative: that alternative's word or the other's.
-        (r"carcinoma(?:(?=\s+grade)|\s+nos)", {("carcinoma",), ("grade", "nos")}),
-    ],
-)
-def test_anchors_include_what_a_lookaround_requires(source, required):
-    assert required <= set(anchor_sets(re.compile(source), limit=10))
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        r"carcinoma(?!\s+in\s+situ)",  # a negative lookahead requires nothing
-        r"(?<!no\s)carcinoma",
-    ],
-)
-def test_anchors_ignore_lookarounds_that_need_not_hold(source):
-    assert anchor_sets(re.compile(source), limit=10) == [("carcinoma",)]
