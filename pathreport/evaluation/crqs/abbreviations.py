@@ -642,7 +642,8 @@ _SIDE_THEN_PART = expander(r"\2 \1 ")
 _MARGIN_FREE = expander(r"\1\2free")
 _SYSTEM_GRADE = expander(r"\2 grade \1")
 _ISUP_GRADE = expander(r"\1 grade ")
-_UNIT_THEN_TIMES = expander(r"\1 x ")
+# A dimension and its "x" ("1.5 cm x 2 cm", "70 by 35 mm"): the first group, then " x ".
+DIMENSION_TIMES = expander(r"\1 x ")
 
 
 def _postposed(noun: str) -> re.Pattern:
@@ -1210,7 +1211,7 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
     if ("tb" in words or "ptb" in words) and not words.isdisjoint(_TB_CONTEXT):
         text = _TB.sub(_tuberculosis, text)
     if "x" in words and ("cm" in text or "mm" in text):
-        text = _UNIT_PER_DIMENSION.sub(_UNIT_THEN_TIMES, text)
+        text = _UNIT_PER_DIMENSION.sub(DIMENSION_TIMES, text)
     if "edge" in words or "edges" in words:
         text = _EDGE.sub(r"\1 margin\2", text)
     if "sq" in words:

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from pathreport.evaluation.crqs.abbreviations import WORD_RUN, spell_out
+from pathreport.evaluation.crqs.abbreviations import DIMENSION_TIMES, WORD_RUN, spell_out
 from pathreport.evaluation.crqs.latin import english_anatomy
 from pathreport.evaluation.crqs.templates import expander
 from pathreport.evaluation.crqs.values import NUMBER_WORDS, TENS, to_int
@@ -85,7 +85,6 @@ _NODES_WITHOUT = expander(r"\2 without \3 (0/\1)")
 _NO_METASTASIS = expander(r"no metasta\1 (0/\2)")
 _SLASHED_COUNT = expander(r"(\1/\2)")
 _SPECIMEN_NAMED = expander(r"\1specimen ")
-_BY_AS_TIMES = expander(r"\1 x ")
 
 
 def _opens_with_not(text: str) -> bool:
@@ -1528,7 +1527,7 @@ def normalise(text: str, *, report: bool = False) -> str:
     if "in (" in text or "inch" in text:  # "1.5 in (3.9 cm)"
         text = _INCHES_THEN_METRIC.sub(r"\1", text)
     if " by " in text:  # "70 by 35 by 20 mm"
-        text = _BY_DIMENSION.sub(_BY_AS_TIMES, text)
+        text = _BY_DIMENSION.sub(DIMENSION_TIMES, text)
     if "m)" in text and ("cm)" in text or "mm)" in text):  # "tumour size [18 mm]"
         text = _SIZE_IN_BRACKETS.sub(r"\1 \2", text)
     if "ive (" in text and ("all " in text or "both " in text):  # "all negative (CK, S100)"
