@@ -504,12 +504,14 @@ _GENE_LIST_RESULT = re.compile(
 )
 _GENE_IN_LIST = re.compile(rf"(?<![a-z0-9]){_GENES}(?![a-z0-9])")
 # "p63 and HMWCK show absence of basal cells": the basal-cell stains' result in words, written
-# as the result it is ("p63 and HMWCK negative"); "... show retained basal cells" is positive.
+# as the result it is ("p63 and HMWCK negative; basal cells absent"); "... show retained basal
+# cells" is positive.
 _BASAL_CELLS_SHOWN = re.compile(
     r"[ \t]+(?:(?:immuno)?stains?[ \t]+)?(?:show|shows|showed|confirm|confirms|confirmed"
     r"|demonstrate|demonstrates|demonstrated|reveal|reveals|revealed)[ \t]+"
     r"(?:the[ \t]+|an?[ \t]+|complete[ \t]+|total[ \t]+)?"
-    r"(absence|loss|lack|retained|intact|preserved|presence)[ \t]+(?:of[ \t]+)?(?:an?[ \t]+)?"
+    r"(absence|loss|lack|retained|intact|preserved|presence)[ \t]+"
+    r"(?:of[ \t]+)?(?:an?[ \t]+|the[ \t]+)?"
     r"basal[ \t]+cells?(?:[ \t]+layer)?(?![a-z])"
 )
 _BASAL_MARKER_BEFORE = re.compile(
@@ -1522,8 +1524,8 @@ def _basal_cells_result(found: re.Match, done: int) -> tuple[int, str] | None:
     start = found.start()
     if _BASAL_MARKER_BEFORE.search(found.string, max(done, start - 80), start) is None:
         return None
-    absent = found.group(1) in ("absence", "loss", "lack")
-    return start, " negative" if absent else " positive"
+    absent = found.group(1) in ("absence", "loss", "lack")  # the finding stays a finding too
+    return start, " negative; basal cells absent" if absent else " positive; basal cells present"
 
 
 def _type_first(found: re.Match, done: int) -> tuple[int, str] | None:

@@ -79,6 +79,7 @@ _CLAUSE_OPENERS = frozenset({"the", "a", "an", "there", "it", "this", "these", "
 # Words after which a cue begins a statement of its own ("..., and no necrosis is seen",
 # "... reaction with no evidence of carcinoma") instead of closing the list before them.
 _JOIN_A_STATEMENT = frozenset({"and", "or", "but", "with", "while", "whereas"})
+_ARTICLES = frozenset({"a", "an", "the"})
 _MAX_OPEN_ITEM_WORDS = 3  # words of an unlisted middle item ("no A, atypical mitoses, or B")
 # Words that end a list of findings: a verb or a preposition starts a clause of its own.
 _NOT_LIST_WORDS = frozenset(
@@ -696,7 +697,8 @@ class RuleExtractor:
                             return None
                         if last_open != k - 1 or rt.comma_between(k, k):
                             open_words = 0  # a new item
-                        open_words += 1
+                        if open_words or rt.words[k] not in _ARTICLES:  # "an atypical infiltrate"
+                            open_words += 1
                         last_open = k
                         used_open = True
                         if open_words > _MAX_OPEN_ITEM_WORDS or breaks_open_item(k):
@@ -1537,9 +1539,14 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
         heads = rest.endswith(":") and not any(ch in rest for ch in ".;") and rest.count(":") == 1
         if not heads and sentence == 0 and ";" in rest:
             # "Lymph nodes, left axillary, sentinel biopsy; No metastatic carcinoma (0/3)": the
-            # specimen heading of a one-line report, whose diagnosis follows its semicolon.
+            # specimen heading of a one-line report, whose diagnosis follows its semicolon. A
+            # value inside the diagnosis ("TAH, BSO: serous carcinoma of right ovary; left ovary
+            # free") heads nothing.
             heading = rest[: rest.index(";")]
             heads = "." not in heading and ":" not in heading
+            if heads:
+                line_start = rt.text.rfind("\n", 0, start) + 1
+                heads = not _TUMOUR_NAMED.search(rt.text, line_start, start)
         if any(
             abs(k - i) <= FREE_STATUS_REACH
             and (
@@ -1683,6 +1690,10 @@ _NAMED_PART = re.compile(
 # A sentinel node named by its number ("LYMPH NODE, SENTINEL #2, LEFT AXILLA"): a part of its own.
 _NUMBERED_SENTINEL = re.compile(
     r"(?<![a-z])sentinel\s+(?:lymph\s+)?(?:nodes?\s+)?(?:#\s*|no\.?\s*|number\s+)?(\d{1,2})(?![0-9])"
+)
+# A tumour named before a value on its line: the value is inside the diagnosis, not a heading.
+_TUMOUR_NAMED = re.compile(
+    r"carcinom|tumou?r|involv|metasta|sarcom|lymphom|melanom|neoplas|malignan"
 )
 # A statement ends at a full stop, a semicolon or a line end, except the line end of a
 # heading ("LYMPH NODES, RIGHT PELVIC, EXCISION:" names the part of the lines below it).

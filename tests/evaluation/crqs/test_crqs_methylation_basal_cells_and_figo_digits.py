@@ -1,0 +1,181 @@
+"""Findings of version 53: MLH1 promoter methylation, the basal cell layer of prostate glands, an
+Arabic FIGO digit as the grade, stains read "immunonegative", and the scope fixes that kept a
+side, a list or a muscle sample from their statement."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Loss of MLH1 and PMS2; MLH1 promoter hypermethylation detected.", "methylated"),
+        ("Methylation of the MLH1 promoter present.", "methylated"),
+        ("MLH1 promoter hypermethylation not detected.", "unmethylated"),
+        ("No MLH1 promoter methylation.", "unmethylated"),
+        ("MLH1 promoter: unmethylated.", "unmethylated"),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_mlh1_promoter_methylation(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("mlh1_methylation") == value
+
+
+def test_mlh1_protein_status_is_no_methylation() -> None:
+    assert "mlh1_methylation" not in extract("MLH1 and PMS2 positive; MSH2 retained.", "tcga")
+
+
+def test_a_flipped_mlh1_methylation_costs_more_than_a_rewording() -> None:
+    reference = (
+        "Right hemicolectomy: mucinous adenocarcinoma of the cecum, 5.5 cm. Margins negative."
+        " 0 of 24 lymph nodes involved. Loss of MLH1 and PMS2 expression with retained MSH2 and"
+        " MSH6; MLH1 promoter hypermethylation detected. pT3 pN0."
+    )
+    rewrite = (
+        "Right hemicolectomy specimen. Caecal adenocarcinoma, mucinous type, 55 mm (pT3)."
+        " Resection margins uninvolved. Lymph nodes 0/24 (pN0). MMR IHC: MLH1 and PMS2 lost,"
+        " MSH2 and MSH6 intact; methylation of the MLH1 promoter present."
+    )
+    wrong = reference.replace("hypermethylation detected", "hypermethylation not detected")
+    rw, wr = score_pair(reference, rewrite, "tcga"), score_pair(reference, wrong, "tcga")
+    assert rw.CRQS > wr.CRQS
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("p63 and HMWCK show a preserved basal cell layer; AMACR negative.", "present"),
+        ("IHC demonstrates an intact basal cell layer (p63+, HMWCK+).", "present"),
+        ("p63 and HMWCK show absence of the basal cell layer; AMACR positive.", "absent"),
+        ("Basal cells are absent on p63 and 34betaE12.", "absent"),
+        ("No basal cells are identified.", "absent"),
+    ],
+)
+def test_basal_cell_layer(text: str, value: str) -> None:
+    assert extract(text, "histai").get("basal_cell_layer") == value
+
+
+def test_basal_cell_stains_keep_their_result() -> None:
+    found = extract("p63 and HMWCK show absence of the basal cell layer.", "histai")
+    assert found["ihc_markers"] == "hmwck negative + p63 negative"
+    assert "basal_cell_layer" not in extract("Nodular basal cell carcinoma.", "histai")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_an_arabic_figo_digit_is_the_grade(dataset: str) -> None:
+    found = extract("Endometrioid carcinoma, FIGO 1, with squamous morules.", dataset)
+    assert found.get("figo_grade") == "1"
+    assert "figo_stage" not in found
+    assert extract("Endometrioid carcinoma, FIGO stage 1.", dataset).get("figo_stage") == "1"
+    assert extract("Serous carcinoma, FIGO 3C1.", dataset).get("figo_stage") == "3c1"
+
+
+def test_squamous_morules_are_squamous_differentiation() -> None:
+    found = extract("Endometrioid carcinoma with squamous morular change.", "histai")
+    assert found.get("divergent_differentiation") == "squamous"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("IDH1 R132H immunonegative, ATRX retained.", "idh1 r132h negative"),
+        ("IDH1 R132H immuno-positive astrocytoma.", "idh1 r132h"),
+    ],
+)
+def test_immunonegative_is_a_negative_stain(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("gene_variants") == value
+
+
+def test_immunonegative_for_a_marker() -> None:
+    found = extract("Tumour cells are immunonegative for CK7 and immunopositive for CK20.", "tcga")
+    assert found["ihc_markers"] == "ck7 negative + ck20"
+
+
+def test_p53_in_a_mutant_pattern() -> None:
+    assert extract("p53 in a mutant pattern.", "tcga").get("p53_status") == "aberrant"
+
+
+def test_an_ovary_in_the_diagnosis_is_not_marked_free_by_the_next_clause() -> None:
+    text = (
+        "Total hysterectomy, bilateral salpingo-oophorectomy and omentectomy: high-grade serous"
+        " carcinoma, 9 cm, involving the right ovary with surface involvement; left ovary and"
+        " both fallopian tubes free."
+    )
+    assert extract(text, "tcga")["lateral_sites"] == "left ovary free + right ovary"
+    heading = "Lymph nodes, left axillary, sentinel biopsy; No metastatic carcinoma (0/3)"
+    assert extract(heading, "tcga")["lateral_sites"] == "left node free"
+
+
+def test_an_article_does_not_end_a_negated_list() -> None:
+    text = "Granulomas, an atypical lymphoid infiltrate and metastatic malignancy are not seen."
+    found = extract(text, "histai")
+    assert found.get("excluded_entities") == "granulomatous inflammation"
+    assert "granulomatous inflammation" not in str(found.get("findings"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["No detrusor (muscularis propria) muscle sampled.", "No detrusor muscle is identified."],
+)
+def test_no_muscularis_propria_sampled(text: str) -> None:
+    assert extract(text, "histai").get("muscularis_propria_sampled") == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Myometrial invasion 6/18 mm, i.e. under 50%.", "less than half"),
+        ("Myometrial invasion: over 50%.", "half or more"),
+    ],
+)
+def test_myometrial_invasion_as_a_share(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("myometrial_invasion") == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_invasion_named_after_with(dataset: str) -> None:
+    text = (
+        "Clear cell renal cell carcinoma, WHO/ISUP grade 2, 4.5 cm, with renal sinus fat invasion"
+    )
+    assert extract(text, dataset).get("organ_involvement") == "renal sinus"
+    assert extract("Carcinoma with vaginal involvement.", dataset).get("organ_involvement") == (
+        "vagina"
+    )
+
+
+def test_a_thyroid_lobectomy_in_either_layout() -> None:
+    a = "Left thyroid lobectomy: papillary thyroid carcinoma, 2.2 cm."
+    b = "Thyroid, left lobe (lobectomy): papillary carcinoma, 22 mm."
+    assert score_pair(a, b, "tcga").CRQS == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Biopsy, left cheek mucosa: oral submucous fibrosis.", "oral cavity"),
+        ("Right cheek (buccal) mucosa, incisional biopsy.", "oral cavity"),
+    ],
+)
+def test_cheek_mucosa_is_the_oral_cavity(text: str, value: str) -> None:
+    assert extract(text, "histai").get("organ_site") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Foreskin with an atypical junctional melanocytic proliferation.",
+            "atypical melanocytic proliferation",
+        ),
+        (
+            "Foreskin: differentiated penile intraepithelial neoplasia.",
+            "squamous intraepithelial lesion",
+        ),
+        ("Circumcision: balanitis xerotica obliterans.", "lichen sclerosus"),
+    ],
+)
+def test_skin_entities(text: str, value: str) -> None:
+    assert extract(text, "histai").get("diagnosis") == value
