@@ -519,9 +519,14 @@ _ESOPHAGUS_PARTS = re.compile(
     r"(?:[ \t]+and[ \t]+|[ \t]*[&/+][ \t]*)"
     r"(distal|proximal|prox|lower|upper|mid|middle)[ \t]+esophag(us|eal)(?![a-z])"
 )
+# A lobectomy named after the thyroid in its sentence is the thyroid's, not a lung's.
+_THYROID_LOBECTOMY = re.compile(
+    r"(thyroid(?! transcription)[^.;\n]{0,40}?)(?<![a-z])(?<!thyroid )lobectomy"
+)
+# "IDH1 R132H immunonegative", "immunopositive for CD20": the stain's result in one word.
+_IMMUNO_SIGN = re.compile(r"(?<![a-z])immuno-?((?:nega|posi)tive)(?![a-z])")
 # "Positivity for CD20, BCL6 and MUM1, negativity for CD10": a stain's result as a noun, read as
 # the adjective every marker rule reads ("positive for ...").
-_IMMUNO_SIGN = re.compile(r"(?<![a-z])immuno-?((?:nega|posi)tive)(?![a-z])")
 _POSITIVITY_FOR = re.compile(r"(?<![a-z])(?:immuno)?(posit|negat)ivity for ")
 # "Dysplasia extends to the posterior mucosal margin": the position names the margin, and the
 # tissue between adds nothing ("posterior margin"); a "mucosal margin" alone keeps its name.
@@ -1533,6 +1538,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _SIZE_IN_BRACKETS.sub(r"\1 \2", text)
     if "ive (" in text and ("all " in text or "both " in text):  # "all negative (CK, S100)"
         text = _SHARED_RESULT_LIST.sub(r"\1 for \2", text)
+    if "lobectomy" in text and "thyroid" in text:  # "Thyroid, left lobe (lobectomy)"
+        text = _THYROID_LOBECTOMY.sub(r"\1thyroid lobectomy", text)
     if "immuno" in text:  # "immunonegative for CK7", "IDH1 R132H immunonegative"
         text = _IMMUNO_SIGN.sub(r"\1", text)
     if "ivity for " in text:  # "positivity for CD20 and BCL6, negativity for CD10"

@@ -179,3 +179,69 @@ def test_cheek_mucosa_is_the_oral_cavity(text: str, value: str) -> None:
 )
 def test_skin_entities(text: str, value: str) -> None:
     assert extract(text, "histai").get("diagnosis") == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_washings_named_after_the_finding(dataset: str) -> None:
+    text = "No malignancy in omentum or in peritoneal washings."
+    assert extract(text, dataset).get("peritoneal_cytology") == "negative"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("One micrometastasis (1 mm) among five central neck nodes.", "1/5"),
+        ("Two metastases among 14 lymph nodes.", "2/14"),
+        ("Fourteen lymph nodes dissected, 2/14 show metastatic deposits.", "2/14"),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_node_counts_after_a_participle_or_among(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("lymph_node_involvement") == value
+
+
+def test_an_omental_metastatic_deposit() -> None:
+    found = extract("Omental metastatic deposit measuring 15 mm.", "tcga")
+    assert found.get("organ_involvement") == "omentum"
+
+
+def test_reg_reads_ovarian_surface_involvement() -> None:
+    reference = (
+        "Ovary, left, salpingo-oophorectomy;\n1. High grade serous carcinoma, 8 cm\n"
+        "2. Ovarian surface involvement present"
+    )
+    rewrite = (
+        "Left salpingo-oophorectomy:\nHigh-grade serous carcinoma of the ovary, 80 mm, with"
+        " tumour on the ovarian surface."
+    )
+    wrong = "Ovary, left, salpingo-oophorectomy;\n1. High grade serous carcinoma, 8 cm"
+    assert extract(reference, "reg2025").get("ovarian_surface_involvement") == "present"
+    assert extract(rewrite, "reg2025").get("ovarian_surface_involvement") == "present"
+    rw, wr = score_pair(reference, rewrite, "reg2025"), score_pair(reference, wrong, "reg2025")
+    assert rw.CRQS > wr.CRQS
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Squamous cell carcinoma. A separate tumour nodule is present in the same lobe.",
+            "same lobe",
+        ),
+        ("Adenocarcinoma with a satellite nodule in a different lobe.", "ipsilateral lobe"),
+        ("Separate tumor nodules: not identified.", "absent"),
+        ("No separate tumour nodules.", "absent"),
+        ("Separate tumour nodule present.", "present"),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_separate_tumour_nodules(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("separate_tumor_nodules") == value
+
+
+def test_a_lung_lobectomy_stays_a_lobectomy() -> None:
+    text = (
+        "Right upper lobectomy: adenocarcinoma, TTF1 (thyroid transcription factor) positive;"
+        " lobectomy margins clear."
+    )
+    assert extract(text, "tcga").get("specimen_type") == "lobectomy"
