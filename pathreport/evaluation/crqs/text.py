@@ -762,8 +762,8 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # words are matched in a row.
 # "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
 # the finding with the qualifier inside it; so do "tuberculous (caseating granulomatous)
-# lymphadenitis", "benign prostatic (nodular) hyperplasia" and "extranodal (extracapsular)
-# spread".
+# lymphadenitis", "benign prostatic (nodular) hyperplasia", "extranodal (extracapsular)
+# spread" and "goblet cell (intestinal) metaplasia".
 _BRACKETED_QUALIFIERS = (
     "(borderline)",
     "(tubal)",
@@ -774,6 +774,7 @@ _BRACKETED_QUALIFIERS = (
     "(granulomatous)",
     "(nodular)",
     "(extracapsular)",
+    "(intestinal)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"
@@ -802,9 +803,11 @@ _COUNT_WITH_GROUPS = re.compile(r"/[ \t]*(\d{1,3})[ \t]*\(([^()\n]{3,160})\)")
 _INVOLVED_BEFORE_SLASH = re.compile(r"(?<![0-9/.])(\d{1,3})[ \t]*$")
 _GROUP_COUNT = re.compile(r"(?<![0-9/.])(\d{1,3})[ \t]*/[ \t]*(\d{1,3})(?![0-9/])(?!\.\d)")
 _ANY_BRACKETED_NUMBER = re.compile(r"\(\d{1,3}\)")  # starts with a literal: a fast first look
-# "Lymph node metastasis: 0/18": the finding's status is none, and the count stays readable.
+# "Lymph node metastasis: 0/18", "Metastatic carcinoma: 0/15 nodes": the finding's status is
+# none, and the count stays readable.
 _NONE_OF_COUNT = re.compile(
-    r"(metastas[ie]s|involvement)([ \t]*:[ \t]*)(0[ \t]*/[ \t]*\d{1,3})(?![\d/])"
+    r"(metastas[ie]s|involvement|metastatic[ \t]+(?:carcinoma|adenocarcinoma|tumou?r|disease"
+    r"|melanoma|deposits?))([ \t]*:[ \t]*)(0[ \t]*/[ \t]*\d{1,3})(?![\d/])"
 )
 # A number of nodes with the status they all share, counted apart from it: "sentinel nodes (2):
 # negative", "pelvic nodes: twenty-four, all negative", "left pelvic nodes, seven, all negative",

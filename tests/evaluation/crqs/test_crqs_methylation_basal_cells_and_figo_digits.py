@@ -245,3 +245,84 @@ def test_a_lung_lobectomy_stays_a_lobectomy() -> None:
         " lobectomy margins clear."
     )
     assert extract(text, "tcga").get("specimen_type") == "lobectomy"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_zero_count_after_the_finding_denies_it(dataset: str) -> None:
+    found = extract(
+        "Microscopy: reactive sinus histiocytosis. Metastatic carcinoma: 0/15 nodes.", dataset
+    )
+    assert found["lymph_node_involvement"] == "0/15"
+    assert found.get("excluded_entities") == "carcinoma"
+    assert "diagnosis" not in found
+    involved = extract("Metastatic carcinoma: 2/15 nodes.", dataset)
+    assert involved["diagnosis"] == "carcinoma"
+
+
+def test_a_lesion_present_at_a_named_margin_makes_the_margins_positive() -> None:
+    text = (
+        "High-grade CIN (CIN3), extending into endocervical crypts. CIN3 is present at the"
+        " endocervical margin; ectocervical and deep (stromal) margins are free."
+    )
+    found = extract(text, "histai")
+    assert found["margin_status"] == "positive"
+    assert found["margin_involved"] == "endocervical"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Columnar mucosa of cardiac and fundic type; goblet cells are present.", "present"),
+        ("Columnar mucosa of cardiac and fundic type; goblet cells are not seen.", "absent"),
+        ("Glandular mucosa (cardiac type) with goblet cell (intestinal) metaplasia.", "present"),
+    ],
+)
+def test_goblet_cells_in_glandular_mucosa_are_intestinal_metaplasia(text: str, value: str) -> None:
+    assert extract(text, "histai").get("intestinal_metaplasia") == value
+
+
+def test_goblet_cells_of_the_colon_are_no_metaplasia() -> None:
+    assert "intestinal_metaplasia" not in extract(
+        "Colonic mucosa; goblet cells are present.", "histai"
+    )
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_rete_testis_invasion(dataset: str) -> None:
+    for text in ("Seminoma invading the rete testis.", "Rete testis invasion: present"):
+        assert extract(text, dataset).get("organ_involvement") == "rete testis"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("1p/19q: no co-deletion.", "codeletion_1p19q", "not codeleted"),
+        ("Astrocytic diffuse glioma, CNS WHO grade 2.", "diagnosis", "astrocytoma"),
+        ("Portal fibrosis with few septa (F2).", "fibrosis_stage", "metavir stage 2"),
+        ("Gastric body carcinoma, diffuse type (poorly cohesive).", "diagnosis", "adenocarcinoma"),
+        ("Renal pelvic urothelial carcinoma, high grade.", "tumor_site", "renal pelvis"),
+    ],
+)
+def test_tcga_wordings(text: str, field: str, value: str) -> None:
+    assert extract(text, "tcga").get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Koilocytes present. Chronic cervicitis.", "hpv_cytopathic_effect", "present"),
+        ("No koilocytes or dysplasia.", "hpv_cytopathic_effect", "absent"),
+        (
+            "Focal differentiated vulval intraepithelial neoplasia.",
+            "diagnosis",
+            "squamous intraepithelial lesion",
+        ),
+    ],
+)
+def test_histai_wordings(text: str, field: str, value: str) -> None:
+    assert extract(text, "histai").get(field) == value
+
+
+def test_reg_chronic_inflammation_of_the_gallbladder_is_cholecystitis() -> None:
+    text = "CHOLECYSTECTOMY SPECIMEN: chronic inflammation of the gallbladder wall; gallstones."
+    assert extract(text, "reg2025")["diagnosis"] == "cholecystitis"
