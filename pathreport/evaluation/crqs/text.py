@@ -519,6 +519,11 @@ _ESOPHAGUS_PARTS = re.compile(
     r"(?:[ \t]+and[ \t]+|[ \t]*[&/+][ \t]*)"
     r"(distal|proximal|prox|lower|upper|mid|middle)[ \t]+esophag(us|eal)(?![a-z])"
 )
+# A stage in brackets after a description of fibrosis is the fibrosis stage, not a TNM stage
+# group ("fibrous bridges present (stage 3)", "bridging fibrosis (stage 3 of 4)").
+_FIBROSIS_STAGE_IN_BRACKETS = re.compile(
+    r"((?<![a-z])(?:fibro|bridg|septa|cirrho|portal expansion)[^.;()\n]{0,40}?)\(stage(?= ?[0-6])"
+)
 # A lobectomy named after the thyroid in its sentence is the thyroid's, not a lung's.
 _THYROID_LOBECTOMY = re.compile(
     r"(thyroid(?! transcription)[^.;\n]{0,40}?)(?<![a-z])(?<!thyroid )lobectomy"
@@ -1541,9 +1546,11 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _SIZE_IN_BRACKETS.sub(r"\1 \2", text)
     if "ive (" in text and ("all " in text or "both " in text):  # "all negative (CK, S100)"
         text = _SHARED_RESULT_LIST.sub(r"\1 for \2", text)
+    if "(stage" in text:  # "fibrous bridges present (stage 3)": the fibrosis stage
+        text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
     if "lobectomy" in text and "thyroid" in text:  # "Thyroid, left lobe (lobectomy)"
         text = _THYROID_LOBECTOMY.sub(r"\1thyroid lobectomy", text)
-    if "immuno" in text:  # "immunonegative for CK7", "IDH1 R132H immunonegative"
+    if "immunoneg" in text or "immunopos" in text or "immuno-" in text:  # "immunonegative"
         text = _IMMUNO_SIGN.sub(r"\1", text)
     if "ivity for " in text:  # "positivity for CD20 and BCL6, negativity for CD10"
         text = _POSITIVITY_FOR.sub(r"\1ive for ", text)
