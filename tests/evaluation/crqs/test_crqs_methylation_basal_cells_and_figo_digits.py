@@ -326,3 +326,42 @@ def test_histai_wordings(text: str, field: str, value: str) -> None:
 def test_reg_chronic_inflammation_of_the_gallbladder_is_cholecystitis() -> None:
     text = "CHOLECYSTECTOMY SPECIMEN: chronic inflammation of the gallbladder wall; gallstones."
     assert extract(text, "reg2025")["diagnosis"] == "cholecystitis"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Trichrome: fibrous bridges present (stage 3).",
+        "Chronic hepatitis; bridging fibrosis (stage 3).",
+    ],
+)
+def test_a_stage_in_brackets_after_fibrosis_is_the_fibrosis_stage(text: str) -> None:
+    found = extract(text, "histai")
+    assert found.get("fibrosis_stage") == "stage 3"
+    assert "stage_group" not in found
+    assert extract("Adenocarcinoma (stage 3).", "histai").get("stage_group") == "iii"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_a_stain_for_its_organism_takes_the_result_after_the_organism(dataset: str) -> None:
+    found = extract("Ziehl-Neelsen stain for acid-fast bacilli: negative.", dataset)
+    assert found["organisms"] == "mycobacteria negative"
+    assert extract("ZN stain for AFB positive.", dataset)["organisms"] == "mycobacteria"
+
+
+def test_a_dropped_organism_costs_more_than_a_reworded_biopsy() -> None:
+    reference = (
+        "Duodenal biopsies, 4 fragments. Normal villous architecture; no increase in"
+        " intraepithelial lymphocytes. Giardia trophozoites are present on the mucosal surface."
+    )
+    rewrite = (
+        "Four duodenal fragments. Giardia lamblia trophozoites are seen lying on the surface"
+        " epithelium. Villi are of normal height and intraepithelial lymphocytes are not increased."
+    )
+    wrong = (
+        "Duodenal biopsies, 4 fragments. Normal villous architecture; no increase in"
+        " intraepithelial lymphocytes."
+    )
+    assert (
+        score_pair(reference, rewrite, "histai").CRQS > score_pair(reference, wrong, "histai").CRQS
+    )
