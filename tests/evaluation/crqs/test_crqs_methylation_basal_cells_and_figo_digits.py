@@ -365,3 +365,14 @@ def test_a_dropped_organism_costs_more_than_a_reworded_biopsy() -> None:
     assert (
         score_pair(reference, rewrite, "histai").CRQS > score_pair(reference, wrong, "histai").CRQS
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Margins - proximal, distal, circumferential (radial) - uninvolved.",
+        "Margins - pancreatic neck, common bile duct and uncinate/SMA - all clear.",
+    ],
+)
+def test_margins_listed_between_dashes_share_their_status(text: str) -> None:
+    assert extract(text, "tcga").get("margin_status") == "negative"
