@@ -331,7 +331,14 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
+    | {"lobectomy", "immunonegative", "immunopositive", "immuno"}
+    | {"fibrosis", "fibrous", "fibrotic", "bridging", "bridges", "septa", "septal", "cirrhosis"}
 )
+# The words of a fibrosis description, and of a stain's result written as one word.
+_FIBROSIS_WORDS = frozenset(
+    ["fibrosis", "fibrous", "fibrotic", "bridging", "bridges", "septa", "septal", "cirrhosis"]
+)
+_IMMUNO_SIGN_WORDS = frozenset(["immunonegative", "immunopositive", "immuno"])
 # "perisinusoidal fibrosis on trichrome (stage 1a)": the stain named between a fibrosis and its
 # stage in brackets.
 _FIBROSIS_ON_STAIN = re.compile(
@@ -1374,7 +1381,7 @@ _OTHER_LABS_GATE = frozenset(
         "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss",
         "mandard", "metastatic", "mm", "none", "out", "plus", "point", "points", "progesterone",
         "prostate", "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third",
-        "trichrome", "type", "uterus", "ve", "without",
+        "thyroid", "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
@@ -1441,6 +1448,12 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _GRADE_OF_FIGO.sub(r"figo grade \1", text)
     if "fibrosis" in words and not words.isdisjoint(("trichrome", "reticulin", "sirius")):
         text = _FIBROSIS_ON_STAIN.sub("fibrosis ", text)  # "fibrosis on trichrome (stage 1a)"
+    if not words.isdisjoint(_FIBROSIS_WORDS) and "(stage" in text:  # "bridges (stage 3)"
+        text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
+    if "lobectomy" in words and "thyroid" in words:  # "Thyroid, left lobe (lobectomy)"
+        text = _THYROID_LOBECTOMY.sub(r"\1thyroid lobectomy", text)
+    if not words.isdisjoint(_IMMUNO_SIGN_WORDS):  # "IDH1 R132H immunonegative"
+        text = _IMMUNO_SIGN.sub(r"\1", text)
     if "out" in words and "core" in text:  # "in one core out of twelve"
         text = _CORES_OUT_OF.sub(
             lambda m: f"{to_int(m.group(1))} of {to_int(m.group(2))} cores", text
@@ -1546,12 +1559,6 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _SIZE_IN_BRACKETS.sub(r"\1 \2", text)
     if "ive (" in text and ("all " in text or "both " in text):  # "all negative (CK, S100)"
         text = _SHARED_RESULT_LIST.sub(r"\1 for \2", text)
-    if "(stage" in text:  # "fibrous bridges present (stage 3)": the fibrosis stage
-        text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
-    if "lobectomy" in text and "thyroid" in text:  # "Thyroid, left lobe (lobectomy)"
-        text = _THYROID_LOBECTOMY.sub(r"\1thyroid lobectomy", text)
-    if "immunoneg" in text or "immunopos" in text or "immuno-" in text:  # "immunonegative"
-        text = _IMMUNO_SIGN.sub(r"\1", text)
     if "ivity for " in text:  # "positivity for CD20 and BCL6, negativity for CD10"
         text = _POSITIVITY_FOR.sub(r"\1ive for ", text)
     if "atypical" in text and "non" in text:  # "non-atypical endometrial hyperplasia"
