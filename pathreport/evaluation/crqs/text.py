@@ -982,10 +982,14 @@ _NUMBER_WORD_BEFORE = re.compile(
 _SHARED_NOUN = (
     r"(?:or|and|nor|but[ \t]+not?)[ \t]+(?:[a-z]+[ \t]+)?(?:invasion|involvement)(?![a-z])"
 )
+_INVASION_ADJECTIVES = (
+    r"(?:visceral[ \t]+)?pleural|perineural|lymphovascular|lymphatic|vascular|venous"
+    r"|angiolymphatic|microvascular|capsular|extraprostatic|extrathyroidal|extranodal"
+)
+# "No lymphatic, vascular or perineural invasion": a longer list names its noun once too.
 _SHARED_INVASION = re.compile(
-    r"(?<![a-z])((?:visceral[ \t]+)?pleural|perineural|lymphovascular|lymphatic|vascular|venous"
-    r"|angiolymphatic|microvascular|capsular|extraprostatic|extrathyroidal|extranodal)"
-    rf"(?=[ \t]*,?[ \t]+{_SHARED_NOUN})"
+    rf"(?<![a-z])({_INVASION_ADJECTIVES})"
+    rf"(?=(?:[ \t]*,[ \t]*(?:{_INVASION_ADJECTIVES})(?![a-z]))*[ \t]*,?[ \t]+{_SHARED_NOUN})"
 )
 # "One node holds a metastasis; the remaining two nodes are negative": the remaining nodes are
 # part of a count stated elsewhere, so their number is dropped and only their status is read

@@ -376,3 +376,38 @@ def test_a_dropped_organism_costs_more_than_a_reworded_biopsy() -> None:
 )
 def test_margins_listed_between_dashes_share_their_status(text: str) -> None:
     assert extract(text, "tcga").get("margin_status") == "negative"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No lymphatic, vascular or perineural invasion is seen.",
+        "No vascular or perineural invasion.",
+        "Lymphovascular or perineural invasion: not identified.",
+    ],
+)
+def test_a_negated_list_of_invasions_sharing_one_noun(text: str) -> None:
+    found = extract(text, "tcga")
+    assert found["lymphovascular_invasion"] == "absent"
+    assert found["perineural_invasion"] == "absent"
+
+
+def test_invasions_sharing_one_noun_stay_present() -> None:
+    found = extract("Tumour shows lymphovascular and perineural invasion.", "tcga")
+    assert found["lymphovascular_invasion"] == "present"
+    assert found["perineural_invasion"] == "present"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("No EGFR mutation or ALK rearrangement.", "negative"),
+        ("ALK rearrangement present.", "positive"),
+    ],
+)
+def test_alk_in_a_negated_list_of_tests(text: str, value: str) -> None:
+    assert extract(text, "tcga")["alk_status"] == value
+
+
+def test_a_cap_regression_grade_is_one_grade() -> None:
+    assert extract("CAP regression grade 2.", "tcga")["tumor_regression_grade"] == "cap 2"
