@@ -411,3 +411,37 @@ def test_alk_in_a_negated_list_of_tests(text: str, value: str) -> None:
 
 def test_a_cap_regression_grade_is_one_grade() -> None:
     assert extract("CAP regression grade 2.", "tcga")["tumor_regression_grade"] == "cap 2"
+
+
+def test_reg_non_mucinous_beside_a_pattern_names_no_type_of_its_own() -> None:
+    text = "Invasive non-mucinous adenocarcinoma, predominantly lepidic, 18 mm"
+    assert extract(text, "reg2025")["histologic_type"] == "lepidic"
+    alone = extract("Invasive non-mucinous adenocarcinoma, 18 mm", "reg2025")
+    assert alone["histologic_type"] == "non-mucinous"
+
+
+def test_extension_into_the_sinus_fat_of_a_kidney() -> None:
+    text = "Clear cell renal cell carcinoma, 75 mm, with extension into the sinus fat."
+    assert extract(text, "tcga")["organ_involvement"] == "renal sinus"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Crypt hyperplasia and intraepithelial lymphocytes 45 per 100 enterocytes.", "present"),
+        ("Intraepithelial lymphocytosis (45 IELs/100 epithelial cells).", "present"),
+    ],
+)
+def test_an_iel_count_of_25_or_more_is_increased(text: str, value: str) -> None:
+    assert extract(text, "histai").get("intraepithelial_lymphocytosis") == value
+
+
+def test_an_iel_count_below_25_says_nothing_of_an_increase() -> None:
+    found = extract("IELs 15/100 enterocytes.", "histai")
+    assert found["intraepithelial_lymphocytes"] == 15.0
+    assert "intraepithelial_lymphocytosis" not in found
+
+
+def test_the_second_part_of_the_duodenum_is_the_duodenum() -> None:
+    for text in ("Second part of duodenum, 4 biopsy fragments.", "Four duodenal fragments."):
+        assert extract(text, "histai")["tumor_site"] == "duodenum"
