@@ -28,6 +28,9 @@ except ImportError:  # Python 3.10
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 AnchorSets = list[tuple[str, ...]]
+# The prefix of a word-start anchor: "^er" is "er" where no letter precedes it (at the start of
+# a run of letters and digits, or after a digit inside one).
+WORD_START = "^"
 # A maximal run of ASCII letters and digits. Any character class would do, as long as the anchors
 # made only of it are looked up inside its runs and every other anchor is tested as a substring;
 # this one is the quickest to scan (the text is lower case), and few anchors leave it.
@@ -65,20 +68,41 @@ def parsed(pattern: re.Pattern):
 
 
 def _required(seq) -> list[tuple[str, ...]]:
-    """Anchor sets (any-of tuples) that a match of the parsed sequence ``seq`` must contain."""
+    """Anchor sets (any-of tuples) that a match of the parsed sequence ``seq`` must contain.
+
+    A run of letters and digits that no letter may precede ("(?<![a-z])er", "er(?<![a-z]er)")
+    is a word-start anchor, written ``WORD_START + run``: "er" starts a word in "ER positive"
+    but occurs inside "cancer" and "other", which would run the rule on most reports.
+    """
     found: list[tuple[str, ...]] = []
     run: list[str] = []
+    starts_word = False  # the run began right after a "no letter before" lookbehind
+    previous_forbids_letter = False  # the last item was such a lookbehind
 
     def flush() -> None:
         if run:
-            found.append(("".join(run),))
+            literal = "".join(run)
+            word_start = starts_word and _WORD_RUN.fullmatch(literal) is not None
+            found.append((WORD_START + literal if word_start else literal,))
             run.clear()
 
     for op, av in seq:
         name = str(op)
         if name == "LITERAL":
+            if not run:
+                starts_word = previous_forbids_letter
             run.append(chr(av))
+            previous_forbids_letter = False
             continue
+        if name == "ASSERT_NOT" and av[0] == -1:
+            letters = _forbidden_letter_then(av[1])
+            if letters and run and letters == "".join(run):
+                starts_word = True  # "er(?<![a-z]er)": the run itself starts a word
+                continue
+            flush()
+            previous_forbids_letter = letters == ""  # "(?<![a-z])er": the next run does
+            continue
+        previous_forbids_letter = False
         flush()
         if name == "SUBPATTERN":
             found.extend(_required(av[-1]))
@@ -90,6 +114,26 @@ def _required(seq) -> list[tuple[str, ...]]:
                 found.append(tuple(a for opt in options for a in opt))  # type: ignore[union-attr]
     flush()
     return found
+
+
+def _forbidden_letter_then(body) -> str | None:
+    """For a lookbehind body "[a-z]" followed by literals ("[a-z]er"), the literals ("er", or
+    "" for the bare class); None for any other body. The class must hold every lower-case
+    letter (the text is lower case), so that what precedes a match is no letter."""
+    items = list(body)
+    if not items or str(items[0][0]) != "IN":
+        return None
+    ranges = [av for op, av in items[0][1] if str(op) == "RANGE"]
+    if not any(lo <= ord("a") and ord("z") <= hi for lo, hi in ranges):
+        return None
+    if any(str(op) == "NEGATE" for op, _ in items[0][1]):
+        return None
+    chars = []
+    for op, av in items[1:]:
+        if str(op) != "LITERAL":
+            return None
+        chars.append(chr(av))
+    return "".join(chars)
 
 
 def _anchor_weight(anchor: str) -> int:
@@ -122,12 +166,16 @@ class AnchorIndex:
                 self._confirm[k] = tuple(frozenset(s) for s in sets[1:])
             anchors.update(a for s in sets for a in s)
         self._anchors = frozenset(anchors)
+        # Word-start anchors are looked for where a word (or a digit inside one) ends.
+        word_start = {a for a in anchors if a.startswith(WORD_START)}
+        self._word_starts = frozenset(a[len(WORD_START) :] for a in word_start)
+        self._word_start_lengths = sorted({len(a) for a in self._word_starts})
         # Looked for inside words: the word anchors, and of every other anchor its longest run
         # of letters and digits (its key), without which it cannot occur.
         inside_words = {a for a in anchors if _WORD_RUN.fullmatch(a)}
         self._spanning_by_key: dict[str, list[str]] = {}
         self._symbols: list[str] = []  # anchors without a word character ("+", "%")
-        for anchor in sorted(anchors - inside_words):
+        for anchor in sorted(anchors - inside_words - word_start):
             runs = _WORD_RUN.findall(anchor)
             if runs:
                 self._spanning_by_key.setdefault(max(runs, key=len), []).append(anchor)
@@ -250,6 +298,14 @@ class AnchorIndex:
             for longest in self._finder.findall(word):
                 if longest:
                     inside.update(self._prefixes[longest])
+        if self._word_starts:
+            starts = [0, *(i + 1 for i, ch in enumerate(word) if ch.isdigit())]
+            inside.update(
+                WORD_START + word[p : p + n]
+                for p in starts
+                for n in self._word_start_lengths
+                if word[p : p + n] in self._word_starts
+            )
         rules_by_anchor = self._rules_by_anchor
         result = (
             frozenset(inside),

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pathreport.evaluation.crqs import available_schemas, get_extractor, load_schema
-from pathreport.evaluation.crqs.anchors import AnchorIndex, parsed
+from pathreport.evaluation.crqs.anchors import WORD_START, AnchorIndex, anchor_sets, parsed
 from pathreport.evaluation.crqs.match_starts import (
     GuardedSearch,
     StartFinder,
@@ -55,11 +55,18 @@ def extractors():
     return [get_extractor("rule", load_schema(name)) for name in available_schemas()]
 
 
+def _occurs(anchor: str, text: str) -> bool:
+    """A plain anchor anywhere; a word-start anchor ("^er") where no letter precedes it."""
+    if anchor.startswith(WORD_START):
+        return re.search("(?<![a-z])" + re.escape(anchor[len(WORD_START) :]), text) is not None
+    return anchor in text
+
+
 def _naive_active(rule_sets, text: str) -> list[int]:
     return [
         k
         for k, sets in enumerate(rule_sets)
-        if all(any(anchor in text for anchor in options) for options in sets)
+        if all(any(_occurs(anchor, text) for anchor in options) for options in sets)
     ]
 
 
@@ -511,3 +518,29 @@ def test_word_gates_change_no_rewrite_of_the_check_set_reports(monkeypatch):
 def test_a_template_as_a_function_replaces_as_the_template_does(pattern, template, text):
     regex = re.compile(pattern)
     assert regex.sub(expander(template), text) == regex.sub(template, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"er(?<![a-z]er)\s*:?\s*(?P<v>positive|negative)", [("positive", "negative"), ("^er",)]),
+        (r"(?<![a-z])pt(?P<v>[0-4])", [("^pt",)]),
+        (r"carcinoma(?<!x)", [("carcinoma",)]),  # a lookbehind that is no word start
+        (r"(?<![a-z])(?:no|without)\s+mlh1", [("mlh1",), ("no", "without")]),
+        (r"x(?<![a-z]x)er", [("^xer",)]),  # the run goes on after its word-start guard
+    ],
+)
+def test_a_literal_no_letter_may_precede_is_a_word_start_anchor(pattern, expected):
+    assert anchor_sets(re.compile(pattern)) == expected
+
+
+def test_word_start_anchors_are_found_where_no_letter_precedes():
+    rule_sets = [[("^er",)], [("^pt",), ("2",)], [("er",)], [("^g", "^pn")]]
+    index = AnchorIndex(rule_sets)
+    texts = [
+        "er positive", "cancer", "other tissue", "5er", "(er) negative", "pt2", "except 2",
+        "ypt2", "3pt2", "grade", "gland", "big", "pn1", "open", "er", "",
+    ]  # fmt: skip
+    for _ in range(2):  # the second round reads the remembered words
+        for text in texts:
+            assert list(index.active(text)) == _naive_active(rule_sets, text), text
