@@ -166,7 +166,7 @@ class AnchorIndex:
                 self._confirm[k] = tuple(frozenset(s) for s in sets[1:])
             anchors.update(a for s in sets for a in s)
         self._anchors = frozenset(anchors)
-        # Word-start anchors are looked for where a word (or a digit inside one) ends.
+        # Word-start anchors are looked for where a word starts, or after a digit inside one.
         word_start = {a for a in anchors if a.startswith(WORD_START)}
         self._word_starts = frozenset(a[len(WORD_START) :] for a in word_start)
         self._word_start_lengths = sorted({len(a) for a in self._word_starts})

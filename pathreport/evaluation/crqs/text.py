@@ -316,13 +316,18 @@ _EBV_ISH = re.compile(
 )
 _TYPE_ADJECTIVES = frozenset(["endometrioid", "serous", "mucinous", "clear"])
 _PDL1_CLONES = frozenset(["22c3", "sp263", "sp142", "28", "73", "e1l3n"])
-# The words without which no rule of _other_labs_wording but the first applies.
 # "Skin of the right temporal region" is the temple's skin, not the brain's temporal lobe.
 _TEMPORAL_SURFACES = frozenset(["region", "area", "skin", "scalp"])
 _TEMPORAL_SKIN = re.compile(
     rf"(?<![a-z])temporal[ \t]+(?:{'|'.join(sorted(_TEMPORAL_SURFACES))})(?![a-z])"
 )
 _MESORECTUM_WORDS = frozenset(["quirke", "mesorectal", "mesorectum"])
+# The words of a fibrosis description, and of a stain's result written as one word.
+_FIBROSIS_WORDS = frozenset(
+    ["fibrosis", "fibrous", "fibrotic", "bridging", "bridges", "septa", "septal", "cirrhosis"]
+)
+_IMMUNO_SIGN_WORDS = frozenset(["immunonegative", "immunopositive", "immuno"])
+# The words without which no rule of _other_labs_wording but the first applies.
 _OTHER_LABS_WORDS = (
     _VESSEL_KINDS
     | _TYPE_ADJECTIVES
@@ -331,14 +336,10 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy", "immunonegative", "immunopositive", "immuno"}
-    | {"fibrosis", "fibrous", "fibrotic", "bridging", "bridges", "septa", "septal", "cirrhosis"}
+    | {"lobectomy"}
+    | _FIBROSIS_WORDS
+    | _IMMUNO_SIGN_WORDS
 )
-# The words of a fibrosis description, and of a stain's result written as one word.
-_FIBROSIS_WORDS = frozenset(
-    ["fibrosis", "fibrous", "fibrotic", "bridging", "bridges", "septa", "septal", "cirrhosis"]
-)
-_IMMUNO_SIGN_WORDS = frozenset(["immunonegative", "immunopositive", "immuno"])
 # "perisinusoidal fibrosis on trichrome (stage 1a)": the stain named between a fibrosis and its
 # stage in brackets.
 _FIBROSIS_ON_STAIN = re.compile(
