@@ -336,7 +336,7 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy"}
+    | {"lobectomy", "papillary"}
     | _FIBROSIS_WORDS
     | _IMMUNO_SIGN_WORDS
 )
@@ -531,6 +531,11 @@ _ESOPHAGUS_PARTS = re.compile(
 # group ("fibrous bridges present (stage 3)", "bridging fibrosis (stage 3 of 4)").
 _FIBROSIS_STAGE_IN_BRACKETS = re.compile(
     r"((?<![a-z])(?:fibro|bridg|septa|cirrho|portal expansion)[^.;()\n]{0,40}?)\(stage(?= ?[0-6])"
+)
+# "Renal cell carcinoma, papillary type" is the papillary renal cell carcinoma (an entity of its
+# own), not a papillary architecture.
+_RCC_PAPILLARY_TYPE = re.compile(
+    r"(?<![a-z])renal[ \t]+cell[ \t]+carcinoma,?[ \t]+(?:of[ \t]+)?papillary[ \t]+type(?![a-z])"
 )
 # A lobectomy named after the thyroid in its sentence is the thyroid's, not a lung's.
 _THYROID_LOBECTOMY = re.compile(
@@ -1386,7 +1391,7 @@ _OTHER_LABS_GATE = frozenset(
         "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss",
         "mandard", "metastatic", "mm", "none", "out", "plus", "point", "points", "progesterone",
         "prostate", "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third",
-        "thyroid", "trichrome", "type", "uterus", "ve", "without",
+        "renal", "thyroid", "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
@@ -1455,6 +1460,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _FIBROSIS_ON_STAIN.sub("fibrosis ", text)  # "fibrosis on trichrome (stage 1a)"
     if not words.isdisjoint(_FIBROSIS_WORDS) and "(stage" in text:  # "bridges (stage 3)"
         text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
+    if "papillary" in words and "renal" in words:  # "renal cell carcinoma, papillary type"
+        text = _RCC_PAPILLARY_TYPE.sub("papillary renal cell carcinoma", text)
     if "lobectomy" in words and "thyroid" in words:  # "Thyroid, left lobe (lobectomy)"
         text = _THYROID_LOBECTOMY.sub(r"\1thyroid lobectomy", text)
     if not words.isdisjoint(_IMMUNO_SIGN_WORDS):  # "IDH1 R132H immunonegative"

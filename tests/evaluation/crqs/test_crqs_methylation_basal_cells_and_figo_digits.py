@@ -445,3 +445,22 @@ def test_an_iel_count_below_25_says_nothing_of_an_increase() -> None:
 def test_the_second_part_of_the_duodenum_is_the_duodenum() -> None:
     for text in ("Second part of duodenum, 4 biopsy fragments.", "Four duodenal fragments."):
         assert extract(text, "histai")["tumor_site"] == "duodenum"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_renal_cell_carcinoma_of_papillary_type(dataset: str) -> None:
+    text = "Right kidney, partial nephrectomy:\nRenal cell carcinoma, papillary type, 28 mm"
+    assert extract(text, dataset)["histologic_type"] == "papillary renal"
+    bladder = extract("Bladder, TURBT;\nUrothelial carcinoma, papillary type, high grade", dataset)
+    assert bladder.get("histologic_type") != "papillary renal"
+
+
+def test_reg_differentiated_vin_ranks_above_its_lichen_sclerosus() -> None:
+    text = (
+        "Vulva, right labium minus, punch biopsy;\n1. Differentiated VIN (dVIN)\n"
+        "2. Lichen sclerosus"
+    )
+    found = extract(text, "reg2025")
+    assert found["diagnosis"] == "differentiated vin"
+    assert found["findings"] == "lichen sclerosus + differentiated vin"
+    assert found["organ_site"] == "vulva"
