@@ -464,3 +464,13 @@ def test_reg_differentiated_vin_ranks_above_its_lichen_sclerosus() -> None:
     assert found["diagnosis"] == "differentiated vin"
     assert found["findings"] == "lichen sclerosus + differentiated vin"
     assert found["organ_site"] == "vulva"
+
+
+def test_reg_a_hepatitis_activity_grade_is_no_tumour_grade() -> None:
+    text = (
+        "LIVER, core needle biopsy:\nChronic hepatitis with moderate activity (grade 2 of 4) and"
+        " bridging fibrosis (stage 3 of 4)"
+    )
+    found = extract(text, "reg2025")
+    assert "tumor_grade" not in found
+    assert found["fibrosis_stage"] == "stage 3"
