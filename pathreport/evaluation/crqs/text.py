@@ -336,7 +336,7 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy", "papillary"}
+    | {"lobectomy", "papillary", "ends"}
     | _FIBROSIS_WORDS
     | _IMMUNO_SIGN_WORDS
 )
@@ -537,6 +537,9 @@ _FIBROSIS_STAGE_IN_BRACKETS = re.compile(
 _RCC_PAPILLARY_TYPE = re.compile(
     r"(?<![a-z])renal[ \t]+cell[ \t]+carcinoma,?[ \t]+(?:of[ \t]+)?papillary[ \t]+type(?![a-z])"
 )
+# "Resection ends (oesophageal and duodenal) clear": the ends of a resected tube are its margins.
+_CUT_END_WORDS = frozenset(["resection", "surgical", "cut"])
+_RESECTION_ENDS = re.compile(r"(?<![a-z])(resection|surgical|cut)[ \t]+ends(?![a-z])")
 # A lobectomy named after the thyroid in its sentence is the thyroid's, not a lung's.
 _THYROID_LOBECTOMY = re.compile(
     r"(thyroid(?! transcription)[^.;\n]{0,40}?)(?<![a-z])(?<!thyroid )lobectomy"
@@ -781,7 +784,7 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
 # the finding with the qualifier inside it; so do "tuberculous (caseating granulomatous)
 # lymphadenitis", "benign prostatic (nodular) hyperplasia", "extranodal (extracapsular)
-# spread" and "goblet cell (intestinal) metaplasia".
+# spread", "goblet cell (intestinal) metaplasia" and "actinic (solar) keratosis".
 _BRACKETED_QUALIFIERS = (
     "(borderline)",
     "(tubal)",
@@ -793,6 +796,7 @@ _BRACKETED_QUALIFIERS = (
     "(nodular)",
     "(extracapsular)",
     "(intestinal)",
+    "(solar)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"
@@ -1386,12 +1390,12 @@ def _prostate_sextant(text: str) -> str:
 # abbreviations._GATE_WORDS): the rules test only the report's words in this set.
 _OTHER_LABS_GATE = frozenset(
     [
-        "and", "of", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
-        "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade",
-        "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss",
-        "mandard", "metastatic", "mm", "none", "out", "plus", "point", "points", "progesterone",
-        "prostate", "quirke", "receptors", "reticulin", "sided", "sirius", "temporal", "third",
-        "renal", "thyroid", "trichrome", "type", "uterus", "ve", "without",
+        "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "cut", "eber", "ebv",
+        "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade", "invasion",
+        "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss", "mandard",
+        "metastatic", "mm", "none", "of", "out", "plus", "point", "points", "progesterone",
+        "prostate", "quirke", "receptors", "renal", "resection", "reticulin", "sided", "sirius",
+        "surgical", "temporal", "third", "thyroid", "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
@@ -1462,6 +1466,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
     if "papillary" in words and "renal" in words:  # "renal cell carcinoma, papillary type"
         text = _RCC_PAPILLARY_TYPE.sub("papillary renal cell carcinoma", text)
+    if "ends" in words and not words.isdisjoint(_CUT_END_WORDS):  # "Resection ends clear"
+        text = _RESECTION_ENDS.sub(r"\1 margins", text)
     if "lobectomy" in words and "thyroid" in words:  # "Thyroid, left lobe (lobectomy)"
         text = _THYROID_LOBECTOMY.sub(r"\1thyroid lobectomy", text)
     if not words.isdisjoint(_IMMUNO_SIGN_WORDS):  # "IDH1 R132H immunonegative"

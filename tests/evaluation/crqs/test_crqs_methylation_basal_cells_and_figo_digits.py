@@ -474,3 +474,43 @@ def test_reg_a_hepatitis_activity_grade_is_no_tumour_grade() -> None:
     found = extract(text, "reg2025")
     assert "tumor_grade" not in found
     assert found["fibrosis_stage"] == "stage 3"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_high_grade_cgin_is_an_adenocarcinoma_in_situ(dataset: str) -> None:
+    text = (
+        "Cervix: HSIL (CIN 3) and high-grade cervical glandular intraepithelial neoplasia (CGIN)."
+    )
+    assert extract(text, dataset)["diagnosis"] == "adenocarcinoma in situ"
+
+
+def test_reg_dysplasia_of_a_named_grade() -> None:
+    text = "Left vocal fold biopsy:\nSquamous mucosa with dysplasia of moderate grade"
+    assert extract(text, "reg2025")["dysplasia_grade"] == "high"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Cutaneous SCC on a background of actinic (solar) keratosis.",
+            "findings",
+            "actinic keratosis + squamous cell carcinoma",
+        ),
+        ("D2 biopsies. Villi completely flattened with hyperplastic crypts.", "atrophy", "present"),
+        (
+            "Node effaced by deposits of adenocarcinoma: secondary adenocarcinoma.",
+            "primary_vs_metastatic",
+            "metastatic",
+        ),
+    ],
+)
+def test_histai_wordings_of_the_seventy_sixth_generation(text: str, field: str, value: str) -> None:
+    assert extract(text, "histai").get(field) == value
+
+
+def test_tcga_a_duodenal_wall_invaded_and_resection_ends() -> None:
+    found = extract("Tumour invades the duodenal wall.", "tcga")
+    assert found["organ_involvement"] == "duodenum"
+    ends = extract("Resection ends (oesophageal and duodenal) clear.", "tcga")
+    assert ends["margin_status"] == "negative"
