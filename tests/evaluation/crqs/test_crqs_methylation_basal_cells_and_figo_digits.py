@@ -514,3 +514,16 @@ def test_tcga_a_duodenal_wall_invaded_and_resection_ends() -> None:
     assert found["organ_involvement"] == "duodenum"
     ends = extract("Resection ends (oesophageal and duodenal) clear.", "tcga")
     assert ends["margin_status"] == "negative"
+
+
+def test_a_node_effaced_by_deposits_is_involved() -> None:
+    text = "Lymph node, left supraclavicular: node mostly effaced by deposits of adenocarcinoma."
+    assert extract(text, "histai")["lymph_node_involvement"] == "present"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_a_primary_named_by_its_origin(dataset: str) -> None:
+    lung = extract("Diagnosis: metastatic adenocarcinoma, likely of pulmonary origin.", dataset)
+    assert lung["primary_site"] == "lung"
+    text = "Metastatic adenocarcinoma; CK20+, CDX2+, in keeping with origin in the large bowel."
+    assert extract(text, dataset)["primary_site"] == "colorectum"
