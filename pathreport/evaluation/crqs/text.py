@@ -539,7 +539,7 @@ _RCC_PAPILLARY_TYPE = re.compile(
 )
 # "Resection ends (oesophageal and duodenal) clear": the ends of a resected tube are its margins.
 _CUT_END_WORDS = frozenset(["resection", "surgical", "cut"])
-_RESECTION_ENDS = re.compile(r"(?<![a-z])(resection|surgical|cut)[ \t]+ends(?![a-z])")
+_RESECTION_ENDS = re.compile(rf"(?<![a-z])({'|'.join(sorted(_CUT_END_WORDS))})[ \t]+ends(?![a-z])")
 # A lobectomy named after the thyroid in its sentence is the thyroid's, not a lung's.
 _THYROID_LOBECTOMY = re.compile(
     r"(thyroid(?! transcription)[^.;\n]{0,40}?)(?<![a-z])(?<!thyroid )lobectomy"
@@ -1390,16 +1390,16 @@ def _prostate_sextant(text: str) -> str:
 # abbreviations._GATE_WORDS): the rules test only the report's words in this set.
 _OTHER_LABS_GATE = frozenset(
     [
-        "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "cut", "eber", "ebv",
+        "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
         "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade", "invasion",
         "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss", "mandard",
         "metastatic", "mm", "none", "of", "out", "plus", "point", "points", "progesterone",
-        "prostate", "quirke", "receptors", "renal", "resection", "reticulin", "sided", "sirius",
-        "surgical", "temporal", "third", "thyroid", "trichrome", "type", "uterus", "ve", "without",
+        "prostate", "quirke", "receptors", "renal", "reticulin", "sided", "sirius",
+        "temporal", "third", "thyroid", "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
-_OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | {"h"}
+_OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | {"h"}
 
 
 def _other_labs_wording(text: str, words: set[str]) -> str:
