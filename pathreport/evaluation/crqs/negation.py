@@ -215,8 +215,9 @@ DEFAULT_FILLERS = HEAD_NOUNS_BEFORE_AN_OBJECT | frozenset(
         "differentiation", "morphology",
         # The kind of feature: "papillary carcinoma nuclear features are not seen".
         "nuclear",
-        # Head nouns after a finding: "microsatellite lesions were not seen".
-        "lesion", "lesions", "foci", "spaces", "channels",
+        # Head nouns after a finding: "microsatellite lesions were not seen", "invasive disease
+        # is not seen".
+        "lesion", "lesions", "foci", "spaces", "channels", "disease",
         # A marker's result: "E-cadherin expression lost", "p53 expression: wild type".
         "expression",
         # An entity's spread: "Lymphoma infiltration: absent", "carcinoma involvement: none".

@@ -336,7 +336,7 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy", "papillary", "ends"}
+    | {"lobectomy", "papillary", "ends", "eye"}
     | _FIBROSIS_WORDS
     | _IMMUNO_SIGN_WORDS
 )
@@ -402,6 +402,11 @@ _PROSTATE_MIDDLE_THIRD = re.compile(r"(?<![a-z])(left|right)[ \t]+middle[ \t]+th
 _SEXTANT_WORDS = frozenset({"apex", "base", "mid", "middle"})  # a report without them has none
 # "right-sided neck node mass", "left-sided colon": the side.
 _SIDED = re.compile(r"(?<![a-z])(left|right)[ \t-]+sided(?![a-z])")
+# "the lower lid of the right eye", "right eye, upper lid": the side's eyelid, as a skin site.
+_LID_OF_EYE = re.compile(
+    r"(?<![a-z])(?:(upper|lower)[ \t]+(?:eye)?lid[ \t]+of[ \t]+the[ \t]+(right|left)[ \t]+eye"
+    r"|(right|left)[ \t]+eye[ \t]*,[ \t]*(upper|lower)[ \t]+(?:eye)?lid)(?![a-z])"
+)
 # "MLH1 and PMS2 show loss of nuclear expression": the markers' word for it is "lost"; "with
 # conserved expression" is "retained".
 _LOSS_OF_EXPRESSION = re.compile(
@@ -1391,10 +1396,10 @@ def _prostate_sextant(text: str) -> str:
 _OTHER_LABS_GATE = frozenset(
     [
         "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
-        "endometrial", "endometrioid", "fibrosis", "figo", "gall", "gleason", "grade", "invasion",
-        "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "loss", "mandard",
-        "metastatic", "mm", "none", "of", "out", "plus", "point", "points", "progesterone",
-        "prostate", "quirke", "receptors", "renal", "reticulin", "sided", "sirius",
+        "endometrial", "endometrioid", "eye", "eyelid", "fibrosis", "figo", "gall", "gleason",
+        "grade", "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "lid",
+        "loss", "mandard", "metastatic", "mm", "none", "of", "out", "plus", "point", "points",
+        "progesterone", "prostate", "quirke", "receptors", "renal", "reticulin", "sided", "sirius",
         "temporal", "third", "thyroid", "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
@@ -1478,6 +1483,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
+    if "eye" in words and ("lid" in words or "eyelid" in words):  # "lower lid of the right eye"
+        text = _LID_OF_EYE.sub(lambda m: f"{m[2] or m[3]} {m[1] or m[4]} eyelid", text)
     # "biopsies at 12 and 3 o'clock" (an "h 12" became "12 o'clock" above)
     if ("clock" in words or ("h" in words and "clock" in text)) and " and " in text:
         text = _CLOCK_HOUR_LIST.sub(_clock_hours, text)
