@@ -906,10 +906,12 @@ _EDGE = re.compile(
 # lymphatic stain and keeps its name).
 _BOWEL_PART = re.compile(
     r"(?<![a-z0-9/-])(d2|ti)(?=[ \t]*(?:,[ \t]*(?:colonoscopic|endoscopic)[ \t]+)?(?:bx|biops)"
-    r"|[ \t]+and[ \t]+(?:caecal|cecal|colonic|rectal|duodenal|gastric)[ \t]+(?:bx|biops))"
+    r"|[ \t]+and[ \t]+(?:caecal|cecal|colonic|rectal|duodenal|gastric)[ \t]+(?:bx|biops)"
+    # "Biopsies from TI and caecum": the ileum beside a part of the large bowel.
+    r"|[ \t]+and[ \t]+(?:the[ \t]+)?(?:caecum|cecum|colon|rectum)(?![a-z]))"
 )
 _BOWEL_PARTS = {"d2": "duodenum, second part,", "ti": "terminal ileum"}
-_BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies"])
+_BOWEL_PART_NEXT = frozenset(["bx", "biopsy", "biopsies", "caecum", "cecum", "colon", "rectum"])
 # "Radical orchiectomy, R.", "Breast, L; core biopsy": the letter closes the specimen's name.
 # (The letter before a word, "L breast", is read by text.py before the text is lower-cased; this
 # one is read here, where the word set finds the rare report that has it.)

@@ -542,6 +542,11 @@ _FIBROSIS_STAGE_IN_BRACKETS = re.compile(
 _RCC_PAPILLARY_TYPE = re.compile(
     r"(?<![a-z])renal[ \t]+cell[ \t]+carcinoma,?[ \t]+(?:of[ \t]+)?papillary[ \t]+type(?![a-z])"
 )
+# "Non-small cell carcinoma of adenocarcinoma type": the type named (a "favour" stays uncertain).
+_NSCC_OF_TYPE = re.compile(
+    r"(?<![a-z])non[ -]?small[ -]cell[ \t]+(?:lung[ \t]+)?carcinoma,?[ \t]+(?:of[ \t]+)?"
+    r"(adenocarcinoma|squamous[ \t]+cell[ \t]+carcinoma|squamous)[ \t]+type(?![a-z])"
+)
 # "Resection ends (oesophageal and duodenal) clear": the ends of a resected tube are its margins.
 _CUT_END_WORDS = frozenset(["resection", "surgical", "cut"])
 _RESECTION_ENDS = re.compile(rf"(?<![a-z])({'|'.join(sorted(_CUT_END_WORDS))})[ \t]+ends(?![a-z])")
@@ -1398,9 +1403,9 @@ _OTHER_LABS_GATE = frozenset(
         "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
         "endometrial", "endometrioid", "eye", "eyelid", "fibrosis", "figo", "gall", "gleason",
         "grade", "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "lid",
-        "loss", "mandard", "metastatic", "mm", "none", "of", "out", "plus", "point", "points",
-        "progesterone", "prostate", "quirke", "receptors", "renal", "reticulin", "sided", "sirius",
-        "temporal", "third", "thyroid", "trichrome", "type", "uterus", "ve", "without",
+        "loss", "mandard", "metastatic", "mm", "non", "none", "of", "out", "plus", "point",
+        "points", "progesterone", "prostate", "quirke", "receptors", "renal", "reticulin", "sided",
+        "sirius", "temporal", "third", "thyroid", "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
@@ -1469,6 +1474,11 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _FIBROSIS_ON_STAIN.sub("fibrosis ", text)  # "fibrosis on trichrome (stage 1a)"
     if not words.isdisjoint(_FIBROSIS_WORDS) and "(stage" in text:  # "bridges (stage 3)"
         text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
+    if "small" in words and "type" in words and "non" in words:  # "NSCC, adenocarcinoma type"
+        text = _NSCC_OF_TYPE.sub(
+            lambda m: "adenocarcinoma" if m[1] == "adenocarcinoma" else "squamous cell carcinoma",
+            text,
+        )
     if "papillary" in words and "renal" in words:  # "renal cell carcinoma, papillary type"
         text = _RCC_PAPILLARY_TYPE.sub("papillary renal cell carcinoma", text)
     if "ends" in words and not words.isdisjoint(_CUT_END_WORDS):  # "Resection ends clear"

@@ -74,3 +74,80 @@ def test_a_duodenal_biopsy_still_names_the_duodenum() -> None:
         extract("Duodenal biopsy: normal villous architecture.", "histai").get("organ_site")
         == "duodenum"
     )
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_an_oesophagogastrectomy_is_an_oesophageal_resection(dataset: str) -> None:
+    found = extract(
+        "Ivor Lewis oesophagogastrectomy: adenocarcinoma of the distal oesophagus.", dataset
+    )
+    assert found.get("organ_site") == "esophagus"
+    assert found.get("specimen_type") == (
+        "esophagectomy" if dataset == "tcga" else "organ resection"
+    )
+
+
+def test_the_layer_reached_through_the_muscularis_propria_is_the_depth() -> None:
+    text = (
+        "Adenocarcinoma, 30 mm, extending through the muscularis propria into adventitial tissue."
+    )
+    assert extract(text, "tcga").get("invasion_depth") == "perivisceral fat"
+
+
+@pytest.mark.parametrize(
+    "text", ["Biopsies from TI and caecum: normal.", "Biopsies from the TI and colon: normal."]
+)
+def test_ti_beside_the_large_bowel_is_the_terminal_ileum(text: str) -> None:
+    assert "terminal ileum" in extract(text, "histai").get("tumor_site", "")
+
+
+def test_ti_alone_is_left_as_written() -> None:
+    assert "tumor_site" not in extract("TI: 12 mm.", "histai")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_a_parotidectomy_names_its_sides_parotid(dataset: str) -> None:
+    found = extract(
+        "Left parotidectomy specimen:\nBenign mixed tumour (pleomorphic adenoma).", dataset
+    )
+    assert found.get("lateral_sites") == "left parotid"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Metastatic non-small cell carcinoma of adenocarcinoma type.", "adenocarcinoma"),
+        ("Non-small cell carcinoma, squamous cell carcinoma type.", "squamous cell carcinoma"),
+        ("Lung adenocarcinoma (NSCLC), TTF1 positive.", "adenocarcinoma"),
+        ("Non-small cell carcinoma, not otherwise specified.", "non-small cell carcinoma"),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_non_small_cell_carcinoma_with_its_type_named(
+    text: str, value: str, dataset: str
+) -> None:
+    assert extract(text, dataset).get("diagnosis") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Liver core. About one third (30%) of hepatocytes show large-droplet fat.", "mild"),
+        ("Liver core. Around 50% of hepatocytes contain small-droplet fat.", "moderate"),
+    ],
+)
+def test_a_share_of_hepatocytes_before_droplet_fat_grades_the_steatosis(
+    text: str, value: str
+) -> None:
+    assert extract(text, "tcga").get("steatosis") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Sentinel nodes: macrometastatic breast carcinoma in one of two.", "macrometastasis"),
+        ("Sentinel node: micrometastatic focus, 1.5 mm.", "micrometastasis"),
+    ],
+)
+def test_a_metastasis_size_class_as_an_adjective(text: str, value: str) -> None:
+    assert extract(text, "reg2025").get("nodal_metastasis_size") == value
