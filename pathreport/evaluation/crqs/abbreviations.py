@@ -946,8 +946,10 @@ _RARE_SHORTHAND = (
     | _NOTTINGHAM_MITOSES
     | _COLON_LIST_WORDS
     | _STAIN_NAME_WORDS
-    | {"viral", "d", "rectum", "esophagus"}
+    | {"viral", "d", "rectum", "esophagus", "idc", "idcp"}
 )
+# "IDC-P": intraductal carcinoma of the prostate, not the breast's invasive ductal carcinoma (IDC).
+_IDC_P = re.compile(r"(?<![a-z0-9])idc-?p(?![a-z0-9])")
 _METHOD_BEFORE_SIGN = re.compile(
     r"[ \t]*-?[ \t]*(?<![a-z])(?:ish|ihc|cish|sish|fish)"
     r"(?=[ \t]*:?[ \t]*(?:\([ \t]*[+-]{1,3}[ \t]*\)|[+-]{1,3}[ \t]*(?:[,.;/\n]|$)))"
@@ -1238,6 +1240,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
             text = text.replace("chronic viral hepatitis", "chronic hepatitis")
         if "d" in words and "d&c" in text:  # "Endometrium, D&C"
             text = text.replace("d&c", "dilatation and curettage")
+        if "idcp" in words or ("idc" in words and "idc-p" in text):  # "IDC-P: present"
+            text = _IDC_P.sub("intraductal carcinoma of the prostate", text)
         if ("rectum" in words or "esophagus" in words) and not words.isdisjoint(_THIRDS):
             text = _ORGAN_THEN_THIRD.sub(r"\2 \1", text)  # "rectum, upper part": "upper rectum"
         if not words.isdisjoint(_COLON_LIST_WORDS):

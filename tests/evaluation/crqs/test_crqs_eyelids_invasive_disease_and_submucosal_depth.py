@@ -151,3 +151,35 @@ def test_a_share_of_hepatocytes_before_droplet_fat_grades_the_steatosis(
 )
 def test_a_metastasis_size_class_as_an_adjective(text: str, value: str) -> None:
     assert extract(text, "reg2025").get("nodal_metastasis_size") == value
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_intraductal_carcinoma_of_the_prostate_by_its_initials(dataset: str) -> None:
+    found = extract("Radical prostatectomy. Acinar adenocarcinoma. IDC-P: present.", dataset)
+    assert found.get("histologic_type") != "ductal"
+    assert "invasive ductal" not in str(found.get("findings"))
+
+
+def test_a_side_of_the_colon_agrees_with_the_segment_on_it() -> None:
+    reference = (
+        "Right colon, right hemicolectomy: adenocarcinoma of the cecum, moderately"
+        " differentiated, 5.2 cm. Margins negative. Lymph nodes 0/22."
+    )
+    rewrite = (
+        "Right hemicolectomy: cecal adenocarcinoma, moderately differentiated, 52 mm."
+        " Margins negative. Lymph nodes 0/22."
+    )
+    wrong = rewrite.replace("cecal", "sigmoid")
+    for dataset in ("tcga", "histai"):
+        assert (
+            score_pair(reference, rewrite, dataset).CRQS
+            > score_pair(reference, wrong, dataset).CRQS
+        )
+        left = score_pair(
+            "Left colon, biopsy: adenocarcinoma.", "Sigmoid biopsy: adenocarcinoma.", dataset
+        )
+        assert "tumor_site" in left.matched
+        right = score_pair(
+            "Left colon, biopsy: adenocarcinoma.", "Caecal biopsy: adenocarcinoma.", dataset
+        )
+        assert "tumor_site" in right.discordant

@@ -74,7 +74,7 @@ from pathreport.evaluation.crqs.schema import SchemaError, build_schema
         # A part or layer written after its organ.
         ("tcga", "Oesophagus distal, biopsy: adenocarcinoma.", "tumor_site", "lower third"),
         ("histai", "Colon, left side, biopsies. Chronic active colitis.", "tumor_site",
-         "descending colon"),
+         "left colon"),
         # Other wordings.
         ("histai", "Cells show positivity for CD20 and BCL6, negativity for CD10.",
          "ihc_markers", "cd10 negative + cd20 + bcl6"),
