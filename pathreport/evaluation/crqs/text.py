@@ -794,7 +794,8 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
 # the finding with the qualifier inside it; so do "tuberculous (caseating granulomatous)
 # lymphadenitis", "benign prostatic (nodular) hyperplasia", "extranodal (extracapsular)
-# spread", "goblet cell (intestinal) metaplasia" and "actinic (solar) keratosis".
+# spread", "goblet cell (intestinal) metaplasia" and "actinic (solar) keratosis" (or "solar
+# (actinic) keratosis").
 _BRACKETED_QUALIFIERS = (
     "(borderline)",
     "(tubal)",
@@ -807,6 +808,7 @@ _BRACKETED_QUALIFIERS = (
     "(extracapsular)",
     "(intestinal)",
     "(solar)",
+    "(actinic)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"

@@ -183,3 +183,33 @@ def test_a_side_of_the_colon_agrees_with_the_segment_on_it() -> None:
             "Left colon, biopsy: adenocarcinoma.", "Caecal biopsy: adenocarcinoma.", dataset
         )
         assert "tumor_site" in right.discordant
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_soft_tissue_around_an_organ_is_no_second_organ(dataset: str) -> None:
+    text = (
+        "Total thyroidectomy: papillary carcinoma with minimal extrathyroidal extension into"
+        " perithyroidal soft tissue."
+    )
+    assert extract(text, dataset).get("organ_site") == "thyroid"
+    assert extract("Soft tissue, thigh, excision: lipoma.", dataset).get("organ_site") == (
+        "soft tissue"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Skin, right forearm, shave biopsy;\nActinic keratosis, no evidence of invasive malignancy",
+        "Shave of right forearm skin:\nSolar (actinic) keratosis; there is no invasive malignancy.",
+    ],
+)
+def test_reg_reads_an_actinic_keratosis(text: str) -> None:
+    assert extract(text, "reg2025").get("diagnosis") == "actinic keratosis"
+
+
+def test_reg_bowen_disease_is_no_urothelial_carcinoma_in_situ() -> None:
+    text = "Skin, right forearm, shave biopsy;\nSquamous cell carcinoma in situ (Bowen's disease)"
+    assert extract(text, "reg2025").get("in_situ_component") == "squamous cis"
+    bladder = "Urinary bladder, biopsy;\nUrothelial carcinoma in situ"
+    assert extract(bladder, "reg2025").get("in_situ_component") == "urothelial cis"
