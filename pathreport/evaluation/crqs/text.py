@@ -328,6 +328,9 @@ _FIBROSIS_WORDS = frozenset(
 )
 _IMMUNO_SIGN_WORDS = frozenset(["immunonegative", "immunopositive", "immuno"])
 # The words without which no rule of _other_labs_wording but the first applies.
+_FAVOUR_WORDS = frozenset(
+    ["favor", "favour", "favoring", "favouring", "favors", "favours", "favored", "favoured"]
+)
 _OTHER_LABS_WORDS = (
     _VESSEL_KINDS
     | _TYPE_ADJECTIVES
@@ -337,6 +340,7 @@ _OTHER_LABS_WORDS = (
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
     | {"lobectomy", "papillary", "ends", "eye"}
+    | _FAVOUR_WORDS
     | _FIBROSIS_WORDS
     | _IMMUNO_SIGN_WORDS
 )
@@ -546,6 +550,11 @@ _RCC_PAPILLARY_TYPE = re.compile(
 _NSCC_OF_TYPE = re.compile(
     r"(?<![a-z])non[ -]?small[ -]cell[ \t]+(?:lung[ \t]+)?carcinoma,?[ \t]+(?:of[ \t]+)?"
     r"(adenocarcinoma|squamous[ \t]+cell[ \t]+carcinoma|squamous)[ \t]+type(?![a-z])"
+)
+# "NSCLC, favouring squamous differentiation": the carcinoma favoured, named by its lineage.
+_FAVOURED_DIFFERENTIATION = re.compile(
+    r"(?<![a-z])(favou?r(?:ing|s|ed)?|in[ \t]+favou?r[ \t]+of)[ \t]+(squamous|glandular)"
+    r"[ \t]+(?:cell[ \t]+)?(?:differentiation|phenotype|lineage)(?![a-z])"
 )
 # "Resection ends (oesophageal and duodenal) clear": the ends of a resected tube are its margins.
 _CUT_END_WORDS = frozenset(["resection", "surgical", "cut"])
@@ -1411,7 +1420,7 @@ _OTHER_LABS_GATE = frozenset(
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
-_OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | {"h"}
+_OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | _FAVOUR_WORDS | {"h", "differentiation"}
 
 
 def _other_labs_wording(text: str, words: set[str]) -> str:
@@ -1476,6 +1485,13 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _FIBROSIS_ON_STAIN.sub("fibrosis ", text)  # "fibrosis on trichrome (stage 1a)"
     if not words.isdisjoint(_FIBROSIS_WORDS) and "(stage" in text:  # "bridges (stage 3)"
         text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
+    if "differentiation" in words and not words.isdisjoint(_FAVOUR_WORDS):
+        text = _FAVOURED_DIFFERENTIATION.sub(
+            lambda m: (
+                f"{m[1]} " + ("squamous cell carcinoma" if m[2] == "squamous" else "adenocarcinoma")
+            ),
+            text,
+        )
     if "small" in words and "type" in words and "non" in words:  # "NSCC, adenocarcinoma type"
         text = _NSCC_OF_TYPE.sub(
             lambda m: "adenocarcinoma" if m[1] == "adenocarcinoma" else "squamous cell carcinoma",

@@ -213,3 +213,79 @@ def test_reg_bowen_disease_is_no_urothelial_carcinoma_in_situ() -> None:
     assert extract(text, "reg2025").get("in_situ_component") == "squamous cis"
     bladder = "Urinary bladder, biopsy;\nUrothelial carcinoma in situ"
     assert extract(bladder, "reg2025").get("in_situ_component") == "urothelial cis"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_in_situ_carcinoma_named_again_is_no_second_entity(dataset: str) -> None:
+    text = (
+        "Left breast VAB:\nHigh-grade DCIS with comedo-type necrosis; calcification is seen in"
+        " association with the in situ carcinoma."
+    )
+    found = extract(text, dataset)
+    assert found.get("diagnosis") == "ductal carcinoma in situ"
+    assert found.get("nuclear_grade") == "high"
+    assert "tumor_grade" not in found  # a DCIS grade is its nuclear grade
+
+
+def test_a_hepatitis_grade_is_no_tumour_grade_in_histai() -> None:
+    text = "Chronic hepatitis, grade 2 of 4, fibrosis stage 1 of 4 (Batts-Ludwig, trichrome)."
+    assert "tumor_grade" not in extract(text, "histai")
+    assert extract("Invasive ductal carcinoma, grade 2.", "histai").get("tumor_grade") == "2"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Chronic hepatitis - Batts-Ludwig grade 2/4, stage 1/4 on trichrome.",
+            "batts ludwig stage 1",
+        ),
+        ("Steatohepatitis (NAS 5 of 8) with stage 3 (bridging) fibrosis.", "stage 3"),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_fibrosis_stage_wordings(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("fibrosis_stage") == value
+
+
+def test_the_mesorectal_adipose_tissue_reached_through_the_muscularis_propria() -> None:
+    text = (
+        "LAR: adenocarcinoma extending beyond the muscularis propria into mesorectal adipose"
+        " tissue. Nodes: negative, fifteen examined (pN0)."
+    )
+    found = extract(text, "tcga")
+    assert found.get("invasion_depth") == "perivisceral fat"
+    assert found.get("lymph_nodes_examined") == "15"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Lung biopsy:\nNSCLC, favouring squamous differentiation: p40 positive.",
+            "squamous cell carcinoma",
+        ),
+        (
+            "Lung biopsy:\nNSCLC, favour glandular differentiation (TTF1 positive).",
+            "adenocarcinoma",
+        ),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_the_favoured_lineage_names_the_carcinoma(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("diagnosis") == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tumour reaches the posterior surface (clearance 0 mm); all remaining margins clear.",
+        "Posterior margin: 0 mm.",
+    ],
+)
+def test_a_margin_clearance_of_zero_is_an_involved_margin(text: str) -> None:
+    assert extract(text, "tcga").get("margin_status") == "positive"
+
+
+def test_a_clearance_of_ten_millimetres_is_no_involved_margin() -> None:
+    assert extract("Margins: 10 mm clearance.", "tcga").get("margin_status") != "positive"
