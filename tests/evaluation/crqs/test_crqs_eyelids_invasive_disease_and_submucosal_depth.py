@@ -289,3 +289,19 @@ def test_a_margin_clearance_of_zero_is_an_involved_margin(text: str) -> None:
 
 def test_a_clearance_of_ten_millimetres_is_no_involved_margin() -> None:
     assert extract("Margins: 10 mm clearance.", "tcga").get("margin_status") != "positive"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("Neuroendocrine tumour, grade 1 (Ki-67 <3%)", 3.0), ("Ki-67 index less than 2%.", 2.0)],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_a_ki67_index_below_a_bound(text: str, value: float, dataset: str) -> None:
+    assert extract(text, dataset).get("ki67_index") == pytest.approx(value)
+
+
+def test_the_duodenum_named_after_the_small_intestine() -> None:
+    text = (
+        "Small intestine, duodenum, endoscopic biopsy;\nWell differentiated neuroendocrine tumour"
+    )
+    assert extract(text, "reg2025").get("tumor_site") == "duodenum"
