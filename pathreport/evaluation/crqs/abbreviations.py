@@ -799,8 +799,11 @@ _LATERAL_STOP = re.compile(r"(?<![a-z])lat\.[ \t]*(?=[a-z])")
 # "Esophageal bx (prox. & distal)": the abbreviation's full stop ends no sentence.
 _PROXIMAL_STOP = re.compile(r"(?<![a-z])prox\.[ \t]*(?=[a-z&+])")
 # "Segmentectomy VI of the liver": the segment removed, named after the procedure.
+_SEGMENT_NUMBER = r"(?:[1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9])"
+_SEGMENT_LIST_JOINER = re.compile(r"[/,&+]|and")
 _SEGMENTECTOMY_OF = re.compile(
-    r"(?<![a-z])segmentectomy[ \t]+(?:of[ \t]+)?([1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9])"
+    rf"(?<![a-z])segmentectomy[ \t]+(?:of[ \t]+)?({_SEGMENT_NUMBER}"
+    rf"(?:[ \t]*(?:/|,|&|\+|and)[ \t]*{_SEGMENT_NUMBER})*)"
 )
 # "Stomach, angle LC": the lesser (and greater) curvature by initials, in a gastric report.
 _CURVATURE = re.compile(r"(?<![a-z0-9])(l|g)c(?![a-z0-9])")
@@ -1132,7 +1135,7 @@ def _house_terms(text: str, words: set[str]) -> str:
     if "prox" in words and "prox." in text:
         text = _PROXIMAL_STOP.sub("proximal ", text)
     if "segmentectomy" in words:
-        text = _SEGMENTECTOMY_OF.sub(r"segment \1 segmentectomy", text)
+        text = _SEGMENTECTOMY_OF.sub(_segments_resected, text)
     if ("lc" in words or "gc" in words) and not words.isdisjoint(_GASTRIC_WORDS):
         text = _CURVATURE.sub(
             lambda m: "lesser curvature" if m.group(1) == "l" else "greater curvature", text
@@ -1198,6 +1201,13 @@ def _tuberculosis(match: re.Match) -> str:
     if match.group(2):
         return "tuberculous"
     return "pulmonary tuberculosis" if match.group(1) else "tuberculosis"
+
+
+def _segments_resected(match: re.Match[str]) -> str:
+    """ "segmentectomy 6" is "segment 6 segmentectomy", "segmentectomy V/VI" "segments v/vi ..."."""
+    numbers = match.group(1)
+    plural = "s" if _SEGMENT_LIST_JOINER.search(numbers) else ""
+    return f"segment{plural} {numbers} segmentectomy"
 
 
 def spell_out(text: str, words: set[str] | None = None) -> str:

@@ -328,6 +328,10 @@ _FIBROSIS_WORDS = frozenset(
 )
 _IMMUNO_SIGN_WORDS = frozenset(["immunonegative", "immunopositive", "immuno"])
 # The words without which no rule of _other_labs_wording but the first applies.
+# A lung's nodal groups, named with their station number in brackets (see _GROUP_STATION).
+_NODAL_GROUPS = frozenset(
+    ["hilar", "interlobar", "subcarinal", "paratracheal", "pretracheal", "subaortic", "lobar"]
+)
 _FAVOUR_WORDS = frozenset(
     ["favor", "favour", "favoring", "favouring", "favors", "favours", "favored", "favoured"]
 )
@@ -341,6 +345,7 @@ _OTHER_LABS_WORDS = (
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
     | {"lobectomy", "papillary", "ends", "eye"}
     | _FAVOUR_WORDS
+    | _NODAL_GROUPS
     | _FIBROSIS_WORDS
     | _IMMUNO_SIGN_WORDS
 )
@@ -555,6 +560,10 @@ _NSCC_OF_TYPE = re.compile(
 _FAVOURED_DIFFERENTIATION = re.compile(
     r"(?<![a-z])(favou?r(?:ing|s|ed)?|in[ \t]+favou?r[ \t]+of)[ \t]+(squamous|glandular)"
     r"[ \t]+(?:cell[ \t]+)?(?:differentiation|phenotype|lineage)(?![a-z])"
+)
+# "hilar (10) none of 3, subcarinal (7) none of 4": a lung's nodal group with its station number.
+_GROUP_STATION = re.compile(
+    r"(?<![a-z])(" + "|".join(sorted(_NODAL_GROUPS)) + r")[ \t]*\([ \t]*(\d{1,2}[rl]?)[ \t]*\)"
 )
 # "Resection ends (oesophageal and duodenal) clear": the ends of a resected tube are its margins.
 _CUT_END_WORDS = frozenset(["resection", "surgical", "cut"])
@@ -1420,7 +1429,8 @@ _OTHER_LABS_GATE = frozenset(
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
-_OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | _FAVOUR_WORDS | {"h", "differentiation"}
+_OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | _FAVOUR_WORDS | _NODAL_GROUPS
+_OTHER_LABS_GATE |= {"h", "differentiation"}
 
 
 def _other_labs_wording(text: str, words: set[str]) -> str:
@@ -1492,6 +1502,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
             ),
             text,
         )
+    if not words.isdisjoint(_NODAL_GROUPS) and "(" in text:  # "hilar (10) none of 3"
+        text = _GROUP_STATION.sub(r"\1 (station \2)", text)
     if "small" in words and "type" in words and "non" in words:  # "NSCC, adenocarcinoma type"
         text = _NSCC_OF_TYPE.sub(
             lambda m: "adenocarcinoma" if m[1] == "adenocarcinoma" else "squamous cell carcinoma",

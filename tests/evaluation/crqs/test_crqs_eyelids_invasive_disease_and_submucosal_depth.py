@@ -305,3 +305,23 @@ def test_the_duodenum_named_after_the_small_intestine() -> None:
         "Small intestine, duodenum, endoscopic biopsy;\nWell differentiated neuroendocrine tumour"
     )
     assert extract(text, "reg2025").get("tumor_site") == "duodenum"
+
+
+def test_a_nodal_group_with_its_station_in_brackets() -> None:
+    found = extract("Nodes: hilar (10) none of 3, subcarinal (7) none of 4.", "tcga")
+    assert found.get("lymph_node_stations") == "10 + 7"
+    assert found.get("lymph_node_involvement") == "0/7"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Segmentectomy V/VI of liver: hepatocellular carcinoma.",
+            "liver segment 5 + liver segment 6",
+        ),
+        ("Liver, segmentectomy 6: hepatocellular carcinoma.", "liver segment 6"),
+    ],
+)
+def test_the_segments_a_segmentectomy_names(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("tumor_site") == value
