@@ -119,11 +119,13 @@ _SHARED_RESULT_LIST = re.compile(
     r"([^()/%\n]{3,160})\)"
 )
 # "AFB and GMS stains negative for organisms.", "stains for mycobacteria and fungi do not show
-# microorganisms.": the stains' result, written as the sign after them (not inside a list:
-# "negative for microorganisms, granulomas and dysplasia" negates the list).
+# microorganisms.", "special stains show no microorganisms": the stains' result, written as the
+# sign after them (not inside a list: "negative for microorganisms, granulomas and dysplasia"
+# negates the list).
 _NO_ORGANISMS_SHOWN = re.compile(
     r"[ \t]+(?:(?:are|were|is|was)[ \t]+)?(?:negative[ \t]+for|(?:do|does|did)[ \t]+not[ \t]+"
-    r"(?:show|demonstrate|reveal|identify))[ \t]+(?:any[ \t]+)?(?:micro-?)?organisms"
+    r"(?:show|demonstrate|reveal|identify)|(?:show|shows|showed|demonstrate|demonstrated|reveal|"
+    r"revealed)[ \t]+no)[ \t]+(?:any[ \t]+)?(?:micro-?)?organisms"
     r"(?=[ \t]*(?:[.;]|$))"
 )
 # p16 is read by its pattern: block (diffuse, continuous) staining is positive, patchy or
@@ -343,7 +345,7 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy", "papillary", "ends", "eye"}
+    | {"lobectomy", "papillary", "ends", "eye", "ala", "mature", "immature"}
     | _FAVOUR_WORDS
     | _NODAL_GROUPS
     | _FIBROSIS_WORDS
@@ -411,6 +413,12 @@ _PROSTATE_MIDDLE_THIRD = re.compile(r"(?<![a-z])(left|right)[ \t]+middle[ \t]+th
 _SEXTANT_WORDS = frozenset({"apex", "base", "mid", "middle"})  # a report without them has none
 # "right-sided neck node mass", "left-sided colon": the side.
 _SIDED = re.compile(r"(?<![a-z])(left|right)[ \t-]+sided(?![a-z])")
+# "the left ala of the nose": the side's nasal ala, as a skin site.
+_ALA_OF_NOSE = re.compile(
+    r"(?<![a-z])(left|right)[ \t]+ala[ \t]+of[ \t]+(?:the[ \t]+)?nose(?![a-z])"
+)
+# "teratoma (mature)": the kind after its entity, in brackets.
+_KIND_IN_BRACKETS_AFTER = re.compile(r"(?<![a-z])(teratoma|teratomas)[ \t]*\((mature|immature)\)")
 # "the lower lid of the right eye", "right eye, upper lid": the side's eyelid, as a skin site.
 _LID_OF_EYE = re.compile(
     r"(?<![a-z])(?:(upper|lower)[ \t]+(?:eye)?lid[ \t]+of[ \t]+the[ \t]+(right|left)[ \t]+eye"
@@ -1420,12 +1428,13 @@ def _prostate_sextant(text: str) -> str:
 # abbreviations._GATE_WORDS): the rules test only the report's words in this set.
 _OTHER_LABS_GATE = frozenset(
     [
-        "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
+        "ala", "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
         "endometrial", "endometrioid", "eye", "eyelid", "fibrosis", "figo", "gall", "gleason",
-        "grade", "invasion", "involvement", "ipsilateral", "ish", "l1", "laur", "lauren", "lid",
-        "loss", "mandard", "metastatic", "mm", "non", "none", "of", "out", "plus", "point",
-        "points", "progesterone", "prostate", "quirke", "receptors", "renal", "reticulin", "sided",
-        "sirius", "temporal", "third", "thyroid", "trichrome", "type", "uterus", "ve", "without",
+        "grade", "immature", "invasion", "involvement", "ipsilateral", "ish", "l1", "laur",
+        "lauren", "lid", "loss", "mandard", "mature", "metastatic", "mm", "non", "none", "nose",
+        "of", "out", "plus", "point", "points", "progesterone", "prostate", "quirke", "receptors",
+        "renal", "reticulin", "sided", "sirius", "temporal", "third", "thyroid", "trichrome",
+        "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
@@ -1523,6 +1532,10 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
+    if "ala" in words and "nose" in words:  # "left ala of the nose"
+        text = _ALA_OF_NOSE.sub(r"\1 nasal ala", text)
+    if ("mature" in words or "immature" in words) and "teratoma (" in text:  # "teratoma (mature)"
+        text = _KIND_IN_BRACKETS_AFTER.sub(r"\2 \1", text)
     if "eye" in words and ("lid" in words or "eyelid" in words):  # "lower lid of the right eye"
         text = _LID_OF_EYE.sub(lambda m: f"{m[2] or m[3]} {m[1] or m[4]} eyelid", text)
     # "biopsies at 12 and 3 o'clock" (an "h 12" became "12 o'clock" above)

@@ -323,3 +323,59 @@ def test_a_nodal_group_with_its_station_in_brackets() -> None:
 )
 def test_the_segments_a_segmentectomy_names(text: str, value: str) -> None:
     assert extract(text, "tcga").get("tumor_site") == value
+
+
+def test_a_size_before_the_weight() -> None:
+    text = "Adrenal cortical carcinoma, 11.0 cm and weighing 420 grams."
+    assert extract(text, "tcga").get("tumor_size") == pytest.approx(11.0)
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_the_ala_of_the_nose_and_a_teratoma_named_mature_after_it(dataset: str) -> None:
+    assert (
+        extract("Punch biopsy from the left ala of nose:\nNodular BCC.", dataset).get(
+            "lateral_sites"
+        )
+        == "left nasal ala"
+    )
+    text = "Mixed germ cell tumour: embryonal carcinoma 60%, teratoma (mature) 40%."
+    assert "mature teratoma" in extract(text, dataset).get("findings", "")
+
+
+def test_special_stains_that_show_no_microorganisms() -> None:
+    found = extract("ZN and GMS stains show no microorganisms.", "histai")
+    assert found.get("organisms") == "fungi negative + mycobacteria negative"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Right posterior iliac crest, marrow aspirate and trephine.", "organ_site", "bone"),
+        (
+            "Chronic hepatitis B, moderate activity, and stage F3 (bridging) fibrosis.",
+            "fibrosis_stage",
+            "stage 3",
+        ),
+        ("Conclusion: cryptococcal granulomatous pneumonitis.", "diagnosis", "cryptococcosis"),
+    ],
+)
+def test_histai_wordings(text: str, field: str, value: str) -> None:
+    assert extract(text, "histai").get(field) == value
+
+
+def test_a_close_margin_is_a_negative_one() -> None:
+    reference = "Glossectomy: SCC, 24 mm. Deep margin 3 mm; mucosal margins clear (>5 mm)."
+    rewrite = "Glossectomy: SCC, 2.4 cm. Deep margin close at 3 mm; mucosal margins over 5 mm."
+    wrong = "Glossectomy: SCC, 24 mm. Deep margin involved; mucosal margins clear (>5 mm)."
+    rw, wr = score_pair(reference, rewrite, "tcga"), score_pair(reference, wrong, "tcga")
+    assert "margin_status" in rw.matched
+    assert rw.CRQS > wr.CRQS
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "reg2025"])
+def test_an_infiltrative_component_beside_a_nodular_type(dataset: str) -> None:
+    text = (
+        "Skin, left nasal ala, punch biopsy;\n"
+        "Basal cell carcinoma, nodular type, with infiltrative component"
+    )
+    assert extract(text, dataset).get("histologic_type") == "nodular + infiltrative"
