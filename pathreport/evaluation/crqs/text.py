@@ -129,10 +129,12 @@ _NO_ORGANISMS_SHOWN = re.compile(
     r"(?=[ \t]*(?:[.;]|$))"
 )
 # p16 is read by its pattern: block (diffuse, continuous) staining is positive, patchy or
-# non-block staining negative ("p16 IHC shows patchy, non-block staining, interpreted as negative",
-# "strong continuous (block) p16 staining").
+# non-block staining (or block staining stated absent) negative ("p16 IHC shows patchy,
+# non-block staining, interpreted as negative", "strong continuous (block) p16 staining").
 _P16_NON_BLOCK = re.compile(
-    r"(?<![a-z0-9])p16(?![0-9])[^.;\n]{0,60}?(?:non-?block|not[ \t]+block|patchy|mosaic)"
+    r"(?<![a-z0-9])p16(?![0-9])[^.;\n]{0,60}?(?:non-?block|not[ \t]+block|patchy|mosaic"
+    r"|(?:no|without)[ \t]+block|block(?:[- \t]+(?:type|pattern|staining|positivity|expression))*"
+    r"[ \t]+(?:is[ \t]+|was[ \t]+)?(?:absent|not[ \t]+(?:seen|identified|present)))"
     r"(?:[- \t]*(?:type|pattern|staining|expression))*\)?"
     r"(?:,?[ \t]*(?:interpreted|read|reported)[ \t]+as[ \t]+negative)?"
 )
@@ -345,7 +347,7 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy", "papillary", "ends", "eye", "ala", "mature", "immature"}
+    | {"lobectomy", "papillary", "ends", "eye", "ala", "mature", "immature", "ductal"}
     | _FAVOUR_WORDS
     | _NODAL_GROUPS
     | _FIBROSIS_WORDS
@@ -417,6 +419,12 @@ _SIDED = re.compile(r"(?<![a-z])(left|right)[ \t-]+sided(?![a-z])")
 _ALA_OF_NOSE = re.compile(
     r"(?<![a-z])(left|right)[ \t]+ala[ \t]+of[ \t]+(?:the[ \t]+)?nose(?![a-z])"
 )
+# "Invasive ductal carcinoma of the pancreatic head": the pancreas's ductal adenocarcinoma, not the
+# breast's carcinoma of no special type.
+_PANCREAS_WORDS = frozenset(
+    ["pancreas", "pancreatic", "pancreaticoduodenectomy", "pancreatoduodenectomy", "whipple"]
+)
+_DUCTAL_CARCINOMA = re.compile(r"(?<![a-z])ductal[ \t]+carcinoma(?![ \t]+in[ \t]+situ)")
 # "teratoma (mature)": the kind after its entity, in brackets.
 _KIND_IN_BRACKETS_AFTER = re.compile(r"(?<![a-z])(teratoma|teratomas)[ \t]*\((mature|immature)\)")
 # "the lower lid of the right eye", "right eye, upper lid": the side's eyelid, as a skin site.
@@ -1428,17 +1436,18 @@ def _prostate_sextant(text: str) -> str:
 # abbreviations._GATE_WORDS): the rules test only the report's words in this set.
 _OTHER_LABS_GATE = frozenset(
     [
-        "ala", "and", "cervix", "cin", "clock", "cm", "conserved", "contralateral", "eber", "ebv",
-        "endometrial", "endometrioid", "eye", "eyelid", "fibrosis", "figo", "gall", "gleason",
-        "grade", "immature", "invasion", "involvement", "ipsilateral", "ish", "l1", "laur",
-        "lauren", "lid", "loss", "mandard", "mature", "metastatic", "mm", "non", "none", "nose",
-        "of", "out", "plus", "point", "points", "progesterone", "prostate", "quirke", "receptors",
-        "renal", "reticulin", "sided", "sirius", "temporal", "third", "thyroid", "trichrome",
-        "type", "uterus", "ve", "without",
+        "ala", "and", "breast", "cervix", "cin", "clock", "cm", "conserved", "contralateral",
+        "ductal", "eber", "ebv", "endometrial", "endometrioid", "eye", "eyelid", "fibrosis",
+        "figo", "gall", "gleason", "grade", "immature", "invasion", "involvement", "ipsilateral",
+        "ish", "l1", "laur", "lauren", "lid", "loss", "mandard", "mature", "metastatic", "mm",
+        "non", "none", "nose", "of", "out", "plus", "point", "points", "progesterone", "prostate",
+        "quirke", "receptors", "renal", "reticulin", "sided", "sirius", "temporal", "third",
+        "thyroid", "trichrome", "type", "uterus", "ve", "without",
     ]
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
 _OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | _FAVOUR_WORDS | _NODAL_GROUPS
+_OTHER_LABS_GATE |= _PANCREAS_WORDS
 _OTHER_LABS_GATE |= {"h", "differentiation"}
 
 
@@ -1532,6 +1541,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
+    if "ductal" in words and not words.isdisjoint(_PANCREAS_WORDS) and "breast" not in words:
+        text = _DUCTAL_CARCINOMA.sub("ductal adenocarcinoma", text)  # a pancreatic ductal carcinoma
     if "ala" in words and "nose" in words:  # "left ala of the nose"
         text = _ALA_OF_NOSE.sub(r"\1 nasal ala", text)
     if ("mature" in words or "immature" in words) and "teratoma (" in text:  # "teratoma (mature)"

@@ -379,3 +379,32 @@ def test_an_infiltrative_component_beside_a_nodular_type(dataset: str) -> None:
         "Basal cell carcinoma, nodular type, with infiltrative component"
     )
     assert extract(text, dataset).get("histologic_type") == "nodular + infiltrative"
+
+
+def test_a_tumour_that_invades_the_capsule_has_capsular_invasion_only() -> None:
+    found = extract("Adrenocortical carcinoma, 11 cm. Tumour invades the capsule.", "tcga")
+    assert found.get("capsular_invasion") == "present"
+    assert "invasion_status" not in found
+
+
+def test_the_invasive_encapsulated_follicular_variant_is_a_name() -> None:
+    text = (
+        "Left thyroid lobectomy: papillary thyroid carcinoma, invasive encapsulated follicular"
+        " variant, 2.2 cm. Capsular invasion present."
+    )
+    found = extract(text, "tcga")
+    assert found.get("capsular_invasion") == "present"
+    assert "invasion_status" not in found
+
+
+@pytest.mark.parametrize(
+    "text", ["SCC (p16 block staining absent).", "SCC; p16 without block staining."]
+)
+def test_p16_block_staining_stated_absent_is_negative(text: str) -> None:
+    assert extract(text, "tcga").get("ihc_markers") == "p16 negative"
+
+
+def test_a_pancreatic_ductal_carcinoma_is_an_adenocarcinoma() -> None:
+    text = "Pancreaticoduodenectomy: invasive ductal carcinoma of the pancreatic head, 2.8 cm."
+    assert extract(text, "tcga").get("diagnosis") == "adenocarcinoma"
+    assert extract("Breast: invasive ductal carcinoma.", "tcga").get("diagnosis") == "carcinoma"
