@@ -332,6 +332,8 @@ _FIBROSIS_WORDS = frozenset(
 )
 _IMMUNO_SIGN_WORDS = frozenset(["immunonegative", "immunopositive", "immuno"])
 # The words without which no rule of _other_labs_wording but the first applies.
+# The kinds named in brackets after an entity (see _KIND_IN_BRACKETS_AFTER).
+_KINDS_IN_BRACKETS = frozenset(["mature", "immature", "urothelial"])
 # A lung's nodal groups, named with their station number in brackets (see _GROUP_STATION).
 _NODAL_GROUPS = frozenset(
     ["hilar", "interlobar", "subcarinal", "paratracheal", "pretracheal", "subaortic", "lobar"]
@@ -347,7 +349,8 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy", "papillary", "ends", "eye", "ala", "mature", "immature", "ductal"}
+    | {"lobectomy", "papillary", "ends", "eye", "ala", "ductal"}
+    | _KINDS_IN_BRACKETS
     | _FAVOUR_WORDS
     | _NODAL_GROUPS
     | _FIBROSIS_WORDS
@@ -425,8 +428,10 @@ _PANCREAS_WORDS = frozenset(
     ["pancreas", "pancreatic", "pancreaticoduodenectomy", "pancreatoduodenectomy", "whipple"]
 )
 _DUCTAL_CARCINOMA = re.compile(r"(?<![a-z])ductal[ \t]+carcinoma(?![ \t]+in[ \t]+situ)")
-# "teratoma (mature)": the kind after its entity, in brackets.
-_KIND_IN_BRACKETS_AFTER = re.compile(r"(?<![a-z])(teratoma|teratomas)[ \t]*\((mature|immature)\)")
+# "teratoma (mature)", "CIS (urothelial)": the kind after its entity, in brackets.
+_KIND_IN_BRACKETS_AFTER = re.compile(
+    r"(?<![a-z])(teratomas?|cis|carcinoma[ \t]+in[ \t]+situ)[ \t]*\((mature|immature|urothelial)\)"
+)
 # "the lower lid of the right eye", "right eye, upper lid": the side's eyelid, as a skin site.
 _LID_OF_EYE = re.compile(
     r"(?<![a-z])(?:(upper|lower)[ \t]+(?:eye)?lid[ \t]+of[ \t]+the[ \t]+(right|left)[ \t]+eye"
@@ -1545,7 +1550,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _DUCTAL_CARCINOMA.sub("ductal adenocarcinoma", text)  # a pancreatic ductal carcinoma
     if "ala" in words and "nose" in words:  # "left ala of the nose"
         text = _ALA_OF_NOSE.sub(r"\1 nasal ala", text)
-    if ("mature" in words or "immature" in words) and "teratoma (" in text:  # "teratoma (mature)"
+    if not words.isdisjoint(_KINDS_IN_BRACKETS) and "(" in text:  # "teratoma (mature)"
         text = _KIND_IN_BRACKETS_AFTER.sub(r"\2 \1", text)
     if "eye" in words and ("lid" in words or "eyelid" in words):  # "lower lid of the right eye"
         text = _LID_OF_EYE.sub(lambda m: f"{m[2] or m[3]} {m[1] or m[4]} eyelid", text)

@@ -408,3 +408,33 @@ def test_a_pancreatic_ductal_carcinoma_is_an_adenocarcinoma() -> None:
     text = "Pancreaticoduodenectomy: invasive ductal carcinoma of the pancreatic head, 2.8 cm."
     assert extract(text, "tcga").get("diagnosis") == "adenocarcinoma"
     assert extract("Breast: invasive ductal carcinoma.", "tcga").get("diagnosis") == "carcinoma"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Whipple: ductal adenocarcinoma. Tumour invades the superior mesenteric vein wall.",
+        "Whipple: ductal adenocarcinoma. Tumour invades the wall of the resected SMV.",
+    ],
+)
+def test_a_superior_mesenteric_vein_invaded(text: str) -> None:
+    assert extract(text, "tcga").get("organ_involvement") == "superior mesenteric vein"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_carcinoma_in_situ_with_its_kind_in_brackets(dataset: str) -> None:
+    text = (
+        "Bladder dome, cold-cup biopsies: flat atypical urothelium. Conclusion: CIS (urothelial)."
+    )
+    assert extract(text, dataset).get("findings") == "urothelial carcinoma in situ"
+
+
+def test_ebus_lines_led_by_their_sided_station() -> None:
+    text = (
+        "Endobronchial ultrasound-guided node aspirates, known left lung primary:\n"
+        "4R - lymphoid material, negative for malignancy.\n"
+        "4L - positive for metastatic adenocarcinoma."
+    )
+    found = extract(text, "reg2025")
+    assert found.get("lymph_node_stations") == "4l + 4r"
+    assert found.get("organ_site") == "lymph node"
