@@ -438,3 +438,37 @@ def test_ebus_lines_led_by_their_sided_station() -> None:
     found = extract(text, "reg2025")
     assert found.get("lymph_node_stations") == "4l + 4r"
     assert found.get("organ_site") == "lymph node"
+
+
+def test_a_sentinel_node_biopsy_with_its_count() -> None:
+    found = extract("Sentinel lymph node biopsy (right groin): 0/2 involved.", "tcga")
+    assert found.get("lymph_node_involvement") == "0/2"
+    assert found.get("lymph_nodes_examined") == "2"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Tumor regression score 2 (CAP; partial response).", "cap 2"),
+        ("CAP tumour regression score 2 (partial response).", "cap 2"),
+        ("Tumour regression grade 2.", "trg 2"),
+    ],
+)
+def test_a_regression_score_with_its_system(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("tumor_regression_grade") == value
+
+
+def test_an_ishak_grade_then_stage_is_no_tnm_stage() -> None:
+    found = extract("Chronic hepatitis B; modified Ishak grade 7 of 18, stage 3 of 6.", "tcga")
+    assert found.get("fibrosis_stage") == "ishak stage 3"
+    assert "stage_group" not in found
+
+
+def test_a_secretory_endometrium_stated_as_its_phase() -> None:
+    text = "Leiomyomas. Endometrium is secretory; cervix not included."
+    assert "secretory endometrium" in extract(text, "histai").get("findings", "")
+
+
+def test_reg_chronic_gastritis_with_neutrophilic_active_inflammation() -> None:
+    text = "Gastric antrum, biopsy:\nChronic gastritis with neutrophilic (active) inflammation"
+    assert extract(text, "reg2025").get("inflammation_activity") == "chronic active"
