@@ -472,3 +472,31 @@ def test_a_secretory_endometrium_stated_as_its_phase() -> None:
 def test_reg_chronic_gastritis_with_neutrophilic_active_inflammation() -> None:
     text = "Gastric antrum, biopsy:\nChronic gastritis with neutrophilic (active) inflammation"
     assert extract(text, "reg2025").get("inflammation_activity") == "chronic active"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("HER2 2+ with ISH amplification (HER2/CEP17 ratio 3.1).", "positive"),
+        ("HER2 2+ without ISH amplification (HER2/CEP17 ratio 1.3).", "negative"),
+        ("HER2 2+, no amplification by FISH.", "negative"),
+    ],
+)
+def test_her2_amplification_stated_absent(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("her2_status") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("ER positive in 95% and progesterone receptor in 60% of tumour cells.", "positive"),
+        ("ER positive in 95%; progesterone receptor in 0% of tumour cells.", "negative"),
+    ],
+)
+def test_the_progesterone_receptor_by_its_share_of_cells(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("pr_status") == value
+
+
+def test_a_metastatic_non_small_cell_carcinoma_is_metastatic() -> None:
+    text = "EBUS-TBNA, station 10R: metastatic non-small cell carcinoma, TTF-1 positive."
+    assert extract(text, "histai").get("primary_vs_metastatic") == "metastatic"
