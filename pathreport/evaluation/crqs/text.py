@@ -349,8 +349,7 @@ _OTHER_LABS_WORDS = (
     | {"ebv", "eber", "temporal", "gall", "involvement"}
     | {"loss", "conserved", "mandard", "third", "out"}
     | {"trichrome", "reticulin", "sirius", "sided", "lauren", "laur", "clock"}
-    | {"lobectomy", "papillary", "ends", "eye", "ala", "ductal"}
-    | _KINDS_IN_BRACKETS
+    | {"lobectomy", "papillary", "ends", "eye", "ala"}
     | _FAVOUR_WORDS
     | _NODAL_GROUPS
     | _FIBROSIS_WORDS
@@ -1452,7 +1451,7 @@ _OTHER_LABS_GATE = frozenset(
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
 _OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | _FAVOUR_WORDS | _NODAL_GROUPS
-_OTHER_LABS_GATE |= _PANCREAS_WORDS
+_OTHER_LABS_GATE |= _PANCREAS_WORDS | _KINDS_IN_BRACKETS
 _OTHER_LABS_GATE |= {"h", "differentiation"}
 
 
@@ -1484,6 +1483,12 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
             lambda m: m.group(1) + ", ".join(f"{h.strip()} o'clock" for h in m.group(2).split(",")),
             text,
         )
+    # Two rules whose words are common ("ductal", "urothelial") are gated on their own, before
+    # the shared test below lets a report through to the others.
+    if "ductal" in words and not words.isdisjoint(_PANCREAS_WORDS) and "breast" not in words:
+        text = _DUCTAL_CARCINOMA.sub("ductal adenocarcinoma", text)  # a pancreatic ductal carcinoma
+    if "(" in text and not words.isdisjoint(_KINDS_IN_BRACKETS):  # "teratoma (mature)"
+        text = _KIND_IN_BRACKETS_AFTER.sub(r"\2 \1", text)
     if words.isdisjoint(_OTHER_LABS_WORDS):
         return text
     if "figo" in words and "(figo" in text:  # "low grade (FIGO 1)"
@@ -1546,12 +1551,8 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         )
     if "sided" in words:  # "right-sided neck node"
         text = _SIDED.sub(r"\1", text)
-    if "ductal" in words and not words.isdisjoint(_PANCREAS_WORDS) and "breast" not in words:
-        text = _DUCTAL_CARCINOMA.sub("ductal adenocarcinoma", text)  # a pancreatic ductal carcinoma
     if "ala" in words and "nose" in words:  # "left ala of the nose"
         text = _ALA_OF_NOSE.sub(r"\1 nasal ala", text)
-    if not words.isdisjoint(_KINDS_IN_BRACKETS) and "(" in text:  # "teratoma (mature)"
-        text = _KIND_IN_BRACKETS_AFTER.sub(r"\2 \1", text)
     if "eye" in words and ("lid" in words or "eyelid" in words):  # "lower lid of the right eye"
         text = _LID_OF_EYE.sub(lambda m: f"{m[2] or m[3]} {m[1] or m[4]} eyelid", text)
     # "biopsies at 12 and 3 o'clock" (an "h 12" became "12 o'clock" above)
