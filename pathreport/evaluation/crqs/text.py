@@ -427,6 +427,12 @@ _PANCREAS_WORDS = frozenset(
     ["pancreas", "pancreatic", "pancreaticoduodenectomy", "pancreatoduodenectomy", "whipple"]
 )
 _DUCTAL_CARCINOMA = re.compile(r"(?<![a-z])ductal[ \t]+carcinoma(?![ \t]+in[ \t]+situ)")
+# "atypical glands suspicious for, but not diagnostic of, carcinoma (ASAP)": the lesion's name in
+# brackets goes before the phrase whose "not diagnostic of" would otherwise deny it too.
+_SUSPICIOUS_NOT_DIAGNOSTIC = re.compile(
+    r"(suspicious[ \t]+(?:for|of),?[ \t]+but[ \t]+not[ \t]+diagnostic[ \t]+(?:of|for),?[ \t]+"
+    r"(?:adeno)?carcinoma)[ \t]*(\((?:asap|atypical[ \t]+small[ \t]+acinar[ \t]+proliferation)\))"
+)
 # "teratoma (mature)", "CIS (urothelial)": the kind after its entity, in brackets.
 _KIND_IN_BRACKETS_AFTER = re.compile(
     r"(?<![a-z])(teratomas?|cis|carcinoma[ \t]+in[ \t]+situ)[ \t]*\((mature|immature|urothelial)\)"
@@ -1451,7 +1457,7 @@ _OTHER_LABS_GATE = frozenset(
 )  # fmt: skip
 _OTHER_LABS_GATE |= _OTHER_LABS_WORDS | _SEXTANT_WORDS | _PDL1_CLONES | _TEMPORAL_SURFACES
 _OTHER_LABS_GATE |= _CLOCK_FACE_ORGANS | _CUT_END_WORDS | _FAVOUR_WORDS | _NODAL_GROUPS
-_OTHER_LABS_GATE |= _PANCREAS_WORDS | _KINDS_IN_BRACKETS
+_OTHER_LABS_GATE |= _PANCREAS_WORDS | _KINDS_IN_BRACKETS | {"diagnostic"}
 _OTHER_LABS_GATE |= {"h", "differentiation"}
 
 
@@ -1483,8 +1489,10 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
             lambda m: m.group(1) + ", ".join(f"{h.strip()} o'clock" for h in m.group(2).split(",")),
             text,
         )
-    # Two rules whose words are common ("ductal", "urothelial") are gated on their own, before
-    # the shared test below lets a report through to the others.
+    # Rules whose words are common ("ductal", "urothelial", "diagnostic") are gated on their own,
+    # before the shared test below lets a report through to the others.
+    if "diagnostic" in words and "but not diagnostic" in text:  # "suspicious for, but not ..."
+        text = _SUSPICIOUS_NOT_DIAGNOSTIC.sub(r"\2 \1", text)
     if "ductal" in words and not words.isdisjoint(_PANCREAS_WORDS) and "breast" not in words:
         text = _DUCTAL_CARCINOMA.sub("ductal adenocarcinoma", text)  # a pancreatic ductal carcinoma
     if "(" in text and not words.isdisjoint(_KINDS_IN_BRACKETS):  # "teratoma (mature)"

@@ -500,3 +500,14 @@ def test_the_progesterone_receptor_by_its_share_of_cells(text: str, value: str) 
 def test_a_metastatic_non_small_cell_carcinoma_is_metastatic() -> None:
     text = "EBUS-TBNA, station 10R: metastatic non-small cell carcinoma, TTF-1 positive."
     assert extract(text, "histai").get("primary_vs_metastatic") == "metastatic"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_asap_named_after_a_suspicion_that_is_not_diagnostic(dataset: str) -> None:
+    text = (
+        "Left base: small focus of atypical glands suspicious for, but not diagnostic of,"
+        " carcinoma (ASAP); repeat biopsy recommended."
+    )
+    found = extract(text, dataset)
+    assert found.get("diagnosis") == "atypical small acinar proliferation"
+    assert "atypical small acinar proliferation" not in found.get("excluded_entities", "")
