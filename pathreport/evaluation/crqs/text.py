@@ -433,9 +433,10 @@ _SUSPICIOUS_NOT_DIAGNOSTIC = re.compile(
     r"(suspicious[ \t]+(?:for|of),?[ \t]+but[ \t]+not[ \t]+diagnostic[ \t]+(?:of|for),?[ \t]+"
     r"(?:adeno)?carcinoma)[ \t]*(\((?:asap|atypical[ \t]+small[ \t]+acinar[ \t]+proliferation)\))"
 )
-# "teratoma (mature)", "CIS (urothelial)": the kind after its entity, in brackets.
+# "teratoma (mature)", "CIS (urothelial)", "CIS, urothelial.": the kind after its entity.
 _KIND_IN_BRACKETS_AFTER = re.compile(
-    r"(?<![a-z])(teratomas?|cis|carcinoma[ \t]+in[ \t]+situ)[ \t]*\((mature|immature|urothelial)\)"
+    r"(?<![a-z])(teratomas?|cis|carcinoma[ \t]+in[ \t]+situ)"
+    r"(?:[ \t]*\((mature|immature|urothelial)\)|,[ \t]*(urothelial)(?=[ \t]*(?:[.;]|$)))"
 )
 # "the lower lid of the right eye", "right eye, upper lid": the side's eyelid, as a skin site.
 _LID_OF_EYE = re.compile(
@@ -1495,8 +1496,9 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
         text = _SUSPICIOUS_NOT_DIAGNOSTIC.sub(r"\2 \1", text)
     if "ductal" in words and not words.isdisjoint(_PANCREAS_WORDS) and "breast" not in words:
         text = _DUCTAL_CARCINOMA.sub("ductal adenocarcinoma", text)  # a pancreatic ductal carcinoma
-    if "(" in text and not words.isdisjoint(_KINDS_IN_BRACKETS):  # "teratoma (mature)"
-        text = _KIND_IN_BRACKETS_AFTER.sub(r"\2 \1", text)
+    # "teratoma (mature)", "CIS, urothelial."
+    if not words.isdisjoint(_KINDS_IN_BRACKETS) and ("(" in text or ", urothelial" in text):
+        text = _KIND_IN_BRACKETS_AFTER.sub(lambda m: f"{m[2] or m[3]} {m[1]}", text)
     if words.isdisjoint(_OTHER_LABS_WORDS):
         return text
     if "figo" in words and "(figo" in text:  # "low grade (FIGO 1)"

@@ -511,3 +511,20 @@ def test_asap_named_after_a_suspicion_that_is_not_diagnostic(dataset: str) -> No
     found = extract(text, dataset)
     assert found.get("diagnosis") == "atypical small acinar proliferation"
     assert "atypical small acinar proliferation" not in found.get("excluded_entities", "")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Omentum with metastatic carcinoma, 2.5 cm. Lymph nodes 0/8.", "present"),
+        ("Omental deposit 25 mm. Lymph nodes 0/8.", "present"),
+        ("Omentum: no tumour deposits. Lymph nodes 0/8.", "absent"),
+    ],
+)
+def test_an_omental_metastasis_beside_negative_nodes(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("metastatic_involvement") == value
+
+
+def test_carcinoma_in_situ_with_its_kind_after_a_comma() -> None:
+    text = "Cold-cup biopsy, bladder dome: full-thickness atypia. Impression: CIS, urothelial."
+    assert extract(text, "histai").get("diagnosis") == "urothelial carcinoma in situ"
