@@ -839,8 +839,8 @@ _ECHOED_ABBREVIATION = re.compile(r"(?<=[a-z]) ?" + _ABBREVIATIONS)
 # "Microvascular (small vessel) invasion" and "small-vessel (microscopic) vascular invasion" name
 # the finding with the qualifier inside it; so do "tuberculous (caseating granulomatous)
 # lymphadenitis", "benign prostatic (nodular) hyperplasia", "extranodal (extracapsular)
-# spread", "goblet cell (intestinal) metaplasia" and "actinic (solar) keratosis" (or "solar
-# (actinic) keratosis").
+# spread", "goblet cell (intestinal) metaplasia", "actinic (solar) keratosis" (or "solar
+# (actinic) keratosis") and "nodular (benign) prostatic hyperplasia".
 _BRACKETED_QUALIFIERS = (
     "(borderline)",
     "(tubal)",
@@ -854,6 +854,7 @@ _BRACKETED_QUALIFIERS = (
     "(intestinal)",
     "(solar)",
     "(actinic)",
+    "(benign)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"

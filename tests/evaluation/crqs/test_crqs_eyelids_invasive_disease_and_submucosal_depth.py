@@ -528,3 +528,22 @@ def test_an_omental_metastasis_beside_negative_nodes(text: str, value: str) -> N
 def test_carcinoma_in_situ_with_its_kind_after_a_comma() -> None:
     text = "Cold-cup biopsy, bladder dome: full-thickness atypia. Impression: CIS, urothelial."
     assert extract(text, "histai").get("diagnosis") == "urothelial carcinoma in situ"
+
+
+@pytest.mark.parametrize("dataset", ["histai", "reg2025"])
+def test_nodular_benign_prostatic_hyperplasia_with_its_qualifier_in_brackets(dataset: str) -> None:
+    text = "Conclusion: nodular (benign) prostatic hyperplasia; no evidence of malignancy."
+    assert extract(text, dataset).get("diagnosis") == "benign prostatic hyperplasia"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Acinar adenocarcinoma, involving 2 of 3 cores, maximum tumour length 3 mm", 0.3),
+        ("Acinar adenocarcinoma, tumour length 2 mm in 1 of 2 cores", 0.2),
+        ("Adenocarcinoma in two of three cores; greatest linear extent 0.3 cm.", 0.3),
+    ],
+)
+def test_a_needle_core_tumour_length(text: str, value: float) -> None:
+    found = extract("Prostate, left base, needle biopsy;\n" + text, "reg2025")
+    assert found.get("tumor_size") == pytest.approx(value)
