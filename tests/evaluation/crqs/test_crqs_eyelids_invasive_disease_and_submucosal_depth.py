@@ -547,3 +547,11 @@ def test_nodular_benign_prostatic_hyperplasia_with_its_qualifier_in_brackets(dat
 def test_a_needle_core_tumour_length(text: str, value: float) -> None:
     found = extract("Prostate, left base, needle biopsy;\n" + text, "reg2025")
     assert found.get("tumor_size") == pytest.approx(value)
+
+
+def test_an_omentum_involved_by_tumour_and_bilateral_ovarian_carcinoma() -> None:
+    found = extract(
+        "Bilateral ovarian high-grade serous carcinoma. Omentum involved by tumour, 25 mm.", "tcga"
+    )
+    assert found.get("metastatic_involvement") == "present"
+    assert found.get("organ_involvement") == "ovary + omentum"
