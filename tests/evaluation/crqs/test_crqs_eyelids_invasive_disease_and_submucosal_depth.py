@@ -555,3 +555,10 @@ def test_an_omentum_involved_by_tumour_and_bilateral_ovarian_carcinoma() -> None
     )
     assert found.get("metastatic_involvement") == "present"
     assert found.get("organ_involvement") == "ovary + omentum"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_predominantly_solid_adenocarcinoma(dataset: str) -> None:
+    text = "Adenocarcinoma, predominantly solid (60% solid, 30% acinar, 10% lepidic), 38 mm."
+    found = extract(text, dataset).get("histologic_type", "")
+    assert set(found.split(" + ")) == {"acinar", "lepidic", "solid"}
