@@ -331,16 +331,17 @@ _FIBROSIS_WORDS = frozenset(
     ["fibrosis", "fibrous", "fibrotic", "bridging", "bridges", "septa", "septal", "cirrhosis"]
 )
 _IMMUNO_SIGN_WORDS = frozenset(["immunonegative", "immunopositive", "immuno"])
-# The words without which no rule of _other_labs_wording but the first applies.
 # The kinds named in brackets after an entity (see _KIND_IN_BRACKETS_AFTER).
 _KINDS_IN_BRACKETS = frozenset(["mature", "immature", "urothelial"])
 # A lung's nodal groups, named with their station number in brackets (see _GROUP_STATION).
 _NODAL_GROUPS = frozenset(
     ["hilar", "interlobar", "subcarinal", "paratracheal", "pretracheal", "subaortic", "lobar"]
 )
+# The verb of a favoured lineage (see _FAVOURED_DIFFERENTIATION).
 _FAVOUR_WORDS = frozenset(
     ["favor", "favour", "favoring", "favouring", "favors", "favours", "favored", "favoured"]
 )
+# The words without which no rule of _other_labs_wording after its shared test applies.
 _OTHER_LABS_WORDS = (
     _VESSEL_KINDS
     | _TYPE_ADJECTIVES
