@@ -148,8 +148,9 @@ DEFAULT_UNKNOWN_PRE = (
     # The clinician's question, not the pathologist's answer: "query Kaposi sarcoma", "?TB"
     # (normalised to "query TB").
     "query", "queried",
-    # The pathologist's request to weigh a cause: "kindly correlate for tuberculosis".
-    "correlate for", "correlation for",
+    # The pathologist's request to weigh a cause: "kindly correlate for tuberculosis", "consider
+    # sarcoidosis in the clinical context" (as "?sarcoidosis" and "... to be considered").
+    "correlate for", "correlation for", "consider", "to consider", "please consider",
     # The clinician's suspicion in the request: "endoscopic biopsies (suspected coeliac disease)".
     "suspected", "clinically suspected",
     # What the sample allows or lacks: "no stroma for assessment of invasion".
@@ -176,6 +177,8 @@ DEFAULT_UNKNOWN_POST = (
     "must be ruled out", "should be ruled out",
     "needs exclusion", "needs to be excluded", "need to be excluded", "requires exclusion",
     "needs to be ruled out", "need to be ruled out",
+    # A diagnosis left to the clinician: "sarcoidosis to be considered clinically".
+    "to be considered", "should be considered", "must be considered",
     # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".
     "requested", "pending", "to follow", "will follow", "awaited",
     # A test advised, not a finding: "correlation with PCR for Mycobacterium tuberculosis is

@@ -562,3 +562,22 @@ def test_a_predominantly_solid_adenocarcinoma(dataset: str) -> None:
     text = "Adenocarcinoma, predominantly solid (60% solid, 30% acinar, 10% lepidic), 38 mm."
     found = extract(text, dataset).get("histologic_type", "")
     assert set(found.split(" + ")) == {"acinar", "lepidic", "solid"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Conclusion: granulomatous lymphadenitis; sarcoidosis to be considered clinically.",
+        "Conclusion: granulomatous lymphadenitis; consider sarcoidosis in the clinical context.",
+        "Diagnosis: granulomatous lymphadenitis, ?sarcoidosis - correlate clinically.",
+    ],
+)
+def test_a_diagnosis_left_to_the_clinician_is_no_diagnosis(text: str) -> None:
+    found = extract(text, "histai")
+    assert found.get("diagnosis") == "granulomatous inflammation"
+    assert "sarcoidosis" not in found.get("findings", "")
+
+
+def test_a_stated_sarcoidosis_stays() -> None:
+    text = "Conclusion: non-necrotising granulomas, consistent with sarcoidosis."
+    assert extract(text, "histai").get("diagnosis") == "sarcoidosis"
