@@ -800,10 +800,11 @@ _LATERAL_STOP = re.compile(r"(?<![a-z])lat\.[ \t]*(?=[a-z])")
 _PROXIMAL_STOP = re.compile(r"(?<![a-z])prox\.[ \t]*(?=[a-z&+])")
 # "Segmentectomy VI of the liver": the segment removed, named after the procedure.
 _SEGMENT_NUMBER = r"(?:[1-8]|i{1,3}|iv|vi{0,3})(?![a-z0-9])"
-_SEGMENT_LIST_JOINER = re.compile(r"[/,&+]|and")
+_SEGMENT_JOINER = r"(?:/|,|&|\+|and)"
+_SEGMENT_LIST_JOINER = re.compile(_SEGMENT_JOINER)
 _SEGMENTECTOMY_OF = re.compile(
     rf"(?<![a-z])segmentectomy[ \t]+(?:of[ \t]+)?({_SEGMENT_NUMBER}"
-    rf"(?:[ \t]*(?:/|,|&|\+|and)[ \t]*{_SEGMENT_NUMBER})*)"
+    rf"(?:[ \t]*{_SEGMENT_JOINER}[ \t]*{_SEGMENT_NUMBER})*)"
 )
 # "Stomach, angle LC": the lesser (and greater) curvature by initials, in a gastric report.
 _CURVATURE = re.compile(r"(?<![a-z0-9])(l|g)c(?![a-z0-9])")

@@ -1464,6 +1464,12 @@ _OTHER_LABS_GATE |= _PANCREAS_WORDS | _KINDS_IN_BRACKETS | {"diagnostic"}
 _OTHER_LABS_GATE |= {"h", "differentiation"}
 
 
+def _carcinoma_of(lineage: str) -> str:
+    """The carcinoma a lung lineage names: "squamous (cell carcinoma)" or "glandular" and
+    "adenocarcinoma" (see _NSCC_OF_TYPE and _FAVOURED_DIFFERENTIATION)."""
+    return "squamous cell carcinoma" if lineage.startswith("squamous") else "adenocarcinoma"
+
+
 def _other_labs_wording(text: str, words: set[str]) -> str:
     """Wordings some labs use for what the schemas read in another form ("CD20 +ve", "low grade
     (FIGO 1)", "Gleason three plus three equals six", "1.5 and 1.8 cm").
@@ -1536,19 +1542,11 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     if not words.isdisjoint(_FIBROSIS_WORDS) and "(stage" in text:  # "bridges (stage 3)"
         text = _FIBROSIS_STAGE_IN_BRACKETS.sub(r"\1(fibrosis stage", text)
     if "differentiation" in words and not words.isdisjoint(_FAVOUR_WORDS):
-        text = _FAVOURED_DIFFERENTIATION.sub(
-            lambda m: (
-                f"{m[1]} " + ("squamous cell carcinoma" if m[2] == "squamous" else "adenocarcinoma")
-            ),
-            text,
-        )
+        text = _FAVOURED_DIFFERENTIATION.sub(lambda m: f"{m[1]} {_carcinoma_of(m[2])}", text)
     if not words.isdisjoint(_NODAL_GROUPS) and "(" in text:  # "hilar (10) none of 3"
         text = _GROUP_STATION.sub(r"\1 (station \2)", text)
     if "small" in words and "type" in words and "non" in words:  # "NSCC, adenocarcinoma type"
-        text = _NSCC_OF_TYPE.sub(
-            lambda m: "adenocarcinoma" if m[1] == "adenocarcinoma" else "squamous cell carcinoma",
-            text,
-        )
+        text = _NSCC_OF_TYPE.sub(lambda m: _carcinoma_of(m[1]), text)
     if "papillary" in words and "renal" in words:  # "renal cell carcinoma, papillary type"
         text = _RCC_PAPILLARY_TYPE.sub("papillary renal cell carcinoma", text)
     if "ends" in words and not words.isdisjoint(_CUT_END_WORDS):  # "Resection ends clear"
