@@ -1547,6 +1547,7 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
             if heads:
                 line_start = rt.text.rfind("\n", 0, start) + 1
                 heads = not _TUMOUR_NAMED.search(rt.text, line_start, start)
+        below = _status_line_end(rt, rest, line_end, sentence) if heads else sentence
         if any(
             abs(k - i) <= FREE_STATUS_REACH
             and (
@@ -1554,6 +1555,7 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
                     (b == sentence or (heads and b == sentence + 1))
                     and (c == segment or ((labels or heads) and not margin))
                 )
+                or (sentence + 1 < b <= below and not margin)
                 or (
                     sentence <= b <= sentence + 1
                     and k > i
@@ -1568,6 +1570,17 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
                 finding = replace(finding, value=value)
         marked.append((start, neg_end, value, finding, explicit))
     return marked
+
+
+def _status_line_end(rt: ReportText, rest: str, line_end: int, clause: int) -> int:
+    """Last clause of the line below a specimen heading that ends its line with a semicolon
+    ("Lymph node, right axillary, core biopsy;" over "Reactive lymphoid tissue; no metastatic
+    carcinoma"): that line is the heading's diagnosis. Otherwise the clause after the heading."""
+    if line_end < 0 or not rest.endswith(";"):
+        return clause + 1
+    next_end = rt.text.find("\n", line_end + 1)
+    last_word = rt.word_of((next_end if next_end >= 0 else len(rt.text)) - 1)
+    return max(clause + 1, rt.place(last_word)[0])
 
 
 def _negated(negated_value: str | None, value: Any) -> Any:

@@ -1,0 +1,224 @@
+"""Findings of version 55: BRCA status, a hepatitis's Ishak activity score, a tumour of the
+appendix, and the status line under a one-line specimen heading."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Somatic BRCA1 pathogenic variant detected.", "brca1 mutant"),
+        ("Tumour BRCA1 testing: pathogenic variant identified.", "brca1 mutant"),
+        ("Germline BRCA2 mutation.", "brca2 mutant"),
+        ("BRCA2-mutated high-grade serous carcinoma.", "brca2 mutant"),
+        ("Somatic BRCA1 pathogenic variant not detected.", "brca1 mutant negative"),
+        ("BRCA1 testing: no pathogenic variant detected.", "brca1 mutant negative"),
+        ("BRCA2 status: wild type.", "brca2 mutant negative"),
+        ("No BRCA1 or BRCA2 mutation.", "brca1 mutant negative + brca2 mutant negative"),
+        (
+            "BRCA1 and BRCA2 mutations were not detected.",
+            "brca1 mutant negative + brca2 mutant negative",
+        ),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_brca_status_per_gene(text: str, status: str, dataset: str) -> None:
+    assert extract(text, dataset).get("brca_status") == status
+
+
+def test_a_brca_test_without_its_result_states_no_status() -> None:
+    assert "brca_status" not in extract("BRCA1 and BRCA2 testing has been requested.", "tcga")
+
+
+def test_a_brca_result_reversed_is_caught() -> None:
+    reference = (
+        "Hysterectomy, bilateral salpingo-oophorectomy and omentectomy: high-grade serous"
+        " carcinoma of both ovaries, omental deposits up to 20 mm. WT1 positive, p53 aberrant."
+        " Germline BRCA2 pathogenic variant detected. pT3c."
+    )
+    rewrite = (
+        "TAH, BSO and omentectomy. Bilateral ovarian high-grade serous carcinoma with omental"
+        " metastases (largest 2.0 cm). Immunoprofile WT1+, p53 aberrant. BRCA2 germline testing:"
+        " pathogenic variant identified. Stage pT3c."
+    )
+    wrong = reference.replace("variant detected", "variant not detected")
+    rw, wr = score_pair(reference, rewrite, "tcga"), score_pair(reference, wrong, "tcga")
+    assert rw.CRQS > wr.CRQS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "KRAS G12D mutation not detected.",
+        "KRAS G12C mutation: not detected.",
+        "KRAS G12D negative.",
+    ],
+)
+def test_a_kras_variant_not_detected_is_wild_type_only(text: str) -> None:
+    assert extract(text, "tcga").get("kras_status") == "wild type"
+
+
+def test_a_kras_variant_detected_stays_mutant() -> None:
+    assert extract("KRAS G12D mutation detected.", "tcga").get("kras_status") == "mutant"
+
+
+@pytest.mark.parametrize(
+    ("text", "degree"),
+    [
+        ("Chronic hepatitis B, modified Ishak necroinflammatory grade 7/18, stage 3/6.", "mild"),
+        ("Chronic hepatitis B; modified Ishak grade 7 of 18, stage 3 of 6.", "mild"),
+        ("Chronic hepatitis C, HAI score 3/18.", "minimal"),
+        ("Chronic hepatitis C, Ishak activity score 10/18.", "moderate"),
+        ("Chronic hepatitis B, modified Ishak necroinflammatory grade 14/18.", "severe"),
+    ],
+)
+def test_the_ishak_activity_score_in_its_bands(text: str, degree: str) -> None:
+    assert extract(text, "histai").get("inflammation_severity") == degree
+
+
+def test_an_ishak_fibrosis_stage_is_no_activity_degree() -> None:
+    found = extract("Liver biopsy: chronic hepatitis, Ishak fibrosis stage 3/6.", "histai")
+    assert "inflammation_severity" not in found
+    assert found.get("fibrosis_stage") == "ishak stage 3"
+
+
+def test_a_changed_ishak_activity_score_is_caught() -> None:
+    reference = (
+        "Liver core biopsy, 22 mm with 12 portal tracts. Chronic hepatitis with interface"
+        " hepatitis. Conclusion: chronic hepatitis B, modified Ishak necroinflammatory grade"
+        " 6/18, fibrosis stage 2/6."
+    )
+    rewrite = (
+        "Needle core of liver, 2.2 cm, 12 portal tracts: chronic hepatitis B with interface"
+        " activity; modified Ishak grade 6 of 18, stage 2 of 6."
+    )
+    wrong = reference.replace("grade 6/18", "grade 15/18")
+    rw, wr = score_pair(reference, rewrite, "histai"), score_pair(reference, wrong, "histai")
+    assert rw.CRQS > wr.CRQS
+
+
+@pytest.mark.parametrize("dataset", ["reg2025", "histai"])
+def test_an_adenoma_with_high_grade_dysplasia_denied_after_a_semicolon(dataset: str) -> None:
+    text = "Ascending colon polyp, snare excision:\nTubular adenoma, 12 mm; negative for HGD."
+    assert extract(text, dataset).get("dysplasia_grade") == "low"
+
+
+def test_an_omentum_that_is_involved_by_carcinoma_beside_negative_nodes() -> None:
+    text = (
+        "Omentum is involved by metastatic carcinoma, largest deposit 3.5 cm."
+        " Pelvic lymph nodes: 0 of 8 involved."
+    )
+    assert extract(text, "tcga").get("metastatic_involvement") == "present"
+
+
+def test_an_omentum_not_involved_stays_absent() -> None:
+    text = "Omentum is not involved by tumour. Pelvic lymph nodes 0/8."
+    assert extract(text, "tcga").get("metastatic_involvement") == "absent"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Adenocarcinoma of the appendix, 5.5 cm.",
+        "Low-grade appendiceal mucinous neoplasm confined to the wall.",
+        "Well-differentiated neuroendocrine tumour arising in the appendix, 9 mm.",
+    ],
+)
+def test_a_tumour_of_the_appendix(text: str) -> None:
+    assert extract(text, "tcga").get("tumor_site") == "appendix"
+
+
+def test_an_appendix_sent_with_a_hemicolectomy_is_no_tumour_site() -> None:
+    text = (
+        "Right colon with terminal ileum and appendix, right hemicolectomy. Adenocarcinoma of the"
+        " cecum, 5.5 cm."
+    )
+    assert "appendix" not in str(extract(text, "tcga").get("tumor_site"))
+
+
+def test_a_caecal_tumour_moved_to_the_appendix_is_caught() -> None:
+    reference = (
+        "Right colon with terminal ileum and appendix, right hemicolectomy. Adenocarcinoma of the"
+        " cecum, moderately differentiated, 5.5 cm, invading subserosal tissue. Margins negative."
+        " Metastatic carcinoma in 2 of 26 lymph nodes. pT3 pN1b."
+    )
+    rewrite = (
+        "Right hemicolectomy (with terminal ileum and appendix): moderately differentiated"
+        " adenocarcinoma arising in the cecum, 55 mm, into the subserosa. All margins negative."
+        " Two of twenty-six nodes involved by metastatic adenocarcinoma. pT3 N1b."
+    )
+    wrong = reference.replace("of the cecum", "of the appendix")
+    rw, wr = score_pair(reference, rewrite, "tcga"), score_pair(reference, wrong, "tcga")
+    assert rw.CRQS > wr.CRQS
+
+
+def test_the_appendix_covers_its_tip() -> None:
+    tip_only = "Appendix, appendectomy: NET, 8 mm, located at the tip."
+    named = "Appendiceal NET, 8 mm, at the tip of the appendix."
+    assert extract(tip_only, "tcga").get("tumor_site") == "appendiceal tip"
+    assert extract(named, "tcga").get("tumor_site") == "appendiceal tip + appendix"
+    assert "tumor_site" in score_pair(tip_only, named, "tcga").matched
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EBUS-guided transbronchial needle aspirate, left lower paratracheal node (4L):\nNodal"
+        " metastasis of squamous cell carcinoma.",
+        "Subcarinal node, EBUS-TBNA;\nMetastatic small cell carcinoma",
+    ],
+)
+def test_a_reg_node_named_by_its_station(text: str) -> None:
+    assert extract(text, "reg2025").get("organ_site") == "lymph node"
+
+
+def test_extension_into_the_thyroid_cartilage() -> None:
+    text = "SCC extending to the subglottis and into the inner table of the thyroid cartilage."
+    assert extract(text, "tcga").get("organ_involvement") == "laryngeal cartilage"
+
+
+def test_no_extension_into_the_thyroid_cartilage() -> None:
+    text = "Squamous cell carcinoma. No extension into the thyroid cartilage."
+    assert "organ_involvement" not in extract(text, "tcga")
+
+
+def test_a_glottis_is_its_side_s_vocal_cord() -> None:
+    glottis = extract("SCC centred on the right glottis (true vocal cord).", "tcga")
+    cord = extract("SCC based on the right true vocal cord (glottic).", "tcga")
+    assert glottis.get("lateral_sites") == cord.get("lateral_sites") == "right vocal cord"
+
+
+def test_a_supraglottis_is_no_vocal_cord() -> None:
+    text = "SCC centred on the right supraglottis (false vocal cord)."
+    assert "lateral_sites" not in extract(text, "tcga")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lymph node, right axillary, core biopsy;\nReactive lymphoid tissue; no metastatic"
+        " carcinoma",
+        "Right axilla, core biopsy of lymph node:\nNegative for metastatic malignancy; reactive"
+        " changes only.",
+        "Lymph node, right axillary, core biopsy; No metastatic carcinoma",
+    ],
+)
+def test_a_heading_s_status_on_the_line_below(text: str) -> None:
+    assert extract(text, "reg2025").get("lateral_sites") == "right node free"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lymph node, right axillary, core biopsy;\nMetastatic carcinoma; no extranodal extension",
+        # A margin's status says nothing of the kidney.
+        "Right partial nephrectomy:\nPapillary RCC, 28 mm, WHO/ISUP grade 2, pT1a; resection"
+        " margins tumour-free (R0).",
+    ],
+)
+def test_a_heading_over_a_positive_line_or_a_margin_stays_unmarked(text: str) -> None:
+    assert not str(extract(text, "reg2025").get("lateral_sites")).endswith("free")
