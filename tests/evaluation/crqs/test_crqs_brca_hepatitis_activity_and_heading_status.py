@@ -222,3 +222,117 @@ def test_a_heading_s_status_on_the_line_below(text: str) -> None:
 )
 def test_a_heading_over_a_positive_line_or_a_margin_stays_unmarked(text: str) -> None:
     assert not str(extract(text, "reg2025").get("lateral_sites")).endswith("free")
+
+
+def test_clearances_listed_with_their_direction_are_no_depth_of_invasion() -> None:
+    found = extract("Melanoma, Breslow 2.4 mm. Clearances: 9 mm radial, 6 mm deep.", "tcga")
+    assert "depth_of_invasion" not in found
+    assert found.get("margin_status") == "negative"
+
+
+def test_a_depth_stated_alone_is_still_a_depth() -> None:
+    text = "Squamous cell carcinoma of the tongue, 18 mm across and 6 mm deep."
+    assert extract(text, "tcga").get("depth_of_invasion") == pytest.approx(6.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Tumour within veins is identified.", "present"),
+        ("Tumour emboli are present within lymphatic spaces.", "present"),
+        ("No tumour within vessels.", "absent"),
+        ("Tumour within veins is not identified.", "absent"),
+    ],
+)
+def test_tumour_within_vessels(text: str, status: str) -> None:
+    assert extract(text, "tcga").get("lymphovascular_invasion") == status
+
+
+def test_a_pancreatic_margin_named_by_its_artery() -> None:
+    text = (
+        "Tumour lies 0.5 mm from the SMA (posterior) margin, which is therefore involved;"
+        " all other margins are clear."
+    )
+    found = extract(text, "tcga")
+    assert "ihc_markers" not in found
+    assert found.get("margin_status") == "positive"
+    assert found.get("margin_distance") == pytest.approx(0.05)
+
+
+def test_an_actin_stain_stays_a_marker() -> None:
+    found = extract("Spindle cells are SMA positive and desmin negative.", "tcga")
+    assert found.get("ihc_markers") == "desmin negative + smooth muscle actin"
+
+
+@pytest.mark.parametrize(
+    ("text", "site"),
+    [
+        ("Pancreatic ductal adenocarcinoma of the head, 28 mm.", "pancreatic head"),
+        ("Distal pancreatectomy: adenocarcinoma of the tail, 30 mm.", "pancreatic tail"),
+    ],
+)
+def test_the_part_of_the_pancreas_named_after_its_tumour(text: str, site: str) -> None:
+    assert extract(text, "tcga").get("tumor_site") == site
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("The single sentinel node contains metastatic melanoma.", "1/1"),
+        ("Single sentinel node negative for melanoma.", "0/1"),
+        ("The only lymph node identified is free of tumour.", "0/1"),
+    ],
+)
+def test_the_single_node_and_its_status(text: str, count: str) -> None:
+    assert extract(text, "tcga").get("lymph_node_involvement") == count
+
+
+def test_a_single_node_among_others_is_not_the_whole_count() -> None:
+    text = (
+        "Excision of lymph nodes, right groin. Of the two nodes received, a single node contains"
+        " an 8 mm deposit of metastatic melanoma; the second shows reactive changes only."
+    )
+    assert extract(text, "tcga").get("lymph_node_involvement") != "1/1"
+
+
+def test_cis_named_by_its_bladder() -> None:
+    assert extract("Diagnosis: CIS of the bladder.", "histai").get("diagnosis") == (
+        "urothelial carcinoma in situ"
+    )
+
+
+def test_a_reg_ileitis_is_the_ileum_s_inflammation() -> None:
+    ileitis = extract("Terminal ileum, endoscopic biopsy;\nChronic active ileitis", "reg2025")
+    worded = extract(
+        "TI biopsy (colonoscopy):\nIleal mucosa with chronic active inflammation.", "reg2025"
+    )
+    assert ileitis.get("diagnosis") == worded.get("diagnosis") == "chronic inflammation"
+
+
+def test_a_false_cord_and_the_pre_epiglottic_space() -> None:
+    supraglottic = extract(
+        "Total laryngectomy. Supraglottic (left false cord) keratinizing SCC, invading the"
+        " preepiglottic space.",
+        "tcga",
+    )
+    glottic = extract(
+        "Total laryngectomy: SCC arising in the glottis (left true vocal cord) with invasion of"
+        " the pre-epiglottic space.",
+        "tcga",
+    )
+    assert supraglottic.get("lateral_sites") == glottic.get("lateral_sites") == "left vocal cord"
+    assert supraglottic.get("tumor_site") == "supraglottis"
+    assert glottic.get("tumor_site") == "glottis"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Crypt architecture is not preserved.", "present"),
+        ("Loss of normal crypt architecture.", "present"),
+        ("Crypt architecture is preserved.", "absent"),
+        ("No loss of crypt architecture.", "absent"),
+    ],
+)
+def test_crypt_architecture_not_preserved(text: str, status: str) -> None:
+    assert extract(f"Colon, biopsy. {text}", "histai").get("crypt_distortion") == status
