@@ -336,3 +336,126 @@ def test_a_false_cord_and_the_pre_epiglottic_space() -> None:
 )
 def test_crypt_architecture_not_preserved(text: str, status: str) -> None:
     assert extract(f"Colon, biopsy. {text}", "histai").get("crypt_distortion") == status
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Lymph nodes: peribronchial, one of six involved; mediastinal, none of eight.", "1/14"),
+        ("Nodes: one of nine left pelvic positive; none of eleven right pelvic.", "1/20"),
+    ],
+)
+def test_node_groups_counted_in_words_add_up(text: str, count: str) -> None:
+    assert extract(text, "tcga").get("lymph_node_involvement") == count
+
+
+def test_a_node_group_count_changed_is_caught() -> None:
+    reference = (
+        "Radical cystectomy with bilateral pelvic lymph node dissection: high-grade urothelial"
+        " carcinoma invading perivesical fat (pT3a). Margins free. Lymph nodes: left pelvic 1/9"
+        " positive, right pelvic 0/11."
+    )
+    rewrite = (
+        "Cystectomy (radical) and pelvic nodes, both sides. High-grade urothelial carcinoma with"
+        " perivesical fat invasion, pT3a. Margins clear. Nodes: one of nine left pelvic positive;"
+        " none of eleven right pelvic."
+    )
+    wrong = reference.replace("left pelvic 1/9", "left pelvic 4/9")
+    rw, wr = score_pair(reference, rewrite, "tcga"), score_pair(reference, wrong, "tcga")
+    assert rw.CRQS > wr.CRQS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Adenocarcinoma invading the subserosa/pericolic fat.",
+        "Adenocarcinoma infiltrating pericolic adipose tissue (subserosa).",
+    ],
+)
+def test_the_subserosa_and_the_pericolic_fat_named_together(text: str) -> None:
+    assert extract(text, "tcga").get("invasion_depth") == "perivisceral fat"
+
+
+def test_an_omentum_involved_by_a_measured_deposit() -> None:
+    found = extract("Omentum involved by a 4 cm tumour deposit.", "tcga")
+    assert found.get("organ_involvement") == "omentum"
+    assert "tumor_deposit_count" not in found
+
+
+def test_a_count_of_tumour_deposits_stays_a_count() -> None:
+    found = extract("Three tumour deposits in the mesocolon.", "tcga")
+    assert found.get("tumor_deposit_count") == "3"
+
+
+def test_a_single_hcc_is_unifocal() -> None:
+    found = extract("Single HCC, 62 mm.", "tcga")
+    assert found.get("tumor_focality") == "unifocal"
+    assert found.get("multifocal_involvement") == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "side"),
+    [
+        ("Right hepatectomy: hepatocellular carcinoma.", "right lobe"),
+        ("Liver, right lobe resection: HCC.", "right lobe"),
+        ("Left hemihepatectomy: metastatic adenocarcinoma.", "left lobe"),
+    ],
+)
+def test_a_hepatectomy_s_side_is_the_liver_s_lobe(text: str, side: str) -> None:
+    assert extract(text, "tcga").get("lateral_sites") == side
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("HER2 IHC 2+ with in situ hybridisation showing amplification, ratio 2.6.", "positive"),
+        ("HER2 2+; FISH demonstrates amplification.", "positive"),
+        ("HER2 2+, ISH showing no amplification.", "negative"),
+    ],
+)
+def test_an_ish_that_shows_its_result(text: str, status: str) -> None:
+    assert extract(text, "tcga").get("her2_status") == status
+
+
+def test_invasive_into_but_not_through_a_layer() -> None:
+    text = "Adenocarcinoma, G2, 35 mm, invasive into but not through the muscularis propria."
+    assert extract(text, "tcga").get("invasion_depth") == "muscularis propria"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Larynx, right true vocal fold, biopsy: Carcinoma in situ / severe squamous dysplasia.",
+        "Vocal cord biopsy: severe squamous dysplasia / carcinoma in situ.",
+    ],
+)
+def test_a_carcinoma_in_situ_named_with_its_squamous_dysplasia(text: str) -> None:
+    assert extract(text, "histai").get("diagnosis") == "squamous cell carcinoma in situ"
+
+
+def test_a_fibrosis_stage_with_its_system_in_brackets() -> None:
+    text = "Core biopsy of liver:\n1. Fibrosis with bridging, stage 3 (Kleiner)"
+    assert extract(text, "reg2025").get("fibrosis_stage") == "kleiner stage 3"
+
+
+def test_a_reg_uterus_then_its_cervix() -> None:
+    cervix = extract("Uterus, endocervix, curettage;\nEndometrioid adenocarcinoma", "reg2025")
+    corpus = extract("Uterus, endometrium, curettage;\nEndometrioid adenocarcinoma", "reg2025")
+    assert cervix.get("organ_site") == "uterine cervix"
+    assert corpus.get("organ_site") == "uterus"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Salivary gland, right submandibular, excision;\nPleomorphic adenoma, 22 mm",
+        "Right submandibular gland excision:\nPleomorphic adenoma, 2.2 cm.",
+    ],
+)
+def test_a_submandibular_gland_and_its_side(text: str) -> None:
+    assert extract(text, "reg2025").get("lateral_sites") == "right submandibular"
+
+
+def test_a_submandibular_node_stays_a_node() -> None:
+    text = "Right submandibular lymph node, excision;\nReactive lymphoid hyperplasia"
+    assert extract(text, "reg2025").get("lateral_sites") == "right node"
