@@ -459,3 +459,79 @@ def test_a_submandibular_gland_and_its_side(text: str) -> None:
 def test_a_submandibular_node_stays_a_node() -> None:
     text = "Right submandibular lymph node, excision;\nReactive lymphoid hyperplasia"
     assert extract(text, "reg2025").get("lateral_sites") == "right node"
+
+
+def test_a_margin_distance_then_its_status_after_i_e() -> None:
+    text = "CRM: tumour lies 0.6 mm from the circumferential margin, i.e. involved (<1 mm)."
+    assert extract(text, "tcga").get("margin_status") == "positive"
+
+
+def test_spread_beyond_the_muscularis_propria_into_the_mesorectum() -> None:
+    text = "Adenocarcinoma of rectum with 4 mm of spread beyond the muscularis propria into the"
+    text += " mesorectum (pT3b)."
+    assert extract(text, "tcga").get("invasion_depth") == "perivisceral fat"
+
+
+def test_an_intact_mesorectum_is_no_depth() -> None:
+    text = "Anterior resection: adenocarcinoma invading the submucosa. Mesorectum intact."
+    assert extract(text, "tcga").get("invasion_depth") == "submucosa"
+
+
+def test_a_thyroid_tumour_confined_to_the_gland() -> None:
+    text = (
+        "Thyroid gland, total thyroidectomy: right lobe contains a 1.8 cm classical papillary"
+        " carcinoma. Tumour is confined to the gland, with clear resection margins."
+    )
+    assert extract(text, "tcga").get("extrathyroidal_extension") == "absent"
+
+
+def test_a_prostate_confined_to_the_gland_has_no_thyroid_field() -> None:
+    text = "Radical prostatectomy: adenocarcinoma confined to the gland."
+    assert "extrathyroidal_extension" not in extract(text, "tcga")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("D1/D2 biopsies: normal villi.", "organ_site", "duodenum"),
+        ("Left helical rim, excision: SCC.", "skin_site", "ear"),
+        ("Left helical rim, excision: SCC.", "lateral_sites", "left ear"),
+        ("Trephine, right PIC: marrow 40 per cent cellular.", "organ_site", "bone"),
+        ("Trephine, right PIC: marrow 40 per cent cellular.", "lateral_sites", "right iliac"),
+        ("Lung core: spherules consistent with Coccidioides species.", "organisms", "fungi"),
+        ("Ileal mucosa with pyloric gland metaplasia.", "metaplasia_type", "pyloric"),
+        ("Ileal mucosa with villous shortening.", "atrophy", "present"),
+        ("TI: chronically and actively inflamed ileal mucosa.", "inflammation_activity", "active"),
+        ("TI biopsies: chronic active inflammation of ileal mucosa.", "diagnosis", "enteritis"),
+    ],
+)
+def test_histai_wordings_of_sites_and_mucosa(text: str, field: str, value: str) -> None:
+    assert extract(text, "histai").get(field) == value
+
+
+def test_a_steatosis_graded_after_its_droplet_kind() -> None:
+    text = "Liver core biopsy:\nSteatosis, predominantly large-droplet, mild, in 10% of cells."
+    assert extract(text, "reg2025").get("steatosis") == "mild"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Liver, needle biopsy;\nMild macrovesicular steatosis (10%)\nNo significant fibrosis",
+        "Liver core biopsy:\nSteatosis, mild; fibrosis absent (stage 0).",
+    ],
+)
+def test_no_fibrosis_in_a_liver_is_its_stage_0(text: str) -> None:
+    assert extract(text, "reg2025").get("fibrosis_stage") == "stage 0"
+
+
+def test_no_fibrosis_outside_a_liver_is_no_stage() -> None:
+    assert "fibrosis_stage" not in extract("Breast core: fibroadenoma, no fibrosis.", "reg2025")
+
+
+def test_all_nodes_on_one_side_negative() -> None:
+    text = (
+        "Inguinofemoral nodes: two of eight on the left contain carcinoma; all seven on the"
+        " right are negative."
+    )
+    assert extract(text, "tcga").get("lymph_node_involvement") == "2/15"

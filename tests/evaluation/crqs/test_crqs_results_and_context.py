@@ -266,7 +266,7 @@ def test_a_generic_carcinoma_beside_its_type_is_one_reg_entity():
             "There is chronic active inflammation of the ileal mucosa.",
             "histai",
             "findings",
-            "chronic inflammation",
+            "enteritis",
         ),
         ("Appendectomy. Neoplasia absent.", "histai", "organ_site", "appendix"),
         ("Appendectomy. Neoplasia absent.", "histai", "malignancy_status", "absent"),
