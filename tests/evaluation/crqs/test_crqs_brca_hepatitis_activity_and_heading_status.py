@@ -535,3 +535,46 @@ def test_all_nodes_on_one_side_negative() -> None:
         " right are negative."
     )
     assert extract(text, "tcga").get("lymph_node_involvement") == "2/15"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Total thyroidectomy. Papillary thyroid carcinoma, classic variant, 18 mm, in the right"
+        " lobe. Left lobe: nodular hyperplasia.",
+        "Thyroid gland, total thyroidectomy: classic papillary carcinoma of the right lobe, 18 mm.",
+        "Total thyroidectomy. Right lobe: classic papillary thyroid carcinoma, 18 mm. Left lobe:"
+        " benign nodular hyperplasia.",
+        "Total thyroidectomy: papillary thyroid carcinoma, classic type, right lobe, 2,1 cm.",
+    ],
+)
+def test_the_thyroid_lobe_that_holds_the_tumour(text: str) -> None:
+    assert "right thyroid lobe" in str(extract(text, "tcga").get("tumor_site"))
+
+
+def test_a_thyroid_tumour_moved_to_the_other_lobe_is_caught() -> None:
+    reference = (
+        "Total thyroidectomy. Papillary thyroid carcinoma, classic variant, 18 mm, in the right"
+        " lobe. Margins clear. Central compartment lymph nodes 0/5. Left lobe: nodular"
+        " hyperplasia. pT1b pN0a."
+    )
+    rewrite = (
+        "Thyroid gland, total thyroidectomy: classic papillary carcinoma of the right lobe"
+        " measuring 1.8 cm. Resection margins free. Central neck nodes negative (none of five)."
+        " The left lobe shows benign nodular hyperplasia. Stage pT1b pN0a."
+    )
+    wrong = reference.replace("in the right lobe", "in the left lobe").replace(
+        "Left lobe: nodular", "Right lobe: nodular"
+    )
+    rw, wr = score_pair(reference, rewrite, "tcga"), score_pair(reference, wrong, "tcga")
+    assert rw.CRQS > wr.CRQS
+
+
+def test_a_liver_lobe_is_no_thyroid_lobe() -> None:
+    text = "Right hepatectomy: HCC in the right lobe of the liver."
+    assert "thyroid" not in str(extract(text, "tcga").get("tumor_site"))
+
+
+def test_no_extension_beyond_the_thyroid_gland() -> None:
+    text = "Thyroid, total: papillary carcinoma of the right lobe; no extension beyond the gland."
+    assert extract(text, "tcga").get("extrathyroidal_extension") == "absent"
