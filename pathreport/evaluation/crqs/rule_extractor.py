@@ -823,6 +823,16 @@ class RuleExtractor:
                     if not rt.boundary_between(end + 1, at)
                 )
 
+            def names_a_sibling(k: int, fi: int) -> bool:
+                """The "without" cue at word k names another value of field fi ("atypical
+                hyperplasia without carcinoma"): it denies that value, not the finding before it
+                (a structure's "without tumour" is its status)."""
+                return (
+                    fi >= 0
+                    and rt.words[k] == "without"
+                    and terms.get((k + 1, fi), (0, 0, MENTION))[2] == TERM
+                )
+
             def a_tests_result(k: int, fi: int) -> bool:
                 """The list's cue at word k is the result of a test named right before it
                 ("adenocarcinoma, CK7 negative"), unless the finding of field fi is a test too
@@ -893,7 +903,11 @@ class RuleExtractor:
                                 post = (True, cue_text)
                             break
                         if k in post_by_start:
-                            if closes(k, i, fi) and not opens_a_finding(k, fi):
+                            if (
+                                closes(k, i, fi)
+                                and not opens_a_finding(k, fi)
+                                and not names_a_sibling(k, fi)
+                            ):
                                 post, post_at = stated_at(k), k
                             break
                         if rt.words[k] not in self._fillers:

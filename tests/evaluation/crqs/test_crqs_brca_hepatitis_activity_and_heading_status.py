@@ -578,3 +578,73 @@ def test_a_liver_lobe_is_no_thyroid_lobe() -> None:
 def test_no_extension_beyond_the_thyroid_gland() -> None:
     text = "Thyroid, total: papillary carcinoma of the right lobe; no extension beyond the gland."
     assert extract(text, "tcga").get("extrathyroidal_extension") == "absent"
+
+
+def test_an_entity_without_carcinoma_stays_present() -> None:
+    text = (
+        "The endometrium shows focal atypical hyperplasia (endometrioid intraepithelial"
+        " neoplasia) without carcinoma."
+    )
+    found = extract(text, "histai")
+    assert found.get("diagnosis") == "atypical hyperplasia"
+    assert found.get("excluded_entities") == "carcinoma"
+
+
+def test_a_structure_without_carcinoma_is_still_free() -> None:
+    found = extract("Seminal vesicles are without carcinoma.", "tcga")
+    assert found.get("seminal_vesicle_invasion") == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "diagnosis"),
+    [
+        ("Intramural fibroids up to 5.5 cm.", "leiomyoma"),
+        ("Diagnosis: Nodular follicular hyperplasia. No malignancy.", "follicular nodular disease"),
+        ("DX: benign hyperplastic (adenomatoid) nodule.", "follicular nodular disease"),
+        ("Lymph node: reactive follicular hyperplasia.", "reactive lymphoid hyperplasia"),
+    ],
+)
+def test_benign_entities_by_their_other_names(text: str, diagnosis: str) -> None:
+    assert extract(text, "histai").get("diagnosis") == diagnosis
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("One node contains a 4 mm macrometastasis; the other node is negative.", "1/2"),
+        ("One node contains metastatic carcinoma; the other two are negative.", "1/3"),
+        (
+            "One node harbours a 0.3 mm subcapsular deposit of melanoma, highlighted by SOX10;"
+            " the second node is negative.",
+            "1/2",
+        ),
+        ("Sentinel nodes, right axilla: both negative.", "0/2"),
+        ("Sentinel nodes: both positive for metastatic carcinoma.", "2/2"),
+    ],
+)
+def test_a_node_count_told_node_by_node(text: str, count: str) -> None:
+    assert extract(text, "tcga").get("lymph_node_involvement") == count
+
+
+def test_a_reg_dcis_grade_in_brackets_is_its_nuclear_grade() -> None:
+    text = "Left WLE:\nDCIS, nuclear grade intermediate (grade 2), extent 1.8 cm"
+    found = extract(text, "reg2025")
+    assert found.get("nuclear_grade") == "intermediate"
+    assert "tumor_grade" not in found
+
+
+def test_capsule_and_veins_invaded() -> None:
+    found = extract("Adrenocortical carcinoma, Weiss 6; capsule and veins invaded.", "tcga")
+    assert found.get("capsular_invasion") == "present"
+    assert found.get("lymphovascular_invasion") == "present"
+
+
+def test_a_size_before_a_weight_in_grams() -> None:
+    text = "Adrenocortical carcinoma, 11 cm and 240 grams."
+    assert extract(text, "tcga").get("tumor_size") == pytest.approx(11.0)
+
+
+def test_a_peritoneal_nodule_with_its_metastasis() -> None:
+    text = "Separately submitted peritoneal nodule: metastatic adenocarcinoma."
+    assert extract(text, "tcga").get("organ_involvement") == "peritoneum"
+    assert "organ_involvement" not in extract("Peritoneal biopsy: no malignancy.", "tcga")
