@@ -648,3 +648,71 @@ def test_a_peritoneal_nodule_with_its_metastasis() -> None:
     text = "Separately submitted peritoneal nodule: metastatic adenocarcinoma."
     assert extract(text, "tcga").get("organ_involvement") == "peritoneum"
     assert "organ_involvement" not in extract("Peritoneal biopsy: no malignancy.", "tcga")
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("LLETZ: cervical intraepithelial neoplasia grade 2. Margins free of dysplasia.", "high"),
+        ("Cervical biopsy: cervical intraepithelial neoplasia grade 1.", "low"),
+    ],
+)
+def test_a_cin_grade_written_out(text: str, grade: str) -> None:
+    assert extract(text, "histai").get("dysplasia_grade") == grade
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Thyroid, total thyroidectomy: classic papillary carcinoma, 26 mm, right lobe.",
+            "tumor_site",
+            "right thyroid lobe",
+        ),
+        ("Molecular: BRAF p.V600E present.", "braf_status", "mutant"),
+        (
+            "HER2 equivocal (2+) on IHC with gene amplification on in situ hybridisation.",
+            "her2_status",
+            "positive",
+        ),
+        ("Myometrial invasion under 50% (8 mm of a 20 mm wall).", "depth_of_invasion", 8.0),
+    ],
+)
+def test_tcga_wordings_of_results(text: str, field: str, value: object) -> None:
+    assert extract(text, "tcga").get(field) == value
+
+
+def test_a_deep_clearance_is_no_depth_of_invasion() -> None:
+    text = "BCC, nodular. Completely excised, with clearance of 2 mm deep and 3 mm peripherally."
+    assert "depth_of_invasion" not in extract(text, "histai")
+
+
+def test_every_dimension_whatever_its_order() -> None:
+    first = extract("Skin ellipse 18 x 10 mm.", "histai").get("measurements")
+    second = extract("Skin ellipse measuring 10 x 18 mm.", "histai").get("measurements")
+    assert first == second == "1.0 + 1.8"
+
+
+@pytest.mark.parametrize(
+    ("text", "diagnosis"),
+    [
+        ("Diagnosis: changes of gastro-oesophageal reflux.", "esophagitis"),
+        ("D2 biopsies: no pathological abnormality in the duodenal mucosa.", "normal mucosa"),
+    ],
+)
+def test_histai_diagnoses_in_other_words(text: str, diagnosis: str) -> None:
+    assert extract(text, "histai").get("diagnosis") == diagnosis
+
+
+def test_a_reg_gastric_mucosa_chronically_and_actively_inflamed() -> None:
+    text = "Gastric antral biopsy:\nChronically and actively inflamed gastric mucosa."
+    found = extract(text, "reg2025")
+    assert found.get("diagnosis") == "gastritis"
+    assert found.get("inflammation_activity") == "chronic active"
+
+
+def test_a_mixed_tumour_s_myoepithelial_cells_are_no_basal_cell_layer() -> None:
+    mixed = "Pleomorphic adenoma: epithelial ducts and myoepithelial cells in chondromyxoid matrix."
+    assert "basal_cell_layer" not in extract(mixed, "histai")
+    breast = "Breast core: sclerosing adenosis, myoepithelial cells preserved."
+    assert extract(breast, "histai").get("basal_cell_layer") == "present"
