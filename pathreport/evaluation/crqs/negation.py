@@ -88,8 +88,10 @@ DEFAULT_POST = (
     "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
     "not breached", "not penetrated",
     "not demonstrated", "not expressed", "not demonstrable",
-    # "MDM2 FISH: not amplified": a gene tested for its amplification.
-    "not amplified", "non-amplified", "nonamplified",
+    # "MDM2 FISH: not amplified", "MDM2 FISH shows no amplification": a gene tested for its
+    # amplification.
+    "not amplified", "non-amplified", "nonamplified", "shows no amplification",
+    "show no amplification", "showed no amplification", "demonstrates no amplification",
     # "Perforation not grossly seen": an adverb between the negation and its verb.
     "not grossly seen", "not grossly identified", "not grossly evident",
     # "Lymphovascular invasion: no evidence": the pre cue "no evidence (of)" with its object first.

@@ -716,3 +716,49 @@ def test_a_mixed_tumour_s_myoepithelial_cells_are_no_basal_cell_layer() -> None:
     assert "basal_cell_layer" not in extract(mixed, "histai")
     breast = "Breast core: sclerosing adenosis, myoepithelial cells preserved."
     assert extract(breast, "histai").get("basal_cell_layer") == "present"
+
+
+@pytest.mark.parametrize(
+    ("text", "marker", "gene"),
+    [
+        ("MDM2 FISH shows no amplification.", "mdm2 negative", "mdm2 amplification negative"),
+        ("MDM2 FISH shows amplification.", "mdm2", "mdm2 amplification"),
+    ],
+)
+def test_an_amplification_test_that_shows_its_result(text: str, marker: str, gene: str) -> None:
+    found = extract(text, "histai")
+    assert found.get("ihc_markers") == marker
+    assert found.get("gene_rearrangements") == gene
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("BMAT (PIC): marrow cellularity 40 percent.", "organ_site", "bone"),
+        ("Diagnosis: benign ulcer (slough and granulation tissue).", "diagnosis", "peptic ulcer"),
+    ],
+)
+def test_histai_marrow_and_ulcer_wordings(text: str, field: str, value: str) -> None:
+    assert extract(text, "histai").get(field) == value
+
+
+def test_ulcer_edge_biopsies_of_a_carcinoma_name_no_ulcer() -> None:
+    text = "Ulcer-edge biopsies, stomach: poorly differentiated adenocarcinoma."
+    assert extract(text, "histai").get("findings") == "adenocarcinoma"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Squamous cell carcinoma, well differentiated, invasive to 3 mm depth",
+        "Squamous cell carcinoma, invasive to a depth of 3 mm",
+    ],
+)
+def test_invasive_to_a_depth(text: str) -> None:
+    assert extract(text, "reg2025").get("depth_of_invasion") == pytest.approx(3.0)
+
+
+def test_a_melanoma_invasive_to_its_breslow_depth_is_no_depth_of_invasion() -> None:
+    found = extract("Melanoma, invasive to a depth of 1.6 mm (Breslow).", "reg2025")
+    assert "depth_of_invasion" not in found
+    assert found.get("breslow_thickness") == pytest.approx(1.6)
