@@ -1532,9 +1532,10 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
     anywhere in that clause except a margin ("Left lobe: adenocarcinoma, margins negative" or
     "completely excised" says nothing of the lobe) or, when the value ends a part's heading ("B.
     Lymph nodes, right pelvic:") or the specimen heading of a one-line report ("Lymph nodes, left
-    axillary, sentinel biopsy; No metastatic carcinoma"), in the line or clause after it; and at
-    most ``FREE_STATUS_REACH`` words away, so that a report flattened into one long clause does
-    not mark everything in it.
+    axillary, sentinel biopsy; No metastatic carcinoma"), in the line or clause after it (after a
+    heading that ends its line with a semicolon, anywhere in the next line but a margin's
+    status); and at most ``FREE_STATUS_REACH`` words away, so that a report flattened into one
+    long clause does not mark everything in it.
     """
     places = []
     for start, neg_end, *_ in statements:
