@@ -420,6 +420,11 @@ _SARCOMA_TYPE_AFTER = re.compile(
     r"([a-z]*sarcoma)[ \t]?,[ \t]*(dedifferentiated|well[ -]differentiated|myxoid|pleomorphic"
     r"|round[ \t]+cell|spindle[ \t]+cell|epithelioid)[ \t]+type(?![a-z])"
 )
+# "Adenoma, follicular type": an adenoma's type after it, as a carcinoma's.
+_ADENOMA_TYPE_AFTER = re.compile(
+    r"(?<![a-z])(adenoma)[ \t]?,[ \t]*(follicular|oncocytic|h[uü]rthle[ \t]+cell|tubular"
+    r"|tubulovillous|villous|pleomorphic|sessile[ \t]+serrated|serrated)[ \t]+type(?![a-z])"
+)
 # "Endometrial adenocarcinoma, endometrioid, grade 2": the type alone between commas.
 _TYPE_AFTER_COMMA = re.compile(
     r"carcinoma[ \t]?,[ \t]*()(endometrioid|serous|mucinous|clear[ \t]+cell|ductal|lobular"
@@ -1290,6 +1295,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "type" in words and "sarcoma," in text:  # "liposarcoma, dedifferentiated type"
         text = _SARCOMA_TYPE_AFTER.sub(r"\2 \1", text)
+    if "type" in words and "adenoma," in text:  # "adenoma, follicular type"
+        text = _ADENOMA_TYPE_AFTER.sub(r"\2 \1", text)
     if "carcinoma," in text and not words.isdisjoint(_TYPE_WORDS_AFTER_COMMA):
         text = _rewrite(text, _TYPE_AFTER_COMMA, _type_first)
     if "dysplasia" in words and "grade" in words:

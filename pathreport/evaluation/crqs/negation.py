@@ -179,6 +179,7 @@ DEFAULT_UNKNOWN_POST = (
     "must be ruled out", "should be ruled out",
     "needs exclusion", "needs to be excluded", "need to be excluded", "requires exclusion",
     "needs to be ruled out", "need to be ruled out",
+    "needs clinical exclusion", "need clinical exclusion", "requires clinical exclusion",
     # A diagnosis left to the clinician: "sarcoidosis to be considered clinically".
     "to be considered", "should be considered", "must be considered",
     # A test sent for and not yet reported: "BCL6 rearrangement studies have been requested".

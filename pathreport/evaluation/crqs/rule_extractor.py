@@ -1588,13 +1588,29 @@ def _marked_free(cands: list[tuple], rt: ReportText, statements: list[tuple]) ->
 
 
 def _status_line_end(rt: ReportText, rest: str, line_end: int, clause: int) -> int:
-    """Last clause of the line below a specimen heading that ends its line with a semicolon
+    """Last clause of the lines below a specimen heading that ends its line with a semicolon
     ("Lymph node, right axillary, core biopsy;" over "Reactive lymphoid tissue; no metastatic
-    carcinoma"): that line is the heading's diagnosis. Otherwise the clause after the heading."""
+    carcinoma"): those lines are the heading's diagnosis. Otherwise the clause after the heading.
+
+    The line below is always the heading's. A further line is too ("Reactive follicular
+    hyperplasia" over "No evidence of lymphoma or metastatic malignancy") while the lines before
+    it name no tumour (below "Invasive carcinoma, grade 3", a node's "no metastatic carcinoma" is
+    the node's, not the breast's), it labels no part of its own ("Sentinel node: ...") and no
+    heading of the next part comes first; at most ``_HEADING_STATUS_LINES`` lines.
+    """
     if line_end < 0 or not rest.endswith(";"):
         return clause + 1
-    next_end = rt.text.find("\n", line_end + 1)
-    last_word = rt.word_of((next_end if next_end >= 0 else len(rt.text)) - 1)
+    text = rt.text
+    start, end = line_end + 1, text.find("\n", line_end + 1)
+    for _ in range(_HEADING_STATUS_LINES - 1):
+        if end < 0 or _TUMOUR_NAMED.search(text, start, end):
+            break
+        after = text.find("\n", end + 1)
+        line = text[end + 1 : after if after >= 0 else len(text)].rstrip()
+        if not line or ":" in line or line.endswith(";") or line.endswith(":"):
+            break
+        start, end = end + 1, after
+    last_word = rt.word_of((end if end >= 0 else len(text)) - 1)
     return max(clause + 1, rt.place(last_word)[0])
 
 
@@ -1720,6 +1736,7 @@ _NUMBERED_SENTINEL = re.compile(
     r"(?<![a-z])sentinel\s+(?:lymph\s+)?(?:nodes?\s+)?(?:#\s*|no\.?\s*|number\s+)?(\d{1,2})(?![0-9])"
 )
 # A tumour named before a value on its line: the value is inside the diagnosis, not a heading.
+_HEADING_STATUS_LINES = 3  # the lines below a one-line specimen heading that state its status
 _TUMOUR_NAMED = re.compile(
     r"carcinom|tumou?r|involv|metasta|sarcom|lymphom|melanom|neoplas|malignan"
 )

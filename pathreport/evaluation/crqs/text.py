@@ -22,7 +22,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from pathreport.evaluation.crqs.abbreviations import DIMENSION_TIMES, WORD_RUN, spell_out
 from pathreport.evaluation.crqs.latin import english_anatomy
@@ -554,6 +554,23 @@ _HER2_IHC_HEADING = re.compile(r"her2[ \t]*\(ihc\)[ \t]*:?[ \t]*(?=(?:score[ \t]
 # of the organ ("distal esophagus"), the third the staging names; "Oesophagus, proximal margin"
 # names a margin, not a part.
 # "Esophageal biopsies, proximal and distal", "Oesophagus (prox + distal)" likewise.
+# "Breast, right, sentinel lymph node biopsy;": the specimen is the breast's sentinel node (in
+# the axilla), as "Right axillary sentinel node biopsy" says; the breast names where the primary is.
+_BREAST_SENTINEL_HEADING = re.compile(
+    r"(?m)^((?:\d{1,2}[.)][ \t]*)?)(?:breast[ \t]*,[ \t]*(left|right)|(left|right)[ \t]+breast)"
+    r"[ \t]*,[ \t]*(?:axillary[ \t]*,?[ \t]*)?(sentinel[ \t]+(?:lymph[ \t]+)?nodes?)(?![a-z])"
+)
+
+
+def _breast_sentinel_node(match: re.Match[str]) -> str:
+    number, side, node = match.group(1), match.group(2) or match.group(3), match.group(4)
+    return f"{number}{node}, {side} axillary,"
+
+
+_INNER_OUTER_MARGIN = re.compile(r"[ \t]*\((?:inner|outer)\)(?=[ \t]+margins?(?![a-z]))")
+# "Biopsies, right and left colon": both halves of the colon, each named as such (not the right
+# side of something and the left colon).
+_BOTH_SIDES_OF_COLON = re.compile(r"(?<![a-z])(right|left) and (left|right) colon(?![a-z])")
 _ESOPHAGUS_PART_AFTER = re.compile(
     r"esophag(?:us|eal([ \t]+biops(?:y|ies))?)[ \t]*[,(]?[ \t]*"
     r"(distal|proximal|prox|lower|upper|mid|middle)(?![a-z])"
@@ -856,6 +873,8 @@ _BRACKETED_QUALIFIERS = (
     "(solar)",
     "(actinic)",
     "(benign)",
+    # "transitional cell (urothelial) carcinoma": the entity by its current name.
+    "(urothelial)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"
@@ -1796,6 +1815,12 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "al)" in text and "margin" in text:  # "proximal (esophageal) and distal margins"
         text = _MARGIN_END_ORGAN.sub(lambda m: m[1] or m[2], text)
+    if "sentinel" in text and "breast," in text:  # "Breast, right, sentinel lymph node biopsy;"
+        text = _BREAST_SENTINEL_HEADING.sub(_breast_sentinel_node, text)
+    if "r) margin" in text:  # "endocervical (inner) margin": a cone's margin by its position
+        text = _INNER_OUTER_MARGIN.sub("", text)
+    if "and left colon" in text or "and right colon" in text:
+        text = _BOTH_SIDES_OF_COLON.sub(r"\1 colon and \2 colon", text)  # "right and left colon"
     if "esophag" in text:  # "Oesophagus, distal, 38 cm", "Oesophagus distal, biopsy"
         text = _ESOPHAGUS_PART_AFTER.sub(_esophagus_parts_first, text)
     if "esophag" in text and (" and " in text or "&" in text or "/" in text or "+" in text):
@@ -1921,9 +1946,8 @@ class ReportText:
         else:
             joinable, boundary, comma, second_look = [], [], [], []
         if True in second_look:
-            for k, look in enumerate(second_look):
-                if not look or not k:
-                    continue
+            # Only the few gaps that asked for a second look ("." or "," between words).
+            for k in compress(range(1, len(second_look)), second_look[1:]):
                 prev, gap = words[k - 1], gaps[k]
                 if len(prev) == 1 and prev.isalpha() and gap.strip() == "." and gaps[k - 1] != "-":
                     # "h. pylori", "e. coli": a full stop after one letter is an abbreviation

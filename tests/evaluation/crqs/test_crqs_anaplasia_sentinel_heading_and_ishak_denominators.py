@@ -1,0 +1,298 @@
+"""Findings of version 56: a Wilms tumour's anaplasia, a teratoma's immature elements, the REG
+heading of a breast's sentinel node, the status lines under a one-line specimen heading, Ishak
+scores named by their denominators, and wordings that read nothing or the opposite before."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathreport.evaluation.crqs import extract, score_pair
+
+# -- anaplasia (CAP paediatric renal tumour protocol) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Wilms tumour (nephroblastoma), mixed type, 9 cm, with focal anaplasia.", "focal"),
+        ("Nephroblastoma. Focal anaplasia identified. Anaplasia is focal.", "focal"),
+        ("Wilms tumour, diffuse anaplasia present.", "diffuse"),
+        ("Nephroblastoma, blastemal type; diffusely anaplastic.", "diffuse"),
+        ("Nephroblastoma, triphasic. No anaplasia.", "absent"),
+        ("Nephroblastoma. Anaplasia is not identified.", "absent"),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_anaplasia_and_its_extent(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("anaplasia") == value
+
+
+def test_an_anaplastic_tumour_by_name_states_no_anaplasia_field() -> None:
+    assert "anaplasia" not in extract("Anaplastic astrocytoma, WHO grade 3.", "tcga")
+
+
+def test_dropping_a_wilms_tumours_anaplasia_is_caught() -> None:
+    reference = (
+        "Left radical nephrectomy (post preoperative chemotherapy): Wilms tumour, mixed type,"
+        " 9 cm, with focal anaplasia. Renal sinus and capsule not breached. Margins free."
+    )
+    rewrite = (
+        "Nephroblastoma, mixed subtype, in a left radical nephrectomy after pre-operative"
+        " chemotherapy. Size 90 mm. Focal anaplasia identified. No penetration of the renal capsule"
+        " or sinus. Resection margins clear."
+    )
+    wrong = reference.replace(", with focal anaplasia", "")
+    rw, wr = score_pair(reference, rewrite, "tcga"), score_pair(reference, wrong, "tcga")
+    assert rw.CRQS > wr.CRQS
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Nephroblastoma. No penetration of the renal capsule or sinus.", "absent"),
+        ("Nephroblastoma. Renal capsule intact.", "absent"),
+        ("Wilms tumour with penetration of the renal capsule.", "present"),
+    ],
+)
+def test_the_renal_capsule_of_a_wilms_tumour(text: str, value: str) -> None:
+    assert extract(text, "tcga").get("capsular_invasion") == value
+
+
+# -- immature elements of a teratoma ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Mature cystic teratoma. No immature neuroepithelium.", "absent"),
+        ("Immature neuroepithelial elements absent. Dermoid cyst.", "absent"),
+        ("Immature neuroepithelium present, occupying less than one low-power field.", "present"),
+        ("Teratoma with immature neuroectodermal elements.", "present"),
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_immature_elements_of_a_teratoma(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("immature_elements") == value
+
+
+def test_skin_adnexa_of_a_dermoid_cyst_name_no_skin_specimen() -> None:
+    text = (
+        "Left ovarian cystectomy. Cyst lined by keratinising squamous epithelium with skin"
+        " adnexa. Mature cystic teratoma (dermoid cyst)."
+    )
+    assert extract(text, "histai").get("organ_site") == "ovary"
+
+
+# -- REG: a breast's sentinel node -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Breast, right, sentinel lymph node biopsy;",
+        "Right breast, sentinel nodes;",
+        "Right axillary sentinel node biopsy:",
+    ],
+)
+def test_a_breasts_sentinel_node_heading_names_the_node(heading: str) -> None:
+    fields = extract(f"{heading}\nMetastatic carcinoma in 1 of 3 lymph nodes", "reg2025")
+    assert fields.get("organ_site") == "lymph node"
+    assert fields.get("lateral_sites") == "right node"
+    assert fields.get("lymph_node_involvement") == "1/3"
+
+
+def test_a_breast_heading_without_a_sentinel_node_stays_the_breast() -> None:
+    fields = extract("Breast, right, core needle biopsy;\nInvasive carcinoma, grade 2", "reg2025")
+    assert fields.get("organ_site") == "breast"
+
+
+def test_a_sentinel_node_count_changed_is_caught_whatever_the_heading() -> None:
+    reference = (
+        "Breast, right, sentinel lymph node biopsy;\n"
+        "Metastatic carcinoma in 1 of 3 lymph nodes (macrometastasis, 4 mm)"
+    )
+    rewrite = (
+        "Right axillary sentinel node biopsy:\nThree nodes received; one contains a 4 mm"
+        " macrometastasis of carcinoma, the other two are negative."
+    )
+    wrong = reference.replace("1 of 3", "2 of 3")
+    rw, wr = score_pair(reference, rewrite, "reg2025"), score_pair(reference, wrong, "reg2025")
+    assert rw.CRQS > wr.CRQS
+
+
+# -- REG: the lines under a one-line specimen heading ----------------------------------------------
+
+
+def test_a_status_two_lines_under_a_node_heading_marks_the_node_free() -> None:
+    text = (
+        "Lymph node, right inguinal, core biopsy;\nReactive follicular hyperplasia\n"
+        "No evidence of lymphoma or metastatic malignancy"
+    )
+    assert extract(text, "reg2025").get("lateral_sites") == "right node free"
+
+
+def test_a_status_under_a_tumour_line_is_not_the_headings() -> None:
+    text = (
+        "Breast, left, modified radical mastectomy;\n"
+        "Invasive carcinoma of no special type, grade 3\nNo ductal carcinoma in situ"
+    )
+    assert extract(text, "reg2025").get("lateral_sites") == "left breast"
+
+
+def test_a_labelled_line_under_a_heading_keeps_its_own_subject() -> None:
+    text = "Skin, left forearm, excision;\nBasal cell carcinoma, nodular\nMargins: clear"
+    assert "free" not in str(extract(text, "reg2025").get("lateral_sites"))
+
+
+# -- Ishak scores named by their denominators ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "stage"),
+    [
+        ("Chronic hepatitis B; fibrosis stage 3 of 6.", "ishak stage 3"),
+        ("Chronic hepatitis C, fibrosis stage 5/6.", "ishak stage 5"),
+        ("Chronic hepatitis C, fibrosis stage 2/4.", "stage 2"),
+    ],
+)
+def test_a_fibrosis_stage_out_of_six_is_ishaks(text: str, stage: str) -> None:
+    assert extract(text, "histai").get("fibrosis_stage") == stage
+
+
+@pytest.mark.parametrize(
+    ("text", "severity"),
+    [
+        ("Chronic hepatitis B; necroinflammatory grade 7 of 18 (Ishak HAI).", "mild"),
+        ("Chronic hepatitis C. HAI score 11/18.", "moderate"),
+        ("Ishak activity grade 14 out of 18.", "severe"),
+    ],
+)
+def test_a_necroinflammatory_grade_out_of_eighteen_is_the_ishak_score(
+    text: str, severity: str
+) -> None:
+    assert extract(text, "histai").get("inflammation_severity") == severity
+
+
+# -- wordings that read nothing or the opposite ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Endocervical margin not clear - involved by HSIL.",
+        "Endocervical (inner) margin not clear.",
+        "Resection margins are not free of tumour.",
+    ],
+)
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_margin_that_is_not_clear_is_involved(text: str, dataset: str) -> None:
+    assert extract(text, dataset).get("margin_status") == "positive"
+
+
+def test_a_margin_not_free_of_dysplasia_is_no_tumour_statement() -> None:
+    fields = extract("Colectomy: adenocarcinoma. Distal margin not free of dysplasia.", "tcga")
+    assert fields.get("margin_status") != "positive"
+
+
+def test_a_cones_inner_margin_is_named_by_its_site() -> None:
+    fields = extract("Endocervical (inner) margin involved by HSIL.", "histai")
+    assert fields.get("margin_involved") == "endocervical"
+
+
+def test_an_outer_half_in_brackets_is_still_a_depth() -> None:
+    text = (
+        "Cystectomy: urothelial carcinoma with invasion into the deep (outer) half of the"
+        " detrusor muscle."
+    )
+    assert extract(text, "tcga").get("invasion_depth") == "muscularis propria"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai", "reg2025"])
+def test_crypt_involvement_of_a_cervical_lesion_is_gland_involvement(dataset: str) -> None:
+    text = "Cervix, LLETZ: HSIL (CIN III) with crypt involvement."
+    assert extract(text, dataset).get("glandular_involvement") == "present"
+
+
+def test_tuberculosis_needing_clinical_exclusion_is_not_diagnosed() -> None:
+    fields = extract(
+        "Lung, core biopsy: necrotising granulomatous inflammation. Comment: tuberculosis needs"
+        " clinical exclusion.",
+        "histai",
+    )
+    assert fields.get("diagnosis") == "granulomatous inflammation"
+
+
+def test_papillary_carcinoma_extending_into_the_perithyroidal_tissue_has_ete() -> None:
+    text = (
+        "Thyroid: papillary carcinoma, 26 mm, showing minimal (microscopic) extension into the"
+        " perithyroidal soft tissue."
+    )
+    assert extract(text, "tcga").get("extrathyroidal_extension") == "present"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_transitional_cell_carcinoma_named_urothelial_in_brackets(dataset: str) -> None:
+    text = "Cystectomy: high-grade invasive transitional cell (urothelial) carcinoma, 40 mm."
+    assert extract(text, dataset).get("diagnosis") == "urothelial carcinoma"
+
+
+def test_chronic_inflammation_of_the_bladder_wall_is_cystitis() -> None:
+    text = (
+        "Bladder, biopsy:\nSchistosomiasis with chronic inflammation of the bladder wall.\n"
+        "Negative for dysplasia and malignancy."
+    )
+    assert extract(text, "reg2025").get("diagnosis") == "cystitis"
+
+
+def test_a_mastectomy_names_the_breast() -> None:
+    fields = extract("Left MRM specimen:\nInvasive ductal carcinoma (NST), grade III.", "reg2025")
+    assert fields.get("organ_site") == "breast"
+
+
+@pytest.mark.parametrize("dataset", ["reg2025", "tcga"])
+def test_an_adenomas_type_after_it_is_that_adenoma(dataset: str) -> None:
+    written_after = extract("Right hemithyroidectomy: adenoma, follicular type, 22 mm.", dataset)
+    written_before = extract("Thyroid, right lobe, lobectomy: follicular adenoma, 22 mm.", dataset)
+    assert written_after.get("diagnosis") == written_before.get("diagnosis")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Station 7, EBUS-TBNA: non-small cell carcinoma, most likely squamous (p40+, TTF1-).",
+        "Station 7, EBUS-TBNA: non-small cell carcinoma, favour squamous cell carcinoma.",
+    ],
+)
+def test_a_non_small_cell_carcinoma_favouring_squamous(text: str) -> None:
+    fields = extract(text, "reg2025")
+    assert fields.get("histologic_type") == "favor squamous cell carcinoma"
+    assert fields.get("diagnosis") == "squamous cell carcinoma"
+
+
+def test_random_biopsies_of_the_right_and_left_colon_are_both_halves() -> None:
+    fields = extract("Random colonic biopsies, right and left colon. Chronic colitis.", "histai")
+    assert fields.get("tumor_site") == "right colon + left colon"
+    assert fields.get("laterality") != "right"
+
+
+def test_a_hemihepatectomy_is_a_hepatectomy() -> None:
+    fields = extract("Right hemihepatectomy (segments 5-8): hepatocellular carcinoma.", "tcga")
+    assert fields.get("specimen_type") == "hepatectomy"
+
+
+def test_a_pathologic_t_category_after_its_adjective() -> None:
+    assert (
+        extract("Squamous cell carcinoma of the tongue. Pathologic T2.", "tcga").get("pt_stage")
+        == "pt2"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Duodenal mucosa without significant histopathologic abnormality.",
+        "Duodenal mucosa with no significant histological abnormality.",
+    ],
+)
+def test_mucosa_without_significant_abnormality_is_normal(text: str) -> None:
+    assert extract(text, "histai").get("diagnosis") == "normal mucosa"
