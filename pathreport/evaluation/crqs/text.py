@@ -567,6 +567,23 @@ def _breast_sentinel_node(match: re.Match[str]) -> str:
     return f"{number}{node}, {side} axillary,"
 
 
+# A bracketed list of parts with one percent sign at its end: "(acinar 50, lepidic 30, papillary
+# 20%)" gives every part its percentage, as "(acinar 50%, lepidic 30%, papillary 20%)" does.
+_PERCENT_OF_A_LIST = re.compile(
+    r"\(((?:[a-z][a-z -]{0,30}[ \t]\d{1,3}[ \t]*,[ \t]*)+"
+    r"(?:and[ \t]+)?[a-z][a-z -]{0,30}[ \t]\d{1,3})%\)"
+)
+_LIST_NUMBER = re.compile(r"(\d{1,3})(?=[ \t]*,|$)")
+
+
+def _percent_each(match: re.Match[str]) -> str:
+    return "(" + _LIST_NUMBER.sub(r"\1%", match.group(1)) + ")"
+
+
+_LOBE_THEN_HEMISPHERE = re.compile(
+    r"(?<![a-z])(frontal|temporal|parietal|occipital|insular)[ \t]+lobe[ \t]*,[ \t]*(left|right)"
+    r"[ \t]+(?:cerebral[ \t]+)?hemisphere(?![a-z])"
+)
 _INNER_OUTER_MARGIN = re.compile(r"[ \t]*\((?:inner|outer)\)(?=[ \t]+margins?(?![a-z]))")
 # "Biopsies, right and left colon": both halves of the colon, each named as such (not the right
 # side of something and the left colon).
@@ -1778,6 +1795,8 @@ def normalise(text: str, *, report: bool = False) -> str:
     text = spell_out(text, words)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six mm"
     if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
+    if "%)" in text:  # "(acinar 50, lepidic 30, papillary 20 percent)": each a percentage
+        text = _PERCENT_OF_A_LIST.sub(_percent_each, text)
     if "n+" in text or "n +" in text:  # "Lymph nodes: 1 N+ / 23 N"
         text = _NODES_PLUS.sub(_nodes_plus, text)
     if "node" in text and ")" in text:  # "nodes 2(18)"
@@ -1817,6 +1836,8 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _MARGIN_END_ORGAN.sub(lambda m: m[1] or m[2], text)
     if "sentinel" in text and "breast," in text:  # "Breast, right, sentinel lymph node biopsy;"
         text = _BREAST_SENTINEL_HEADING.sub(_breast_sentinel_node, text)
+    if "hemisphere" in text:  # "temporal lobe, left hemisphere": the left temporal lobe
+        text = _LOBE_THEN_HEMISPHERE.sub(r"\2 \1 lobe", text)
     if "r) margin" in text:  # "endocervical (inner) margin": a cone's margin by its position
         text = _INNER_OUTER_MARGIN.sub("", text)
     if "and left colon" in text or "and right colon" in text:

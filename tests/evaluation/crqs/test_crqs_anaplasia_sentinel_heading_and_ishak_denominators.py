@@ -296,3 +296,66 @@ def test_a_pathologic_t_category_after_its_adjective() -> None:
 )
 def test_mucosa_without_significant_abnormality_is_normal(text: str) -> None:
     assert extract(text, "histai").get("diagnosis") == "normal mucosa"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dermoid cyst (mature cystic teratoma); immature tissue and malignant transformation"
+        " absent.",
+        "Mature cystic teratoma; malignant transformation absent.",
+        "Mature cystic teratoma; no malignant transformation.",
+    ],
+)
+def test_malignant_transformation_denied_is_benign(text: str) -> None:
+    assert extract(text, "histai").get("benign_vs_malignant") == "benign"
+
+
+def test_malignant_transformation_stated_is_malignant() -> None:
+    text = "Mature cystic teratoma with malignant transformation to squamous cell carcinoma."
+    assert extract(text, "histai").get("benign_vs_malignant") == "malignant"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Eosinophil-rich esophagitis, maximum 45 eos/HPF. Diagnosis: consistent with EoE.",
+        "Esophagus, biopsies: eosinophilic esophagitis, peak count 45 per HPF.",
+    ],
+)
+def test_eosinophilic_esophagitis_by_its_initials(text: str) -> None:
+    assert extract(text, "histai").get("diagnosis") == "eosinophilic esophagitis"
+
+
+def test_a_scalp_ellipse_is_skin() -> None:
+    fields = extract(
+        "Scalp excision ellipse, 14 x 9 mm. Invasive SCC, well differentiated.", "histai"
+    )
+    assert fields.get("skin_site") == "scalp"
+    assert fields.get("organ_site") == "skin"
+
+
+def test_a_glioma_site_named_by_lobe_then_hemisphere() -> None:
+    after = extract("Resection, temporal lobe, left hemisphere: glioblastoma.", "tcga")
+    before = extract("Left temporal lobe, resection: glioblastoma.", "tcga")
+    assert after.get("lateral_sites") == before.get("lateral_sites") == "left lobe"
+    assert after.get("tumor_site") == "temporal lobe"
+
+
+def test_one_percent_sign_after_a_bracketed_list_is_every_parts() -> None:
+    text = "Adenocarcinoma, acinar predominant (acinar 50, lepidic 30, papillary 20 percent)."
+    assert extract(text, "tcga").get("percentages") == "20.0 + 30.0 + 50.0"
+
+
+def test_margins_at_three_named_structures_are_clear() -> None:
+    text = (
+        "Radical nephrectomy: clear cell RCC. Margins at the ureter, renal vessels and perinephric"
+        " fat are uninvolved."
+    )
+    assert extract(text, "tcga").get("margin_status") == "negative"
+
+
+def test_conjunctival_intraepithelial_neoplasia_is_graded() -> None:
+    fields = extract("Conjunctiva: conjunctival intraepithelial neoplasia grade III.", "histai")
+    assert fields.get("dysplasia_grade") == "high"
+    assert fields.get("diagnosis") == "squamous intraepithelial lesion"
