@@ -550,15 +550,13 @@ _TEST_SIGN = re.compile(
 _HER2_IHC_BRACKET = re.compile(r"her2[ \t]*\((ihc[ \t]*(?:score[ \t]*)?[0-3]\+?)\)")
 # "HER2 (IHC): 3+": the method in brackets before the score ("her2 ihc 3+").
 _HER2_IHC_HEADING = re.compile(r"her2[ \t]*\(ihc\)[ \t]*:?[ \t]*(?=(?:score[ \t]*)?[0-3](?![0-9]))")
-# "Oesophagus, distal, biopsy", "Oesophagus distal": the part after the organ's name is the part
-# of the organ ("distal esophagus"), the third the staging names; "Oesophagus, proximal margin"
-# names a margin, not a part.
-# "Esophageal biopsies, proximal and distal", "Oesophagus (prox + distal)" likewise.
-# "Breast, right, sentinel lymph node biopsy;": the specimen is the breast's sentinel node (in
-# the axilla), as "Right axillary sentinel node biopsy" says; the breast names where the primary is.
+# "Breast, right, sentinel lymph node biopsy;", "Right breast sentinel nodes;": the specimen is
+# the breast's sentinel node (in the axilla), as "Right axillary sentinel node biopsy" says; the
+# breast names where the primary is. Only a heading that names the node and nothing else.
 _BREAST_SENTINEL_HEADING = re.compile(
-    r"(?m)^((?:\d{1,2}[.)][ \t]*)?)(?:breast[ \t]*,[ \t]*(left|right)|(left|right)[ \t]+breast)"
-    r"[ \t]*,[ \t]*(?:axillary[ \t]*,?[ \t]*)?(sentinel[ \t]+(?:lymph[ \t]+)?nodes?)(?![a-z])"
+    r"(?m)^((?:\d{1,2}[.)][ \t]*)?)"
+    r"(?:breast[ \t]*,[ \t]*(left|right)[ \t]*,|(left|right)[ \t]+breast[ \t]*,?)"
+    r"[ \t]*(?:axillary[ \t]*,?[ \t]*)?(sentinel[ \t]+(?:lymph[ \t]+)?nodes?)(?![a-z])"
 )
 
 
@@ -584,10 +582,16 @@ _LOBE_THEN_HEMISPHERE = re.compile(
     r"(?<![a-z])(frontal|temporal|parietal|occipital|insular)[ \t]+lobe[ \t]*,[ \t]*(left|right)"
     r"[ \t]+(?:cerebral[ \t]+)?hemisphere(?![a-z])"
 )
+_COLON_OR_RECTUM = re.compile(r"(?<![a-z])colon(?:/| or )rectum(?![a-z])")
+_ODD_SITE_WORDS = frozenset(["sentinel", "sln", "slnb", "slns", "hemisphere", "colon"])
 _INNER_OUTER_MARGIN = re.compile(r"[ \t]*\((?:inner|outer)\)(?=[ \t]+margins?(?![a-z]))")
 # "Biopsies, right and left colon": both halves of the colon, each named as such (not the right
 # side of something and the left colon).
 _BOTH_SIDES_OF_COLON = re.compile(r"(?<![a-z])(right|left) and (left|right) colon(?![a-z])")
+# "Oesophagus, distal, biopsy", "Oesophagus distal": the part after the organ's name is the part
+# of the organ ("distal esophagus"), the third the staging names; "Oesophagus, proximal margin"
+# names a margin, not a part.
+# "Esophageal biopsies, proximal and distal", "Oesophagus (prox + distal)" likewise.
 _ESOPHAGUS_PART_AFTER = re.compile(
     r"esophag(?:us|eal([ \t]+biops(?:y|ies))?)[ \t]*[,(]?[ \t]*"
     r"(distal|proximal|prox|lower|upper|mid|middle)(?![a-z])"
@@ -1792,6 +1796,8 @@ def normalise(text: str, *, report: bool = False) -> str:
     names_subtype = not _SUBTYPE_WORDS.isdisjoint(
         words if words is not None else WORD_RUN.findall(text)
     )
+    # A breast's sentinel node, a lobe then its hemisphere, the colon's halves or the colorectum.
+    odd_sites = words is None or not words.isdisjoint(_ODD_SITE_WORDS)
     text = spell_out(text, words)  # "RUL", "SLNs", "adenoca, mod. diff.", "w/o LVI", "six mm"
     if "cent" in text and "per" in text:
         text = _PERCENT_WORD.sub(r"\1%", text)
@@ -1834,14 +1840,15 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "al)" in text and "margin" in text:  # "proximal (esophageal) and distal margins"
         text = _MARGIN_END_ORGAN.sub(lambda m: m[1] or m[2], text)
-    if "sentinel" in text and "breast," in text:  # "Breast, right, sentinel lymph node biopsy;"
-        text = _BREAST_SENTINEL_HEADING.sub(_breast_sentinel_node, text)
-    if "hemisphere" in text:  # "temporal lobe, left hemisphere": the left temporal lobe
-        text = _LOBE_THEN_HEMISPHERE.sub(r"\2 \1 lobe", text)
-    if "r) margin" in text:  # "endocervical (inner) margin": a cone's margin by its position
-        text = _INNER_OUTER_MARGIN.sub("", text)
-    if "and left colon" in text or "and right colon" in text:
-        text = _BOTH_SIDES_OF_COLON.sub(r"\1 colon and \2 colon", text)  # "right and left colon"
+    if odd_sites:  # one word-set test for the three rewrites of sites below
+        if "sentinel" in text and "breast" in text:  # "Breast, right, sentinel lymph node biopsy;"
+            text = _BREAST_SENTINEL_HEADING.sub(_breast_sentinel_node, text)
+        if "hemisphere" in text:  # "temporal lobe, left hemisphere": the left temporal lobe
+            text = _LOBE_THEN_HEMISPHERE.sub(r"\2 \1 lobe", text)
+        if "and left colon" in text or "and right colon" in text:  # "right and left colon"
+            text = _BOTH_SIDES_OF_COLON.sub(r"\1 colon and \2 colon", text)
+        if "colon/rectum" in text or "colon or rectum" in text:  # "origin in the colon/rectum"
+            text = _COLON_OR_RECTUM.sub("colorectum", text)
     if "esophag" in text:  # "Oesophagus, distal, 38 cm", "Oesophagus distal, biopsy"
         text = _ESOPHAGUS_PART_AFTER.sub(_esophagus_parts_first, text)
     if "esophag" in text and (" and " in text or "&" in text or "/" in text or "+" in text):
@@ -1864,6 +1871,8 @@ def normalise(text: str, *, report: bool = False) -> str:
     if "until" in text:  # "infiltrating until subserosa"
         text = _INVADING_UNTIL.sub(r"\1 into", text)
     if "(" in text and ("(outer" in text or "(deep" in text or "(inner" in text or "(meso" in text):
+        if "r) margin" in text:  # "endocervical (inner) margin": a cone's margin by its position
+            text = _INNER_OUTER_MARGIN.sub("", text)
         text = _LAYER_PART_IN_BRACKETS.sub("", text)
     if "microvascular invasion" in text:  # "MVI: M0", the grade of a hepatocellular carcinoma's
         text = _MVI_GRADE.sub(_mvi_grade, text)

@@ -359,3 +359,66 @@ def test_conjunctival_intraepithelial_neoplasia_is_graded() -> None:
     fields = extract("Conjunctiva: conjunctival intraepithelial neoplasia grade III.", "histai")
     assert fields.get("dysplasia_grade") == "high"
     assert fields.get("diagnosis") == "squamous intraepithelial lesion"
+
+
+def test_a_breasts_sentinel_node_heading_without_a_comma() -> None:
+    fields = extract(
+        "Left breast sentinel lymph node biopsy;\nNo metastatic carcinoma (0/2)", "reg2025"
+    )
+    assert fields.get("organ_site") == "lymph node"
+    assert fields.get("lateral_sites") == "left node free"
+
+
+def test_a_mastectomy_with_its_sentinel_node_stays_the_breast() -> None:
+    text = "Left breast, mastectomy and sentinel lymph node biopsy: invasive carcinoma, grade 2."
+    assert extract(text, "tcga").get("lateral_sites") == "left breast"
+
+
+def test_origin_in_the_colon_or_rectum_is_no_tumour_of_the_rectum() -> None:
+    text = (
+        "Liver lesion (segment VI), core bx:\nAdenocarcinoma, metastatic; the immunoprofile"
+        " (CK7-negative, CK20-positive) supports origin in the colon/rectum."
+    )
+    assert "rectum" not in str(extract(text, "reg2025").get("tumor_site"))
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("CIN 3 with crypt involvement; invasion identified", "present"),
+        ("CIN 3 with crypt involvement; no invasion identified", "absent"),
+    ],
+)
+def test_a_bare_invasion_after_a_cin_is_stromal_invasion(line: str, value: str) -> None:
+    assert extract(f"Cervix, punch biopsy;\n{line}", "reg2025").get("stromal_invasion") == value
+
+
+def test_lymphovascular_invasion_identified_is_no_stromal_invasion() -> None:
+    text = "Cervix, punch biopsy;\nCIN 3; lymphovascular invasion identified"
+    assert "stromal_invasion" not in extract(text, "reg2025")
+
+
+def test_cin_grade_in_roman_numerals_written_out_in_reg() -> None:
+    text = "Cervical punch biopsy:\nHSIL (cervical intraepithelial neoplasia grade III)."
+    assert extract(text, "reg2025").get("histologic_type") == "cin 3"
+
+
+def test_a_lesion_with_its_grade_in_brackets_involving_a_margin() -> None:
+    text = (
+        "Uterine cervix, LEEP;\nHigh-grade squamous intraepithelial lesion (CIN 3), involving"
+        " endocervical margin"
+    )
+    assert extract(text, "reg2025").get("margin_involved") == "endocervical"
+
+
+def test_detrusor_present_and_invaded_is_muscularis_propria() -> None:
+    text = (
+        "Bladder, transurethral resection of tumour:\nHigh-grade invasive urothelial carcinoma."
+        " Detrusor muscle is present in the sample and is invaded by carcinoma."
+    )
+    assert extract(text, "reg2025").get("invasion_depth") == "muscularis propria"
+
+
+def test_carcinoma_of_the_adrenal_cortex_is_adrenocortical() -> None:
+    text = "Adrenalectomy, left: carcinoma of the adrenal cortex measuring 9.5 cm."
+    assert extract(text, "tcga").get("diagnosis") == "adrenocortical carcinoma"
