@@ -420,6 +420,11 @@ _SARCOMA_TYPE_AFTER = re.compile(
     r"([a-z]*sarcoma)[ \t]?,[ \t]*(dedifferentiated|well[ -]differentiated|myxoid|pleomorphic"
     r"|round[ \t]+cell|spindle[ \t]+cell|epithelioid)[ \t]+type(?![a-z])"
 )
+# "No hydropic change or trophoblastic hyperplasia to suggest molar pregnancy": what the absent
+# findings would suggest is denied with them, as "nothing to suggest" denies it.
+_NO_LIST_TO_SUGGEST = re.compile(
+    r"(?<![a-z])(no|without)([ \t][^.;:\n]{1,80}?)[ \t]+to[ \t]+suggest(?![a-z])"
+)
 # "Adenoma, follicular type": an adenoma's type after it, as a carcinoma's.
 _ADENOMA_TYPE_AFTER = re.compile(
     r"(?<![a-z])(adenoma)[ \t]?,[ \t]*(follicular|oncocytic|h[uü]rthle[ \t]+cell|tubular"
@@ -1079,7 +1084,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "segmentectomy", "sheathing", "sm", "sq", "tb", "ptb", "ti", "times", "type", "uc", "x",
-        "grade", "fuhrman",
+        "grade", "fuhrman", "suggest",
         "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred", "coat", "bowel",
         "lesion", "free", "basal",
     ]
@@ -1295,6 +1300,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "type" in words and "sarcoma," in text:  # "liposarcoma, dedifferentiated type"
         text = _SARCOMA_TYPE_AFTER.sub(r"\2 \1", text)
+    if "suggest" in words:  # "no hydropic change or trophoblastic hyperplasia to suggest a mole"
+        text = _NO_LIST_TO_SUGGEST.sub(r"\1\2, nothing to suggest", text)
     if "type" in words and "adenoma," in text:  # "adenoma, follicular type"
         text = _ADENOMA_TYPE_AFTER.sub(r"\2 \1", text)
     if "carcinoma," in text and not words.isdisjoint(_TYPE_WORDS_AFTER_COMMA):

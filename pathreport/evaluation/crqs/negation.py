@@ -88,6 +88,8 @@ DEFAULT_POST = (
     "are not identified", "not appreciated", "not involved", "not invaded", "not infiltrated",
     "not breached", "not penetrated",
     "not demonstrated", "not expressed", "not demonstrable",
+    # "BCL-2 immunostain does not stain germinal centre cells": the stain's own result.
+    "does not stain", "do not stain", "did not stain", "fails to stain", "failed to stain",
     # "MDM2 FISH: not amplified", "MDM2 FISH shows no amplification": a gene tested for its
     # amplification.
     "not amplified", "non-amplified", "nonamplified", "shows no amplification",

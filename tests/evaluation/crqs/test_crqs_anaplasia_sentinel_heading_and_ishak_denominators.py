@@ -422,3 +422,71 @@ def test_detrusor_present_and_invaded_is_muscularis_propria() -> None:
 def test_carcinoma_of_the_adrenal_cortex_is_adrenocortical() -> None:
     text = "Adrenalectomy, left: carcinoma of the adrenal cortex measuring 9.5 cm."
     assert extract(text, "tcga").get("diagnosis") == "adrenocortical carcinoma"
+
+
+def test_findings_absent_to_suggest_a_mole_deny_the_mole() -> None:
+    text = (
+        "Uterine evacuation: chorionic villi and decidua present; no hydropic change or"
+        " trophoblastic hyperplasia to suggest molar pregnancy."
+    )
+    fields = extract(text, "histai")
+    assert fields.get("diagnosis") != "hydatidiform mole"
+    assert fields.get("excluded_entities") == "hydatidiform mole"
+
+
+def test_findings_present_to_suggest_a_carcinoma_keep_it() -> None:
+    assert extract("There is marked atypia to suggest carcinoma.", "histai").get("diagnosis") == (
+        "carcinoma"
+    )
+
+
+def test_a_clearance_measured_deep_is_no_depth_of_invasion() -> None:
+    text = (
+        "Scalp skin excision:\nWell-differentiated squamous cell carcinoma infiltrating to a depth"
+        " of 3 mm. Clearance is 1 mm deep and 4 mm peripherally."
+    )
+    assert extract(text, "reg2025").get("depth_of_invasion") == 3.0
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Chronic active gastritis. Lymphoepithelial lesions are present.", "present"),
+        ("Chronic active gastritis. No lymphoepithelial lesions.", "absent"),
+    ],
+)
+def test_lymphoepithelial_lesions(text: str, value: str) -> None:
+    assert extract(text, "histai").get("lymphoepithelial_lesions") == value
+
+
+def test_chronic_active_antral_gastritis_is_chronic_gastritis() -> None:
+    text = "Conclusion: Helicobacter-associated chronic active antral gastritis."
+    assert extract(text, "histai").get("gastritis_type") == "chronic"
+
+
+@pytest.mark.parametrize(
+    ("text", "degree"),
+    [
+        ("Compound melanocytic naevus with mild cytological and architectural atypia.", "mild"),
+        ("Compound naevus showing severe architectural and cytological atypia.", "severe"),
+        ("Urothelium showing slight architectural and nuclear atypia.", "mild"),
+    ],
+)
+def test_atypia_named_with_its_architecture(text: str, degree: str) -> None:
+    assert extract(text, "histai").get("cytologic_atypia") == degree
+
+
+@pytest.mark.parametrize(
+    ("text", "markers"),
+    [
+        ("BCL-2 immunostain does not stain germinal center cells.", "bcl2 negative"),
+        ("CD10 does not stain the tumour cells; BCL2 is positive.", "cd10 negative + bcl2"),
+    ],
+)
+def test_a_stain_that_does_not_stain_is_negative(text: str, markers: str) -> None:
+    assert extract(text, "histai").get("ihc_markers") == markers
+
+
+def test_an_acid_fast_stain_negative_denies_mycobacteria() -> None:
+    fields = extract("Necrotizing granuloma. Acid-fast stain negative.", "histai")
+    assert fields.get("organisms") == "mycobacteria negative"
