@@ -896,6 +896,8 @@ _BRACKETED_QUALIFIERS = (
     "(benign)",
     # "transitional cell (urothelial) carcinoma": the entity by its current name.
     "(urothelial)",
+    # "low-grade (mild) dysplasia": the grade in the other system's word, as "mild dysplasia".
+    "(mild)",
 )
 _BRACKETED_QUALIFIER = re.compile(
     r"(?<=[a-z] )\((" + "|".join(q.strip("()") for q in _BRACKETED_QUALIFIERS) + r")\)(?= [a-z])"

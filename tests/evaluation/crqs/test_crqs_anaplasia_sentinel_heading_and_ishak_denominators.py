@@ -490,3 +490,26 @@ def test_a_stain_that_does_not_stain_is_negative(text: str, markers: str) -> Non
 def test_an_acid_fast_stain_negative_denies_mycobacteria() -> None:
     fields = extract("Necrotizing granuloma. Acid-fast stain negative.", "histai")
     assert fields.get("organisms") == "mycobacteria negative"
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [
+        ("Tumour regression score 2 (partial response, CAP).", "cap 2"),
+        ("Partial treatment response (CAP tumour regression score 2).", "cap 2"),
+        ("Tumour regression score 2 (Mandard).", "mandard 2"),
+        ("Tumour regression score 2.", "trg 2"),
+    ],
+)
+def test_a_regression_grade_and_its_system_after_a_comment(text: str, grade: str) -> None:
+    assert extract(text, "tcga").get("tumor_regression_grade") == grade
+
+
+def test_a_grade_word_in_brackets_after_the_grade() -> None:
+    text = "Tongue, incisional biopsy: squamous mucosa with low-grade (mild) dysplasia."
+    assert extract(text, "histai").get("dysplasia_grade") == "low"
+
+
+def test_an_ovarian_cystectomy_is_no_bladder_specimen() -> None:
+    text = "Laparoscopic cystectomy, L ovary:\nDermoid cyst (mature cystic teratoma); benign."
+    assert extract(text, "reg2025").get("organ_site") == "ovary"
