@@ -1607,7 +1607,7 @@ def _status_line_end(rt: ReportText, rest: str, line_end: int, clause: int) -> i
             break
         after = text.find("\n", end + 1)
         line = text[end + 1 : after if after >= 0 else len(text)].rstrip()
-        if not line or ":" in line or line.endswith(";") or line.endswith(":"):
+        if not line or ":" in line or line.endswith(";"):
             break
         start, end = end + 1, after
     last_word = rt.word_of((end if end >= 0 else len(text)) - 1)
@@ -1735,8 +1735,8 @@ _NAMED_PART = re.compile(
 _NUMBERED_SENTINEL = re.compile(
     r"(?<![a-z])sentinel\s+(?:lymph\s+)?(?:nodes?\s+)?(?:#\s*|no\.?\s*|number\s+)?(\d{1,2})(?![0-9])"
 )
-# A tumour named before a value on its line: the value is inside the diagnosis, not a heading.
 _HEADING_STATUS_LINES = 3  # the lines below a one-line specimen heading that state its status
+# A tumour named before a value on its line: the value is inside the diagnosis, not a heading.
 _TUMOUR_NAMED = re.compile(
     r"carcinom|tumou?r|involv|metasta|sarcom|lymphom|melanom|neoplas|malignan"
 )

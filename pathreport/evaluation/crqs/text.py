@@ -578,12 +578,16 @@ def _percent_each(match: re.Match[str]) -> str:
     return "(" + _LIST_NUMBER.sub(r"\1%", match.group(1)) + ")"
 
 
+# "Temporal lobe, left hemisphere": the left temporal lobe, as "left temporal lobe" names it.
 _LOBE_THEN_HEMISPHERE = re.compile(
     r"(?<![a-z])(frontal|temporal|parietal|occipital|insular)[ \t]+lobe[ \t]*,[ \t]*(left|right)"
     r"[ \t]+(?:cerebral[ \t]+)?hemisphere(?![a-z])"
 )
+# "Supports origin in the colon/rectum": the colorectum as one primary site, not the rectum.
 _COLON_OR_RECTUM = re.compile(r"(?<![a-z])colon(?:/| or )rectum(?![a-z])")
+# The words of the four rare rewrites of sites in ``normalise`` (one word-set test for them).
 _ODD_SITE_WORDS = frozenset(["sentinel", "sln", "slnb", "slns", "hemisphere", "colon"])
+# "Endocervical (inner) margin": a cone's margin named with its position in brackets.
 _INNER_OUTER_MARGIN = re.compile(r"[ \t]*\((?:inner|outer)\)(?=[ \t]+margins?(?![a-z]))")
 # "Biopsies, right and left colon": both halves of the colon, each named as such (not the right
 # side of something and the left colon).
@@ -1842,7 +1846,7 @@ def normalise(text: str, *, report: bool = False) -> str:
         text = _FREE_MARGIN.sub(r"\2 free of \1", text)
     if "al)" in text and "margin" in text:  # "proximal (esophageal) and distal margins"
         text = _MARGIN_END_ORGAN.sub(lambda m: m[1] or m[2], text)
-    if odd_sites:  # one word-set test for the three rewrites of sites below
+    if odd_sites:  # one word-set test for the four rewrites of sites below
         if "sentinel" in text and "breast" in text:  # "Breast, right, sentinel lymph node biopsy;"
             text = _BREAST_SENTINEL_HEADING.sub(_breast_sentinel_node, text)
         if "hemisphere" in text:  # "temporal lobe, left hemisphere": the left temporal lobe
