@@ -420,6 +420,13 @@ _SARCOMA_TYPE_AFTER = re.compile(
     r"([a-z]*sarcoma)[ \t]?,[ \t]*(dedifferentiated|well[ -]differentiated|myxoid|pleomorphic"
     r"|round[ \t]+cell|spindle[ \t]+cell|epithelioid)[ \t]+type(?![a-z])"
 )
+# "GMS and AFB special stains negative": the stains named, then the word for their kind.
+_NAMED_SPECIAL_STAINS = re.compile(r"(?<=[a-z]) special stain(?=s?(?![a-z]))")
+# "Margins: none involved": no margin is involved (the cue "none" stands before its verb).
+# Margins only: "Nineteen nodes, none involved" is a count, which the count rules read.
+_NONE_INVOLVED = re.compile(
+    r"(?<=margins)[ \t]*:?[ \t]*none[ \t]+(?:(?:is|are|was|were)[ \t]+)?involved(?![a-z])"
+)
 # "No hydropic change or trophoblastic hyperplasia to suggest molar pregnancy": what the absent
 # findings would suggest is denied with them, as "nothing to suggest" denies it.
 _NO_LIST_TO_SUGGEST = re.compile(
@@ -1084,7 +1091,7 @@ _GATE_WORDS = frozenset(
         "lobectomy", "mec", "meningioma", "mm", "mod", "nerve", "neural", "nil", "not", "o",
         "of", "particularities", "particularity", "re", "resection", "rp", "screening",
         "segmentectomy", "sheathing", "sm", "sq", "tb", "ptb", "ti", "times", "type", "uc", "x",
-        "grade", "fuhrman", "suggest",
+        "grade", "fuhrman", "suggest", "none", "special",
         "right", "left", "ic", "lp", "sm1", "sm2", "m", "propria", "hundred", "coat", "bowel",
         "lesion", "free", "basal",
     ]
@@ -1300,6 +1307,10 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _rewrite(text, _TYPE_AFTER, _type_first)
     if "type" in words and "sarcoma," in text:  # "liposarcoma, dedifferentiated type"
         text = _SARCOMA_TYPE_AFTER.sub(r"\2 \1", text)
+    if "special" in words and " special stain" in text:  # "GMS and AFB special stains negative"
+        text = _NAMED_SPECIAL_STAINS.sub(" stain", text)
+    if "none" in words and "none " in text:  # "Margins: none involved"
+        text = _NONE_INVOLVED.sub(": not involved", text)
     if "suggest" in words:  # "no hydropic change or trophoblastic hyperplasia to suggest a mole"
         text = _NO_LIST_TO_SUGGEST.sub(r"\1\2, nothing to suggest", text)
     if "type" in words and "adenoma," in text:  # "adenoma, follicular type"

@@ -513,3 +513,75 @@ def test_a_grade_word_in_brackets_after_the_grade() -> None:
 def test_an_ovarian_cystectomy_is_no_bladder_specimen() -> None:
     text = "Laparoscopic cystectomy, L ovary:\nDermoid cyst (mature cystic teratoma); benign."
     assert extract(text, "reg2025").get("organ_site") == "ovary"
+
+
+def test_a_lymphadenectomy_names_its_sides_nodes() -> None:
+    text = (
+        "Radical wide local excision of vulva (left labium majus) with left inguinofemoral"
+        " lymphadenectomy."
+    )
+    assert extract(text, "tcga").get("lateral_sites") == "left labium + left node"
+
+
+@pytest.mark.parametrize(
+    ("text", "present"),
+    [
+        (
+            "Left supraclavicular node excision (2.2 cm): near-total replacement by metastatic"
+            " adenocarcinoma.",
+            True,
+        ),
+        ("Lymph node with no replacement by metastatic tumour.", False),
+    ],
+)
+def test_a_node_replaced_by_metastasis_is_involved(text: str, present: bool) -> None:
+    assert (extract(text, "histai").get("lymph_node_involvement") == "present") is present
+
+
+def test_an_invasion_depth_after_its_layer() -> None:
+    text = (
+        "Stomach, body, endoscopic submucosal dissection;\nTubular adenocarcinoma, well"
+        " differentiated\nInvasion depth: submucosa, 300 um (SM1)"
+    )
+    fields = extract(text, "reg2025")
+    assert fields.get("depth_of_invasion") == 0.3
+    assert fields.get("invasion_depth") == "submucosa"
+
+
+def test_the_superficial_submucosa_is_the_submucosa() -> None:
+    text = "Gastric ESD:\nTubular adenocarcinoma invading the superficial submucosa (SM1)."
+    assert extract(text, "reg2025").get("invasion_depth") == "submucosa"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Whipple. Margins: none involved, closest the SMV groove at 1.5 mm.", "negative"),
+        ("Margins: none are involved.", "negative"),
+    ],
+)
+def test_margins_none_involved_are_clear(text: str, status: str) -> None:
+    assert extract(text, "tcga").get("margin_status") == status
+
+
+def test_nodes_none_involved_stay_a_count() -> None:
+    assert extract("Nineteen nodes, none involved.", "tcga").get("lymph_node_involvement") == (
+        "0/19"
+    )
+
+
+def test_named_special_stains_negative_deny_their_organisms() -> None:
+    text = "Transbronchial biopsy. GMS and AFB special stains negative; no granulomas."
+    assert extract(text, "histai").get("organisms") == "fungi negative + mycobacteria negative"
+
+
+@pytest.mark.parametrize(
+    ("line", "depth"),
+    [
+        ("Muscularis propria: present, involved", "muscularis propria"),
+        ("Muscularis propria: present, not involved", None),
+    ],
+)
+def test_a_labelled_muscularis_propria_present_and_its_status(line: str, depth: str | None) -> None:
+    text = f"Urinary bladder, transurethral resection;\nInvasive urothelial carcinoma\n{line}"
+    assert extract(text, "reg2025").get("invasion_depth") == depth
