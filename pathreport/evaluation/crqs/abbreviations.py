@@ -425,7 +425,7 @@ _NAMED_SPECIAL_STAINS = re.compile(r"(?<=[a-z]) special stain(?=s?(?![a-z]))")
 # "Margins: none involved": no margin is involved (the cue "none" stands before its verb).
 # Margins only: "Nineteen nodes, none involved" is a count, which the count rules read.
 _NONE_INVOLVED = re.compile(
-    r"(?<=margins)[ \t]*:?[ \t]*none[ \t]+(?:(?:is|are|was|were)[ \t]+)?involved(?![a-z])"
+    r"(margins)[ \t]*:?[ \t]*none[ \t]+(?:(?:is|are|was|were)[ \t]+)?involved(?![a-z])"
 )
 # "No hydropic change or trophoblastic hyperplasia to suggest molar pregnancy": what the absent
 # findings would suggest is denied with them, as "nothing to suggest" denies it.
@@ -1309,8 +1309,8 @@ def spell_out(text: str, words: set[str] | None = None) -> str:
         text = _SARCOMA_TYPE_AFTER.sub(r"\2 \1", text)
     if "special" in words and " special stain" in text:  # "GMS and AFB special stains negative"
         text = _NAMED_SPECIAL_STAINS.sub(" stain", text)
-    if "none" in words and "none " in text:  # "Margins: none involved"
-        text = _NONE_INVOLVED.sub(": not involved", text)
+    if "none" in words:  # "Margins: none involved" (a search led by "margins")
+        text = _NONE_INVOLVED.sub(r"\1: not involved", text)
     if "suggest" in words:  # "no hydropic change or trophoblastic hyperplasia to suggest a mole"
         text = _NO_LIST_TO_SUGGEST.sub(r"\1\2, nothing to suggest", text)
     if "type" in words and "adenoma," in text:  # "adenoma, follicular type"

@@ -342,7 +342,7 @@ def test_a_glioma_site_named_by_lobe_then_hemisphere() -> None:
     assert after.get("tumor_site") == "temporal lobe"
 
 
-def test_one_percent_sign_after_a_bracketed_list_is_every_parts() -> None:
+def test_one_percent_word_after_a_bracketed_list_is_every_parts() -> None:
     text = "Adenocarcinoma, acinar predominant (acinar 50, lepidic 30, papillary 20 percent)."
     assert extract(text, "tcga").get("percentages") == "20.0 + 30.0 + 50.0"
 
