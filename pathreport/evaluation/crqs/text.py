@@ -587,10 +587,9 @@ _LOBE_THEN_HEMISPHERE = re.compile(
 )
 # "Supports origin in the colon/rectum": the colorectum as one primary site, not the rectum.
 _COLON_OR_RECTUM = re.compile(r"(?<![a-z])colon(?:/| or )rectum(?![a-z])")
-# The words of the four rare rewrites of sites in ``normalise`` (one word-set test for them).
+# The words of the four rare rewrites of sites in ``normalise`` (one word-set test for them);
+# the word set is taken before ``spell_out``, so a sentinel node's shorthand counts too ("SLNB").
 _ODD_SITE_WORDS = frozenset(["sentinel", "sln", "slnb", "slns", "hemisphere", "colon"])
-# "Endocervical (inner) margin": a cone's margin named with its position in brackets.
-_INNER_OUTER_MARGIN = re.compile(r"[ \t]*\((?:inner|outer)\)(?=[ \t]+margins?(?![a-z]))")
 # "Biopsies, right and left colon": both halves of the colon, each named as such (not the right
 # side of something and the left colon).
 _BOTH_SIDES_OF_COLON = re.compile(r"(?<![a-z])(right|left) and (left|right) colon(?![a-z])")
@@ -1221,6 +1220,9 @@ def _record_margins(match: re.Match) -> str:
     return "margins" + _RECORD_NAMED_MARGIN.sub(r"\1 margin ", match.group(1))
 
 
+# "Endocervical (inner) margin": a cone's margin named with its position in brackets (looked for
+# where a bracketed layer part is, below).
+_INNER_OUTER_MARGIN = re.compile(r"[ \t]*\((?:inner|outer)\)(?=[ \t]+margins?(?![a-z]))")
 # "Invading deep (outer half) muscularis propria", "the outer (deep) half of the detrusor",
 # "perirectal (mesorectal) fat": a bracketed second name of the layer's part, which would stand
 # between the verb and the layer it invades.
