@@ -129,6 +129,21 @@ _NOT_MODIFIERS = frozenset(
 )  # fmt: skip
 
 
+# Words between a list's conjunction and its last item that leave the item a list item: "or any
+# malignancy", "or evidence of malignancy".
+_ITEM_LEADS = frozenset({"any", "evidence", "signs", "sign", "features"})
+
+
+def _after_conjunction(words: Sequence[str], i: int) -> bool:
+    """Word i follows a list's conjunction, directly or after a lead ("or evidence of")."""
+    k = i - 1
+    if k >= 1 and words[k] == "of" and words[k - 1] in _ITEM_LEADS:
+        k -= 2
+    if k >= 1 and words[k] == "any":
+        k -= 1
+    return k >= 0 and words[k] in _CONJUNCTIONS
+
+
 # Verbs of spread whose forms a phrase may start with; a listed form stands for all of them.
 _VERB_ENDINGS = {
     **dict.fromkeys(("invad", "involv", "infiltrat", "penetrat", "perforat"),
@@ -787,8 +802,12 @@ class RuleExtractor:
                 if bounds[at + 1] != bounds[at] or commas[at + 1] != commas[at]:
                     return None
                 conjunctions = 0
+                text, starts, ends = rt.text, rt.starts, rt.ends
                 for k in range(at + 1, min(at + 10, n_words)):
                     if bounds[k + 1] != bounds[k] or commas[k + 1] != commas[k]:
+                        return None
+                    if "(" in text[ends[k - 1] : starts[k]]:
+                        # "carcinoma of lung (TTF1 negative)": a bracket opens an aside of its own
                         return None
                     if k in post_by_start:
                         return k
@@ -1098,10 +1117,11 @@ class RuleExtractor:
                 continue
             negated, cue, explicit = (
                 # A bare mention right after a conjunction is a list item of its own ("no
-                # atrophy, metaplasia or dysplasia"), so the cue reaches it across unlisted items;
+                # atrophy, metaplasia or dysplasia", "without hyperplasia, atypia or evidence of
+                # malignancy"), so the cue reaches it across unlisted items;
                 # after an adjective it heads them ("no perineural, lymphovascular or bony
                 # invasion") and the cue does not.
-                negation(i, j, fi, kind == TERM or (i > 0 and rt.words[i - 1] in _CONJUNCTIONS))
+                negation(i, j, fi, kind == TERM or _after_conjunction(rt.words, i))
                 if negatable[fi]
                 else (False, None, False)
             )

@@ -1520,6 +1520,14 @@ def _carcinoma_of(lineage: str) -> str:
     return "squamous cell carcinoma" if lineage.startswith("squamous") else "adenocarcinoma"
 
 
+# "Uterus, cervix, LEEP cone" names the cervix of the uterus; "uterus, cervix, tubes and ovaries"
+# lists the organs of a hysterectomy, so the comma stays when more organs follow.
+_UTERUS_COMMA_CERVIX = re.compile(
+    r"uterus, cervix(?!,?\s*(?:and\s+)?(?:both\s+|bilateral\s+|(?:left|right)\s+)?"
+    r"(?:tubes?|fallopian|ovar|adnexa))"
+)
+
+
 def _other_labs_wording(text: str, words: set[str]) -> str:
     """Wordings some labs use for what the schemas read in another form ("CD20 +ve", "low grade
     (FIGO 1)", "Gleason three plus three equals six", "1.5 and 1.8 cm").
@@ -1538,7 +1546,7 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     if "prostate" in words and not words.isdisjoint(_SEXTANT_WORDS):  # "apex of left side"
         text = _prostate_sextant(text)
     if "cervix" in words and "uterus" in words and "uterus, cervix" in text:
-        text = text.replace("uterus, cervix", "uterine cervix")  # "Uterus, cervix, LEEP cone"
+        text = _UTERUS_COMMA_CERVIX.sub("uterine cervix", text)  # "Uterus, cervix, LEEP cone"
     if "endometrioid" in words and "endometrial" in words:  # "Endometrioid endometrial carcinoma"
         text = _ENDOMETRIOID_ENDOMETRIAL.sub("endometrioid ", text)
     if "h" in words and not words.isdisjoint(_CLOCK_FACE_ORGANS):  # "cervical biopsy, h 12"
