@@ -36,10 +36,16 @@ or major weight stated "present" in the reference: lymphovascular invasion, ulce
 twice in the denominators of CFC and KIR (``Schema.adverse_when_present``): dropping "perineural
 invasion present" from a long report otherwise cost under 1%, less than rewording two minor facts.
 A report that states the finding loses nothing; counting it three times lost as many dev
-triplets as it gained (rewrites whose wording the extractor missed), four times more. In the same
-way an adverse finding the prediction invents (such a field "present" in the prediction and absent
-from the reference) counts twice in HR's numerator and denominator: an invented "lymphovascular
-invasion present" in a long report otherwise cost about 2%, less than one reworded minor fact.
+triplets as it gained (rewrites whose wording the extractor missed), four times more. An adverse
+finding the prediction invents (such a field "present" in the prediction and absent from the
+reference) counts more in HR's numerator and denominator: a critical one four times
+(``INVENTED_CRITICAL_COUNT``), a major one twice. HR weighs a sixteenth of CDS, so counted once an
+invented "lymphovascular invasion present" in a long report cost about 2%, and counted twice still
+less than one major fact worded more narrowly ("body and lesser curvature" beside "lesser
+curvature"). On the dev check set counting every invented adverse finding three, four and five
+times gained 0, 3 and 4 triplets net over twice (five at the cost of a second rewrite lost to a
+misread finding); counted four times an invented tumour necrosis (major) cost more than invented
+positive peritoneal washings (critical), so major findings stay at twice, with the same 3 gained.
 
 Empty denominators follow one policy for every dataset: no reference field -> CFC = KIR = 1
 (vacuous, counted; or 0, or the case skipped, by ``on_empty_reference``); no reference key field
@@ -66,6 +72,8 @@ WEIGHTINGS = ("severity", "uniform")
 PAPER_WEIGHTS = (0.3, 0.4, 0.2, 0.4)  # the paper's w1..w4 (CFC, KIR, HR, CDS)
 DEFAULT_WEIGHTS = (0.3, 0.4, 0.2, 3.2)  # the complete profile: discordance weighs eight times
 COMPONENTS = ("CFC", "KIR", "HR", "CDS")
+# How many times an invented critical adverse finding counts in HR (see the module docstring).
+INVENTED_CRITICAL_COUNT = 4
 FREE_MARK = " free"  # a sided site stated tumour-free: "left ovary free"
 
 
@@ -251,7 +259,7 @@ def score_fields(
                 for n in names
             )
 
-    adverse_fields = schema.adverse_when_present  # left out or invented, each counts twice
+    adverse_fields = schema.adverse_when_present  # left out or invented, each counts more
     discordant_set = set(discordant)
     shared_weight = shared(discordant) if discordant else 0.0  # computed once: REG pairs are short
     score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
@@ -285,13 +293,23 @@ def score_fields(
         predicted = size(pred_fields)
         if hallucinated:
             unsupported += size(hallucinated)
-            # An adverse finding invented counts twice, as one left out does (module docstring).
+            # An adverse finding invented counts more (module docstring): a critical one
+            # INVENTED_CRITICAL_COUNT times, a major one twice.
             if config.weighting == "severity" and not adverse_fields.isdisjoint(hallucinated):
-                invented = size(
-                    [f for f in hallucinated if f in adverse_fields and prediction[f] == "present"]
+                extra = sum(
+                    [
+                        schema.weights[f]
+                        * (
+                            INVENTED_CRITICAL_COUNT - 1
+                            if schema.field(f).severity == "critical"
+                            else 1
+                        )
+                        for f in hallucinated
+                        if f in adverse_fields and prediction[f] == "present"
+                    ]
                 )
-                unsupported += invented
-                predicted += invented
+                unsupported += extra
+                predicted += extra
         hr = _ratio(unsupported, predicted, empty=0.0)
     else:
         score.empty_prediction_fields = True

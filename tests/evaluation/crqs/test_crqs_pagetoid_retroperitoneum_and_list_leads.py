@@ -154,3 +154,22 @@ def test_a_hysterectomys_organ_list_keeps_the_uterus() -> None:
 def test_uterus_then_cervix_alone_names_the_cervix(dataset: str) -> None:
     text = "Uterus, cervix, LEEP cone: HSIL (CIN 3)."
     assert "uterus" not in extract(text, dataset)["organ_site"].split(" + ")
+
+
+# -- an invented critical finding ----------------------------------------------------------------
+
+
+def test_invented_perineural_invasion_costs_more_than_a_narrower_site() -> None:
+    reference = (
+        "Total gastrectomy: poorly cohesive carcinoma, signet ring cell type, in the body along the"
+        " lesser curvature, 6 cm, invading the subserosa. Proximal and distal margins free."
+        " Metastatic carcinoma in 5 of 22 perigastric lymph nodes. pT3 pN2."
+    )
+    rewrite = (
+        "Total gastrectomy specimen: signet-ring cell (poorly cohesive) carcinoma of the gastric"
+        " body, lesser curve, 60 mm, into the subserosal connective tissue (pT3). Five of"
+        " twenty-two perigastric nodes contain metastases (pN2). Proximal and distal margins"
+        " uninvolved."
+    )
+    wrong = reference.replace("subserosa.", "subserosa. Perineural invasion present.")
+    assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS

@@ -52,7 +52,8 @@ def test_scoring_identical_fields_score_one():
 def test_scoring_components_by_hand():
     # Reference: 4 fields (2 key). Prediction: diagnosis right, grade wrong, necrosis missing,
     # size within 15 % (2.2 vs 2.0), plus an invented lvi. Necrosis, an adverse finding (stated
-    # present), counts twice where it is left out; the invented lvi ("present") twice in HR.
+    # present), counts twice where it is left out; the invented lvi ("present", major) twice in
+    # HR.
     pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
     s = score_fields(REF, pred, SCHEMA, DEFAULT)
     assert s.matched == ["diagnosis", "size"] and s.discordant == ["grade"]
@@ -100,6 +101,31 @@ def test_an_invented_adverse_finding_costs_more_than_an_invented_absence():
     )
 
 
+def test_an_invented_critical_adverse_finding_counts_four_times_in_hr() -> None:
+    """An invented critical finding ("perineural invasion present") counts four times in HR, a
+    major one twice: a made-up finding that changes treatment must cost more than a fact worded
+    more narrowly."""
+    schema = build_schema(
+        {
+            "name": "toy_severity",
+            "fields": [
+                {"name": "diagnosis", "type": "categorical", "severity": "critical",
+                 "values": {"adenocarcinoma": []}},
+                {"name": "pni", "type": "presence", "severity": "critical",
+                 "values": {"present": ["pni"]}},
+                {"name": "necrosis", "type": "presence", "severity": "major",
+                 "values": {"present": ["necrosis"]}},
+            ],
+        }
+    )  # fmt: skip
+    ref = {"diagnosis": "adenocarcinoma"}
+    pni = score_fields(ref, {**ref, "pni": "present"}, schema, DEFAULT)
+    necrosis = score_fields(ref, {**ref, "necrosis": "present"}, schema, DEFAULT)
+    # weights: critical 3, major 1; pni 3 * 4 of 3 + 3 * 4, necrosis 1 * 2 of 3 + 1 * 2
+    assert pytest.approx(12 / 15) == pni.HR
+    assert pytest.approx(2 / 5) == necrosis.HR
+
+
 def test_scoring_worst_case_is_negative_and_not_clipped():
     pred = {"diagnosis": "squamous cell carcinoma", "grade": "1", "necrosis": "absent", "size": 5.0}
     s = score_fields(REF, pred, SCHEMA, DEFAULT)
@@ -112,7 +138,7 @@ def test_scoring_worst_case_is_negative_and_not_clipped():
 def test_scoring_eq6_formula_and_custom_weights():
     pred = {"diagnosis": "adenocarcinoma", "grade": "3", "size": 2.2, "lvi": "present"}
     s = score_fields(REF, pred, SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
-    # CFC 2/5 and HR 3/5: the missed necrosis and the invented lvi count twice
+    # CFC 2/5 and HR 3/5: the missed necrosis and the invented lvi (major) count twice
     raw = 0.3 * 0.4 + 0.4 * 0.5 + 0.2 * (1 - 0.6) + 0.4 * (1 - 1 / 3)
     assert s.CRQS_raw == pytest.approx(raw) and pytest.approx(raw / 1.3) == s.CRQS
     perfect = score_fields(REF, dict(REF), SCHEMA, CRQSConfig(formula="eq6", weights=PAPER_WEIGHTS))
