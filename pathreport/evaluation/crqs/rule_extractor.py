@@ -132,16 +132,17 @@ _NOT_MODIFIERS = frozenset(
 # Words between a list's conjunction and its last item that leave the item a list item: "or any
 # malignancy", "or evidence of malignancy".
 _ITEM_LEADS = frozenset({"any", "evidence", "signs", "sign", "features"})
+_LEAD_ENDS = frozenset({"any", "of"})  # the word a lead ends with, right before the item
 
 
-def _after_conjunction(words: Sequence[str], i: int) -> bool:
-    """Word i follows a list's conjunction, directly or after a lead ("or evidence of")."""
+def _after_lead(words: Sequence[str], i: int) -> bool:
+    """Word i follows a list's conjunction and a lead ("or evidence of", "or any")."""
     k = i - 1
     if k >= 1 and words[k] == "of" and words[k - 1] in _ITEM_LEADS:
         k -= 2
     if k >= 1 and words[k] == "any":
         k -= 1
-    return k >= 0 and words[k] in _CONJUNCTIONS
+    return k < i - 1 and k >= 0 and words[k] in _CONJUNCTIONS
 
 
 # Verbs of spread whose forms a phrase may start with; a listed form stands for all of them.
@@ -1121,7 +1122,19 @@ class RuleExtractor:
                 # malignancy"), so the cue reaches it across unlisted items;
                 # after an adjective it heads them ("no perineural, lymphovascular or bony
                 # invasion") and the cue does not.
-                negation(i, j, fi, kind == TERM or _after_conjunction(rt.words, i))
+                negation(
+                    i,
+                    j,
+                    fi,
+                    kind == TERM
+                    or (
+                        i > 0
+                        and (
+                            rt.words[i - 1] in _CONJUNCTIONS
+                            or (rt.words[i - 1] in _LEAD_ENDS and _after_lead(rt.words, i))
+                        )
+                    ),
+                )
                 if negatable[fi]
                 else (False, None, False)
             )

@@ -485,6 +485,13 @@ class FieldSpec:
         """Whether each stated fact of either report is a fact of the other or a value that one
         of the other's coarse values covers ("low" and "2"), or covers one of them."""
         covers = self.covers
+        if not self._stands_for:
+            ref_text, pred_text = str(reference), str(prediction)
+            if MULTI_VALUE_SEPARATOR not in ref_text and MULTI_VALUE_SEPARATOR not in pred_text:
+                # one fact each (most pairs): covered only when one covers the other
+                return pred_text in covers.get(ref_text, ()) or ref_text in covers.get(
+                    pred_text, ()
+                )
         ref, pred = self.stated_facts(reference), self.stated_facts(prediction)
 
         def partnered(fact: str, others: frozenset[str]) -> bool:
