@@ -803,12 +803,14 @@ class RuleExtractor:
                 if bounds[at + 1] != bounds[at] or commas[at + 1] != commas[at]:
                     return None
                 conjunctions = 0
-                text, starts, ends = rt.text, rt.starts, rt.ends
-                for k in range(at + 1, min(at + 10, n_words)):
+                last = min(at + 10, n_words)
+                # "carcinoma of lung (TTF1 negative)": a bracket opens an aside of its own, and
+                # the object ends before it
+                bracket = rt.text.find("(", rt.ends[at], rt.starts[last - 1])
+                if bracket >= 0:
+                    last = bisect_left(rt.starts, bracket, at + 1, last)
+                for k in range(at + 1, last):
                     if bounds[k + 1] != bounds[k] or commas[k + 1] != commas[k]:
-                        return None
-                    if "(" in text[ends[k - 1] : starts[k]]:
-                        # "carcinoma of lung (TTF1 negative)": a bracket opens an aside of its own
                         return None
                     if k in post_by_start:
                         return k
