@@ -90,6 +90,9 @@ DEFAULT_POST = (
     "not demonstrated", "not expressed", "not demonstrable",
     # "BCL-2 immunostain does not stain germinal centre cells": the stain's own result.
     "does not stain", "do not stain", "did not stain", "fails to stain", "failed to stain",
+    # "p16 shows negative staining": the stain's result after its verb.
+    "shows negative staining", "show negative staining", "showed negative staining",
+    "shows no staining", "show no staining", "showed no staining",
     # "MDM2 FISH: not amplified", "MDM2 FISH shows no amplification": a gene tested for its
     # amplification.
     "not amplified", "non-amplified", "nonamplified", "shows no amplification",

@@ -173,3 +173,39 @@ def test_invented_perineural_invasion_costs_more_than_a_narrower_site() -> None:
     )
     wrong = reference.replace("subserosa.", "subserosa. Perineural invasion present.")
     assert score_pair(reference, rewrite, "tcga").CRQS > score_pair(reference, wrong, "tcga").CRQS
+
+
+# -- named types and stains ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_the_lauren_type_after_the_classifications_name(dataset: str) -> None:
+    text = "Gastric body carcinoma, poorly cohesive, signet-ring cell morphology (Laurén diffuse)."
+    assert "diffuse type" in extract(text, dataset)["histologic_type"].split(" + ")
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_signet_ring_morphology_of_a_poorly_cohesive_carcinoma_is_not_divergent(
+    dataset: str,
+) -> None:
+    text = "Poorly cohesive carcinoma with signet-ring cell morphology, 6 cm."
+    assert "divergent_differentiation" not in extract(text, dataset)
+
+
+def test_a_papillary_thyroid_carcinomas_who_2022_subtype_is_its_variant() -> None:
+    subtype = extract("Papillary thyroid carcinoma, follicular subtype, 22 mm.", "tcga")
+    variant = extract("Papillary thyroid carcinoma, follicular variant, 22 mm.", "tcga")
+    assert subtype["histologic_type"] == variant["histologic_type"] == "follicular variant"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+def test_a_stain_showing_negative_staining_is_negative(dataset: str) -> None:
+    negative = extract("Cervical biopsy. p16 shows negative staining. HSIL.", dataset)
+    positive = extract("Cervical biopsy. p16 shows strong block-type positivity. HSIL.", dataset)
+    assert negative["ihc_markers"] == "p16 negative"
+    assert positive["ihc_markers"] == "p16"
+
+
+def test_a_disordered_proliferative_pattern_is_proliferative_endometrium() -> None:
+    text = "Endometrial curettage. Conclusion: disordered proliferative pattern."
+    assert extract(text, "histai")["diagnosis"] == "proliferative endometrium"
