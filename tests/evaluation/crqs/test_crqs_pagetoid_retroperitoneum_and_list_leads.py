@@ -209,3 +209,16 @@ def test_a_stain_showing_negative_staining_is_negative(dataset: str) -> None:
 def test_a_disordered_proliferative_pattern_is_proliferative_endometrium() -> None:
     text = "Endometrial curettage. Conclusion: disordered proliferative pattern."
     assert extract(text, "histai")["diagnosis"] == "proliferative endometrium"
+
+
+@pytest.mark.parametrize("dataset", ["tcga", "histai"])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Papillary carcinoma, encapsulated; the capsule is breached but vessels are not invaded.",
+         "absent"),
+        ("Follicular carcinoma; the capsule is breached and veins were invaded.", "present"),
+    ],
+)  # fmt: skip
+def test_the_vessels_status_after_their_verb(text: str, value: str, dataset: str) -> None:
+    assert extract(text, dataset).get("lymphovascular_invasion") == value
