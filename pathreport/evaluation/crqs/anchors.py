@@ -166,21 +166,6 @@ class AnchorIndex:
                 self._confirm[k] = tuple(frozenset(s) for s in sets[1:])
             anchors.update(a for s in sets for a in s)
         self._anchors = frozenset(anchors)
-        # The confirmation as set operations: for the i-th further set of the rules that have
-        # one, the rules each of its anchors satisfies (``_confirmed`` then runs no Python step
-        # per enabled rule, of which a TCGA-length report enables about 260).
-        self._confirming = frozenset(self._confirm)
-        levels = max((len(more) for more in self._confirm.values()), default=0)
-        self._needing: list[frozenset[int]] = []
-        self._satisfied_by: list[dict[str, frozenset[int]]] = []
-        for i in range(levels):
-            by_anchor: dict[str, set[int]] = {}
-            for k, more in self._confirm.items():
-                if len(more) > i:
-                    for anchor in more[i]:
-                        by_anchor.setdefault(anchor, set()).add(k)
-            self._needing.append(frozenset(k for k, more in self._confirm.items() if len(more) > i))
-            self._satisfied_by.append({a: frozenset(ks) for a, ks in by_anchor.items()})
         # Word-start anchors are looked for where a word starts, or after a digit inside one.
         word_start = {a for a in anchors if a.startswith(WORD_START)}
         self._word_starts = frozenset(a[len(WORD_START) :] for a in word_start)
@@ -271,16 +256,19 @@ class AnchorIndex:
 
     def _confirmed(self, present: set[str] | frozenset[str], enabled) -> tuple[int, ...]:
         """The enabled rules, in ascending order, whose other anchor sets are all present."""
-        waiting = self._confirming.intersection(enabled)
-        if not waiting:
-            return tuple(sorted(enabled))
-        failed: set[int] = set()
-        for needing, satisfied_by in zip(self._needing, self._satisfied_by, strict=True):
-            unmet = needing.intersection(waiting)
-            if unmet:
-                met = frozenset().union(*[satisfied_by[a] for a in satisfied_by.keys() & present])
-                failed.update(unmet.difference(met))
-        return tuple(sorted(enabled.difference(failed) if failed else enabled))
+        confirm = self._confirm
+        active = []
+        for k in sorted(enabled):
+            more = confirm.get(k)
+            if more is not None:
+                for options in more:
+                    if present.isdisjoint(options):
+                        break
+                else:
+                    active.append(k)
+            else:
+                active.append(k)
+        return tuple(active)
 
     def _found(self, text: str, runs: Sequence[str] | None = None) -> tuple[set[str], set[int]]:
         """(the strings found: every anchor in ``text`` and some keys; the rules they enable)."""
