@@ -574,7 +574,8 @@ class Schema:
     # The fields another field can restate (``same_fact_as``, ``agrees_within``, ``sided_by``).
     restatable: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     # The presence fields of critical or major weight, whose "present" left out is an adverse
-    # finding withheld, and whose "present" invented is one made up (scoring counts either more).
+    # finding withheld (scoring counts it twice), and whose "present" invented is one made up
+    # (counted four times if critical, twice if major).
     adverse_when_present: frozenset[str] = field(
         default=frozenset(), init=False, repr=False, compare=False
     )

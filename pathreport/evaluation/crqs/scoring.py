@@ -259,7 +259,7 @@ def score_fields(
                 for n in names
             )
 
-    adverse_fields = schema.adverse_when_present  # left out or invented, each counts more
+    adverse_fields = schema.adverse_when_present  # left out or invented: counted again
     discordant_set = set(discordant)
     shared_weight = shared(discordant) if discordant else 0.0  # computed once: REG pairs are short
     score = CaseScore(None, None, None, None, None, None, matched, missed, hallucinated, discordant)
