@@ -371,14 +371,11 @@ _LAUREN_TYPE = re.compile(
 )
 # "Histologic grade: FIGO 1": a FIGO grade after a grade's label, not a FIGO stage.
 _FIGO_AFTER_GRADE_LABEL = re.compile(r"(grade[ \t]*:[ \t]*)figo[ \t]+([1-3])(?![0-9a-z]|\.\d)")
-# "Lauren: intestinal", "Lauren classification: diffuse": the type after the classification's name.
+# "Lauren: intestinal", "Lauren classification: diffuse", "(Laurén diffuse)", "Lauren intestinal
+# type": the type after the classification's name.
 _LAUREN_LABEL = re.compile(
-    r"laur(?<![a-z]laur)[eé]n(?:[ \t]+(?:type|classification))?[ \t]*:[ \t]*"
-    r"(intestinal|diffuse|mixed)(?![a-z])"
-)
-# "(Laurén diffuse)", "Lauren intestinal type": the type after the classification's name.
-_LAUREN_BEFORE = re.compile(
-    r"laur(?<![a-z]laur)[eé]n[ \t]+(intestinal|diffuse|mixed)(?:-type|[ \t]+type)?(?![a-z])"
+    r"laur(?<![a-z]laur)[eé]n(?:[ \t]+(?:type|classification)[ \t]*:|[ \t]*:)?[ \t]*"
+    r"(intestinal|diffuse|mixed)(?:-type|[ \t]+type)?(?![a-z])"
 )
 # "biopsies at 3, 6 and 12 o'clock": each hour of the list is a clock position of its own.
 _HOUR = r"(?:1[0-2]|[1-9])"
@@ -1633,7 +1630,6 @@ def _other_labs_wording(text: str, words: set[str]) -> str:
     if "lauren" in words or "laur" in words:  # "intestinal (Lauren) type", "sec. Laurén"
         text = _LAUREN_TYPE.sub(r"\1 type", text)
         text = _LAUREN_LABEL.sub(r"\1 type", text)
-        text = _LAUREN_BEFORE.sub(r"\1 type", text)
     if "third" in words and ") third" in text:  # "distal (lower) third of oesophagus"
         text = _THIRD_NAMED_TWICE.sub(r"\1 ", text)
     if "grade" in words and not words.isdisjoint(_MESORECTUM_WORDS):
